@@ -1,0 +1,54 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import type { ReceiptQueue } from '@receipts/infra';
+import { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
+import type { AccountService } from '../auth/account.service.js';
+import { HttpError, parseBody } from '../http-error.js';
+import type { AdminService } from './admin.service.js';
+
+/** Admins only: 401 for visitors who are not signed in, 403 for everyone else (spec §6). */
+export function requireAdmin(accounts: AccountService): RequestHandler {
+  return (req, _res, next) => {
+    const userId = req.session?.userId;
+    if (!userId) return next(new HttpError(401, 'UNAUTHENTICATED', 'Authentication required'));
+    accounts.findById(userId).then(
+      (user) => next(user && accounts.isAdmin(user) ? undefined : new HttpError(403, 'FORBIDDEN', 'Admins only.')),
+      next,
+    );
+  };
+}
+
+const pageQuery = z.object({ page: z.coerce.number().int().min(1).default(1), search: z.string().trim().min(1).optional(), status: z.enum(['queued', 'processing', 'completed', 'failed', 'cancelled']).optional() });
+const userTypeBody = z.object({ userType: z.enum(['admin', 'user']) });
+
+export function adminRoutes(admin: AdminService): Router {
+  const router = Router();
+  router.get('/users', async (req, res) => {
+    const { search, page } = parseBody(pageQuery, req.query);
+    res.json(await admin.users(search, page));
+  });
+  router.patch('/users/:id', async (req, res) => {
+    res.json(await admin.setUserType(req.params.id, parseBody(userTypeBody, req.body).userType));
+  });
+  router.get('/uploads', async (req, res) => {
+    const { status, page } = parseBody(pageQuery, req.query);
+    res.json(await admin.uploads(status, page));
+  });
+  router.get('/queues', async (_req, res) => {
+    res.json(await admin.queues());
+  });
+  router.post('/uploads/:id/retry', async (req, res) => {
+    res.json(await admin.retry(req.params.id));
+  });
+  return router;
+}
+
+/** The BullMQ dashboard (bull-board), served under /admin/queues. */
+export function queueDashboard(queue: ReceiptQueue): Router {
+  const adapter = new ExpressAdapter();
+  adapter.setBasePath('/admin/queues');
+  createBullBoard({ queues: [new BullMQAdapter(queue)], serverAdapter: adapter });
+  return adapter.getRouter() as Router;
+}

@@ -1,0 +1,113 @@
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { createReceiptQueue, connectProducerRedis, createRedis, QuotaService, type Runtime } from '@receipts/infra';
+import express from 'express';
+import { adminRoutes, queueDashboard, requireAdmin } from './admin/admin.routes.js';
+import { AdminService } from './admin/admin.service.js';
+import { AccountService } from './auth/account.service.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { ProfileService } from './auth/profile.service.js';
+import { userRoutes } from './auth/user.routes.js';
+import { billingRoutes, stripeWebhookRoute } from './billing/billing.routes.js';
+import { BillingService } from './billing/billing.service.js';
+import { currencyRoutes } from './currency/currency.routes.js';
+import { errorHandler, notFound } from './http-error.js';
+import { authRateLimit, requireXhrHeader, securityHeaders } from './security.js';
+import { DatabaseSessionStore, ensureVisitorIdentity, sessionMiddleware } from './session.js';
+import { createSocketGateway } from './socket.gateway.js';
+import { uploadRoutes } from './upload.routes.js';
+import { UploadService } from './upload.service.js';
+import { UploadWaiters } from './upload-waiters.js';
+
+export interface ApiServer {
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
+  const { config, log, db, files, bus, mailer } = runtime;
+  const producer = await connectProducerRedis(config.REDIS_URL);
+  producer.on('error', (err) => log.warn({ err: err.message }, 'redis producer error'));
+  const queue = createReceiptQueue(producer, config.QUEUE_PREFIX);
+  queue.on('error', (err) => log.warn({ err: err.message }, 'queue error'));
+  const quota = new QuotaService(db);
+  const uploads = new UploadService({
+    db,
+    files,
+    queue,
+    bus,
+    quota,
+    producer,
+    prefix: config.QUEUE_PREFIX,
+    jobAttempts: config.JOB_ATTEMPTS,
+    log,
+  });
+  const waiters = new UploadWaiters();
+  const accounts = new AccountService(db, mailer, config.publicUrl, config.ADMIN_EMAILS);
+  const profiles = new ProfileService(db, accounts);
+  const billing = new BillingService(db, mailer, config, log);
+  const sessionStore = new DatabaseSessionStore(db);
+  const session = sessionMiddleware({
+    store: sessionStore,
+    secret: config.sessionSecret,
+    secure: config.NODE_ENV === 'production',
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks = await runtime.ready();
+    res.status(checks.database && checks.redis ? 200 : 503).json(checks);
+  });
+  app.use(securityHeaders());
+  app.use('/api', stripeWebhookRoute(billing));
+  app.use('/api', requireXhrHeader(['/stripe/webhook']), session, ensureVisitorIdentity, express.json({ limit: '100kb' }));
+  const rateLimited = authRateLimit(producer, config.QUEUE_PREFIX, log);
+  app.use(['/api/auth/login', '/api/auth/register', '/api/auth/forgot-password'], rateLimited);
+  app.use('/api/auth', authRoutes(accounts, profiles, log));
+  app.use('/api/user', userRoutes(accounts, profiles, quota));
+  app.use('/api', currencyRoutes());
+  app.use('/api', billingRoutes(billing, accounts));
+  const adminOnly = requireAdmin(accounts);
+  app.use('/api/admin', adminOnly, adminRoutes(new AdminService(db, queue, config.JOB_ATTEMPTS, config.ADMIN_EMAILS)));
+  // The dashboard is a page of its own: same session and admin check, not under /api.
+  app.use('/admin/queues', session, adminOnly, queueDashboard(queue));
+  app.use('/api', uploadRoutes(uploads, waiters, config.WAIT_TIMEOUT_MS));
+  app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
+  if (existsSync(config.webDistDir)) {
+    app.use(express.static(config.webDistDir, { index: false, maxAge: '1h' }));
+    // The single-page app routes every other path itself.
+    app.get('/{*path}', (_req, res) => res.sendFile(path.join(config.webDistDir, 'index.html')));
+  }
+  app.use(errorHandler(log));
+
+  const server = http.createServer(app);
+  const gateway = createSocketGateway(server, session, uploads, log);
+  const subscriber = createRedis(config.REDIS_URL);
+  subscriber.on('error', (err) => log.warn({ err: err.message }, 'redis subscriber error'));
+  await bus.subscribe(subscriber, (message) => {
+    gateway.forward(message);
+    waiters.notify(message);
+  });
+  const pruning = setInterval(() => void sessionStore.pruneExpired().catch(() => undefined), 3600_000);
+  pruning.unref();
+
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  return {
+    server,
+    async close() {
+      clearInterval(pruning);
+      await new Promise<void>((resolve) => {
+        gateway.io.close(() => resolve());
+      });
+      server.closeAllConnections();
+      await Promise.allSettled([subscriber.quit(), queue.close()]);
+      producer.disconnect();
+    },
+  };
+}

@@ -1,0 +1,235 @@
+import { PLANS, planById, type Plan, type PlanId } from '@receipts/common';
+import { schema, type Config, type Database, type Logger, type Mailer, type UserRow } from '@receipts/infra';
+import { desc, eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { HttpError } from '../http-error.js';
+
+const { users, subscriptions, stripeEvents, invoices } = schema;
+const TEST_PERIOD_MS = 30 * 24 * 3600_000;
+
+const noStripe = () =>
+  new HttpError(503, 'SERVICE_UNAVAILABLE', 'Payments are not available right now: billing is not configured. Please try again later.');
+
+/** Subscriptions through Stripe; with no keys and test mode allowed, plans are activated locally. */
+export class BillingService {
+  readonly stripe: Stripe | null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly mailer: Mailer,
+    private readonly config: Config,
+    private readonly log: Logger,
+  ) {
+    this.stripe = config.STRIPE_SECRET_KEY
+      ? new Stripe(config.STRIPE_SECRET_KEY, {
+          ...(config.STRIPE_API_HOST ? { host: config.STRIPE_API_HOST } : {}),
+          ...(config.STRIPE_API_PORT ? { port: config.STRIPE_API_PORT } : {}),
+          ...(config.STRIPE_API_PROTOCOL ? { protocol: config.STRIPE_API_PROTOCOL } : {}),
+          maxNetworkRetries: 1,
+        })
+      : null;
+  }
+
+  /** The price a plan is sold at: the configured Stripe price, or a stable placeholder in test mode. */
+  priceOf(plan: Plan): string | undefined {
+    return this.config.stripePrices[plan.id] ?? (this.stripe ? undefined : `price_test_${plan.id}`);
+  }
+
+  planOfPrice(priceId: string | undefined): Plan | undefined {
+    return PLANS.find((p) => this.priceOf(p) === priceId);
+  }
+
+  catalogue() {
+    return {
+      plans: PLANS.map((p) => ({ ...p, stripePriceId: this.priceOf(p) ?? null })),
+      publishableKey: this.config.STRIPE_PUBLISHABLE_KEY ?? null,
+      testMode: !this.stripe && this.config.billingTestMode,
+    };
+  }
+
+  async createSubscription(user: UserRow, planId: string, stripePriceId: string): Promise<{ clientSecret: string } | { testMode: true; message: string }> {
+    const plan = planById(planId);
+    if (!plan) throw new HttpError(400, 'BAD_REQUEST', `Unknown plan: ${planId}`);
+    if (this.priceOf(plan) !== stripePriceId) throw new HttpError(400, 'BAD_REQUEST', 'That price does not belong to the chosen plan.');
+    if (!this.stripe) {
+      if (!this.config.billingTestMode) throw noStripe();
+      const now = new Date();
+      await this.saveSubscription(user.id, plan.id, { status: 'active', start: now, end: new Date(now.getTime() + TEST_PERIOD_MS), cancelAtPeriodEnd: false });
+      await this.sendConfirmation(user.email, plan);
+      return { testMode: true, message: `Test mode: the ${plan.name} plan is active for 30 days, no payment taken.` };
+    }
+    const customer = user.stripeCustomerId ?? (await this.createCustomer(user));
+    const subscription = await this.stripe.subscriptions.create({
+      customer,
+      items: [{ price: stripePriceId }],
+      payment_behavior: 'default_incomplete',
+      payment_settings: { save_default_payment_method: 'on_subscription' },
+      metadata: { userId: user.id, planId: plan.id },
+      expand: ['latest_invoice.confirmation_secret'],
+    });
+    await this.applySubscription(subscription);
+    const invoice = subscription.latest_invoice as Stripe.Invoice | null;
+    const clientSecret = invoice?.confirmation_secret?.client_secret;
+    if (!clientSecret) throw new HttpError(502, 'SERVICE_UNAVAILABLE', 'No client secret received');
+    return { clientSecret };
+  }
+
+  private async createCustomer(user: UserRow): Promise<string> {
+    const customer = await this.stripe!.customers.create({ email: user.email, metadata: { userId: user.id } });
+    await this.db.update(users).set({ stripeCustomerId: customer.id, updatedAt: new Date() }).where(eq(users.id, user.id));
+    return customer.id;
+  }
+
+  private async saveSubscription(
+    userId: string,
+    planId: PlanId,
+    state: { status: string; start: Date; end: Date; cancelAtPeriodEnd: boolean; stripeSubscriptionId?: string },
+    tx: Pick<Database, 'insert'> = this.db,
+  ): Promise<void> {
+    const values = {
+      userId,
+      planId,
+      status: state.status,
+      stripeSubscriptionId: state.stripeSubscriptionId ?? null,
+      currentPeriodStart: state.start,
+      currentPeriodEnd: state.end,
+      cancelAtPeriodEnd: state.cancelAtPeriodEnd,
+      receiptLimit: planById(planId)!.receiptLimit,
+    };
+    const { userId: _key, ...update } = values;
+    await tx.insert(subscriptions).values(values).onConflictDoUpdate({ target: subscriptions.userId, set: { ...update, updatedAt: new Date() } });
+  }
+
+  /** Our row follows Stripe's subscription: status, plan (by price), period, cancel flag. */
+  private async applySubscription(sub: Stripe.Subscription, tx: Pick<Database, 'insert' | 'select'> = this.db): Promise<void> {
+    const customerId = typeof sub.customer === 'string' ? sub.customer : sub.customer.id;
+    const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.stripeCustomerId, customerId));
+    if (!user) {
+      this.log.warn({ customerId, subscription: sub.id }, 'subscription for an unknown customer ignored');
+      return;
+    }
+    const item = sub.items.data[0];
+    const plan = this.planOfPrice(item?.price.id);
+    if (!plan || !item) {
+      this.log.warn({ subscription: sub.id, price: item?.price.id }, 'subscription with an unknown price ignored');
+      return;
+    }
+    await this.saveSubscription(
+      user.id,
+      plan.id,
+      {
+        status: sub.status,
+        start: new Date(item.current_period_start * 1000),
+        end: new Date(item.current_period_end * 1000),
+        cancelAtPeriodEnd: sub.cancel_at_period_end,
+        stripeSubscriptionId: sub.id,
+      },
+      tx,
+    );
+  }
+
+  /** Verifies a webhook's signature and applies its event once; false when it was seen before. */
+  async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<boolean> {
+    if (!this.stripe || !this.config.STRIPE_WEBHOOK_SECRET) throw noStripe();
+    let event: Stripe.Event;
+    try {
+      event = this.stripe.webhooks.constructEvent(rawBody, signature ?? '', this.config.STRIPE_WEBHOOK_SECRET);
+    } catch {
+      throw new HttpError(400, 'BAD_REQUEST', 'Invalid Stripe signature.');
+    }
+    let confirmation: { email: string; plan: Plan } | null = null;
+    const applied = await this.db.transaction(async (tx) => {
+      const [fresh] = await tx.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning();
+      if (!fresh) return false;
+      switch (event.type) {
+        case 'customer.subscription.created':
+        case 'customer.subscription.updated':
+        case 'customer.subscription.deleted':
+          await this.applySubscription(event.data.object, tx);
+          break;
+        case 'invoice.paid':
+        case 'invoice.payment_succeeded':
+        case 'invoice.payment_failed':
+          confirmation = await this.recordInvoice(event.data.object, tx, event.type === 'invoice.payment_failed');
+          break;
+        default:
+          break;
+      }
+      return true;
+    });
+    const sent = confirmation as { email: string; plan: Plan } | null;
+    if (sent) await this.sendConfirmation(sent.email, sent.plan).catch((err: unknown) => this.log.error({ err }, 'confirmation mail failed'));
+    return applied;
+  }
+
+  /** Keeps the invoice for the billing page; a first successful payment earns the confirmation e-mail. */
+  private async recordInvoice(invoice: Stripe.Invoice, tx: Pick<Database, 'insert' | 'select'>, failed: boolean) {
+    const customerId = typeof invoice.customer === 'string' ? invoice.customer : invoice.customer?.id;
+    if (!customerId || !invoice.id) return null;
+    const [user] = await tx.select().from(users).where(eq(users.stripeCustomerId, customerId));
+    if (!user) return null;
+    const values = {
+      id: invoice.id,
+      userId: user.id,
+      amountPaid: invoice.amount_paid,
+      currency: invoice.currency,
+      status: failed ? 'payment_failed' : (invoice.status ?? 'paid'),
+      hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
+      periodEnd: invoice.period_end ? new Date(invoice.period_end * 1000) : null,
+    };
+    await tx.insert(invoices).values(values).onConflictDoUpdate({ target: invoices.id, set: { status: values.status, amountPaid: values.amountPaid } });
+    if (failed || invoice.billing_reason !== 'subscription_create') return null;
+    const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.userId, user.id));
+    const plan = sub ? planById(sub.planId) : undefined;
+    return plan ? { email: user.email, plan } : null;
+  }
+
+  private async sendConfirmation(email: string, plan: Plan): Promise<void> {
+    await this.mailer.send({
+      to: email,
+      subject: `Welcome to ${plan.name}`,
+      text: `Thank you for subscribing to the ${plan.name} plan ($${plan.price.toFixed(2)} a month).\n\nYou can now process ${plan.receiptLimit.toLocaleString('en-US')} receipts a month on the express lane.\nManage your subscription: ${this.config.publicUrl}/billing\n`,
+    });
+  }
+
+  /** The /billing page: plan, status, next charge, invoices. */
+  async overview(userId: string) {
+    const [sub] = await this.db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+    const list = await this.db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.createdAt)).limit(24);
+    const plan = sub ? planById(sub.planId) : undefined;
+    return {
+      plan: plan ? { id: plan.id, name: plan.name, price: plan.price, receiptLimit: plan.receiptLimit } : null,
+      status: sub?.status ?? 'free',
+      currentPeriodEnd: sub?.currentPeriodEnd.toISOString() ?? null,
+      cancelAtPeriodEnd: sub?.cancelAtPeriodEnd ?? false,
+      nextCharge: sub && plan && !sub.cancelAtPeriodEnd && sub.status === 'active' ? { date: sub.currentPeriodEnd.toISOString(), amount: plan.price, currency: 'USD' } : null,
+      invoices: list.map((i) => ({
+        id: i.id,
+        amount: i.amountPaid / 100,
+        currency: i.currency.toUpperCase(),
+        status: i.status,
+        url: i.hostedInvoiceUrl,
+        date: i.createdAt.toISOString(),
+      })),
+      testMode: !this.stripe && this.config.billingTestMode,
+    };
+  }
+
+  async cancelAtPeriodEnd(userId: string): Promise<void> {
+    const [sub] = await this.db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+    if (!sub) throw new HttpError(404, 'NOT_FOUND', 'You have no subscription to cancel.');
+    if (this.stripe && sub.stripeSubscriptionId) {
+      await this.stripe.subscriptions.update(sub.stripeSubscriptionId, { cancel_at_period_end: true });
+    } else if (!this.config.billingTestMode) {
+      throw noStripe();
+    }
+    await this.db.update(subscriptions).set({ cancelAtPeriodEnd: true, updatedAt: new Date() }).where(eq(subscriptions.userId, userId));
+  }
+
+  async portalUrl(user: UserRow): Promise<string> {
+    if (!this.stripe) throw noStripe();
+    if (!user.stripeCustomerId) throw new HttpError(404, 'NOT_FOUND', 'You have no billing account yet.');
+    const session = await this.stripe.billingPortal.sessions.create({ customer: user.stripeCustomerId, return_url: `${this.config.publicUrl}/billing` });
+    return session.url;
+  }
+}

@@ -1,0 +1,40 @@
+import type { ErrorCode } from '@receipts/common';
+import type { ZodType } from 'zod';
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from '@receipts/infra';
+
+/** An error meant for the caller: leaves the api as `{ error: CODE, message }` with its status. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (message = 'Not found') => new HttpError(404, 'NOT_FOUND', message);
+
+/** Parses a request body; the first problem becomes the message (the forms show one at a time). */
+export function parseBody<T>(schema: ZodType<T>, body: unknown): T {
+  const result = schema.safeParse(body ?? {});
+  if (!result.success) throw new HttpError(400, 'VALIDATION_FAILED', result.error.issues[0]!.message);
+  return result.data;
+}
+
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (err instanceof HttpError) {
+      res.status(err.status).json({ error: err.code, message: err.message });
+      return;
+    }
+    // body-parser and similar set `status` on client errors.
+    const status = typeof err?.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
+    if (status === 500) log.error({ err, url: req.originalUrl }, 'unhandled error');
+    res.status(status).json({
+      error: status === 500 ? 'INTERNAL' : 'BAD_REQUEST',
+      message: status === 500 ? 'Something went wrong on our side. Please try again.' : String(err.message),
+    });
+  };
+}

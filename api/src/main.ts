@@ -1,0 +1,41 @@
+import type { AddressInfo } from 'node:net';
+import { createLogger, loadConfigOrExit, openRuntime, RedisUnavailableError, startHealthServer } from '@receipts/infra';
+import { startReceiptWorker, type ReceiptWorkerHandle } from '@receipts/worker';
+import { startApiServer, type ApiServer } from './api.server.js';
+
+// Runs the roles named in ROLES; the embedded default (PGlite) runs api and worker together.
+const config = loadConfigOrExit();
+const log = createLogger({ level: config.LOG_LEVEL, role: config.ROLES.join('+') });
+const runtime = await openRuntime(config, log).catch((err: unknown) => {
+  if (err instanceof RedisUnavailableError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+  throw err;
+});
+
+const api: ApiServer | null = config.ROLES.includes('api') ? await startApiServer(runtime) : null;
+const worker: ReceiptWorkerHandle | null = config.ROLES.includes('worker') ? await startReceiptWorker(runtime) : null;
+const health = api ? null : await startHealthServer(runtime, config.WORKER_HEALTH_PORT);
+
+if (api) {
+  const { port } = api.server.address() as AddressInfo;
+  log.info({ port, roles: config.ROLES, database: runtime.database.kind }, 'service started');
+  process.stdout.write(`\nReceipts service ready: http://localhost:${port}\n\n`);
+}
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    void (async () => {
+      await api?.close();
+      await worker?.close();
+      health?.close();
+      await runtime.close();
+      process.exit(0);
+    })();
+  });
+}

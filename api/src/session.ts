@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { schema, type Database, type QuotaOwner } from '@receipts/infra';
+import { eq, lt } from 'drizzle-orm';
+import type { RequestHandler } from 'express';
+import session, { type SessionData, Store } from 'express-session';
+
+declare module 'express-session' {
+  interface SessionData {
+    /** Identifies an anonymous visitor's uploads until they sign in. */
+    anonId?: string;
+    userId?: string;
+  }
+}
+
+const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+const { sessions } = schema;
+
+/** express-session's store in PostgreSQL (or PGlite), through the same Drizzle schema. */
+export class DatabaseSessionStore extends Store {
+  constructor(private readonly db: Database) {
+    super();
+  }
+
+  private expiry(sess: SessionData): Date {
+    const expires = sess.cookie?.expires;
+    return expires ? new Date(expires) : new Date(Date.now() + SESSION_TTL_MS);
+  }
+
+  override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
+    this.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.sid, sid))
+      .then(([row]) => callback(null, row && row.expiresAt > new Date() ? (row.sess as unknown as SessionData) : null), callback);
+  }
+
+  override set(sid: string, sess: SessionData, callback?: (err?: unknown) => void): void {
+    const values = { sid, sess: sess as unknown as Record<string, unknown>, expiresAt: this.expiry(sess) };
+    this.db
+      .insert(sessions)
+      .values(values)
+      .onConflictDoUpdate({ target: sessions.sid, set: { sess: values.sess, expiresAt: values.expiresAt } })
+      .then(() => callback?.(), callback);
+  }
+
+  override destroy(sid: string, callback?: (err?: unknown) => void): void {
+    this.db.delete(sessions).where(eq(sessions.sid, sid)).then(() => callback?.(), callback);
+  }
+
+  override touch(sid: string, sess: SessionData, callback?: () => void): void {
+    this.db
+      .update(sessions)
+      .set({ expiresAt: this.expiry(sess) })
+      .where(eq(sessions.sid, sid))
+      .then(() => callback?.(), () => callback?.());
+  }
+
+  async pruneExpired(): Promise<void> {
+    await this.db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
+  }
+}
+
+export function sessionMiddleware(options: { store: Store; secret: string; secure: boolean }): RequestHandler {
+  return session({
+    name: 'rsid',
+    store: options.store,
+    secret: options.secret,
+    resave: false,
+    saveUninitialized: false,
+    rolling: true,
+    cookie: { httpOnly: true, sameSite: 'lax', secure: options.secure, maxAge: SESSION_TTL_MS },
+  });
+}
+
+/** Gives a visitor without an account an anonymous identity on their first /api request. */
+export const ensureVisitorIdentity: RequestHandler = (req, _res, next) => {
+  if (!req.session.userId && !req.session.anonId) req.session.anonId = randomUUID();
+  next();
+};
+
+/** Who owns what a request touches: the account when signed in, else the anonymous session. */
+export type Owner = QuotaOwner;
+
+export function ownerOf(sess: Partial<SessionData>, clientIp?: string): Owner {
+  return { userId: sess.userId ?? null, anonId: sess.userId ? null : (sess.anonId ?? null), clientIp: clientIp ?? null };
+}

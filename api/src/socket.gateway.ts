@@ -1,0 +1,41 @@
+import type http from 'node:http';
+import type { ClientToServerEvents, ServerToClientEvents, UploadBusMessage } from '@receipts/common';
+import { ownerRoom, type Logger } from '@receipts/infra';
+import type { RequestHandler } from 'express';
+import type { SessionData } from 'express-session';
+import { Server } from 'socket.io';
+import { ownerOf } from './session.js';
+import type { UploadService } from './upload.service.js';
+
+export type SocketServer = Server<ClientToServerEvents, ServerToClientEvents>;
+
+/**
+ * Live progress over Socket.IO, authenticated by the same session cookie as HTTP. Each socket
+ * joins its owner's room; every api process forwards bus events to its own sockets only, so
+ * any number of api processes can run.
+ */
+export function createSocketGateway(server: http.Server, session: RequestHandler, uploads: UploadService, log: Logger) {
+  const io: SocketServer = new Server(server, { serveClient: false });
+  io.engine.use(session);
+
+  io.on('connection', (socket) => {
+    const sess = (socket.request as unknown as { session?: Partial<SessionData> }).session ?? {};
+    const owner = ownerOf(sess);
+    if (owner.userId || owner.anonId) void socket.join(ownerRoom(owner));
+    socket.on('uploads:sync', (reply) => {
+      if (typeof reply !== 'function') return;
+      uploads.list(owner).then(reply, (err: unknown) => {
+        log.warn({ err }, 'uploads:sync failed');
+        reply([]);
+      });
+    });
+  });
+
+  return {
+    io,
+    forward(message: UploadBusMessage): void {
+      const { room, event, payload } = message;
+      (io.local.to(room).emit as (e: string, p: unknown) => boolean)(event, payload);
+    },
+  };
+}

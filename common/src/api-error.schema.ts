@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'VALIDATION_FAILED',
+  'INVALID_CREDENTIALS',
+  'REGISTRATION_FAILED',
+  'INVALID_TOKEN',
+  'FILE_MISSING',
+  'FILE_EMPTY',
+  'FILE_TOO_LARGE',
+  'UNSUPPORTED_FILE_TYPE',
+  'NOT_FOUND',
+  'NOT_CANCELLABLE',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'QUOTA_EXCEEDED',
+  'RATE_LIMITED',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Every error leaves the api in this shape. */
+export const apiErrorSchema = z.object({ error: z.enum(ERROR_CODES), message: z.string() });
+export type ApiError = z.infer<typeof apiErrorSchema>;

@@ -1,0 +1,107 @@
+import { QUALITY_THRESHOLD } from '../extraction/validation.rules.js';
+import type { ReceiptView } from '../receipt.schema.js';
+
+export const MAX_ITEM_SLOTS = 20;
+
+const RECEIPT_FIELDS = [
+  'merchantName',
+  'date',
+  'time',
+  'currency',
+  'subtotal',
+  'tax',
+  'tip',
+  'discount',
+  'total',
+  'paymentMethod',
+  'category',
+  'receiptNumber',
+  'tin',
+  'quality',
+  'rawText',
+] as const;
+
+const ITEM_COLUMNS = Array.from({ length: MAX_ITEM_SLOTS }, (_, i) => [
+  `item_${i + 1}_desc`,
+  `item_${i + 1}_qty`,
+  `item_${i + 1}_unitPrice`,
+  `item_${i + 1}_amount`,
+]).flat();
+
+/** Columns of the Receipts sheet (spec §3 export row). */
+export const EXPORT_COLUMNS: readonly string[] = ['filename', ...RECEIPT_FIELDS, ...ITEM_COLUMNS];
+/** Columns of the Validation Issues sheet (spec §3 issue row). */
+export const ISSUE_COLUMNS = ['filename', 'merchantName', 'total', 'quality', 'issues', 'rawText'] as const;
+export const SUMMARY_COLUMNS = ['metric', 'value'] as const;
+
+export type CellValue = string | number | null;
+export type ExportRow = Record<string, CellValue>;
+
+/** A stored receipt with the file it came from. */
+export interface ExportSource {
+  filename: string | null;
+  receipt: ReceiptView;
+}
+
+const MONEY_COLUMNS = new Set(['subtotal', 'tax', 'tip', 'discount', 'total']);
+export function isMoneyColumn(column: string): boolean {
+  return MONEY_COLUMNS.has(column) || /^item_\d+_(unitPrice|amount)$/.test(column);
+}
+
+export function exportRow({ filename, receipt }: ExportSource): ExportRow {
+  const row: ExportRow = { filename: filename || 'unknown.pdf' };
+  for (const field of RECEIPT_FIELDS) row[field] = (receipt[field] as CellValue | undefined) ?? null;
+  row.currency = receipt.currency ?? 'USD';
+  receipt.items.slice(0, MAX_ITEM_SLOTS).forEach((item, i) => {
+    row[`item_${i + 1}_desc`] = item.description || 'Unknown Item';
+    row[`item_${i + 1}_qty`] = item.qty ?? null;
+    row[`item_${i + 1}_unitPrice`] = item.unitPrice ?? null;
+    row[`item_${i + 1}_amount`] = item.amount ?? null;
+  });
+  return row;
+}
+
+export function issueRow({ filename, receipt }: ExportSource): ExportRow {
+  return {
+    filename: filename || 'unknown.pdf',
+    merchantName: receipt.merchantName ?? null,
+    total: receipt.total ?? null,
+    quality: formatQuality(receipt.quality),
+    issues: receipt.issues.length > 0 ? receipt.issues.join('; ') : `Quality below ${QUALITY_THRESHOLD * 100}%`,
+    rawText: receipt.rawText,
+  };
+}
+
+/** Issue quality shows as a percentage, or N/A when unknown (spec §7). */
+export function formatQuality(quality: number | null | undefined): string {
+  return typeof quality === 'number' && Number.isFinite(quality) ? `${Math.round(quality * 100)}%` : 'N/A';
+}
+
+export interface ExportTally {
+  processed: number;
+  exported: number;
+  withIssues: number;
+  qualitySum: number;
+}
+
+export const emptyTally = (): ExportTally => ({ processed: 0, exported: 0, withIssues: 0, qualitySum: 0 });
+
+/** Adds one receipt to the running tally; a streamed export never holds all receipts at once. */
+export function tallyReceipt(tally: ExportTally, receipt: ReceiptView): ExportTally {
+  tally.processed += 1;
+  tally.qualitySum += receipt.quality;
+  if (receipt.valid) tally.exported += 1;
+  else tally.withIssues += 1;
+  return tally;
+}
+
+export function summaryRows(tally: ExportTally): ExportRow[] {
+  const pct = (n: number) => (tally.processed === 0 ? 0 : Math.round((n / tally.processed) * 1000) / 10);
+  return [
+    { metric: 'Total processed', value: tally.processed },
+    { metric: 'Successfully exported', value: tally.exported },
+    { metric: 'Validation issues', value: tally.withIssues },
+    { metric: 'Success rate %', value: pct(tally.exported) },
+    { metric: 'Average quality %', value: tally.processed === 0 ? 0 : Math.round((tally.qualitySum / tally.processed) * 1000) / 10 },
+  ];
+}

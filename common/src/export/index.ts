@@ -1,0 +1,2 @@
+export * from './export-rows.js';
+export * from './workbook.rules.js';

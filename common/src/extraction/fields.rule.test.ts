@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { findPaymentMethod, findReceiptNumber, findTin, taxFromFields } from './fields.rule.js';
+
+describe('fields', () => {
+  it('takes tax from the first present field in the spec’s order', () => {
+    expect(taxFromFields({ VAT: { value: 2 }, Tax: { value: 1.5 } })).toBe(1.5);
+    expect(taxFromFields({ SalesTax: { content: '0.80' } })).toBe(0.8);
+    expect(taxFromFields({ Tax: { value: -3 }, GST: { value: 0.59 } })).toBe(0.59);
+    expect(taxFromFields({})).toBeNull();
+  });
+
+  it.each([
+    [{ InvoiceId: { value: 'INV-77' } }, '', 'INV-77'],
+    [{}, 'Invoice No: 2018020851320073885', '2018020851320073885'],
+    [{}, 'Doc No CS800012504 Date: 02/01/2018', 'CS800012504'],
+    [{}, 'RECEIPT # 12', undefined],
+    [{}, 'Receipt: ABCD', undefined],
+  ])('receipt number %j %j → %s', (fields, text, value) => {
+    expect(findReceiptNumber(fields, text)).toBe(value);
+  });
+
+  it.each([
+    [{ TIN: { value: '12-3456789' } }, '', '12-3456789'],
+    [{}, 'GST REG : 001125220352', '001125220352'],
+    [{}, 'GST ID: 000381399040', '000381399040'],
+    [{}, 'TIN 123', undefined],
+  ])('TIN %j %j → %s', (fields, text, value) => {
+    expect(findTin(fields, text)).toBe(value);
+  });
+
+  it.each([
+    ['VISA ****1234', 'visa'],
+    ['Pay By: CASH', 'cash'],
+    ['MasterCard', 'mastercard'],
+    ['nothing', undefined],
+  ])('payment %j → %s', (text, method) => {
+    expect(findPaymentMethod({}, text)).toBe(method);
+  });
+});

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+export const PLAN_IDS = ['starter', 'professional', 'business', 'enterprise'] as const;
+export const planIdSchema = z.enum(PLAN_IDS);
+export type PlanId = z.infer<typeof planIdSchema>;
+
+export interface Plan {
+  id: PlanId;
+  name: string;
+  /** USD per month. */
+  price: number;
+  /** Receipts per billing month. */
+  receiptLimit: number;
+  features: string[];
+  popular: boolean;
+}
+
+const base = ['Express processing (2-3 min)', 'Excel, QuickBooks and Xero export', 'E-mail notifications'];
+
+/** The plans of spec §9; Stripe price ids come from configuration. */
+export const PLANS: readonly Plan[] = [
+  { id: 'starter', name: 'Starter', price: 4.95, receiptLimit: 100, features: [...base, '100 receipts per month'], popular: false },
+  {
+    id: 'professional',
+    name: 'Professional',
+    price: 12.95,
+    receiptLimit: 500,
+    features: [...base, '500 receipts per month', 'Advanced OCR accuracy'],
+    popular: false,
+  },
+  {
+    id: 'business',
+    name: 'Business',
+    price: 14.95,
+    receiptLimit: 1000,
+    features: [...base, '1,000 receipts per month', 'Advanced OCR accuracy', 'Bulk processing'],
+    popular: true,
+  },
+  {
+    id: 'enterprise',
+    name: 'Enterprise',
+    price: 29.99,
+    receiptLimit: 10000,
+    features: [...base, '10,000 receipts per month', 'Advanced OCR accuracy', 'Bulk processing', 'Priority support'],
+    popular: false,
+  },
+];
+
+export function planById(id: string): Plan | undefined {
+  return PLANS.find((p) => p.id === id);
+}
+
+export const userProfileSchema = z.object({
+  username: z.string(),
+  email: z.string(),
+  userType: z.enum(['user', 'admin']),
+  subscriptionStatus: z.string().optional(),
+});
+export type UserProfile = z.infer<typeof userProfileSchema>;
+
+/** GET /api/user/subscription (spec §7). */
+export const subscriptionViewSchema = z.object({
+  planName: z.string(),
+  status: z.string(),
+  isActive: z.boolean(),
+  currentPeriodEnd: z.string().nullable(),
+  receiptLimit: z.number().int(),
+});
+export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
+
+export const createSubscriptionSchema = z.object({
+  stripePriceId: z.string().min(1, 'stripePriceId is required'),
+  planId: z.string().min(1, 'planId is required'),
+});

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { laneSchema } from './lane.js';
+
+/** One BullMQ queue carries both lanes; the lane sets the job's priority. */
+export const RECEIPT_QUEUE = 'receipts';
+export const RECEIPT_JOB = 'extract-receipt';
+
+/** Job payloads carry ids only; everything else is read from PostgreSQL. */
+export const receiptJobSchema = z.object({ uploadId: z.uuid(), lane: laneSchema });
+export type ReceiptJob = z.infer<typeof receiptJobSchema>;
+
+/** Redis pub/sub channel names (under the deployment's key prefix). */
+export const CHANNELS = {
+  uploadEvents: 'upload-events',
+  cancelRequests: 'cancel-requests',
+} as const;

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+export const CATEGORIES = ['grocery', 'restaurant', 'gas', 'retail', 'pharmacy', 'other'] as const;
+export const categorySchema = z.enum(CATEGORIES);
+export type Category = z.infer<typeof categorySchema>;
+
+/** A money amount: finite and never negative (spec §5); null when the receipt does not state it. */
+const money = z.number().finite().nonnegative().nullable().optional();
+
+export const lineItemSchema = z.object({
+  description: z.string(),
+  qty: z.number().finite().nullable().optional(),
+  unitPrice: money,
+  amount: money,
+});
+export type LineItem = z.infer<typeof lineItemSchema>;
+
+/** The spec §3 receipt record. */
+export const receiptRecordSchema = z.object({
+  merchantName: z.string().optional(),
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  time: z.string().optional(),
+  /** ISO 4217 code, omitted when USD. */
+  currency: z.string().length(3).optional(),
+  subtotal: money,
+  tax: money,
+  tip: money,
+  discount: money,
+  total: money,
+  paymentMethod: z.string().optional(),
+  category: categorySchema,
+  receiptNumber: z.string().optional(),
+  tin: z.string().optional(),
+  quality: z.number().min(0).max(1),
+  items: z.array(lineItemSchema),
+  /** Preview of the recognized text: 200 characters, then `...` when cut. */
+  rawText: z.string(),
+});
+export type ReceiptRecord = z.infer<typeof receiptRecordSchema>;
+
+/** A stored receipt as the api returns it: the record plus what validation found. */
+export const receiptViewSchema = receiptRecordSchema.extend({
+  id: z.uuid(),
+  issues: z.array(z.string()),
+  /** Valid for export: quality ≥ 0.6 and no issues (spec §4). */
+  valid: z.boolean(),
+});
+export type ReceiptView = z.infer<typeof receiptViewSchema>;

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { laneSchema } from './lane.js';
+import { receiptViewSchema } from './receipt.schema.js';
+
+export const UPLOAD_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
+export const uploadStatusSchema = z.enum(UPLOAD_STATUSES);
+export type UploadStatus = z.infer<typeof uploadStatusSchema>;
+
+export const FINAL_STATUSES: readonly UploadStatus[] = ['completed', 'failed', 'cancelled'];
+export function isFinal(status: UploadStatus): boolean {
+  return FINAL_STATUSES.includes(status);
+}
+
+export const uploadViewSchema = z.object({
+  id: z.uuid(),
+  filename: z.string(),
+  mimeType: z.string(),
+  size: z.number().int(),
+  status: uploadStatusSchema,
+  progress: z.number().int().min(0).max(100),
+  step: z.string().nullable(),
+  lane: laneSchema,
+  error: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  receipt: receiptViewSchema.optional(),
+});
+export type UploadView = z.infer<typeof uploadViewSchema>;
+
+/** 202 answer of POST /api/ocr. */
+export const uploadAcceptedSchema = z.object({ id: z.uuid(), status: z.literal('queued'), lane: laneSchema });
+export type UploadAccepted = z.infer<typeof uploadAcceptedSchema>;
+
+/** Multipart fields of POST /api/ocr besides `file`. */
+export const uploadFieldsSchema = z.object({
+  currencyCode: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, 'currencyCode must be a three-letter ISO 4217 code')
+    .transform((c) => c.toUpperCase())
+    .optional(),
+});

@@ -1,0 +1,155 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (min: number) => z.coerce.number().int().min(min);
+
+/** Every setting of every process, parsed once at start-up. `.env.example` documents them. */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Which roles this process runs: `api`, `worker`, or both (the embedded default). */
+  ROLES: z
+    .string()
+    .default('api,worker')
+    .transform((s) => s.split(',').map((r) => r.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['api', 'worker'])).min(1)),
+  PORT: int(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  /** Express "trust proxy": which hops may set X-Forwarded-For (the client address counts for quotas). */
+  TRUST_PROXY: z.string().default('loopback, linklocal, uniquelocal'),
+  /** /healthz and /readyz of a worker-only process (0 picks a free port). */
+  WORKER_HEALTH_PORT: int(0).max(65535).default(3001),
+  /** PostgreSQL server; unset means the embedded PGlite under DATA_DIR. */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATA_DIR: z.string().default('.data'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+  /** Start a redis-server under DATA_DIR when none answers at a local REDIS_URL. */
+  REDIS_AUTOSTART: bool.default(true),
+  /** Key prefix for BullMQ and the pub/sub channels: lets deployments (and test runs) share a Redis. */
+  QUEUE_PREFIX: z.string().regex(/^[\w-]+$/).default('receipts'),
+  STORAGE_DIR: z.string().optional(),
+  WEB_DIST_DIR: z.string().optional(),
+  SESSION_SECRET: z.string().min(16).optional(),
+  WORKER_CONCURRENCY: int(1).max(64).default(Math.max(1, os.availableParallelism())),
+  /** A standard job waiting longer than this is served alongside express ones, so it never starves. */
+  STANDARD_MAX_WAIT_MS: int(1000).default(10 * 60_000),
+  /** BullMQ lock: a worker that dies mid-job hands it over once this lapses. */
+  JOB_LOCK_MS: int(1000).default(30_000),
+  STALLED_CHECK_MS: int(500).default(15_000),
+  JOB_ATTEMPTS: int(1).max(10).default(3),
+  SHUTDOWN_TIMEOUT_MS: int(0).default(30_000),
+  /** How long POST /api/ocr?wait=1 holds the request before answering with the current state. */
+  WAIT_TIMEOUT_MS: int(1000).default(5 * 60_000),
+  OCR_ENGINE: z.enum(['local', 'documentai']).optional(),
+  OCR_LANGS: z
+    .string()
+    .default('eng')
+    .transform((s) => s.split(/[+,]/).map((l) => l.trim()).filter(Boolean)),
+  DOCUMENTAI_PROJECT_ID: z.string().optional(),
+  DOCUMENTAI_LOCATION: z.string().default('us'),
+  DOCUMENTAI_PROCESSOR_ID: z.string().optional(),
+  /** Host (and optional port) of the Document AI endpoint; a local stand-in in tests. */
+  DOCUMENTAI_ENDPOINT: z.string().optional(),
+  /** Where links in e-mails point; defaults to http://localhost:PORT. */
+  PUBLIC_URL: z.url().optional(),
+  /** SMTP server for e-mail (smtp://user:pass@host:port); unset writes mail under DATA_DIR/mail. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().default('Receipts <no-reply@receipts.local>'),
+  /** Comma-separated addresses that are admins whatever their userType. */
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_PRICE_STARTER: z.string().optional(),
+  STRIPE_PRICE_PROFESSIONAL: z.string().optional(),
+  STRIPE_PRICE_BUSINESS: z.string().optional(),
+  STRIPE_PRICE_ENTERPRISE: z.string().optional(),
+  /** A Stripe stand-in (tests); unset means api.stripe.com. */
+  STRIPE_API_HOST: z.string().optional(),
+  STRIPE_API_PORT: z.coerce.number().int().optional(),
+  STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
+  /** Without Stripe keys, activate plans locally so the flow can be tried (default: on outside production). */
+  BILLING_TEST_MODE: bool.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+export interface Config extends RawConfig {
+  storageDir: string;
+  pgliteDir: string;
+  webDistDir: string;
+  sessionSecret: string;
+  ocrEngine: 'local' | 'documentai';
+  publicUrl: string;
+  billingTestMode: boolean;
+  stripePrices: Record<'starter' | 'professional' | 'business' | 'enterprise', string | undefined>;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Parses the environment; throws a ConfigError naming every bad variable at once. */
+export function parseConfig(env: NodeJS.ProcessEnv = process.env, repoRoot = process.cwd()): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const raw = parsed.data;
+  const problems: string[] = [];
+  if (raw.NODE_ENV === 'production' && !raw.SESSION_SECRET) problems.push('SESSION_SECRET: required in production');
+  const documentAiConfigured = Boolean(raw.DOCUMENTAI_PROJECT_ID && raw.DOCUMENTAI_PROCESSOR_ID);
+  if (raw.OCR_ENGINE === 'documentai' && !documentAiConfigured) {
+    problems.push('OCR_ENGINE: documentai needs DOCUMENTAI_PROJECT_ID and DOCUMENTAI_PROCESSOR_ID');
+  }
+  if (!raw.DATABASE_URL && !(raw.ROLES.includes('api') && raw.ROLES.includes('worker'))) {
+    problems.push('ROLES: the embedded PGlite database belongs to one process, so it must run api,worker (or set DATABASE_URL)');
+  }
+  if (raw.NODE_ENV === 'production' && raw.STRIPE_SECRET_KEY) {
+    for (const name of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_STARTER', 'STRIPE_PRICE_PROFESSIONAL', 'STRIPE_PRICE_BUSINESS', 'STRIPE_PRICE_ENTERPRISE'] as const) {
+      if (!raw[name]) problems.push(`${name}: required when STRIPE_SECRET_KEY is set in production`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const dataDir = path.resolve(repoRoot, raw.DATA_DIR);
+  return {
+    ...raw,
+    storageDir: path.resolve(repoRoot, raw.STORAGE_DIR ?? path.join(dataDir, 'uploads')),
+    pgliteDir: path.join(dataDir, 'pglite'),
+    webDistDir: path.resolve(repoRoot, raw.WEB_DIST_DIR ?? 'web/dist'),
+    // A fixed development secret keeps sessions valid across restarts and api processes.
+    sessionSecret: raw.SESSION_SECRET ?? 'development-only-session-secret',
+    ocrEngine: raw.OCR_ENGINE ?? (documentAiConfigured ? 'documentai' : 'local'),
+    billingTestMode: raw.BILLING_TEST_MODE ?? raw.NODE_ENV !== 'production',
+    stripePrices: {
+      starter: raw.STRIPE_PRICE_STARTER,
+      professional: raw.STRIPE_PRICE_PROFESSIONAL,
+      business: raw.STRIPE_PRICE_BUSINESS,
+      enterprise: raw.STRIPE_PRICE_ENTERPRISE,
+    },
+    publicUrl: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ''),
+  };
+}
+
+/** For process entry points: parse or print every problem and exit. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return parseConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,188 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { Category, Lane, LineItem, PlanId, UploadStatus } from '@receipts/common';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+/** express-session's store. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    sid: text('sid').primaryKey(),
+    sess: jsonb('sess').$type<Record<string, unknown>>().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_expires_at_idx').on(t.expiresAt)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    /** Stored lower-cased: one account per address whatever its spelling. */
+    email: text('email').notNull(),
+    username: text('username').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    userType: text('user_type').$type<'user' | 'admin'>().notNull().default('user'),
+    stripeCustomerId: text('stripe_customer_id'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('users_email_idx').on(t.email), uniqueIndex('users_stripe_customer_idx').on(t.stripeCustomerId)],
+);
+
+/** A user's paid plan; Stripe's webhooks keep it current. One per user. */
+export const subscriptions = pgTable('subscriptions', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  planId: text('plan_id').$type<PlanId>().notNull(),
+  /** Stripe's subscription status: incomplete, trialing, active, past_due, canceled, unpaid, … */
+  status: text('status').notNull(),
+  stripeSubscriptionId: text('stripe_subscription_id').unique(),
+  currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
+  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  receiptLimit: integer('receipt_limit').notNull(),
+  ...timestamps,
+});
+
+/** Units used per quota subject (an account, an anonymous session, a client address) and period. */
+export const quotaUsage = pgTable(
+  'quota_usage',
+  {
+    subject: text('subject').notNull(),
+    period: text('period').notNull(),
+    used: integer('used').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.subject, t.period] })],
+);
+
+export const passwordResetTokens = pgTable('password_reset_tokens', {
+  /** SHA-256 of the token: the token itself exists only in the e-mail. */
+  tokenHash: text('token_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Stripe events already applied: each is applied once. */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amountPaid: integer('amount_paid').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull(),
+    hostedInvoiceUrl: text('hosted_invoice_url'),
+    periodEnd: timestamp('period_end', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('invoices_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** A quota unit an upload took, so a cancel or failure returns exactly that unit. */
+export interface QuotaCharge {
+  subject: string;
+  period: string;
+}
+
+/**
+ * One uploaded file and its way through the queue. Owned by an account (`userId`) or, for
+ * anonymous visitors, by the random id kept in their session (`anonId`).
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    anonId: uuid('anon_id'),
+    filename: text('filename').notNull(),
+    mimeType: text('mime_type').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    currencyCode: text('currency_code'),
+    lane: text('lane').$type<Lane>().notNull(),
+    status: text('status').$type<UploadStatus>().notNull().default('queued'),
+    progress: integer('progress').notNull().default(0),
+    step: text('step'),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    quotaCharges: jsonb('quota_charges').$type<QuotaCharge[]>().notNull().default([]),
+    quotaRefunded: boolean('quota_refunded').notNull().default(false),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    index('uploads_user_created_idx').on(t.userId, t.createdAt),
+    index('uploads_anon_created_idx').on(t.anonId, t.createdAt),
+    index('uploads_status_idx').on(t.status),
+  ],
+);
+
+const money = (name: string) => numeric(name, { precision: 14, scale: 2, mode: 'number' });
+
+/** The extracted spec §3 receipt record of one upload (exactly one per upload). */
+export const receipts = pgTable(
+  'receipts',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    uploadId: uuid('upload_id')
+      .notNull()
+      .unique()
+      .references(() => uploads.id, { onDelete: 'cascade' }),
+    merchantName: text('merchant_name'),
+    date: text('date'),
+    time: text('time'),
+    currency: text('currency').notNull().default('USD'),
+    subtotal: money('subtotal'),
+    tax: money('tax'),
+    tip: money('tip'),
+    discount: money('discount'),
+    total: money('total'),
+    paymentMethod: text('payment_method'),
+    category: text('category').$type<Category>().notNull(),
+    receiptNumber: text('receipt_number'),
+    tin: text('tin'),
+    quality: real('quality').notNull(),
+    items: jsonb('items').$type<LineItem[]>().notNull(),
+    rawText: text('raw_text').notNull(),
+    issues: jsonb('issues').$type<string[]>().notNull(),
+    valid: boolean('valid').notNull(),
+    ...timestamps,
+  },
+  (t) => [index('receipts_merchant_idx').on(t.merchantName)],
+);
+
+export type UploadRow = typeof uploads.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type ReceiptRow = typeof receipts.$inferSelect;

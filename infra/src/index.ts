@@ -1,0 +1,14 @@
+export * from './config.js';
+export * from './db/database.js';
+export * as schema from './db/schema.js';
+export type { QuotaCharge, ReceiptRow, SubscriptionRow, UploadRow, UserRow } from './db/schema.js';
+export * from './file-store.js';
+export * from './logger.js';
+export * from './receipt-queue.js';
+export * from './redis.js';
+export * from './upload-event-bus.js';
+export * from './upload-view.js';
+export * from './runtime.js';
+export * from './health-server.js';
+export * from './quota.service.js';
+export * from './mailer.js';

@@ -1,0 +1,51 @@
+import { type ReceiptView, type UploadView } from '@receipts/common';
+import type { ReceiptRow, UploadRow } from './db/schema.js';
+
+const RAW_TEXT_PREVIEW = 200;
+
+function preview(text: string): string {
+  return text.length > RAW_TEXT_PREVIEW ? `${text.slice(0, RAW_TEXT_PREVIEW)}...` : text;
+}
+
+/** A stored receipt in the spec §3 shape: absent fields omitted, currency omitted when USD. */
+export function toReceiptView(row: ReceiptRow): ReceiptView {
+  const optional = <T>(value: T | null) => (value === null ? undefined : value);
+  return {
+    id: row.id,
+    merchantName: optional(row.merchantName),
+    date: optional(row.date),
+    time: optional(row.time),
+    currency: row.currency === 'USD' ? undefined : row.currency,
+    subtotal: row.subtotal,
+    tax: row.tax,
+    tip: row.tip,
+    discount: row.discount,
+    total: row.total,
+    paymentMethod: optional(row.paymentMethod),
+    category: row.category,
+    receiptNumber: optional(row.receiptNumber),
+    tin: optional(row.tin),
+    quality: row.quality,
+    items: row.items,
+    rawText: preview(row.rawText),
+    issues: row.issues,
+    valid: row.valid,
+  };
+}
+
+export function toUploadView(row: UploadRow, receipt?: ReceiptRow | null): UploadView {
+  return {
+    id: row.id,
+    filename: row.filename,
+    mimeType: row.mimeType,
+    size: row.size,
+    status: row.status,
+    progress: row.progress,
+    step: row.step,
+    lane: row.lane,
+    error: row.error ?? undefined,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    receipt: receipt ? toReceiptView(receipt) : undefined,
+  };
+}

@@ -1,0 +1,149 @@
+import type { SubscriptionView, QuotaView } from '@receipts/common';
+import { parseConfig } from '@receipts/infra';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Deployment } from './support/deployment.js';
+import { startSmtpSink } from './support/smtp-sink.js';
+import { startStripeStandIn } from './support/stripe-stand-in.js';
+import { uniqueIp, Visitor } from './support/visitor.js';
+
+const WEBHOOK_SECRET = 'whsec_test_secret';
+const PRICES = { STRIPE_PRICE_STARTER: 'price_s', STRIPE_PRICE_PROFESSIONAL: 'price_p', STRIPE_PRICE_BUSINESS: 'price_b', STRIPE_PRICE_ENTERPRISE: 'price_e' };
+
+const json = (body: unknown) => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+let users = 0;
+async function signedIn(baseUrl: string): Promise<{ visitor: Visitor; email: string }> {
+  const visitor = new Visitor(baseUrl, uniqueIp());
+  const email = `payer${++users}-${process.pid}@example.test`;
+  expect((await visitor.json('/api/auth/register', json({ email, password: 'Secret123' }))).status).toBe(201);
+  return { visitor, email };
+}
+
+describe('billing with Stripe (stand-in)', () => {
+  let deployment: Deployment;
+  let stand: Awaited<ReturnType<typeof startStripeStandIn>>;
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+  const stripe = new Stripe('sk_test_unused');
+
+  const deliver = (event: object, secret = WEBHOOK_SECRET) => {
+    const payload = JSON.stringify(event);
+    const header = stripe.webhooks.generateTestHeaderString({ payload, secret });
+    return fetch(`${deployment.baseUrl}/api/stripe/webhook`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': header }, body: payload });
+  };
+  const subscriptionEvent = (id: string, type: string, sub: object) => ({ id, object: 'event', type, data: { object: sub } });
+
+  beforeAll(async () => {
+    stand = await startStripeStandIn();
+    smtp = await startSmtpSink();
+    deployment = await Deployment.start('postgres', {
+      STRIPE_SECRET_KEY: 'sk_test_local',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_HOST: '127.0.0.1',
+      STRIPE_API_PORT: String(stand.port),
+      STRIPE_API_PROTOCOL: 'http',
+      SMTP_URL: smtp.url,
+      ...PRICES,
+    });
+  });
+
+  afterAll(async () => {
+    await deployment?.stop();
+    await stand?.close();
+    await smtp?.close();
+  });
+
+  it('refuses anonymous visitors with the text the web app looks for', async () => {
+    const res = await new Visitor(deployment.baseUrl, uniqueIp()).json('/api/create-subscription', json({ planId: 'business', stripePriceId: 'price_b' }));
+    expect(res).toEqual({ status: 401, body: { error: 'UNAUTHENTICATED', message: 'Authentication required' } });
+  });
+
+  it('creates the customer and an incomplete subscription, answers the client secret, and follows the webhooks once each', async () => {
+    const { visitor, email } = await signedIn(deployment.baseUrl);
+    expect((await visitor.json('/api/create-subscription', json({ planId: 'business', stripePriceId: 'price_p' }))).status).toBe(400);
+
+    const created = await visitor.json<{ clientSecret: string }>('/api/create-subscription', json({ planId: 'business', stripePriceId: 'price_b' }));
+    expect(created.status).toBe(200);
+    expect(created.body.clientSecret).toMatch(/^pi_sub_\d+_secret_test$/);
+    const customerCall = stand.requests.find((r) => r.path === '/v1/customers' && r.form.get('email') === email)!;
+    expect(customerCall).toBeDefined();
+    const subCall = stand.requests.filter((r) => r.path === '/v1/subscriptions').at(-1)!;
+    expect(subCall.form.get('items[0][price]')).toBe('price_b');
+    expect(subCall.form.get('payment_behavior')).toBe('default_incomplete');
+    const customer = subCall.form.get('customer')!;
+    const subId = /^pi_(sub_\d+)_secret/.exec(created.body.clientSecret)![1]!;
+
+    let subscription = (await visitor.json<SubscriptionView>('/api/user/subscription')).body;
+    expect(subscription).toMatchObject({ planName: 'Business', status: 'incomplete', isActive: false, receiptLimit: 5 });
+
+    const active = subscriptionEvent(`evt_active_${subId}`, 'customer.subscription.updated', stand.subscription(subId, customer, 'price_b', 'active'));
+    expect((await deliver(active)).status).toBe(200);
+    subscription = (await visitor.json<SubscriptionView>('/api/user/subscription')).body;
+    expect(subscription).toMatchObject({ planName: 'Business', status: 'active', isActive: true, receiptLimit: 1000 });
+    expect((await visitor.json<QuotaView>('/api/user/quota')).body).toMatchObject({ limit: 1000, canProcess: true });
+
+    const pastDue = subscriptionEvent(`evt_pastdue_${subId}`, 'customer.subscription.updated', stand.subscription(subId, customer, 'price_b', 'past_due'));
+    await deliver(pastDue);
+    // The first event delivered again (Stripe retries) changes nothing.
+    const replay = await deliver(active);
+    expect(await replay.json()).toEqual({ received: true, applied: false });
+    expect((await visitor.json<SubscriptionView>('/api/user/subscription')).body).toMatchObject({ status: 'past_due', isActive: false });
+
+    const paid = {
+      id: `evt_paid_${subId}`,
+      object: 'event',
+      type: 'invoice.paid',
+      data: { object: { id: `in_${subId}`, object: 'invoice', customer, amount_paid: 1495, currency: 'usd', status: 'paid', billing_reason: 'subscription_create', hosted_invoice_url: 'https://invoice.stripe.test/1', period_end: Math.floor(Date.now() / 1000) } },
+    };
+    await deliver(paid);
+    const billing = (await visitor.json<{ invoices: Array<{ amount: number; status: string }> }>('/api/billing')).body;
+    expect(billing.invoices).toEqual([expect.objectContaining({ amount: 14.95, status: 'paid' })]);
+    const deadline = Date.now() + 10_000;
+    while (!smtp.mails.some((m) => m.to.includes(email)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(smtp.mails.find((m) => m.to.includes(email))?.decoded).toContain('Business plan');
+
+    const portal = await visitor.json<{ url: string }>('/api/billing/portal', json({}));
+    expect(portal.body.url).toBe('https://billing.stripe.test/session/bps_1');
+    const cancelled = await visitor.json<{ cancelAtPeriodEnd: boolean }>('/api/billing/cancel', json({}));
+    expect(cancelled.body.cancelAtPeriodEnd).toBe(true);
+    expect(stand.requests.at(-1)).toMatchObject({ path: `/v1/subscriptions/${subId}` });
+  });
+
+  it('changes nothing for a webhook with a bad signature', async () => {
+    const { visitor } = await signedIn(deployment.baseUrl);
+    const created = await visitor.json<{ clientSecret: string }>('/api/create-subscription', json({ planId: 'starter', stripePriceId: 'price_s' }));
+    const call = stand.requests.filter((r) => r.path === '/v1/subscriptions').at(-1)!;
+    const subId = /^pi_(sub_\d+)_secret/.exec(created.body.clientSecret)![1]!;
+    const forged = subscriptionEvent('evt_forged', 'customer.subscription.updated', stand.subscription(subId, call.form.get('customer')!, 'price_s', 'active'));
+    const res = await deliver(forged, 'whsec_wrong');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'BAD_REQUEST', message: 'Invalid Stripe signature.' });
+    expect((await visitor.json<SubscriptionView>('/api/user/subscription')).body).toMatchObject({ status: 'incomplete', isActive: false });
+  });
+});
+
+describe('billing without Stripe keys', () => {
+  let deployment: Deployment;
+  beforeAll(async () => {
+    deployment = await Deployment.start('postgres');
+  });
+  afterAll(() => deployment?.stop());
+
+  it('activates the plan locally in test mode', async () => {
+    const { visitor } = await signedIn(deployment.baseUrl);
+    const plans = (await visitor.json<{ plans: Array<{ id: string; stripePriceId: string }>; testMode: boolean }>('/api/plans')).body;
+    expect(plans.testMode).toBe(true);
+    const price = plans.plans.find((p) => p.id === 'professional')!.stripePriceId;
+    const res = await visitor.json<{ testMode: boolean; message: string }>('/api/create-subscription', json({ planId: 'professional', stripePriceId: price }));
+    expect(res.body).toMatchObject({ testMode: true });
+    expect((await visitor.json<SubscriptionView>('/api/user/subscription')).body).toMatchObject({ planName: 'Professional', isActive: true, receiptLimit: 500 });
+    const upload = await visitor.json<Record<string, unknown>>('/api/user/quota');
+    expect(upload.body).toMatchObject({ limit: 500 });
+  });
+
+  it('is refused in production, where no plan may be granted for free', () => {
+    const config = parseConfig({ NODE_ENV: 'production', SESSION_SECRET: 'a-very-long-secret-value' });
+    expect(config.billingTestMode).toBe(false);
+    expect(parseConfig({ NODE_ENV: 'production', SESSION_SECRET: 'a-very-long-secret-value', BILLING_TEST_MODE: 'true' }).billingTestMode).toBe(true);
+    expect(() => parseConfig({ NODE_ENV: 'production', SESSION_SECRET: 'a-very-long-secret-value', STRIPE_SECRET_KEY: 'sk_live_x' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+  });
+});

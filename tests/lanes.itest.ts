@@ -1,0 +1,99 @@
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { LANE_PRIORITY, type UploadBusMessage } from '@receipts/common';
+import { UploadService } from '@receipts/api';
+import {
+  createLogger,
+  connectProducerRedis,
+  createReceiptQueue,
+  createRedis,
+  openRuntime,
+  QuotaService,
+  parseConfig,
+  type ReceiptQueue,
+  type Runtime,
+} from '@receipts/infra';
+import { promoteStarvingStandardJobs, startReceiptWorker } from '@receipts/worker';
+
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSubscriber } from './support/accounts.js';
+import { provisionServices, type TestServices } from './support/services.js';
+import { receiptsDir } from './support/service-process.js';
+
+describe('lanes', () => {
+  let services: TestServices;
+  let runtime: Runtime;
+  let producer: Redis;
+  let queue: ReceiptQueue;
+  let uploads: UploadService;
+  let receipt: Buffer;
+  const anonymous = (n: number) => ({ userId: null, anonId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` });
+
+  beforeAll(async () => {
+    services = await provisionServices();
+    const config = parseConfig({
+      DATABASE_URL: services.databaseUrl,
+      REDIS_URL: services.redisUrl,
+      QUEUE_PREFIX: services.prefix,
+      ROLES: 'worker',
+      DATA_DIR: path.join(os.tmpdir(), services.prefix),
+      WORKER_CONCURRENCY: '1',
+      LOG_LEVEL: 'warn',
+    });
+    runtime = await openRuntime(config, createLogger({ level: 'warn', role: 'test' }));
+    producer = await connectProducerRedis(services.redisUrl);
+    queue = createReceiptQueue(producer, services.prefix);
+    uploads = new UploadService({
+      ...runtime,
+      quota: new QuotaService(runtime.db),
+      queue,
+      producer,
+      prefix: services.prefix,
+      jobAttempts: 1,
+    });
+    receipt = await readFile(path.join(receiptsDir, 'X51005568881.jpg'));
+  });
+
+  afterAll(async () => {
+    await queue?.close();
+    producer?.disconnect();
+    await runtime?.close();
+    await services?.cleanup();
+  });
+
+  it('takes an express job before 30 waiting standard jobs', async () => {
+    const standard = [];
+    for (let i = 0; i < 30; i++) standard.push(await uploads.create(anonymous(i), { originalname: `s${i}.jpg`, buffer: receipt }));
+    const { userId } = await createSubscriber(runtime.db);
+    const express = await uploads.create({ userId, anonId: null }, { originalname: 'e.jpg', buffer: receipt });
+    expect(express.lane).toBe('express');
+    expect(standard.every((u) => u.lane === 'standard')).toBe(true);
+
+    const started: string[] = [];
+    const subscriber = createRedis(services.redisUrl);
+    await runtime.bus.subscribe(subscriber, (m: UploadBusMessage) => {
+      if (m.event === 'upload:progress' && !started.includes(m.payload.id)) started.push(m.payload.id);
+    });
+    const worker = await startReceiptWorker(runtime);
+    const deadline = Date.now() + 60_000;
+    while (started.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await worker.close(0);
+    subscriber.disconnect();
+
+    expect(started[0]).toBe(express.id);
+    expect(started[1]).toBe(standard[0]!.id);
+  });
+
+  it('promotes standard jobs that waited too long, oldest first, and leaves young ones', async () => {
+    await queue.obliterate({ force: true });
+    const old = await uploads.create(anonymous(1), { originalname: 'old.jpg', buffer: receipt });
+    await new Promise((r) => setTimeout(r, 300));
+    const young = await uploads.create(anonymous(2), { originalname: 'young.jpg', buffer: receipt });
+    const promoted = await promoteStarvingStandardJobs(queue, 250);
+    expect(promoted).toBe(1);
+    expect((await queue.getJob(old.id))!.priority).toBe(LANE_PRIORITY.express);
+    expect((await queue.getJob(young.id))!.priority).toBe(LANE_PRIORITY.standard);
+  });
+});

@@ -1,0 +1,193 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PIPELINE_STEPS, type UploadView } from '@receipts/common';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Deployment, type DeploymentMode } from './support/deployment.js';
+import { receiptsDir } from './support/service-process.js';
+import { uniqueIp, Visitor } from './support/visitor.js';
+
+const RECEIPT = 'X51005568881.jpg'; // HON HWA HARDWARE TRADING, total 10.40
+
+describe.each<DeploymentMode>(['pglite', 'postgres'])('pipeline spine on %s', (mode) => {
+  let deployment: Deployment;
+  let visitor: Visitor;
+  let receipt: Buffer;
+
+  beforeAll(async () => {
+    receipt = await readFile(path.join(receiptsDir, RECEIPT));
+    deployment = await Deployment.start(mode);
+  });
+
+  // A visitor of its own per test: anonymous visitors may upload 5 receipts a day.
+  beforeEach(async () => {
+    visitor = new Visitor(deployment.baseUrl, uniqueIp());
+    await visitor.connect();
+  });
+
+  afterEach(() => visitor?.close());
+
+  afterAll(async () => {
+    await deployment?.stop();
+  });
+
+  it('moves an upload through every step, live, to a stored receipt', async () => {
+    const { status, body } = await visitor.upload(receipt, RECEIPT);
+    expect(status).toBe(202);
+    expect(body).toMatchObject({ status: 'queued', lane: 'standard' });
+    const id = body.id as string;
+
+    const end = await visitor.waitForEnd(id);
+    expect(end.event).toBe('upload:completed');
+    const progress = visitor.eventsFor(id).filter((e) => e.event === 'upload:progress').map((e) => e.payload.progress);
+    expect(progress).toEqual(PIPELINE_STEPS.map((s) => s.progress));
+    const fromSocket = end.payload.receipt as UploadView['receipt'];
+    expect(fromSocket?.total).toBe(10.4);
+
+    const { body: stored } = await visitor.json<UploadView>(`/api/uploads/${id}`);
+    expect(stored).toMatchObject({ id, filename: RECEIPT, status: 'completed', progress: 100, mimeType: 'image/jpeg' });
+    expect(stored.receipt).toEqual(fromSocket);
+
+    const { body: list } = await visitor.json<UploadView[]>('/api/uploads');
+    expect(list[0]!.id).toBe(id);
+    // A second tab (a reload) sees the same state.
+    const second = new Visitor(deployment.baseUrl, visitor.clientIp);
+    second.cookie = visitor.cookie;
+    await second.connect();
+    expect((await second.sync()).find((u) => u.id === id)?.status).toBe('completed');
+    second.close();
+  });
+
+  it('answers ?wait=1 with the final upload, the same receipt as the asynchronous path', async () => {
+    const queued = await visitor.upload(receipt, RECEIPT);
+    await visitor.waitForEnd(queued.body.id as string);
+    const { status, body } = await visitor.upload(receipt, RECEIPT, '?wait=1');
+    expect(status).toBe(200);
+    const waited = body as unknown as UploadView;
+    expect(waited.status).toBe('completed');
+    const { body: again } = await visitor.json<UploadView>(`/api/uploads/${waited.id}`);
+    expect(again).toEqual(waited);
+    const first = (await visitor.json<UploadView[]>('/api/uploads')).body.find((u) => u.id !== waited.id && u.receipt);
+    const { id: _a, ...a } = waited.receipt!;
+    const { id: _b, ...b } = first!.receipt!;
+    expect(a).toEqual(b);
+  });
+
+  it('cancels a waiting upload and an active one', async () => {
+    // Concurrency is 2: the first two start, the third waits.
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await visitor.upload(receipt, `cancel-${i}.jpg`)).body.id as string);
+    const [active, , waiting] = ids as [string, string, string];
+
+    const waitingCancel = await visitor.json<UploadView>(`/api/ocr/cancel/${waiting}`, { method: 'POST' });
+    expect(waitingCancel.status).toBe(200);
+    expect(waitingCancel.body.status).toBe('cancelled');
+
+    await visitor.waitFor(() => visitor.eventsFor(active).some((e) => e.event === 'upload:progress'), 60_000, 'active job');
+    const activeCancel = await visitor.json<UploadView>(`/api/ocr/cancel/${active}`, { method: 'POST' });
+    expect(activeCancel.body.status).toBe('cancelled');
+
+    for (const id of [active, waiting]) expect((await visitor.waitForEnd(id)).event).toBe('upload:cancelled');
+    await visitor.waitForEnd(ids[1]!);
+    // The worker stopped work on it: no receipt, still cancelled, no progress after the cancel.
+    const { body: after } = await visitor.json<UploadView>(`/api/uploads/${active}`);
+    expect(after.status).toBe('cancelled');
+    expect(after.receipt).toBeUndefined();
+    const events = visitor.eventsFor(active).map((e) => e.event);
+    expect(events.slice(events.indexOf('upload:cancelled') + 1)).toEqual([]);
+    expect(visitor.eventsFor(waiting).some((e) => e.event === 'upload:progress')).toBe(false);
+
+    const again = await visitor.json<{ error: string }>(`/api/ocr/cancel/${active}`, { method: 'POST' });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe('NOT_CANCELLABLE');
+  });
+
+  it('turns bad input into clear errors and keeps serving', async () => {
+    const empty = await visitor.upload(Buffer.alloc(0), 'empty.jpg');
+    expect(empty).toMatchObject({ status: 400, body: { error: 'FILE_EMPTY', message: 'The file is empty.' } });
+
+    const huge = Buffer.alloc(11 * 1024 * 1024, 0);
+    receipt.copy(huge);
+    expect(await visitor.upload(huge, 'huge.jpg')).toMatchObject({ status: 413, body: { error: 'FILE_TOO_LARGE' } });
+
+    const text = await visitor.upload(Buffer.from('just some notes, not a picture'), 'notes.jpg');
+    expect(text).toMatchObject({ status: 415, body: { error: 'UNSUPPORTED_FILE_TYPE' } });
+
+    expect(await visitor.upload(receipt, RECEIPT, '', 'document')).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
+    const none = await visitor.json<{ error: string }>('/api/ocr', { method: 'POST', body: new FormData() });
+    expect(none).toMatchObject({ status: 400, body: { error: 'FILE_MISSING' } });
+
+    const truncated = await visitor.upload(receipt.subarray(0, 2000), 'truncated.jpg');
+    expect(truncated.status).toBe(202);
+    const failed = await visitor.waitForEnd(truncated.body.id as string);
+    expect(failed.event).toBe('upload:failed');
+    expect(String(failed.payload.error)).toMatch(/\w+/);
+    const { body: failedView } = await visitor.json<UploadView>(`/api/uploads/${truncated.body.id}`);
+    expect(failedView).toMatchObject({ status: 'failed', error: failed.payload.error });
+
+    const good = await visitor.upload(receipt, RECEIPT);
+    expect((await visitor.waitForEnd(good.body.id as string)).event).toBe('upload:completed');
+  });
+
+  it.runIf(mode === 'postgres')('shows the same live progress through a second api process', async () => {
+    const otherApi = new Visitor(await deployment.startExtraApi(), visitor.clientIp);
+    otherApi.cookie = visitor.cookie;
+    await otherApi.connect();
+    const { body } = await visitor.upload(receipt, 'two-apis.jpg');
+    const end = await otherApi.waitForEnd(body.id as string);
+    expect(end.event).toBe('upload:completed');
+    const steps = otherApi.eventsFor(body.id as string).filter((e) => e.event === 'upload:progress');
+    expect(steps.map((e) => e.payload.progress)).toEqual(PIPELINE_STEPS.map((s) => s.progress));
+    otherApi.close();
+  });
+
+  it.runIf(mode === 'postgres')('hands an active job to another worker when its worker is told to stop', async () => {
+    const { body } = await visitor.upload(receipt, 'drained.jpg');
+    const id = body.id as string;
+    await visitor.waitFor(() => visitor.eventsFor(id).some((e) => e.event === 'upload:progress'), 60_000, 'job start');
+    // Drain gives active jobs SHUTDOWN_TIMEOUT_MS (300 ms here), then hands them back to the queue.
+    await deployment.killWorker('SIGTERM');
+    const { body: handedBack } = await visitor.json<UploadView>(`/api/uploads/${id}`);
+    expect(handedBack.status).toBe('queued');
+    await deployment.startWorker();
+    const end = await visitor.waitForEnd(id);
+    expect(end.event).toBe('upload:completed');
+    const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
+    await db.connect();
+    const { rows } = await db.query('SELECT attempts, (SELECT count(*)::int FROM receipts WHERE upload_id = $1) AS n FROM uploads WHERE id = $1', [id]);
+    await db.end();
+    expect(rows[0]).toEqual({ attempts: 2, n: 1 });
+  });
+
+  it('completes an upload exactly once when its worker is killed mid-job', async () => {
+    const { body } = await visitor.upload(receipt, 'killed.jpg');
+    const id = body.id as string;
+    await visitor.waitFor(() => visitor.eventsFor(id).some((e) => e.event === 'upload:progress'), 60_000, 'job start');
+    await deployment.killWorker();
+    await deployment.restartWorker();
+    if (mode === 'pglite') {
+      // The whole process restarted on the same port and data: the session survives, the socket reconnects.
+      visitor.close();
+      await visitor.connect();
+    }
+    const deadline = Date.now() + 120_000;
+    let view: UploadView;
+    do {
+      await new Promise((r) => setTimeout(r, 500));
+      view = (await visitor.json<UploadView>(`/api/uploads/${id}`)).body;
+    } while (view.status !== 'completed' && view.status !== 'failed' && Date.now() < deadline);
+    if (mode === 'postgres') {
+      expect(view.status).toBe('completed');
+      const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
+      await db.connect();
+      const { rows } = await db.query('SELECT count(*)::int AS n FROM receipts WHERE upload_id = $1', [id]);
+      const { rows: attempts } = await db.query('SELECT attempts FROM uploads WHERE id = $1', [id]);
+      await db.end();
+      expect(rows[0].n).toBe(1);
+      expect(attempts[0].attempts).toBe(2);
+    } else {
+      expect(view.status).toBe('completed');
+      expect(view.receipt?.total).toBe(10.4);
+    }
+  });
+});

@@ -1,0 +1,110 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { provisionServices, type TestServices } from './services.js';
+import { startServiceProcess, type ServiceProcess } from './service-process.js';
+
+export type DeploymentMode = 'pglite' | 'postgres';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The built service as real processes: `pglite` is the embedded default (api and worker in
+ * one process); `postgres` runs the api and each worker as processes of their own.
+ */
+export class Deployment {
+  private api!: ServiceProcess;
+  /** Worker processes and extra api processes. */
+  private others: ServiceProcess[] = [];
+  baseUrl = '';
+
+  private constructor(
+    readonly mode: DeploymentMode,
+    readonly services: TestServices,
+    /** The environment every process of this deployment gets (DATA_DIR, REDIS_URL, prefix, …). */
+    readonly env: Record<string, string>,
+    private readonly dataDir: string,
+  ) {}
+
+  static async start(mode: DeploymentMode, overrides: Record<string, string> = {}): Promise<Deployment> {
+    const services = await provisionServices();
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'receipts-test-'));
+    const env: Record<string, string> = {
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      REDIS_URL: services.redisUrl,
+      REDIS_AUTOSTART: 'false',
+      QUEUE_PREFIX: services.prefix,
+      DATA_DIR: dataDir,
+      WORKER_CONCURRENCY: '2',
+      JOB_LOCK_MS: '4000',
+      STALLED_CHECK_MS: '1000',
+      SHUTDOWN_TIMEOUT_MS: '300',
+      WORKER_HEALTH_PORT: '0',
+      ...(mode === 'postgres' ? { DATABASE_URL: services.databaseUrl } : {}),
+      ...overrides,
+    };
+    const deployment = new Deployment(mode, services, env, dataDir);
+    try {
+      await deployment.startApi();
+      if (mode === 'postgres') await deployment.startWorker();
+    } catch (err) {
+      await deployment.stop();
+      throw err;
+    }
+    return deployment;
+  }
+
+  private async startApi(): Promise<void> {
+    this.api = await startServiceProcess('api', { ...this.env, ROLES: this.mode === 'pglite' ? 'api,worker' : 'api' });
+    this.baseUrl = `http://127.0.0.1:${this.api.port}`;
+  }
+
+  async startWorker(): Promise<ServiceProcess> {
+    if (this.mode === 'pglite') throw new Error('the embedded mode has no separate worker');
+    const worker = await startServiceProcess('worker', this.env);
+    this.others.push(worker);
+    return worker;
+  }
+
+  /** Another api process on the same database and Redis (any number can run). */
+  async startExtraApi(): Promise<string> {
+    const api = await startServiceProcess('api', { ...this.env, PORT: String(await freePort()), ROLES: 'api' });
+    this.others.push(api);
+    return `http://127.0.0.1:${api.port}`;
+  }
+
+  /** Stops whatever runs the worker role (in the embedded mode, the whole process); SIGKILL by default. */
+  async killWorker(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    if (this.mode === 'pglite') {
+      await this.api.stop(signal);
+      return;
+    }
+    const worker = this.others.find((p) => p.role === 'worker')!;
+    this.others.splice(this.others.indexOf(worker), 1);
+    await worker.stop(signal);
+  }
+
+  /** Brings the worker role back (embedded: restarts the process on the same port and data). */
+  async restartWorker(): Promise<void> {
+    if (this.mode === 'pglite') await this.startApi();
+    else await this.startWorker();
+  }
+
+  output(): string {
+    return [this.api, ...this.others].map((p) => p.output()).join('\n');
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.api, ...this.others].filter(Boolean).map((p) => p.stop('SIGTERM')));
+    await this.services.cleanup();
+    await rm(this.dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,106 @@
+import type { ClientToServerEvents, ServerToClientEvents, UploadView } from '@receipts/common';
+import { io, type Socket } from 'socket.io-client';
+
+let visitorCount = 0;
+/** A client address no other visitor of this test run has used. */
+export function uniqueIp(): string {
+  visitorCount += 1;
+  return `198.51.${Math.floor(visitorCount / 250)}.${(visitorCount % 250) + 1}`;
+}
+
+export interface RecordedEvent {
+  event: keyof ServerToClientEvents;
+  payload: { id: string } & Record<string, unknown>;
+  /** performance.now() when it arrived. */
+  at: number;
+}
+
+/** A browser-like visitor: keeps its session cookie across HTTP calls and its socket. */
+export class Visitor {
+  /** The session cookie; share it to act as a second tab of the same visitor. */
+  cookie = '';
+  socket: Socket<ServerToClientEvents, ClientToServerEvents> | null = null;
+  readonly events: RecordedEvent[] = [];
+
+  /**
+   * `clientIp` is sent as X-Forwarded-For (the api trusts a proxy on loopback), so test
+   * visitors count as different client addresses for the per-address quota.
+   */
+  constructor(
+    readonly baseUrl: string,
+    readonly clientIp?: string,
+  ) {}
+
+  async request(path: string, init: RequestInit = {}): Promise<Response> {
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      ...init,
+      headers: {
+        'X-Requested-With': 'XMLHttpRequest',
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...(this.clientIp ? { 'X-Forwarded-For': this.clientIp } : {}),
+        ...init.headers,
+      },
+    });
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0]!;
+    return res;
+  }
+
+  async json<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
+    const res = await this.request(path, init);
+    return { status: res.status, body: (await res.json()) as T };
+  }
+
+  upload(bytes: Buffer | Uint8Array, filename: string, query = '', field = 'file') {
+    const form = new FormData();
+    form.append(field, new Blob([new Uint8Array(bytes)]), filename);
+    form.append('currencyCode', 'MYR');
+    return this.json<Record<string, unknown>>(`/api/ocr${query}`, { method: 'POST', body: form });
+  }
+
+  /** Opens the live connection (after a first request gave this visitor its cookie). */
+  async connect(): Promise<void> {
+    if (!this.cookie) await this.request('/api/uploads');
+    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(this.baseUrl, {
+      extraHeaders: { cookie: this.cookie },
+      transports: ['websocket'],
+      reconnection: true,
+    });
+    for (const event of ['upload:progress', 'upload:completed', 'upload:failed', 'upload:cancelled'] as const) {
+      const record = (payload: RecordedEvent['payload']) => void this.events.push({ event, payload, at: performance.now() });
+      (socket.on as (e: string, listener: typeof record) => void)(event, record);
+    }
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    this.socket = socket;
+  }
+
+  sync(): Promise<UploadView[]> {
+    return new Promise((resolve) => this.socket!.emit('uploads:sync', resolve));
+  }
+
+  eventsFor(id: string): RecordedEvent[] {
+    return this.events.filter((e) => e.payload.id === id);
+  }
+
+  /** Waits until `predicate` holds for the recorded events (polling; the events arrive on their own). */
+  async waitFor(predicate: () => boolean, timeoutMs = 120_000, what = 'condition'): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate()) {
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  async waitForEnd(id: string, timeoutMs = 180_000): Promise<RecordedEvent> {
+    const final = ['upload:completed', 'upload:failed', 'upload:cancelled'];
+    await this.waitFor(() => this.eventsFor(id).some((e) => final.includes(e.event)), timeoutMs, `upload ${id} to end`);
+    return this.eventsFor(id).find((e) => final.includes(e.event))!;
+  }
+
+  close(): void {
+    this.socket?.close();
+  }
+}

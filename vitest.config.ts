@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+
+// Workspace packages resolve to their TypeScript sources (the `source` export condition),
+// so unit tests need no build; integration tests that spawn processes use the built dist.
+const conditions = ['source', 'module', 'node', 'default'];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  test: {
+    projects: [
+      { extends: true, test: { name: 'common', include: ['common/src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'infra', include: ['infra/src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'worker', include: ['worker/src/**/*.test.ts'], testTimeout: 120_000 } },
+      { extends: true, test: { name: 'api', include: ['api/src/**/*.test.ts'], testTimeout: 120_000 } },
+      { extends: true, test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'], environment: 'node' } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['tests/**/*.itest.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,26 @@
+import { createLogger, loadConfigOrExit, openRuntime, startHealthServer } from '@receipts/infra';
+import { startReceiptWorker } from './receipt.worker.js';
+
+// A worker-only process: any number of them against a PostgreSQL server (DATABASE_URL).
+const config = loadConfigOrExit({ ...process.env, ROLES: 'worker' });
+const log = createLogger({ level: config.LOG_LEVEL, role: 'worker' });
+const runtime = await openRuntime(config, log);
+const health = await startHealthServer(runtime, config.WORKER_HEALTH_PORT);
+const handle = await startReceiptWorker({ ...runtime });
+process.stdout.write(`Receipts worker ready (concurrency ${config.WORKER_CONCURRENCY})\n`);
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'draining: finishing active jobs');
+    void handle
+      .close()
+      .then(() => runtime.close())
+      .finally(() => {
+        health.close();
+        process.exit(0);
+      });
+  });
+}

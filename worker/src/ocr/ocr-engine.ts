@@ -1,0 +1,32 @@
+import type { AcceptedMime, RecognizedDocument } from '@receipts/common';
+
+/** One page ready for OCR: an encoded image (PNG or JPEG) and its pixel size. */
+export interface PageImage {
+  image: Buffer;
+  width: number;
+  height: number;
+}
+
+/** A file turned into what an engine reads: page images and, for PDFs with one, a text layer. */
+export interface DecodedDocument {
+  mimeType: AcceptedMime;
+  /** The original bytes (a cloud engine sends these as they are). */
+  original: Buffer;
+  pages: PageImage[];
+  /** Text read from a PDF's text layer; when present no OCR is needed. */
+  textLayer?: string;
+}
+
+/** An OCR engine behind one interface; the pipeline reports 40 % before and 50 % after `recognize`. */
+export interface OcrEngine {
+  readonly name: 'local' | 'documentai';
+  /** Whatever this engine wants done to the pages first (grayscale, crop, scale); 30 % after it. */
+  prepare(doc: DecodedDocument, signal: AbortSignal): Promise<DecodedDocument>;
+  recognize(doc: DecodedDocument, signal: AbortSignal): Promise<RecognizedDocument>;
+  close(): Promise<void>;
+}
+
+/** Thrown for input that is the file's own fault: the upload fails with this message, no retry. */
+export class UnreadableFileError extends Error {
+  override name = 'UnreadableFileError';
+}

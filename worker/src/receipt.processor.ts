@@ -1,0 +1,173 @@
+import {
+  COMPLETED_PROGRESS,
+  progressOf,
+  sniffMimeType,
+  type PipelineStep,
+  type ReceiptJob,
+} from '@receipts/common';
+import {
+  ownerRoom,
+  QuotaService,
+  refundAndNotify,
+  schema,
+  toReceiptView,
+  type Database,
+  type FileStore,
+  type Logger,
+  type UploadEventBus,
+  type UploadRow,
+} from '@receipts/infra';
+import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { UnreadableFileError, type OcrEngine } from './ocr/ocr-engine.js';
+import { runPipeline } from './receipt.pipeline.js';
+
+/** Why a job's AbortSignal fired: the user cancelled, or this worker is shutting down. */
+export const ABORT_REASONS = { cancel: 'cancelled by user', shutdown: 'worker shutting down' } as const;
+
+export interface ProcessorDeps {
+  db: Database;
+  files: FileStore;
+  engine: OcrEngine;
+  bus: UploadEventBus;
+  log: Logger;
+  /** Sends the subscriber's "receipts ready" e-mail when a batch is done. */
+  notifyBatchDone: (userId: string | null) => Promise<void>;
+}
+
+const { uploads, receipts } = schema;
+
+/**
+ * Processes one upload. Idempotent per upload id: a job re-run after a crash starts over,
+ * never writes a second receipt, and leaves an upload that already ended untouched.
+ */
+export function createReceiptProcessor(deps: ProcessorDeps) {
+  const { db, files, engine, bus, log, notifyBatchDone } = deps;
+
+  return async function processReceipt(job: Job<ReceiptJob>, token?: string, signal?: AbortSignal): Promise<void> {
+    const { uploadId } = job.data;
+    const jobLog = log.child({ uploadId, jobId: job.id, attempt: job.attemptsMade + 1 });
+    const abort = signal ?? new AbortController().signal;
+
+    // Claim: only a queued upload, or one a crashed worker left processing, may (re)start.
+    const [upload] = await db
+      .update(uploads)
+      .set({ status: 'processing', progress: 0, step: null, error: null, attempts: sql`${uploads.attempts} + 1`, startedAt: new Date(), updatedAt: new Date() })
+      .where(and(eq(uploads.id, uploadId), inArray(uploads.status, ['queued', 'processing'])))
+      .returning();
+    if (!upload) {
+      jobLog.info('upload already ended or was removed; nothing to do');
+      return;
+    }
+    const room = ownerRoom(upload);
+
+    const reportStep = async (step: PipelineStep) => {
+      abort.throwIfAborted();
+      const progress = progressOf(step);
+      await db
+        .update(uploads)
+        .set({ progress, step, updatedAt: new Date() })
+        .where(and(eq(uploads.id, uploadId), eq(uploads.status, 'processing')));
+      await job.updateProgress({ progress, step });
+      await bus.publish(room, 'upload:progress', { id: uploadId, progress, step });
+    };
+
+    try {
+      const bytes = await files.read(uploadId).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') throw new UnreadableFileError('The uploaded file is no longer stored. Please upload it again.');
+        throw err;
+      });
+      const mimeType = sniffMimeType(bytes);
+      if (!mimeType) throw new UnreadableFileError('This file is not a JPG, PNG, WebP, HEIC or PDF file.');
+      const result = await runPipeline(
+        { bytes, mimeType, currencyCode: upload.currencyCode ?? undefined },
+        engine,
+        reportStep,
+        abort,
+      );
+      await reportStep('saving');
+      const stored = await saveReceipt(db, upload, result);
+      if (!stored) {
+        jobLog.info('upload was cancelled while saving; receipt discarded');
+        return;
+      }
+      await bus.publish(room, 'upload:completed', { id: uploadId, receipt: toReceiptView(stored) });
+      jobLog.info({ ms: Date.now() - upload.startedAt!.getTime() }, 'receipt stored');
+      await notifyBatchDone(upload.userId).catch((err: unknown) => jobLog.warn({ err }, 'batch notification failed'));
+    } catch (err) {
+      if (abort.aborted) {
+        if (abort.reason === ABORT_REASONS.shutdown && token) {
+          // Hand the job back at once rather than waiting for its lock to lapse.
+          await db.update(uploads).set({ status: 'queued', progress: 0, step: null, updatedAt: new Date() })
+            .where(and(eq(uploads.id, uploadId), eq(uploads.status, 'processing')));
+          await job.moveToWait(token);
+          throw new WaitingError();
+        }
+        throw new UnrecoverableError(ABORT_REASONS.cancel);
+      }
+      const isFileFault = err instanceof UnreadableFileError;
+      const finalAttempt = isFileFault || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const message = isFileFault ? (err as Error).message : `Processing failed: ${(err as Error).message}`;
+      jobLog.warn({ err, finalAttempt }, 'receipt processing failed');
+      if (finalAttempt) {
+        await recordFailure(db, bus, uploadId, message);
+        throw new UnrecoverableError(message);
+      }
+      throw err;
+    }
+  };
+}
+
+async function saveReceipt(db: Database, upload: UploadRow, result: Awaited<ReturnType<typeof runPipeline>>) {
+  const { receipt, fullText, issues, valid } = result;
+  const values = {
+    uploadId: upload.id,
+    merchantName: receipt.merchantName ?? null,
+    date: receipt.date ?? null,
+    time: receipt.time ?? null,
+    currency: receipt.currency ?? 'USD',
+    subtotal: receipt.subtotal ?? null,
+    tax: receipt.tax ?? null,
+    tip: receipt.tip ?? null,
+    discount: receipt.discount ?? null,
+    total: receipt.total ?? null,
+    paymentMethod: receipt.paymentMethod ?? null,
+    category: receipt.category,
+    receiptNumber: receipt.receiptNumber ?? null,
+    tin: receipt.tin ?? null,
+    quality: receipt.quality,
+    items: receipt.items,
+    rawText: fullText,
+    issues,
+    valid,
+  };
+  return db.transaction(async (tx) => {
+    const [done] = await tx
+      .update(uploads)
+      .set({ status: 'completed', progress: COMPLETED_PROGRESS, step: null, finishedAt: new Date(), updatedAt: new Date() })
+      .where(and(eq(uploads.id, upload.id), eq(uploads.status, 'processing')))
+      .returning({ id: uploads.id });
+    if (!done) return null;
+    const [row] = await tx
+      .insert(receipts)
+      .values(values)
+      .onConflictDoUpdate({ target: receipts.uploadId, set: { ...values, updatedAt: new Date() } })
+      .returning();
+    return row!;
+  });
+}
+
+/**
+ * Records a failure the user can read and returns its quota unit (nothing the user can use
+ * came of it); safe to call for an upload that already ended.
+ */
+export async function recordFailure(db: Database, bus: UploadEventBus, uploadId: string, message: string): Promise<void> {
+  const [failed] = await db
+    .update(uploads)
+    .set({ status: 'failed', error: message, step: null, finishedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(uploads.id, uploadId), inArray(uploads.status, ['queued', 'processing'])))
+    .returning();
+  if (!failed) return;
+  await bus.publish(ownerRoom(failed), 'upload:failed', { id: uploadId, error: message });
+  await refundAndNotify(new QuotaService(db), bus, failed);
+}

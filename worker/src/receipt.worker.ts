@@ -1,0 +1,101 @@
+import { LANE_PRIORITY, RECEIPT_QUEUE, type ReceiptJob } from '@receipts/common';
+import {
+  cancelChannel,
+  createReceiptQueue,
+  createRedis,
+  type Config,
+  type Database,
+  type FileStore,
+  type Logger,
+  type Mailer,
+  type UploadEventBus,
+} from '@receipts/infra';
+import type { Redis } from 'ioredis';
+import { notifyIfBatchDone } from './batch-notification.js';
+import { Worker } from 'bullmq';
+import { createOcrEngineFromConfig } from './ocr/create-ocr-engine.js';
+import { promoteStarvingStandardJobs } from './lane-aging.js';
+import { ABORT_REASONS, createReceiptProcessor, recordFailure } from './receipt.processor.js';
+
+export interface ReceiptWorkerDeps {
+  config: Config;
+  db: Database;
+  files: FileStore;
+  bus: UploadEventBus;
+  mailer: Mailer;
+  publisher: Redis;
+  log: Logger;
+}
+
+export interface ReceiptWorkerHandle {
+  worker: Worker<ReceiptJob>;
+  /** Finishes active jobs for up to `timeoutMs`, then hands the rest back to the queue. */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<ReceiptWorkerHandle> {
+  const { config, db, files, bus, log, mailer, publisher } = deps;
+  const engine = createOcrEngineFromConfig(config, config.WORKER_CONCURRENCY);
+
+  const connection = createRedis(config.REDIS_URL);
+  const worker = new Worker<ReceiptJob>(RECEIPT_QUEUE, createReceiptProcessor({
+      db,
+      files,
+      engine,
+      bus,
+      log,
+      notifyBatchDone: (userId) =>
+        notifyIfBatchDone({ db, mailer, redis: publisher, prefix: config.QUEUE_PREFIX, publicUrl: config.publicUrl, log }, userId),
+    }), {
+    connection,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.WORKER_CONCURRENCY,
+    lockDuration: config.JOB_LOCK_MS,
+    stalledInterval: config.STALLED_CHECK_MS,
+    maxStalledCount: 2,
+  });
+  worker.on('error', (err) => log.error({ err }, 'worker error'));
+  worker.on('failed', (job, err) => {
+    if (!job) return;
+    log.warn({ uploadId: job.data.uploadId, err: err.message }, 'job failed');
+    // The processor records failures itself; this catches the ones it could not reach
+    // (stalled too often, lock lost), so no upload stays "processing" forever.
+    if (job.finishedOn && err.message !== ABORT_REASONS.cancel) {
+      recordFailure(db, bus, job.data.uploadId, `Processing failed: ${err.message}`).catch((e: unknown) =>
+        log.error({ err: e }, 'could not record failure'),
+      );
+    }
+  });
+
+  // Cancel requests reach every worker; only the one holding the job can abort it.
+  const subscriber = createRedis(config.REDIS_URL);
+  subscriber.on('error', (err) => log.warn({ err: err.message }, 'cancel subscriber error'));
+  subscriber.on('message', (_channel: string, uploadId: string) => {
+    if (worker.cancelJob(uploadId, ABORT_REASONS.cancel)) log.info({ uploadId }, 'active job cancelled');
+  });
+  await subscriber.subscribe(cancelChannel(config.QUEUE_PREFIX));
+
+  const queue = createReceiptQueue(createRedis(config.REDIS_URL), config.QUEUE_PREFIX);
+  queue.on('error', (err) => log.warn({ err: err.message }, 'queue error'));
+  const aging = setInterval(() => {
+    promoteStarvingStandardJobs(queue, config.STANDARD_MAX_WAIT_MS).then(
+      (n) => n > 0 && log.info({ promoted: n }, 'standard jobs promoted after waiting too long'),
+      (err: unknown) => log.warn({ err }, 'lane aging failed'),
+    );
+  }, Math.min(10_000, config.STANDARD_MAX_WAIT_MS / 2));
+
+  log.info({ concurrency: config.WORKER_CONCURRENCY, engine: engine.name, priorities: LANE_PRIORITY }, 'worker started');
+
+  return {
+    worker,
+    async close(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
+      clearInterval(aging);
+      const closing = worker.close();
+      const timer = setTimeout(() => worker.cancelAllJobs(ABORT_REASONS.shutdown), timeoutMs);
+      await closing;
+      clearTimeout(timer);
+      await Promise.allSettled([subscriber.quit(), queue.close(), engine.close()]);
+      await connection.quit().catch(() => undefined);
+    },
+  };
+}
