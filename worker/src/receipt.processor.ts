@@ -47,7 +47,10 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
   return async function processReceipt(job: Job<ReceiptJob>, token?: string, signal?: AbortSignal): Promise<void> {
     const { uploadId } = job.data;
     const jobLog = log.child({ uploadId, jobId: job.id, attempt: job.attemptsMade + 1 });
-    const abort = signal ?? new AbortController().signal;
+    // Our own controller follows BullMQ's signal, and also fires when a progress write finds the
+    // upload no longer processing (cancelled while the cancel message was still on its way).
+    const control = new AbortController();
+    const abort = signal ? AbortSignal.any([signal, control.signal]) : control.signal;
 
     // Claim: only a queued upload, or one a crashed worker left processing, may (re)start.
     const [upload] = await db
@@ -64,10 +67,15 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
     const reportStep = async (step: PipelineStep) => {
       abort.throwIfAborted();
       const progress = progressOf(step);
-      await db
+      const [still] = await db
         .update(uploads)
         .set({ progress, step, updatedAt: new Date() })
-        .where(and(eq(uploads.id, uploadId), eq(uploads.status, 'processing')));
+        .where(and(eq(uploads.id, uploadId), eq(uploads.status, 'processing')))
+        .returning({ id: uploads.id });
+      if (!still) {
+        control.abort(ABORT_REASONS.cancel);
+        abort.throwIfAborted();
+      }
       await job.updateProgress({ progress, step });
       await bus.publish(room, 'upload:progress', { id: uploadId, progress, step });
     };
