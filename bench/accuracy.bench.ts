@@ -50,7 +50,7 @@ await runPipeline({ bytes: await readFile(path.join(receiptsDir, labels[0]!.file
 const ours = await pool(labels, async (label) => {
   const bytes = await readFile(path.join(receiptsDir, label.file));
   const started = performance.now();
-  const { receipt } = await runPipeline({ bytes, mimeType: 'image/jpeg', currencyCode: 'MYR' }, engine, noStep, signal);
+  const { receipt } = await runPipeline({ bytes, mimeType: 'image/jpeg' }, engine, noStep, signal);
   return {
     ms: performance.now() - started,
     total: receipt.total === labelTotal(label),

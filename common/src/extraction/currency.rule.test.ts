@@ -15,6 +15,8 @@ describe('detectCurrency', () => {
     [undefined, 'Total SGD 12.00', undefined, 'SGD'],
     [undefined, 'AEON CO. (M) BHD 55100 KUALA LUMPUR Total 5.90', undefined, 'MYR'],
     [undefined, 'POPULAR BOOK CO. (M) SDN BHD Slip No.: $070058756 Total $4.00', undefined, 'MYR'],
+    [undefined, 'AIK HUAT HARDWARE ENTERPRISE SON BHD TOTAL 16.00', undefined, 'MYR'],
+    [undefined, 'MR DIY TRADING BERHAD Total 5.90', undefined, 'MYR'],
     [undefined, 'Total 5.90', 'CHF', 'CHF'],
     [undefined, '£7 000008190801 AEON KUALA LUMPUR Total 5.90', undefined, 'MYR'],
     [undefined, 'Total 5.90', undefined, 'USD'],

@@ -31,7 +31,8 @@ const SYMBOLS: Array<[RegExp, string]> = [
 
 /** Words that place a receipt in a country when no symbol does. */
 const KEYWORDS: Array<[RegExp, string]> = [
-  [/\b(ringgit|malaysia|kuala lumpur|selangor|sdn\.? bhd|\bgst id\b|johor|penang)\b/i, 'MYR'],
+  // Bhd / Berhad: the Malaysian company suffix, whatever OCR made of the "Sdn" before it.
+  [/\b(ringgit|malaysia|kuala lumpur|selangor|bhd|berhad|\bgst id\b|johor|penang)\b/i, 'MYR'],
   [/\b(singapore|pte\.? ltd)\b/i, 'SGD'],
   [/\b(peso|philippines|manila)\b/i, 'PHP'],
   [/\b(rupees?|india|gstin)\b/i, 'INR'],

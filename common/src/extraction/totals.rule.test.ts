@@ -27,6 +27,13 @@ Total : 37.50 2.25`),
     expect(t.subtotal).toBe(5.9);
   });
 
+  it('reads "total" however OCR misspells it, in every kind of total line', () => {
+    const t = findTotals(lines(`SubTatal: 185.00\nRounding Adj : 0.00\nTatal Inclusive GST: 165.00\nMASTER 185.00`));
+    expect(t).toMatchObject({ total: 165, subtotal: null });
+    expect(findTotals(lines(`T0TAL 12.50\nCASH 20.00`)).total).toBe(12.5);
+    expect(findTotals(lines(`Tota1 Qty 3\nTOTAL 9.90`)).total).toBe(9.9);
+  });
+
   it('recovers from a garbled total through payment and change', () => {
     const t = findTotals(lines(`Sub-Total : 57.00\nCoupon Discount : 17.40\nGrand Total : 39.860\nPayment : 40.00\nChange Due : 00.40`));
     expect(t).toMatchObject({ total: 39.6, subtotal: 57, discount: 17.4 });

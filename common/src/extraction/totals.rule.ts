@@ -9,18 +9,23 @@ export interface TextTotals {
 }
 
 /** Line kinds, most specific first: a line is what its first matching pattern says. */
+/** "total" as OCR reads it: tota1, tolal, totai, tatal, t0tal. */
+const TOTAL = 't[o0a][t1l][a4o][l1i]';
+const re = (source: string) => new RegExp(source, 'i');
+
+/** Line kinds, most specific first: a line is what its first matching pattern says. */
 const KINDS: Array<{ kind: string; re: RegExp }> = [
-  { kind: 'ignore', re: /total\s*(qty|quantity|items?|savings?|discounts?\b|points?|tax\s*code)|item\s*count|no\.?\s*of\s*items|qty\s*total|0%\s*supplies|excl(\.|uding|usive)?\b[^\n]*gst|gst\s*summary|tax\s*summary/i },
-  { kind: 'strong', re: /grand\s*total|total\s*payable|net+\s*total|total\s*net+|total\s*after\s*(adj|round)|rounded\s*total|total\s*rounded|amount\s*due|total\s*due|balance\s*due|amount\s*payable|total\s*amount|jumlah/i },
-  { kind: 'inclusive', re: /total[^\n]*incl|total\s*sales|total\s*\(?rm\)?\s*[:\d]|^\s*total\s*\(rm\)/i },
-  { kind: 'subtotal', re: /sub[\s-]*total|total\s*before|amount\s*before/i },
+  { kind: 'ignore', re: re(`${TOTAL}\\s*(qty|quantity|items?|savings?|discounts?\\b|points?|tax\\s*code)|item\\s*count|no\\.?\\s*of\\s*items|qty\\s*${TOTAL}|0%\\s*supplies|excl(\\.|uding|usive)?\\b[^\\n]*gst|gst\\s*summary|tax\\s*summary`) },
+  { kind: 'strong', re: re(`grand\\s*${TOTAL}|${TOTAL}\\s*payable|net+\\s*${TOTAL}|${TOTAL}\\s*net+|${TOTAL}\\s*after\\s*(adj|round)|rounded\\s*${TOTAL}|${TOTAL}\\s*rounded|amount\\s*due|${TOTAL}\\s*due|balance\\s*due|amount\\s*payable|${TOTAL}\\s*amount|jumlah`) },
+  { kind: 'inclusive', re: re(`${TOTAL}[^\\n]*incl|${TOTAL}\\s*sales|${TOTAL}\\s*\\(?rm\\)?\\s*[:\\d]|^\\s*${TOTAL}\\s*\\(rm\\)`) },
+  { kind: 'subtotal', re: re(`sub[\\s-]*${TOTAL}|${TOTAL}\\s*before|amount\\s*before`) },
   { kind: 'discount', re: /disc(ount)?|less\b|potongan|voucher|coupon/i },
   { kind: 'tip', re: /\btip\b|gratuity/i },
   { kind: 'rounding', re: /round(ing)?\s*(adj)?/i },
   { kind: 'change', re: /chan?ge|baki|balance(?!\s*due)/i },
   { kind: 'paid', re: /\bcash\b|tunai|paid|payment|tendered|received|visa|master\s*card|credit|debit|card/i },
   { kind: 'tax', re: /\bgst\b|\bsst\b|\bvat\b|\btax\b|service\s*tax|cukai/i },
-  { kind: 'total', re: /\btotal\b|tota1|tolal|totai/i },
+  { kind: 'total', re: re(`\\b${TOTAL}\\b`) },
 ];
 
 const WEIGHT: Record<string, number> = { strong: 4, inclusive: 3, total: 2 };
