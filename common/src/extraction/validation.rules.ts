@@ -24,7 +24,8 @@ export function totalMismatch(r: ReceiptRecord): string | null {
   if (!present(r.total) || !present(r.subtotal) || !present(r.tax)) return null;
   const calculated = r.subtotal + r.tax + (r.tip ?? 0) - (r.discount ?? 0);
   const tolerance = Math.max(0.01, Math.abs(r.total) * 0.01);
-  return Math.abs(calculated - r.total) > tolerance ? `Total mismatch: ${r.total.toFixed(2)} vs calculated ${calculated.toFixed(2)}` : null;
+  // A hair of slack so a difference of exactly the tolerance is not lost to binary fractions.
+  return Math.abs(calculated - r.total) > tolerance + 1e-9 ? `Total mismatch: ${r.total.toFixed(2)} vs calculated ${calculated.toFixed(2)}` : null;
 }
 
 export function dateIssue(r: ReceiptRecord, now: Date): string | null {

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { ReceiptRecord } from '../receipt.schema.js';
+import { dateIssue, isExportValid, missingKeyFields, taxRateIssue, totalIssue, totalMismatch, validateReceipt } from './validation.rules.js';
+
+const NOW = new Date('2026-11-22T12:00:00Z');
+const receipt = (fields: Partial<ReceiptRecord>): ReceiptRecord => ({ category: 'other', quality: 0.9, items: [], rawText: '', ...fields });
+
+describe('receipt issues (spec §5)', () => {
+  it.each<[Partial<ReceiptRecord>, string | null]>([
+    [{}, 'Missing all key fields (merchant, total, and date)'],
+    [{ merchantName: 'AEON' }, null],
+    [{ total: 5 }, null],
+    [{ date: '2026-01-01' }, null],
+  ])('missing key fields: %j → %s', (fields, issue) => {
+    expect(missingKeyFields(receipt(fields))).toBe(issue);
+  });
+
+  it.each<[Partial<ReceiptRecord>, string | null]>([
+    [{ total: 110, subtotal: 100, tax: 10 }, null],
+    [{ total: 115, subtotal: 100, tax: 10, tip: 5 }, null],
+    [{ total: 105, subtotal: 100, tax: 10, discount: 5 }, null],
+    // Tolerance is 1 % of the total: 1.10 here.
+    [{ total: 110, subtotal: 101.05, tax: 10 }, null],
+    [{ total: 110, subtotal: 101.2, tax: 10 }, 'Total mismatch: 110.00 vs calculated 111.20'],
+    // Below 1.00 the tolerance is 0.01.
+    [{ total: 0.5, subtotal: 0.4, tax: 0.09 }, null],
+    [{ total: 0.5, subtotal: 0.4, tax: 0.08 }, 'Total mismatch: 0.50 vs calculated 0.48'],
+    // Checked only when total, subtotal and tax are all present.
+    [{ total: 110, subtotal: 50 }, null],
+    [{ subtotal: 50, tax: 5 }, null],
+  ])('total mismatch: %j → %s', (fields, issue) => {
+    expect(totalMismatch(receipt(fields))).toBe(issue);
+  });
+
+  it.each<[string | undefined, string | null]>([
+    [undefined, null],
+    ['2026-11-22', null],
+    ['2026-11-23', null],
+    ['2026-11-25', 'Date out of reasonable range'],
+    ['2024-11-23', null],
+    ['2024-11-01', 'Date out of reasonable range'],
+    ['2026-02-30', 'Invalid date format'],
+    ['22/11/2026', 'Invalid date format'],
+  ])('date %s → %s', (date, issue) => {
+    expect(dateIssue(receipt({ date }), NOW)).toBe(issue);
+  });
+
+  it.each<[number | null, string | null]>([
+    [null, null],
+    [0, 'Zero or negative total amount'],
+    [0.01, null],
+    [10000, null],
+    [10000.01, 'Unusually large total amount'],
+  ])('total %s → %s', (total, issue) => {
+    expect(totalIssue(receipt({ total }))).toBe(issue);
+  });
+
+  it.each<[Partial<ReceiptRecord>, string | null]>([
+    [{ subtotal: 100, tax: 50 }, null],
+    [{ subtotal: 100, tax: 51 }, 'Suspicious tax rate: 51%'],
+    [{ total: 160, tax: 60 }, 'Suspicious tax rate: 60%'],
+    [{ total: 106, tax: 6 }, null],
+    [{ tax: 0, total: 10 }, null],
+  ])('tax rate: %j → %s', (fields, issue) => {
+    expect(taxRateIssue(receipt(fields))).toBe(issue);
+  });
+
+  it('lists every issue in a fixed order and decides export validity', () => {
+    const bad = receipt({ merchantName: 'X', total: 20000, subtotal: 10, tax: 9, date: '2030-01-01' });
+    expect(validateReceipt(bad, NOW)).toEqual([
+      'Total mismatch: 20000.00 vs calculated 19.00',
+      'Date out of reasonable range',
+      'Unusually large total amount',
+      'Suspicious tax rate: 90%',
+    ]);
+    const good = receipt({ merchantName: 'X', total: 10.6, subtotal: 10, tax: 0.6, date: '2026-11-01' });
+    expect(validateReceipt(good, NOW)).toEqual([]);
+    expect(isExportValid(good, [])).toBe(true);
+    expect(isExportValid({ ...good, quality: 0.59 }, [])).toBe(false);
+    expect(isExportValid({ ...good, quality: 0.6 }, [])).toBe(true);
+    expect(isExportValid(good, ['Invalid date format'])).toBe(false);
+  });
+});
