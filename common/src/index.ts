@@ -13,3 +13,5 @@ export * from './quota.rules.js';
 export * from './export/index.js';
 export * from './extraction/index.js';
 export * from './currency-country.js';
+export * from './duplicate.schema.js';
+export * from './receipt-library.schema.js';

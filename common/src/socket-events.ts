@@ -1,3 +1,4 @@
+import type { DuplicateOf } from './duplicate.schema.js';
 import type { QuotaView } from './quota.rules.js';
 import type { ReceiptView } from './receipt.schema.js';
 import type { UploadView } from './upload.schema.js';
@@ -11,7 +12,8 @@ export interface UploadProgressEvent {
 /** Events the server pushes to the owner's room. */
 export interface ServerToClientEvents {
   'upload:progress': (event: UploadProgressEvent) => void;
-  'upload:completed': (event: { id: string; receipt: ReceiptView }) => void;
+  /** `duplicateOf` when the stored receipt repeats an earlier one of the same owner. */
+  'upload:completed': (event: { id: string; receipt: ReceiptView; duplicateOf?: DuplicateOf }) => void;
   'upload:failed': (event: { id: string; error: string }) => void;
   'upload:cancelled': (event: { id: string }) => void;
   /** The visitor's quota changed (an upload took a unit, a cancel or failure returned one). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { duplicateOfSchema } from './duplicate.schema.js';
 import { laneSchema } from './lane.js';
 import { receiptViewSchema } from './receipt.schema.js';
 
@@ -24,6 +25,8 @@ export const uploadViewSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   receipt: receiptViewSchema.optional(),
+  /** Set when this upload probably repeats an earlier one of the same owner (kept, never dropped). */
+  duplicateOf: duplicateOfSchema.optional(),
 });
 export type UploadView = z.infer<typeof uploadViewSchema>;
 

@@ -12,8 +12,9 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import type { Category, Lane, LineItem, PlanId, UploadStatus } from '@receipts/common';
+import type { Category, DuplicateReason, EngineName, Lane, LineItem, PlanId, ReceiptEditKind, UploadStatus } from '@receipts/common';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -137,6 +138,15 @@ export const uploads = pgTable(
     attempts: integer('attempts').notNull().default(0),
     quotaCharges: jsonb('quota_charges').$type<QuotaCharge[]>().notNull().default([]),
     quotaRefunded: boolean('quota_refunded').notNull().default(false),
+    /** The engine asked for by a re-extraction; null means the server's default. */
+    engine: text('engine').$type<EngineName>(),
+    /** An earlier upload of the same owner this one probably repeats (same file, or same merchant, date and total). */
+    duplicateOf: uuid('duplicate_of').references((): AnyPgColumn => uploads.id, { onDelete: 'set null' }),
+    duplicateReason: text('duplicate_reason').$type<DuplicateReason>(),
+    /** The owner chose to keep it: it is not flagged again. */
+    duplicateKept: boolean('duplicate_kept').notNull().default(false),
+    /** When the retention job deleted the original file (the extracted data stays). */
+    originalDeletedAt: timestamp('original_deleted_at', { withTimezone: true }),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     ...timestamps,
@@ -145,6 +155,10 @@ export const uploads = pgTable(
     index('uploads_user_created_idx').on(t.userId, t.createdAt),
     index('uploads_anon_created_idx').on(t.anonId, t.createdAt),
     index('uploads_status_idx').on(t.status),
+    index('uploads_user_sha256_idx').on(t.userId, t.sha256),
+    index('uploads_anon_sha256_idx').on(t.anonId, t.sha256),
+    index('uploads_duplicate_of_idx').on(t.duplicateOf),
+    index('uploads_originals_due_idx').on(t.createdAt).where(sql`${t.originalDeletedAt} IS NULL`),
   ],
 );
 
@@ -179,10 +193,27 @@ export const receipts = pgTable(
     valid: boolean('valid').notNull(),
     ...timestamps,
   },
-  (t) => [index('receipts_merchant_idx').on(t.merchantName)],
+  (t) => [index('receipts_merchant_idx').on(t.merchantName), index('receipts_date_total_idx').on(t.date, t.total)],
+);
+
+/** What changed in a receipt and how: a correction by its owner, or a re-extraction. */
+export const receiptEdits = pgTable(
+  'receipt_edits',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    receiptId: uuid('receipt_id')
+      .notNull()
+      .references(() => receipts.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<ReceiptEditKind>().notNull(),
+    /** Field → { from, to }; items as whole lists. */
+    changes: jsonb('changes').$type<Record<string, { from: unknown; to: unknown }>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('receipt_edits_receipt_idx').on(t.receiptId, t.createdAt)],
 );
 
 export type UploadRow = typeof uploads.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type ReceiptRow = typeof receipts.$inferSelect;
+export type ReceiptEditRow = typeof receiptEdits.$inferSelect;

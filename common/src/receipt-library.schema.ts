@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { CELL_TEXT_MAX, WORKBOOK_ERRORS } from './export/workbook.rules.js';
+import { ISO_4217 } from './extraction/currency.rule.js';
+import { categorySchema, lineItemSchema, receiptViewSchema } from './receipt.schema.js';
+import { duplicateOfSchema } from './duplicate.schema.js';
+import { uploadStatusSchema } from './upload.schema.js';
+
+/** The OCR engines a receipt can be (re-)extracted with. */
+export const ENGINE_NAMES = ['local', 'documentai'] as const;
+export const engineNameSchema = z.enum(ENGINE_NAMES, { message: 'engine must be "local" or "documentai"' });
+export type EngineName = z.infer<typeof engineNameSchema>;
+
+export const RECEIPT_EDIT_KINDS = ['correction', 'reextraction'] as const;
+export type ReceiptEditKind = (typeof RECEIPT_EDIT_KINDS)[number];
+
+/** One recorded change of a receipt: field → { from, to } (items as whole lists). */
+export const receiptEditSchema = z.object({
+  id: z.uuid(),
+  kind: z.enum(RECEIPT_EDIT_KINDS),
+  changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
+  at: z.string(),
+});
+export type ReceiptEdit = z.infer<typeof receiptEditSchema>;
+
+/** A receipt as the library lists it: the spec §3 record, its validity, and the upload it came from. */
+export const libraryReceiptSchema = receiptViewSchema.extend({
+  uploadId: z.uuid(),
+  filename: z.string(),
+  /** The upload's state: `queued`/`processing` while a re-extraction runs. */
+  uploadStatus: uploadStatusSchema,
+  /** The error of the last re-extraction when it failed (the receipt shown is the earlier one). */
+  uploadError: z.string().optional(),
+  uploadedAt: z.string(),
+  updatedAt: z.string(),
+  /** Corrected by its owner at least once. */
+  edited: z.boolean(),
+  /** The original file is still stored (it is deleted after 90 days), so it can be re-extracted. */
+  originalAvailable: z.boolean(),
+  duplicateOf: duplicateOfSchema.optional(),
+});
+export type LibraryReceipt = z.infer<typeof libraryReceiptSchema>;
+
+/** GET /api/receipts/:id: the library entry, the whole recognized text and the history of changes. */
+export const receiptDetailSchema = libraryReceiptSchema.extend({
+  fullText: z.string(),
+  edits: z.array(receiptEditSchema),
+});
+export type ReceiptDetail = z.infer<typeof receiptDetailSchema>;
+
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are written YYYY-MM-DD');
+const flag = z.enum(['true', 'false'], { message: 'Use true or false' }).transform((v) => v === 'true');
+
+/** Filters shared by the library list and the export (query-string values). */
+export const receiptFilterSchema = z.object({
+  /** Searched in the merchant name and the recognized text. */
+  q: z.string().trim().max(200, 'The search text is too long').optional(),
+  /** Receipt date range, inclusive. */
+  from: isoDay.optional(),
+  to: isoDay.optional(),
+  category: categorySchema.optional(),
+  currency: z
+    .string()
+    .transform((c) => c.toUpperCase())
+    .refine((c) => ISO_4217.has(c), 'currency must be a three-letter ISO 4217 code')
+    .optional(),
+});
+export type ReceiptFilter = z.infer<typeof receiptFilterSchema>;
+
+export const RECEIPT_SORTS = ['uploadedAt', 'date', 'total', 'merchantName'] as const;
+export const RECEIPT_PAGE_SIZE_MAX = 200;
+
+/** GET /api/receipts query. */
+export const receiptListQuerySchema = receiptFilterSchema.extend({
+  valid: flag.optional(),
+  duplicate: flag.optional(),
+  sort: z.enum(RECEIPT_SORTS).default('uploadedAt'),
+  order: z.enum(['asc', 'desc']).default('desc'),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(RECEIPT_PAGE_SIZE_MAX).default(50),
+});
+export type ReceiptListQuery = z.infer<typeof receiptListQuerySchema>;
+
+/** GET /api/receipts answer. */
+export const receiptListSchema = z.object({
+  items: z.array(libraryReceiptSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type ReceiptList = z.infer<typeof receiptListSchema>;
+
+/** A text a user types into a cell: at most what a workbook cell holds (spec §5), null clears it. */
+const cellText = z.string().trim().max(CELL_TEXT_MAX, WORKBOOK_ERRORS.textTooLong).nullable();
+const money = z.number({ message: 'Amounts are numbers' }).finite().nonnegative('Amounts cannot be negative').nullable();
+export const MAX_EDITED_ITEMS = 200;
+
+/**
+ * PATCH /api/receipts/:id: any field or the item list (sent whole). The receipt is validated
+ * again; its quality, an extraction measure, stays as it was.
+ */
+export const receiptPatchSchema = z
+  .object({
+    merchantName: cellText,
+    date: isoDay.nullable(),
+    time: cellText,
+    currency: z
+      .string()
+      .transform((c) => c.toUpperCase())
+      .refine((c) => ISO_4217.has(c), 'currency must be a three-letter ISO 4217 code'),
+    subtotal: money,
+    tax: money,
+    tip: money,
+    discount: money,
+    total: money,
+    paymentMethod: cellText,
+    category: categorySchema,
+    receiptNumber: cellText,
+    tin: cellText,
+    items: z
+      .array(
+        lineItemSchema.extend({
+          description: z.string().trim().max(CELL_TEXT_MAX, WORKBOOK_ERRORS.textTooLong),
+          qty: z.number().finite().nullable().optional(),
+        }),
+      )
+      .max(MAX_EDITED_ITEMS, `At most ${MAX_EDITED_ITEMS} items`),
+  })
+  .partial()
+  .strict()
+  .refine((patch) => Object.keys(patch).length > 0, 'Nothing to change');
+export type ReceiptPatch = z.infer<typeof receiptPatchSchema>;
+
+/** POST /api/receipts/:id/reextract body; without an engine the server's default is used. */
+export const reextractRequestSchema = z.object({ engine: engineNameSchema.optional() });
+export type ReextractRequest = z.infer<typeof reextractRequestSchema>;
+
+/** DELETE /api/user/account body: the account's password, so a stolen session cannot delete it. */
+export const deleteAccountSchema = z.object({
+  password: z.string({ message: 'Enter your password to delete your account.' }).min(1, 'Enter your password to delete your account.'),
+});
