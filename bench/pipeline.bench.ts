@@ -128,11 +128,13 @@ async function main() {
     const subscriber = await createSubscriber(runtime.db);
     let expressStarted = 0;
     const listener = createRedis(config.REDIS_URL);
-    const expressQueuedAt = performance.now();
-    const express = await uploads.create({ userId: subscriber.userId, anonId: null }, { originalname: 'express.jpg', buffer: files[0]!.bytes });
+    let expressId = '';
+    // Listening before the job exists, so its first progress event cannot be missed.
     await runtime.bus.subscribe(listener, (m: UploadBusMessage) => {
-      if (m.event === 'upload:progress' && m.payload.id === express.id && !expressStarted) expressStarted = performance.now();
+      if (m.event === 'upload:progress' && m.payload.id === expressId && !expressStarted) expressStarted = performance.now();
     });
+    const expressQueuedAt = performance.now();
+    expressId = (await uploads.create({ userId: subscriber.userId, anonId: null }, { originalname: 'express.jpg', buffer: files[0]!.bytes })).id;
     const giveUp = Date.now() + 120_000;
     while (!expressStarted) {
       if (Date.now() > giveUp) throw new Error('the express job did not start within 2 minutes');
