@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { receiptFilterSchema } from '../receipt-library.schema.js';
+import { DATE_FORMATS, EXPORT_PRESETS } from './accounting-presets.js';
+import { validateSheetNames, WorkbookError } from './workbook.rules.js';
+
+export const EXPORT_FORMATS = ['xlsx', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Spec §7: the workbook file and its sheets. */
+export const DEFAULT_EXPORT_NAME = 'receipts_export';
+export const DEFAULT_SHEET_NAMES = { receipts: 'Receipts', issues: 'Validation Issues', summary: 'Summary' } as const;
+/** Spec §9: a larger export is only worth a warning in the log. */
+export const LARGE_EXPORT_WARNING = 1000;
+/** How many receipts one request may name (a POST body of ids stays well under 100 kB). */
+export const MAX_EXPORT_IDS = 2000;
+
+/** Spec §5 and §8 texts of the export's errors. */
+export const EXPORT_ERRORS = {
+  nothing: 'No completed receipts to export',
+  notArray: 'Invalid input: receipts must be an array',
+  nullReceipt: 'Invalid receipt data: null or undefined',
+  bookType: 'Unrecognized bookType',
+} as const;
+
+const ILLEGAL_FILE_CHARS = /[/\\:*?"<>|\u0000-\u001f]/;
+
+const ids = z.preprocess(
+  // A query string names them comma-separated; a JSON body as an array.
+  (value) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value),
+  z
+    .array(z.unknown(), { error: EXPORT_ERRORS.notArray })
+    .max(MAX_EXPORT_IDS, `Export at most ${MAX_EXPORT_IDS} selected receipts at once, or export them all`)
+    .transform((list, ctx) => {
+      for (const id of list) {
+        if (id === null || id === undefined) {
+          ctx.addIssue({ code: 'custom', message: EXPORT_ERRORS.nullReceipt });
+          return z.NEVER;
+        }
+        if (typeof id !== 'string' || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
+          ctx.addIssue({ code: 'custom', message: `Invalid receipt id: ${JSON.stringify(id).slice(0, 60)}` });
+          return z.NEVER;
+        }
+      }
+      return [...new Set(list as string[])];
+    }),
+);
+
+const sheetName = z.string().optional();
+
+/**
+ * GET /api/export (query) and POST /api/export (JSON body, for selections too long for a URL).
+ * Without `ids` every receipt matching the filters is exported.
+ */
+export const exportRequestSchema = receiptFilterSchema
+  .extend({
+    format: z.enum(EXPORT_FORMATS, { error: EXPORT_ERRORS.bookType }).default('xlsx'),
+    preset: z.enum(EXPORT_PRESETS, { error: 'preset must be generic, quickbooks or xero' }).default('generic'),
+    ids: ids.optional(),
+    /** The file's name without extension. */
+    name: z
+      .string()
+      .trim()
+      .transform((n) => n.replace(/\.(xlsx|csv)$/i, ''))
+      .pipe(
+        z
+          .string()
+          .min(1, 'The file name is empty')
+          .max(100, 'The file name is longer than 100 characters')
+          .refine((n) => !ILLEGAL_FILE_CHARS.test(n), 'The file name cannot contain / \\ : * ? " < > |'),
+      )
+      .default(DEFAULT_EXPORT_NAME),
+    /** Dates of the QuickBooks and Xero files; each preset has its product's usual default. */
+    dateFormat: z.enum(DATE_FORMATS, { error: `dateFormat must be one of ${DATE_FORMATS.join(', ')}` }).optional(),
+    receiptsSheet: sheetName,
+    issuesSheet: sheetName,
+    summarySheet: sheetName,
+  })
+  .superRefine((request, ctx) => {
+    if (request.format === 'xlsx' && request.preset !== 'generic') {
+      ctx.addIssue({ code: 'custom', path: ['format'], message: `The ${request.preset} preset is a CSV file: ask for format=csv` });
+    }
+    try {
+      validateSheetNames(sheetNamesOf(request));
+    } catch (err) {
+      if (!(err instanceof WorkbookError)) throw err;
+      ctx.addIssue({ code: 'custom', path: ['sheets'], message: err.message });
+    }
+  });
+export type ExportRequest = z.infer<typeof exportRequestSchema>;
+
+/** The workbook's sheet names, in order: the defaults of spec §7 unless the request names them. */
+export function sheetNamesOf(request: Pick<ExportRequest, 'receiptsSheet' | 'issuesSheet' | 'summarySheet'>): [string, string, string] {
+  return [
+    request.receiptsSheet ?? DEFAULT_SHEET_NAMES.receipts,
+    request.issuesSheet ?? DEFAULT_SHEET_NAMES.issues,
+    request.summarySheet ?? DEFAULT_SHEET_NAMES.summary,
+  ];
+}
