@@ -13,7 +13,7 @@ export default defineConfig({
       { extends: true, test: { name: 'infra', include: ['infra/src/**/*.test.ts'] } },
       { extends: true, test: { name: 'worker', include: ['worker/src/**/*.test.ts'], testTimeout: 120_000 } },
       { extends: true, test: { name: 'api', include: ['api/src/**/*.test.ts'], testTimeout: 120_000 } },
-      { extends: true, test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'], environment: 'node' } },
+      { extends: true, test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'], environment: 'jsdom' } },
       {
         extends: true,
         test: {

@@ -13,5 +13,6 @@ export * from './quota.rules.js';
 export * from './export/index.js';
 export * from './extraction/index.js';
 export * from './currency-country.js';
+export * from './product-facts.js';
 export * from './duplicate.schema.js';
 export * from './receipt-library.schema.js';

@@ -1,0 +1,98 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { Footer } from './components/footer.js';
+import { lazyPage } from './components/lazy-page.js';
+import { NavBar } from './components/nav-bar.js';
+import { Toaster } from './components/toaster.js';
+import { useProfile } from './hooks/use-account.js';
+import { useLiveUploads } from './hooks/use-live-uploads.js';
+import { initAnalytics, setAccountState, trackPageView } from './lib/analytics.js';
+import { keys } from './lib/query-client.js';
+import { AboutPage } from './pages/about-page.js';
+import { ContactPage } from './pages/contact-page.js';
+import { DashboardPage } from './pages/dashboard-page.js';
+import { FeaturesPage } from './pages/features-page.js';
+import { ForgotPasswordPage } from './pages/forgot-password-page.js';
+import { HomePage } from './pages/home-page.js';
+import { LoginPage } from './pages/login-page.js';
+import { NotFoundPage } from './pages/not-found-page.js';
+import { PricingPage } from './pages/pricing-page.js';
+import { PrivacyPage } from './pages/privacy-page.js';
+import { ReceiptsPage } from './pages/receipts-page.js';
+import { RegisterPage } from './pages/register-page.js';
+import { ResetPasswordPage } from './pages/reset-password-page.js';
+import { SubscribePage } from './pages/subscribe-page.js';
+import { SuccessPage } from './pages/success-page.js';
+
+const BillingPage = lazyPage('billing', () => import('./pages/billing-page.js'));
+const BlogPage = lazyPage('blog', () => import('./pages/blog-page.js'));
+const BlogPostPage = lazyPage('blog post', () => import('./pages/blog-post-page.js'));
+const AdminPage = lazyPage('admin', () => import('./pages/admin-page.js'));
+
+interface ClientConfig {
+  analyticsMeasurementId: string | null;
+}
+
+/** Analytics: the path on every route change and the account state as user properties (spec §1). */
+function AnalyticsReporter() {
+  const { pathname } = useLocation();
+  const { profile, loading } = useProfile();
+  const config = useQuery<ClientConfig | null>({ queryKey: keys.config, meta: { silent: true } });
+  const id = config.data?.analyticsMeasurementId ?? null;
+  useEffect(() => initAnalytics(id), [id]);
+  useEffect(() => {
+    if (!loading) setAccountState(profile);
+  }, [id, loading, profile]);
+  useEffect(() => {
+    if (id) trackPageView(pathname);
+  }, [id, pathname]);
+  return null;
+}
+
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  useEffect(() => window.scrollTo(0, 0), [pathname]);
+  return null;
+}
+
+export function App() {
+  const { profile, loading } = useProfile();
+  // A new session (sign in or out) means a new socket identity.
+  useLiveUploads(loading ? 'loading' : (profile?.email ?? 'anonymous'));
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <AnalyticsReporter />
+      <ScrollToTop />
+      <NavBar />
+      <main id="main" tabIndex={-1}>
+        <Routes>
+          <Route path="/" element={<HomePage />} />
+          <Route path="/pricing" element={<PricingPage />} />
+          <Route path="/features" element={<FeaturesPage />} />
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/register" element={<RegisterPage />} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/reset-password" element={<ResetPasswordPage />} />
+          <Route path="/subscribe" element={<SubscribePage />} />
+          <Route path="/success" element={<SuccessPage />} />
+          <Route path="/dashboard" element={<DashboardPage />} />
+          <Route path="/receipts" element={<ReceiptsPage />} />
+          <Route path="/billing" element={<BillingPage />} />
+          <Route path="/blog" element={<BlogPage />} />
+          <Route path="/blog/:slug" element={<BlogPostPage />} />
+          <Route path="/about" element={<AboutPage />} />
+          <Route path="/contact" element={<ContactPage />} />
+          <Route path="/privacy" element={<PrivacyPage />} />
+          <Route path="/admin" element={<AdminPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </main>
+      <Footer />
+      <Toaster />
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { useId, useState } from 'react';
+import { downloadExport, EXPORT_PRESET_OPTIONS, NO_COMPLETED_RECEIPTS, type ExportFormat, type ExportPreset } from '../lib/export.js';
+import { toast } from '../lib/toast.js';
+
+/** Runs an export and tells the person when it did not work (spec §5 wording). */
+export async function runExport(options: { format: ExportFormat; preset: ExportPreset; ids?: readonly string[]; name?: string }): Promise<void> {
+  if (options.ids && options.ids.length === 0) {
+    toast({ title: NO_COMPLETED_RECEIPTS, variant: 'destructive' });
+    return;
+  }
+  const problem = await downloadExport(options);
+  if (problem) toast({ title: problem, variant: 'destructive' });
+}
+
+/** Format and preset pickers and the Export button for a set of receipts. */
+export function ExportControls({ ids, label = 'Export all', name }: { ids?: readonly string[]; label?: string; name?: string }) {
+  const [preset, setPreset] = useState<ExportPreset>('generic');
+  const [format, setFormat] = useState<ExportFormat>('xlsx');
+  const [busy, setBusy] = useState(false);
+  const presetId = useId();
+  const formatId = useId();
+  return (
+    <div className="export-controls">
+      <div className="field-inline">
+        <label htmlFor={presetId}>Layout</label>
+        <select id={presetId} value={preset} onChange={(e) => setPreset(e.target.value as ExportPreset)}>
+          {EXPORT_PRESET_OPTIONS.map((p) => (
+            <option key={p.value} value={p.value}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field-inline">
+        <label htmlFor={formatId}>Format</label>
+        <select id={formatId} value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
+          <option value="xlsx">Excel (.xlsx)</option>
+          <option value="csv">CSV</option>
+        </select>
+      </div>
+      <button
+        type="button"
+        className="btn btn-primary"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          void runExport({ format, preset, ids, name }).finally(() => setBusy(false));
+        }}
+      >
+        {busy ? 'Exporting...' : label}
+      </button>
+    </div>
+  );
+}

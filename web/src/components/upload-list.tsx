@@ -1,0 +1,113 @@
+import { labelOf } from '@receipts/common';
+import { useState } from 'react';
+import { formatMoney } from '../lib/currency.js';
+import { useUploadStore, type UploadItem } from '../stores/upload-store.js';
+import { ExportControls, runExport } from './export-controls.js';
+import { ReceiptDetailsModal } from './receipt-details-modal.js';
+
+function statusText(item: UploadItem): string {
+  switch (item.status) {
+    case 'uploading':
+      return 'Uploading...';
+    case 'queued':
+      return 'Waiting in queue';
+    case 'processing':
+      return item.step ? labelOf(item.step) : 'Processing';
+    case 'completed':
+      return 'Completed';
+    case 'error':
+      return 'Failed';
+  }
+}
+
+function UploadRow({ item, onRemove, onDetails }: { item: UploadItem; onRemove: () => void; onDetails: () => void }) {
+  const r = item.receiptData;
+  return (
+    <li className={`upload-row upload-${item.status}`} data-status={item.status} data-testid="upload-row" aria-label={item.filename}>
+      <div className="upload-head">
+        <span className="upload-name" title={item.filename}>
+          {item.filename}
+        </span>
+        <span className={`status-pill status-${item.status}`} data-testid="upload-status">
+          {statusText(item)}
+        </span>
+        <button type="button" className="btn btn-ghost btn-sm" aria-label={`Remove ${item.filename}`} onClick={onRemove}>
+          Remove
+        </button>
+      </div>
+      <div className="progress-line">
+        <div
+          className="progress"
+          role="progressbar"
+          aria-label={`${item.filename} progress`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={item.progress}
+        >
+          <div className="progress-fill" style={{ width: `${item.progress}%` }} />
+        </div>
+        <span className="progress-value" data-testid="upload-progress">
+          {item.progress}%
+        </span>
+      </div>
+      {item.error && <p className="error-text">{item.error}</p>}
+      {item.status === 'completed' && r && (
+        <div className="upload-result">
+          <span>
+            <strong>{r.merchantName ?? 'Unknown merchant'}</strong>
+            {r.date && ` · ${r.date}`}
+            {r.total != null && ` · ${formatMoney(r.total, r.currency ?? 'USD')}`}
+            {!r.valid && <span className="tag tag-warn">Needs review</span>}
+            {item.duplicateOf && <span className="tag tag-info">Possible duplicate of {item.duplicateOf.filename}</span>}
+          </span>
+          <span className="upload-actions">
+            <button type="button" className="btn btn-outline btn-sm" onClick={onDetails}>
+              Details
+            </button>
+            <button type="button" className="btn btn-outline btn-sm" onClick={() => void runExport({ format: 'xlsx', preset: 'generic', ids: [r.id] })}>
+              Export
+            </button>
+          </span>
+        </div>
+      )}
+    </li>
+  );
+}
+
+export function UploadList({ onRemove }: { onRemove: (item: UploadItem) => void }) {
+  const items = useUploadStore((s) => s.items);
+  const patch = useUploadStore((s) => s.patch);
+  const [detailsId, setDetailsId] = useState<string | null>(null);
+  const selected = items.find((i) => i.id === detailsId);
+  const completedIds = items.filter((i) => i.status === 'completed' && i.receiptData).map((i) => i.receiptData!.id);
+  const active = items.filter((i) => i.status === 'uploading' || i.status === 'queued' || i.status === 'processing').length;
+
+  if (items.length === 0) return null;
+  return (
+    <section className="card upload-list-card" aria-labelledby="uploads-title">
+      <div className="card-head">
+        <h2 id="uploads-title">Your uploads</h2>
+        <p className="muted" aria-live="polite">
+          {items.length} file{items.length === 1 ? '' : 's'}
+          {active > 0 ? ` · ${active} in progress` : ''} · {completedIds.length} completed
+        </p>
+      </div>
+      <ul className="upload-list" aria-label="Uploads">
+        {items.map((item) => (
+          <UploadRow key={item.id} item={item} onRemove={() => onRemove(item)} onDetails={() => setDetailsId(item.id)} />
+        ))}
+      </ul>
+      <ExportControls ids={completedIds} label="Export completed" />
+      {selected?.receiptData && (
+        <ReceiptDetailsModal
+          receipt={selected.receiptData}
+          filename={selected.filename}
+          open
+          onOpenChange={(o) => !o && setDetailsId(null)}
+          onExport={() => void runExport({ format: 'xlsx', preset: 'generic', ids: [selected.receiptData!.id] })}
+          onSaved={(receipt) => patch(selected.id, { receiptData: receipt })}
+        />
+      )}
+    </section>
+  );
+}

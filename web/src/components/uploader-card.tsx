@@ -1,0 +1,86 @@
+import { quotaExceededMessage } from '@receipts/common';
+import { Link } from 'react-router-dom';
+import { useProfile, useQuota, useSubscription } from '../hooks/use-account.js';
+import { useUploadActions } from '../hooks/use-upload-actions.js';
+import { CurrencySelect } from './currency-select.js';
+import { DropZone } from './drop-zone.js';
+import { QuotaBadge } from './quota-badge.js';
+import { UploadList } from './upload-list.js';
+
+/** What shows instead of the drop zone when the quota is used up: sign up, or upgrade. */
+function LimitPrompt({ signedIn, subscribed }: { signedIn: boolean; subscribed: boolean }) {
+  if (!signedIn) {
+    return (
+      <div className="limit-prompt" role="status" data-testid="limit-prompt">
+        <p>
+          <strong>{quotaExceededMessage(false)}</strong>
+        </p>
+        <p className="muted">A free account gets 5 receipts every day, and your receipts stay in your library.</p>
+        <div className="button-row">
+          <Link to="/register" className="btn btn-primary">
+            Sign up free
+          </Link>
+          <Link to="/login" className="btn btn-outline">
+            Sign in
+          </Link>
+        </div>
+      </div>
+    );
+  }
+  if (subscribed) {
+    return (
+      <div className="limit-prompt" role="status" data-testid="limit-prompt">
+        <p>
+          <strong>You have used all receipts of this billing period.</strong>
+        </p>
+        <p className="muted">Choose a larger plan to keep going, or wait for your next billing date.</p>
+        <Link to="/pricing" className="btn btn-primary">
+          Change Plan
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="limit-prompt" role="status" data-testid="limit-prompt">
+      <p>
+        <strong>{quotaExceededMessage(true)}</strong>
+      </p>
+      <p className="muted">Premium plans process 100 to 10,000 receipts a month on the express lane.</p>
+      <Link to="/pricing" className="btn btn-primary">
+        Upgrade to Premium
+      </Link>
+    </div>
+  );
+}
+
+export function UploaderCard({ currency, onCurrency }: { currency: string; onCurrency: (code: string) => void }) {
+  const { signedIn } = useProfile();
+  const { quota } = useQuota();
+  const { subscription } = useSubscription(signedIn);
+  const subscribed = Boolean(subscription?.isActive);
+  const { send, remove } = useUploadActions(signedIn);
+
+  return (
+    <>
+      <section className="card uploader" id="upload" aria-labelledby="upload-title">
+        <h2 id="upload-title">Try it now - Upload a receipt</h2>
+        <div className="uploader-toolbar">
+          <CurrencySelect value={currency} onChange={onCurrency} />
+          <QuotaBadge quota={quota} monthly={subscribed} />
+        </div>
+        {quota.canProcess ? (
+          <DropZone disabled={false} onFiles={(files, method) => send(files, currency, method)} />
+        ) : (
+          <>
+            <DropZone disabled onFiles={() => undefined} />
+            <LimitPrompt signedIn={signedIn} subscribed={subscribed} />
+          </>
+        )}
+        <p className="muted small">
+          JPG, PNG, PDF, HEIC up to 10MB. Each file moves through the queue live; you can leave and come back.
+        </p>
+      </section>
+      <UploadList onRemove={(item) => void remove(item)} />
+    </>
+  );
+}

@@ -1,0 +1,54 @@
+import { FREE_DAILY_LIMIT, type QuotaView, type SubscriptionView, type UserProfile } from '@receipts/common';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { apiPost } from '../lib/api.js';
+import { keys } from '../lib/query-client.js';
+
+/** The signed-in user, or null for an anonymous visitor (a failed profile call means anonymous). */
+export function useProfile() {
+  const query = useQuery<UserProfile | null>({ queryKey: keys.profile, meta: { silent: true } });
+  return { profile: query.data ?? null, loading: query.isPending, signedIn: Boolean(query.data) };
+}
+
+/** Until the quota loads, the anonymous default applies: 0 used of 5 (spec §7). */
+export function anonymousQuota(now = new Date()): QuotaView {
+  return { used: 0, limit: FREE_DAILY_LIMIT, percentage: 0, canProcess: true, resetDate: new Date(now.getTime() + 24 * 3600_000).toISOString() };
+}
+
+export const QUOTA_REFETCH_MS = 60_000;
+
+export function useQuota() {
+  const query = useQuery<QuotaView | null>({ queryKey: keys.quota, refetchInterval: QUOTA_REFETCH_MS });
+  return { quota: query.data ?? anonymousQuota(), loaded: query.isSuccess && Boolean(query.data) };
+}
+
+export function useSubscription(enabled: boolean) {
+  const query = useQuery<SubscriptionView | null>({ queryKey: keys.subscription, enabled, meta: { silent: true } });
+  return { subscription: query.data ?? null, loading: enabled && query.isPending };
+}
+
+/** After signing in or out the account reads start over. */
+export function useRefreshAccount() {
+  const client = useQueryClient();
+  return useCallback(
+    () =>
+      Promise.all([keys.profile, keys.subscription, keys.quota].map((queryKey) => client.invalidateQueries({ queryKey, refetchType: 'all' }))),
+    [client],
+  );
+}
+
+/** Logout: clears the account caches and reloads the whole page at / (spec §4). */
+export function useLogout() {
+  const client = useQueryClient();
+  const [pending, setPending] = useState(false);
+  const logout = useCallback(async () => {
+    setPending(true);
+    try {
+      await apiPost('/api/auth/logout');
+    } finally {
+      for (const queryKey of [keys.profile, keys.subscription, keys.quota]) client.removeQueries({ queryKey });
+      window.location.assign('/');
+    }
+  }, [client]);
+  return { logout, pending };
+}

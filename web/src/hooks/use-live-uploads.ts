@@ -1,0 +1,47 @@
+import type { ClientToServerEvents, QuotaView, ServerToClientEvents, UploadView } from '@receipts/common';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { io, type Socket } from 'socket.io-client';
+import { apiJson } from '../lib/api.js';
+import { dismissedUploads } from '../lib/browser-storage.js';
+import { keys } from '../lib/query-client.js';
+import { trackOcrResult } from '../lib/analytics.js';
+import { useUploadStore } from '../stores/upload-store.js';
+
+type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/**
+ * Keeps the upload list live: the server pushes every step over Socket.IO, and on every
+ * (re)connect the list is synced from the database, so a reload or a second tab shows the
+ * same state. `identity` changes when the visitor signs in or out (a new session cookie).
+ */
+export function useLiveUploads(identity: string): void {
+  const client = useQueryClient();
+  useEffect(() => {
+    let socket: LiveSocket | null = null;
+    let closed = false;
+    const store = useUploadStore.getState;
+    const sync = (list: UploadView[]) => store().sync(list, dismissedUploads.get());
+    // A first /api call gives the visitor a session cookie; the socket then rides on it.
+    void apiJson<UploadView[]>('/api/uploads')
+      .then(sync)
+      .catch(() => undefined)
+      .finally(() => {
+        if (closed) return;
+        socket = io({ withCredentials: true });
+        socket.on('connect', () => socket?.emit('uploads:sync', sync));
+        socket.on('upload:progress', (e) => store().patch(e.id, { status: 'processing', progress: e.progress, step: e.step }));
+        socket.on('upload:completed', (e) => {
+          store().patch(e.id, { status: 'completed', progress: 100, step: null, receiptData: e.receipt, duplicateOf: e.duplicateOf, error: undefined });
+          trackOcrResult(e.receipt);
+        });
+        socket.on('upload:failed', (e) => store().patch(e.id, { status: 'error', step: null, error: e.error }));
+        socket.on('upload:cancelled', (e) => store().remove(e.id));
+        socket.on('quota:updated', (quota: QuotaView) => client.setQueryData(keys.quota, quota));
+      });
+    return () => {
+      closed = true;
+      socket?.close();
+    };
+  }, [identity, client]);
+}

@@ -1,0 +1,28 @@
+import { PLANS, type Plan } from '@receipts/common';
+import { useQuery } from '@tanstack/react-query';
+import { keys } from '../lib/query-client.js';
+
+export interface CataloguePlan extends Plan {
+  stripePriceId: string | null;
+}
+export interface Catalogue {
+  plans: CataloguePlan[];
+  publishableKey: string | null;
+  testMode: boolean;
+}
+
+/** The plans with the price ids they are sold at; the built-in catalogue until the api answers. */
+export function usePlans(): { catalogue: Catalogue; loaded: boolean } {
+  const query = useQuery<Catalogue | null>({ queryKey: keys.plans });
+  return {
+    catalogue: query.data ?? { plans: PLANS.map((p) => ({ ...p, stripePriceId: null })), publishableKey: null, testMode: false },
+    loaded: Boolean(query.data),
+  };
+}
+
+export const PAYMENT_METHOD_TYPES = ['card', 'apple_pay', 'google_pay'] as const;
+export const PAYMENT_METHOD_LABELS: Record<(typeof PAYMENT_METHOD_TYPES)[number], string> = {
+  card: 'Credit and debit cards',
+  apple_pay: 'Apple Pay',
+  google_pay: 'Google Pay',
+};

@@ -1,0 +1,68 @@
+import { apiErrorSchema } from '@receipts/common';
+
+/**
+ * A non-OK answer. Its message is the spec §8 form, "<status>: <body text>"; `userMessage` is
+ * the api's `{ message }` when it sent one, for the screens.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    statusText: string,
+  ) {
+    super(`${status}: ${body || statusText}`);
+  }
+
+  get userMessage(): string {
+    const parsed = apiErrorSchema.safeParse(safeJson(this.body));
+    return parsed.success ? parsed.data.message : this.body || this.message;
+  }
+
+  get code(): string | undefined {
+    const parsed = apiErrorSchema.safeParse(safeJson(this.body));
+    return parsed.success ? parsed.data.error : undefined;
+  }
+}
+
+export function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The message a person should read for any thrown value. */
+export function messageOf(err: unknown, fallback: string): string {
+  if (err instanceof ApiError) return err.userMessage || fallback;
+  if (err instanceof Error && err.message) return err.message;
+  return fallback;
+}
+
+/**
+ * Every call sends cookies and the XMLHttpRequest marker; a JSON content type only when there
+ * is a body (spec §7).
+ */
+export async function apiFetch(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+  const { json, headers, ...rest } = init;
+  const res = await fetch(path, {
+    ...rest,
+    credentials: 'include',
+    headers: {
+      'X-Requested-With': 'XMLHttpRequest',
+      ...(json !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...headers,
+    },
+    ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+  });
+  if (!res.ok) throw new ApiError(res.status, await res.text().catch(() => ''), res.statusText);
+  return res;
+}
+
+export async function apiJson<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+  const res = await apiFetch(path, init);
+  const text = await res.text();
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+export const apiPost = <T>(path: string, json?: unknown) => apiJson<T>(path, { method: 'POST', ...(json !== undefined ? { json } : {}) });

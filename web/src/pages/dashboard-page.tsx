@@ -1,0 +1,143 @@
+import { FREE_DAILY_LIMIT } from '@receipts/common';
+import { Link, Navigate } from 'react-router-dom';
+import { QuotaPanel } from '../components/quota-panel.js';
+import { useLogout, useProfile, useQuota, useSubscription } from '../hooks/use-account.js';
+import { usePageTitle } from '../hooks/use-page-title.js';
+import { daysUntil } from '../lib/quota-levels.js';
+import { SUPPORT_EMAIL } from '../lib/site.js';
+
+const dateText = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' }) : '—');
+
+export function DashboardPage() {
+  usePageTitle('Dashboard');
+  const { profile, loading } = useProfile();
+  const { quota } = useQuota();
+  const { subscription } = useSubscription(Boolean(profile));
+  const { logout, pending } = useLogout();
+
+  if (loading) {
+    return (
+      <div className="container page-loading" role="status">
+        Loading your dashboard...
+      </div>
+    );
+  }
+  if (!profile) return <Navigate to={`/login?redirect=${encodeURIComponent('/dashboard')}`} replace />;
+
+  const active = Boolean(subscription?.isActive);
+  const days = daysUntil(quota.resetDate);
+
+  return (
+    <div className="container dashboard">
+      <div className="dashboard-head">
+        <div>
+          <h1>Welcome back, {profile.username}</h1>
+          <p className="muted">Your receipts, usage and plan in one place.</p>
+        </div>
+        <div className="button-row">
+          <Link to="/" className="btn btn-outline">
+            Back to Home
+          </Link>
+          <button type="button" className="btn btn-ghost" onClick={() => void logout()} disabled={pending}>
+            {pending ? 'Signing out...' : 'Sign Out'}
+          </button>
+        </div>
+      </div>
+
+      <div className="stat-cards">
+        <article className="card stat-card">
+          <h2>Subscription</h2>
+          <p className="stat-card-value">{active ? subscription!.planName : 'Free'}</p>
+          <p className="muted">{active ? subscription!.status : 'Free Tier'}</p>
+        </article>
+        <article className="card stat-card">
+          <h2>{active ? 'Monthly Usage' : 'Daily Usage'}</h2>
+          <p className="stat-card-value" data-testid="usage-value">
+            {quota.used}/{quota.limit || FREE_DAILY_LIMIT}
+          </p>
+          <p className="muted">receipts {active ? 'this billing period' : 'today'}</p>
+        </article>
+        <article className="card stat-card">
+          <h2>Processing Speed</h2>
+          <p className="stat-card-value">{active ? '2-3 min' : '10+ min'}</p>
+          <p className="muted">{active ? 'Express Lane' : 'Standard Queue'}</p>
+        </article>
+        <article className="card stat-card">
+          <h2>Quota Reset</h2>
+          <p className="stat-card-value">{days === 0 ? 'Today' : `${days} day${days === 1 ? '' : 's'}`}</p>
+          <p className="muted">{dateText(quota.resetDate)}</p>
+        </article>
+      </div>
+
+      <div className="dashboard-grid">
+        <QuotaPanel quota={quota} subscribed={active} />
+        <section className="card" aria-labelledby="sub-title">
+          <h2 id="sub-title">Subscription</h2>
+          {active ? (
+            <>
+              <dl className="summary-list">
+                <div>
+                  <dt>Plan</dt>
+                  <dd>{subscription!.planName}</dd>
+                </div>
+                <div>
+                  <dt>Renews</dt>
+                  <dd>{dateText(subscription!.currentPeriodEnd)}</dd>
+                </div>
+                <div>
+                  <dt>Receipts per month</dt>
+                  <dd>{subscription!.receiptLimit.toLocaleString('en-US')}</dd>
+                </div>
+              </dl>
+              <div className="button-row">
+                <Link to="/pricing" className="btn btn-outline">
+                  Change Plan
+                </Link>
+                <Link to="/billing" className="btn btn-primary">
+                  Manage Billing
+                </Link>
+              </div>
+            </>
+          ) : (
+            <>
+              <p>You are on the free tier: {FREE_DAILY_LIMIT} receipts a day on the standard queue.</p>
+              <Link to="/pricing" className="btn btn-primary">
+                Upgrade to Premium
+              </Link>
+            </>
+          )}
+        </section>
+        <section className="card" aria-labelledby="account-title">
+          <h2 id="account-title">Account</h2>
+          <dl className="summary-list">
+            <div>
+              <dt>E-mail</dt>
+              <dd>{profile.email}</dd>
+            </div>
+            <div>
+              <dt>Account type</dt>
+              <dd>{profile.userType === 'admin' ? 'Administrator' : 'User'}</dd>
+            </div>
+          </dl>
+        </section>
+        <section className="card" aria-labelledby="actions-title">
+          <h2 id="actions-title">Quick Actions</h2>
+          <div className="quick-actions">
+            <Link to="/#upload" className="btn btn-primary">
+              Upload Receipt
+            </Link>
+            <Link to="/receipts" className="btn btn-outline">
+              My Receipts
+            </Link>
+            <Link to="/pricing" className="btn btn-outline">
+              View All Plans
+            </Link>
+            <a href={`mailto:${SUPPORT_EMAIL}`} className="btn btn-ghost">
+              {SUPPORT_EMAIL}
+            </a>
+          </div>
+        </section>
+      </div>
+    </div>
+  );
+}

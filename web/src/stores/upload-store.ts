@@ -1,0 +1,98 @@
+import type { DuplicateOf, ReceiptView, UploadView } from '@receipts/common';
+import { create } from 'zustand';
+
+/** Spec §3 upload item, with the server's queue state shown as its own status. */
+export type UploadItemStatus = 'uploading' | 'queued' | 'processing' | 'completed' | 'error';
+
+export interface UploadItem {
+  /** The server's upload id, or a local id (`local-…`) while the file is being sent. */
+  id: string;
+  filename: string;
+  status: UploadItemStatus;
+  progress: number;
+  /** The worker's current step (common/src/progress.ts), while processing. */
+  step: string | null;
+  file?: File;
+  error?: string;
+  receiptData?: ReceiptView;
+  /** The earlier upload this one probably repeats. */
+  duplicateOf?: DuplicateOf;
+  createdAt: number;
+}
+
+/** How long a finished upload stays on the home list; older ones live in the library. */
+export const HOME_LIST_WINDOW_MS = 24 * 3600_000;
+
+export function itemFromView(u: UploadView): UploadItem | null {
+  if (u.status === 'cancelled') return null;
+  const status: UploadItemStatus = u.status === 'failed' ? 'error' : u.status;
+  return {
+    id: u.id,
+    filename: u.filename,
+    status,
+    progress: u.status === 'completed' ? 100 : u.progress,
+    step: u.status === 'processing' ? u.step : null,
+    error: u.error,
+    receiptData: u.receipt,
+    duplicateOf: u.duplicateOf,
+    createdAt: Date.parse(u.createdAt),
+  };
+}
+
+const ORDER: Record<UploadItemStatus, number> = { uploading: 0, queued: 1, processing: 2, completed: 3, error: 3 };
+
+/**
+ * Merges the server's list into ours: the server wins for what it knows, unless our row is
+ * further along (an event can overtake the sync answer); files still being sent stay on top.
+ */
+export function mergeServerList(current: readonly UploadItem[], server: readonly UploadView[], dismissed: ReadonlySet<string>, now: number): UploadItem[] {
+  const mine = new Map(current.map((i) => [i.id, i]));
+  const fromServer: UploadItem[] = [];
+  for (const view of server) {
+    if (dismissed.has(view.id)) continue;
+    const item = itemFromView(view);
+    if (!item) continue;
+    const ours = mine.get(view.id);
+    if (!ours && now - item.createdAt > HOME_LIST_WINDOW_MS) continue;
+    const keepOurs = ours && (ORDER[ours.status] > ORDER[item.status] || (ours.status === item.status && ours.progress > item.progress));
+    fromServer.push(keepOurs ? ours : item);
+  }
+  const known = new Set(fromServer.map((i) => i.id));
+  const pending = current.filter((i) => i.status === 'uploading' || (i.id.startsWith('local-') && !known.has(i.id)));
+  return [...pending, ...fromServer];
+}
+
+interface UploadState {
+  items: UploadItem[];
+  add(item: UploadItem): void;
+  patch(id: string, change: Partial<UploadItem>): void;
+  /** A sent file got its server id; a sync may have brought that row already. */
+  accept(localId: string, id: string): void;
+  remove(id: string): void;
+  sync(server: readonly UploadView[], dismissed: ReadonlySet<string>): void;
+  reset(): void;
+}
+
+export const useUploadStore = create<UploadState>((set) => ({
+  items: [],
+  add: (item) => set((s) => ({ items: [item, ...s.items] })),
+  patch: (id, change) =>
+    set((s) => ({
+      items: s.items.map((i) => {
+        if (i.id !== id) return i;
+        // Progress only moves forward: a late event must not pull a finished row back.
+        if ((i.status === 'completed' || i.status === 'error') && change.status && change.status !== i.status && ORDER[change.status] < 3) return i;
+        return { ...i, ...change };
+      }),
+    })),
+  accept: (localId, id) =>
+    set((s) => {
+      const local = s.items.find((i) => i.id === localId);
+      if (!local) return s;
+      if (s.items.some((i) => i.id === id)) return { items: s.items.filter((i) => i.id !== localId) };
+      return { items: s.items.map((i) => (i.id === localId ? { ...i, id, status: 'queued', file: undefined } : i)) };
+    }),
+  remove: (id) => set((s) => ({ items: s.items.filter((i) => i.id !== id) })),
+  sync: (server, dismissed) => set((s) => ({ items: mergeServerList(s.items, server, dismissed, Date.now()) })),
+  reset: () => set({ items: [] }),
+}));
