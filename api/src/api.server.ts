@@ -12,7 +12,11 @@ import { userRoutes } from './auth/user.routes.js';
 import { billingRoutes, stripeWebhookRoute } from './billing/billing.routes.js';
 import { BillingService } from './billing/billing.service.js';
 import { currencyRoutes } from './currency/currency.routes.js';
+import { exportRoutes } from './export/export.routes.js';
+import { ExportService } from './export/export.service.js';
 import { errorHandler, notFound } from './http-error.js';
+import { receiptLibraryRoutes } from './library/receipt-library.routes.js';
+import { ReceiptLibraryService } from './library/receipt-library.service.js';
 import { authRateLimit, requireXhrHeader, securityHeaders } from './security.js';
 import { DatabaseSessionStore, ensureVisitorIdentity, sessionMiddleware } from './session.js';
 import { createSocketGateway } from './socket.gateway.js';
@@ -41,6 +45,7 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
     producer,
     prefix: config.QUEUE_PREFIX,
     jobAttempts: config.JOB_ATTEMPTS,
+    engines: config.DOCUMENTAI_PROJECT_ID && config.DOCUMENTAI_PROCESSOR_ID ? ['local', 'documentai'] : ['local'],
     log,
   });
   const waiters = new UploadWaiters();
@@ -70,7 +75,7 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   const rateLimited = authRateLimit(producer, config.QUEUE_PREFIX, log);
   app.use(['/api/auth/login', '/api/auth/register', '/api/auth/forgot-password'], rateLimited);
   app.use('/api/auth', authRoutes(accounts, profiles, log));
-  app.use('/api/user', userRoutes(accounts, profiles, quota));
+  app.use('/api/user', userRoutes(accounts, profiles, quota, { billing, uploads }));
   app.use('/api', currencyRoutes());
   app.use('/api', billingRoutes(billing, accounts));
   const adminOnly = requireAdmin(accounts);
@@ -78,6 +83,8 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   // The dashboard is a page of its own: same session and admin check, not under /api.
   app.use('/admin/queues', session, adminOnly, queueDashboard(queue));
   app.use('/api', uploadRoutes(uploads, waiters, config.WAIT_TIMEOUT_MS));
+  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(db, uploads), uploads));
+  app.use('/api', exportRoutes(new ExportService(db, log), log));
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   if (existsSync(config.webDistDir)) {
     app.use(express.static(config.webDistDir, { index: false, maxAge: '1h' }));

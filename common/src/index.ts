@@ -16,3 +16,4 @@ export * from './currency-country.js';
 export * from './product-facts.js';
 export * from './duplicate.schema.js';
 export * from './receipt-library.schema.js';
+export * from './receipt-edit.rule.js';

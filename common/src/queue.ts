@@ -9,6 +9,10 @@ export const RECEIPT_JOB = 'extract-receipt';
 export const receiptJobSchema = z.object({ uploadId: z.uuid(), lane: laneSchema });
 export type ReceiptJob = z.infer<typeof receiptJobSchema>;
 
+/** Housekeeping jobs (the retention sweep) run on a queue of their own, beside the receipts. */
+export const MAINTENANCE_QUEUE = 'maintenance';
+export const PURGE_ORIGINALS_JOB = 'purge-originals';
+
 /** Redis pub/sub channel names (under the deployment's key prefix). */
 export const CHANNELS = {
   uploadEvents: 'upload-events',

@@ -43,6 +43,10 @@ export const configSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: int(0).default(30_000),
   /** How long POST /api/ocr?wait=1 holds the request before answering with the current state. */
   WAIT_TIMEOUT_MS: int(1000).default(5 * 60_000),
+  /** Originals are deleted this many days after upload (spec privacy: 90); the extracted data stays. */
+  ORIGINAL_RETENTION_DAYS: int(1).default(90),
+  /** How often the retention sweep looks for originals due for deletion. */
+  RETENTION_SWEEP_MS: int(1000).default(3600_000),
   OCR_ENGINE: z.enum(['local', 'documentai']).optional(),
   OCR_LANGS: z
     .string()

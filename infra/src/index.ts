@@ -12,3 +12,5 @@ export * from './runtime.js';
 export * from './health-server.js';
 export * from './quota.service.js';
 export * from './mailer.js';
+export * from './duplicates.js';
+export * from './retention.js';

@@ -1,4 +1,4 @@
-import { type ReceiptView, type UploadView } from '@receipts/common';
+import { type DuplicateOf, type ReceiptView, type UploadView } from '@receipts/common';
 import type { ReceiptRow, UploadRow } from './db/schema.js';
 
 const RAW_TEXT_PREVIEW = 200;
@@ -33,7 +33,7 @@ export function toReceiptView(row: ReceiptRow): ReceiptView {
   };
 }
 
-export function toUploadView(row: UploadRow, receipt?: ReceiptRow | null): UploadView {
+export function toUploadView(row: UploadRow, receipt?: ReceiptRow | null, duplicateOf?: DuplicateOf): UploadView {
   return {
     id: row.id,
     filename: row.filename,
@@ -47,5 +47,6 @@ export function toUploadView(row: UploadRow, receipt?: ReceiptRow | null): Uploa
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     receipt: receipt ? toReceiptView(receipt) : undefined,
+    duplicateOf,
   };
 }

@@ -1,6 +1,7 @@
 import {
   COMPLETED_PROGRESS,
   progressOf,
+  receiptChanges,
   sniffMimeType,
   type PipelineStep,
   type ReceiptJob,
@@ -8,6 +9,7 @@ import {
 import {
   ownerRoom,
   QuotaService,
+  refreshSameReceiptFlags,
   refundAndNotify,
   schema,
   toReceiptView,
@@ -19,7 +21,8 @@ import {
 } from '@receipts/infra';
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { UnreadableFileError, type OcrEngine } from './ocr/ocr-engine.js';
+import type { OcrEngines } from './ocr/create-ocr-engine.js';
+import { UnreadableFileError } from './ocr/ocr-engine.js';
 import { runPipeline } from './receipt.pipeline.js';
 
 /** Why a job's AbortSignal fired: the user cancelled, or this worker is shutting down. */
@@ -28,21 +31,22 @@ export const ABORT_REASONS = { cancel: 'cancelled by user', shutdown: 'worker sh
 export interface ProcessorDeps {
   db: Database;
   files: FileStore;
-  engine: OcrEngine;
+  /** The upload's engine is the one a re-extraction asked for, else the configured default. */
+  engines: OcrEngines;
   bus: UploadEventBus;
   log: Logger;
   /** Sends the subscriber's "receipts ready" e-mail when a batch is done. */
   notifyBatchDone: (userId: string | null) => Promise<void>;
 }
 
-const { uploads, receipts } = schema;
+const { uploads, receipts, receiptEdits } = schema;
 
 /**
  * Processes one upload. Idempotent per upload id: a job re-run after a crash starts over,
  * never writes a second receipt, and leaves an upload that already ended untouched.
  */
 export function createReceiptProcessor(deps: ProcessorDeps) {
-  const { db, files, engine, bus, log, notifyBatchDone } = deps;
+  const { db, files, engines, bus, log, notifyBatchDone } = deps;
 
   return async function processReceipt(job: Job<ReceiptJob>, token?: string, signal?: AbortSignal): Promise<void> {
     const { uploadId } = job.data;
@@ -89,7 +93,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       if (!mimeType) throw new UnreadableFileError('This file is not a JPG, PNG, WebP, HEIC or PDF file.');
       const result = await runPipeline(
         { bytes, mimeType, currencyCode: upload.currencyCode ?? undefined },
-        engine,
+        engines.get(upload.engine),
         reportStep,
         abort,
       );
@@ -99,7 +103,12 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
         jobLog.info('upload was cancelled while saving; receipt discarded');
         return;
       }
-      await bus.publish(room, 'upload:completed', { id: uploadId, receipt: toReceiptView(stored) });
+      // A failure here must not fail the job: the receipt is stored and the upload completed.
+      const duplicateOf = await refreshSameReceiptFlags(db, uploadId).catch((err: unknown) => {
+        jobLog.warn({ err }, 'duplicate check failed');
+        return null;
+      });
+      await bus.publish(room, 'upload:completed', { id: uploadId, receipt: toReceiptView(stored), duplicateOf: duplicateOf ?? undefined });
       jobLog.info({ ms: Date.now() - upload.startedAt!.getTime() }, 'receipt stored');
       await notifyBatchDone(upload.userId).catch((err: unknown) => jobLog.warn({ err }, 'batch notification failed'));
     } catch (err) {
@@ -156,11 +165,17 @@ async function saveReceipt(db: Database, upload: UploadRow, result: Awaited<Retu
       .where(and(eq(uploads.id, upload.id), eq(uploads.status, 'processing')))
       .returning({ id: uploads.id });
     if (!done) return null;
+    // A re-extraction replaces the receipt (same id) and records what it changed.
+    const [before] = await tx.select().from(receipts).where(eq(receipts.uploadId, upload.id));
     const [row] = await tx
       .insert(receipts)
       .values(values)
       .onConflictDoUpdate({ target: receipts.uploadId, set: { ...values, updatedAt: new Date() } })
       .returning();
+    if (before) {
+      const changes = receiptChanges(toReceiptView(before), toReceiptView(row!));
+      await tx.insert(receiptEdits).values({ receiptId: row!.id, kind: 'reextraction', changes });
+    }
     return row!;
   });
 }

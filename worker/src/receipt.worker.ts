@@ -13,9 +13,10 @@ import {
 import type { Redis } from 'ioredis';
 import { notifyIfBatchDone } from './batch-notification.js';
 import { Worker } from 'bullmq';
-import { createOcrEngineFromConfig } from './ocr/create-ocr-engine.js';
+import { createOcrEnginesFromConfig } from './ocr/create-ocr-engine.js';
 import { promoteStarvingStandardJobs } from './lane-aging.js';
 import { ABORT_REASONS, createReceiptProcessor, recordFailure } from './receipt.processor.js';
+import { startRetentionWorker } from './retention.worker.js';
 
 export interface ReceiptWorkerDeps {
   config: Config;
@@ -35,13 +36,13 @@ export interface ReceiptWorkerHandle {
 
 export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<ReceiptWorkerHandle> {
   const { config, db, files, bus, log, mailer, publisher } = deps;
-  const engine = createOcrEngineFromConfig(config, config.WORKER_CONCURRENCY);
+  const engines = createOcrEnginesFromConfig(config, config.WORKER_CONCURRENCY);
 
   const connection = createRedis(config.REDIS_URL);
   const worker = new Worker<ReceiptJob>(RECEIPT_QUEUE, createReceiptProcessor({
       db,
       files,
-      engine,
+      engines,
       bus,
       log,
       notifyBatchDone: (userId) =>
@@ -84,17 +85,19 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
     );
   }, Math.min(10_000, config.STANDARD_MAX_WAIT_MS / 2));
 
-  log.info({ concurrency: config.WORKER_CONCURRENCY, engine: engine.name, priorities: LANE_PRIORITY }, 'worker started');
+  const retention = await startRetentionWorker({ config, db, files, log });
+
+  log.info({ concurrency: config.WORKER_CONCURRENCY, engine: engines.defaultName, priorities: LANE_PRIORITY }, 'worker started');
 
   return {
     worker,
     async close(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
       clearInterval(aging);
-      const closing = worker.close();
+      const closing = Promise.all([worker.close(), retention.close()]);
       const timer = setTimeout(() => worker.cancelAllJobs(ABORT_REASONS.shutdown), timeoutMs);
       await closing;
       clearTimeout(timer);
-      await Promise.allSettled([subscriber.quit(), queue.close(), engine.close()]);
+      await Promise.allSettled([subscriber.quit(), queue.close(), engines.close()]);
       await connection.quit().catch(() => undefined);
     },
   };

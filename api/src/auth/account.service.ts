@@ -3,7 +3,7 @@ import { schema, type Database, type Mailer, type UserRow } from '@receipts/infr
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.js';
 
-const { users, uploads, passwordResetTokens, sessions } = schema;
+const { users, uploads, passwordResetTokens, sessions, quotaUsage } = schema;
 
 const RESET_TOKEN_TTL_MS = 3600_000;
 
@@ -55,6 +55,21 @@ export class AccountService {
       .where(and(eq(uploads.anonId, anonId), isNull(uploads.userId)))
       .returning({ id: uploads.id });
     return moved.length;
+  }
+
+  /**
+   * Deletes an account and everything of it in one transaction: uploads, receipts and their
+   * history, subscription and invoices (by cascade), sessions and quota counters. Returns the
+   * ids of the uploads, whose original files the caller deletes.
+   */
+  async deleteAccount(userId: string): Promise<string[]> {
+    return this.db.transaction(async (tx) => {
+      const owned = await tx.select({ id: uploads.id }).from(uploads).where(eq(uploads.userId, userId));
+      await tx.delete(users).where(eq(users.id, userId));
+      await tx.delete(sessions).where(sql`${sessions.sess}->>'userId' = ${userId}`);
+      await tx.delete(quotaUsage).where(eq(quotaUsage.subject, `user:${userId}`));
+      return owned.map((u) => u.id);
+    });
   }
 
   /** Sends a reset link when the address has an account; the caller answers the same either way. */

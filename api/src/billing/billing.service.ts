@@ -226,6 +226,22 @@ export class BillingService {
     await this.db.update(subscriptions).set({ cancelAtPeriodEnd: true, updatedAt: new Date() }).where(eq(subscriptions.userId, userId));
   }
 
+  /**
+   * Before an account is deleted: its Stripe customer goes, which ends any subscription at once,
+   * so nobody is charged for an account that no longer exists. Fails (and the deletion with it)
+   * when Stripe cannot be reached.
+   */
+  async closeCustomer(user: UserRow): Promise<void> {
+    if (!this.stripe || !user.stripeCustomerId) return;
+    try {
+      await this.stripe.customers.del(user.stripeCustomerId);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'resource_missing') return;
+      this.log.warn({ err, userId: user.id }, 'could not delete the Stripe customer');
+      throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'Your subscription could not be ended right now, so your account was not deleted. Please try again in a minute.');
+    }
+  }
+
   async portalUrl(user: UserRow): Promise<string> {
     if (!this.stripe) throw noStripe();
     if (!user.stripeCustomerId) throw new HttpError(404, 'NOT_FOUND', 'You have no billing account yet.');

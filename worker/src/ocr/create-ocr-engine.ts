@@ -1,7 +1,8 @@
+import type { EngineName } from '@receipts/common';
 import type { Config } from '@receipts/infra';
 import { createDocumentAiEngine, type DocumentAiOptions } from './documentai-ocr.engine.js';
 import { createLocalOcrEngine } from './local-ocr.engine.js';
-import type { OcrEngine } from './ocr-engine.js';
+import { UnreadableFileError, type OcrEngine } from './ocr-engine.js';
 
 export interface OcrEngineOptions {
   engine: 'local' | 'documentai';
@@ -19,20 +20,50 @@ export function createOcrEngine(options: OcrEngineOptions): OcrEngine {
   return createLocalOcrEngine({ concurrency: options.concurrency, langs: options.langs ?? ['eng'] });
 }
 
+function documentAiOptions(config: Config): DocumentAiOptions | undefined {
+  return config.DOCUMENTAI_PROJECT_ID && config.DOCUMENTAI_PROCESSOR_ID
+    ? {
+        projectId: config.DOCUMENTAI_PROJECT_ID,
+        location: config.DOCUMENTAI_LOCATION,
+        processorId: config.DOCUMENTAI_PROCESSOR_ID,
+        apiEndpoint: config.DOCUMENTAI_ENDPOINT,
+      }
+    : undefined;
+}
+
 /** The engine the configuration names, for `concurrency` jobs at once. */
 export function createOcrEngineFromConfig(config: Config, concurrency: number): OcrEngine {
-  return createOcrEngine({
-    engine: config.ocrEngine,
-    concurrency,
-    langs: config.OCR_LANGS,
-    documentAi:
-      config.DOCUMENTAI_PROJECT_ID && config.DOCUMENTAI_PROCESSOR_ID
-        ? {
-            projectId: config.DOCUMENTAI_PROJECT_ID,
-            location: config.DOCUMENTAI_LOCATION,
-            processorId: config.DOCUMENTAI_PROCESSOR_ID,
-            apiEndpoint: config.DOCUMENTAI_ENDPOINT,
-          }
-        : undefined,
-  });
+  return createOcrEngine({ engine: config.ocrEngine, concurrency, langs: config.OCR_LANGS, documentAi: documentAiOptions(config) });
+}
+
+/** Every engine a worker may be asked for: the configured default, and others when a re-extraction names them. */
+export interface OcrEngines {
+  readonly defaultName: EngineName;
+  /** The named engine (the default for null), made on first use and kept. */
+  get(name: EngineName | null): OcrEngine;
+  close(): Promise<void>;
+}
+
+export function createOcrEnginesFromConfig(config: Config, concurrency: number): OcrEngines {
+  const made = new Map<EngineName, OcrEngine>();
+  const documentAi = documentAiOptions(config);
+  // The default engine is ready before the first job, as it always was.
+  made.set(config.ocrEngine, createOcrEngine({ engine: config.ocrEngine, concurrency, langs: config.OCR_LANGS, documentAi }));
+  return {
+    defaultName: config.ocrEngine,
+    get(name) {
+      const engine = name ?? config.ocrEngine;
+      let ready = made.get(engine);
+      if (!ready) {
+        // Not the file's fault, but just as final: retrying cannot configure the server.
+        if (engine === 'documentai' && !documentAi) throw new UnreadableFileError('Document AI is not configured on this server.');
+        ready = createOcrEngine({ engine, concurrency, langs: config.OCR_LANGS, documentAi });
+        made.set(engine, ready);
+      }
+      return ready;
+    },
+    async close() {
+      await Promise.allSettled([...made.values()].map((e) => e.close()));
+    },
+  };
 }

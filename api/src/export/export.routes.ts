@@ -1,0 +1,46 @@
+import { exportRequestSchema } from '@receipts/common';
+import type { Logger } from '@receipts/infra';
+import { Router, type Request, type Response } from 'express';
+import { parseBody } from '../http-error.js';
+import { ownerOf } from '../session.js';
+import type { ExportService } from './export.service.js';
+
+/** `attachment` with an ASCII name for old clients and the exact UTF-8 name (RFC 6266) for the rest. */
+function attachment(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/**
+ * GET /api/export streams the workbook or a CSV; POST /api/export takes the same fields as a
+ * JSON body, for selections of ids too long for a URL.
+ */
+export function exportRoutes(service: ExportService, log: Logger): Router {
+  const router = Router();
+
+  const send = async (req: Request, res: Response, input: unknown) => {
+    const request = parseBody(exportRequestSchema, input);
+    const prepared = await service.prepare(ownerOf(req.session), request);
+    res.status(200).set({
+      'Content-Type': prepared.contentType,
+      'Content-Disposition': attachment(prepared.filename),
+      'Cache-Control': 'no-store',
+      'X-Export-Rows': String(prepared.rows),
+      'X-Export-Issues': String(prepared.withIssues),
+      'X-Export-Skipped': String(prepared.skipped),
+    });
+    const started = Date.now();
+    try {
+      await prepared.write(res);
+      log.info({ format: request.format, preset: request.preset, rows: prepared.rows, ms: Date.now() - started }, 'export sent');
+    } catch (err) {
+      // The status line is gone: all that is left is to break the download, so it is not mistaken for a whole file.
+      log.warn({ err, format: request.format }, 'export stopped');
+      res.destroy(err as Error);
+    }
+  };
+
+  router.get('/export', (req, res) => send(req, res, req.query));
+  router.post('/export', (req, res) => send(req, res, req.body));
+  return router;
+}

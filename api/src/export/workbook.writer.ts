@@ -1,0 +1,151 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import {
+  EXPORT_COLUMNS,
+  ISSUE_COLUMNS,
+  SUMMARY_COLUMNS,
+  emptyTally,
+  exportRow,
+  fitCellText,
+  isMoneyColumn,
+  issueRow,
+  moneyNumFmt,
+  summaryRows,
+  tallyReceipt,
+  type CellValue,
+  type ExportRow,
+  type ExportSource,
+} from '@receipts/common';
+import ExcelJS from 'exceljs';
+
+/** Pages of receipts, valid ones or the ones with issues, read from the database one page at a time. */
+export type ReceiptPages = (valid: boolean) => AsyncIterable<ExportSource[]>;
+
+/** Resolves once `out` has room again; rejects when the client went away, which ends the export. */
+export async function roomIn(out: Writable): Promise<void> {
+  if (out.destroyed) throw new Error('client went away');
+  if (!out.writableNeedDrain) return;
+  const ac = new AbortController();
+  await Promise.race([
+    once(out, 'drain', { signal: ac.signal }),
+    once(out, 'close', { signal: ac.signal }).then(() => {
+      throw new Error('client went away');
+    }),
+  ]).finally(() => ac.abort());
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A real calendar day as a date cell; anything else stays the text it is. */
+function dayCell(value: string): Date | string {
+  const m = DAY.exec(value);
+  if (!m) return value;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return date.toISOString().slice(0, 10) === value ? date : value;
+}
+
+// exceljs looks styles up by object identity: one shared object per format keeps that cheap.
+const PLAIN: Partial<ExcelJS.Style> = {};
+const DATE_STYLE: Partial<ExcelJS.Style> = { numFmt: 'yyyy-mm-dd' };
+const PERCENT_STYLE: Partial<ExcelJS.Style> = { numFmt: '0%' };
+const HEADER_STYLE: Partial<ExcelJS.Style> = { font: { bold: true } };
+const moneyStyles = new Map<string, Partial<ExcelJS.Style>>();
+function moneyStyle(currency: string): Partial<ExcelJS.Style> {
+  let style = moneyStyles.get(currency);
+  if (!style) moneyStyles.set(currency, (style = { numFmt: moneyNumFmt(currency) }));
+  return style;
+}
+
+interface SheetLayout {
+  columns: readonly string[];
+  /** Per column: how its cells are written. */
+  kinds: Array<'money' | 'date' | 'percent' | 'text'>;
+}
+
+function layoutOf(columns: readonly string[], percent: readonly string[]): SheetLayout {
+  return {
+    columns,
+    kinds: columns.map((c) => (isMoneyColumn(c) ? 'money' : c === 'date' ? 'date' : percent.includes(c) ? 'percent' : 'text')),
+  };
+}
+
+const RECEIPTS = layoutOf(EXPORT_COLUMNS, ['quality']);
+const ISSUES = layoutOf(ISSUE_COLUMNS, []);
+const SUMMARY = layoutOf(SUMMARY_COLUMNS, []);
+
+function widthOf(column: string): number {
+  if (column === 'rawText') return 60;
+  if (column === 'filename' || column === 'merchantName' || column === 'issues' || column.endsWith('_desc')) return 28;
+  return 12;
+}
+
+function addSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name: string, layout: SheetLayout): ExcelJS.Worksheet {
+  const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = layout.columns.map((key) => ({ key, width: widthOf(key) }));
+  const header = sheet.addRow([...layout.columns]);
+  header.eachCell((cell) => {
+    cell.style = HEADER_STYLE;
+  });
+  header.commit();
+  return sheet;
+}
+
+function writeRow(sheet: ExcelJS.Worksheet, layout: SheetLayout, row: ExportRow, currency: string): void {
+  const values: CellValue[] | Array<CellValue | Date> = layout.columns.map((column, i) => {
+    const value = row[column] ?? null;
+    if (typeof value !== 'string') return value;
+    return layout.kinds[i] === 'date' ? dayCell(value) : fitCellText(value);
+  });
+  const written = sheet.addRow(values);
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] === null) continue;
+    const cell = written.getCell(i + 1);
+    const kind = layout.kinds[i];
+    cell.style =
+      kind === 'money' && typeof values[i] === 'number'
+        ? moneyStyle(currency)
+        : kind === 'date' && values[i] instanceof Date
+          ? DATE_STYLE
+          : kind === 'percent'
+            ? PERCENT_STYLE
+            : PLAIN;
+  }
+  written.commit();
+}
+
+/**
+ * Streams the spec §7 workbook to `out`: the valid receipts, then the ones with issues, then
+ * the summary of exactly those rows. A sheet is written whole before the next starts (the zip
+ * holds one open entry at a time), and each page waits for room in `out`, so memory stays flat
+ * whatever the number of receipts.
+ */
+export async function writeWorkbook(out: Writable, sheetNames: readonly [string, string, string], pages: ReceiptPages): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'Receipts to Excel';
+  const tally = emptyTally();
+
+  const receiptsSheet = addSheet(workbook, sheetNames[0], RECEIPTS);
+  for await (const page of pages(true)) {
+    for (const source of page) {
+      tallyReceipt(tally, source.receipt);
+      writeRow(receiptsSheet, RECEIPTS, exportRow(source), source.receipt.currency ?? 'USD');
+    }
+    await roomIn(out);
+  }
+  receiptsSheet.commit();
+
+  const issuesSheet = addSheet(workbook, sheetNames[1], ISSUES);
+  for await (const page of pages(false)) {
+    for (const source of page) {
+      tallyReceipt(tally, source.receipt);
+      writeRow(issuesSheet, ISSUES, issueRow(source), source.receipt.currency ?? 'USD');
+    }
+    await roomIn(out);
+  }
+  issuesSheet.commit();
+
+  const summarySheet = addSheet(workbook, sheetNames[2], SUMMARY);
+  for (const row of summaryRows(tally)) writeRow(summarySheet, SUMMARY, row, 'USD');
+  summarySheet.commit();
+  await workbook.commit();
+}

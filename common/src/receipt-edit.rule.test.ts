@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { ReceiptRecord } from './receipt.schema.js';
+import { applyPatch, receiptChanges } from './receipt-edit.rule.js';
+import { receiptPatchSchema } from './receipt-library.schema.js';
+import { WORKBOOK_ERRORS } from './export/workbook.rules.js';
+
+const record: ReceiptRecord = {
+  merchantName: 'HON HWA HARDWARE',
+  date: '2017-09-21',
+  subtotal: 9.81,
+  tax: 0.59,
+  total: 10.4,
+  category: 'retail',
+  quality: 0.9,
+  items: [{ description: 'NAIL', qty: 1, unitPrice: 9.81, amount: 9.81 }],
+  rawText: 'HON HWA',
+};
+
+describe('receipt corrections', () => {
+  it('applies a patch, clearing fields given as null, and lists what changed', () => {
+    const patch = receiptPatchSchema.parse({ total: 12, tax: null, currency: 'myr', items: [{ description: 'NAILS', qty: 2, unitPrice: 6, amount: 12 }] });
+    const after = applyPatch(record, patch);
+    expect(after).toMatchObject({ total: 12, tax: undefined, currency: 'MYR', quality: 0.9, merchantName: 'HON HWA HARDWARE' });
+    expect(receiptChanges(record, after)).toEqual({
+      currency: { from: 'USD', to: 'MYR' },
+      tax: { from: 0.59, to: null },
+      total: { from: 10.4, to: 12 },
+      items: { from: record.items, to: patch.items },
+    });
+  });
+
+  it('keeps USD implicit and records nothing for an unchanged value', () => {
+    const after = applyPatch({ ...record, currency: 'EUR' }, { currency: 'USD', total: 10.4 });
+    expect(after.currency).toBeUndefined();
+    expect(receiptChanges(record, after)).toEqual({});
+  });
+
+  it.each([
+    [{}, 'Nothing to change'],
+    [{ total: -1 }, 'Amounts cannot be negative'],
+    [{ total: '12' }, 'Amounts are numbers'],
+    [{ date: '21/09/2017' }, 'Dates are written YYYY-MM-DD'],
+    [{ merchantName: 'x'.repeat(32768) }, WORKBOOK_ERRORS.textTooLong],
+    [{ currency: 'XX' }, 'currency must be a three-letter ISO 4217 code'],
+    [{ quality: 1 }, 'Unrecognized key: "quality"'],
+  ])('refuses %j: %s', (body, message) => {
+    const result = receiptPatchSchema.safeParse(body);
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0]!.message).toBe(message);
+  });
+});

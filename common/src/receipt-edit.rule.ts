@@ -1,0 +1,50 @@
+import type { ReceiptRecord } from './receipt.schema.js';
+import type { ReceiptPatch } from './receipt-library.schema.js';
+
+/** The fields a person may correct (quality and the recognized text are the extraction's own). */
+export const EDITABLE_FIELDS = [
+  'merchantName',
+  'date',
+  'time',
+  'currency',
+  'subtotal',
+  'tax',
+  'tip',
+  'discount',
+  'total',
+  'paymentMethod',
+  'category',
+  'receiptNumber',
+  'tin',
+  'items',
+] as const;
+export type EditableField = (typeof EDITABLE_FIELDS)[number];
+
+export type ReceiptChanges = Partial<Record<EditableField, { from: unknown; to: unknown }>>;
+
+/** A value as it is compared and recorded: absent is null, USD is written out. */
+function normalized(record: ReceiptRecord, field: EditableField): unknown {
+  if (field === 'currency') return record.currency ?? 'USD';
+  return record[field] ?? null;
+}
+
+/** A correction applied to a record; null clears a field. */
+export function applyPatch(record: ReceiptRecord, patch: ReceiptPatch): ReceiptRecord {
+  const next: Record<string, unknown> = { ...record };
+  for (const [field, value] of Object.entries(patch)) {
+    next[field] = value === null ? undefined : value;
+  }
+  if (next.currency === 'USD') next.currency = undefined;
+  return next as ReceiptRecord;
+}
+
+/** What differs between two versions of a receipt, field by field (the items as whole lists). */
+export function receiptChanges(before: ReceiptRecord, after: ReceiptRecord): ReceiptChanges {
+  const changes: ReceiptChanges = {};
+  for (const field of EDITABLE_FIELDS) {
+    const from = normalized(before, field);
+    const to = normalized(after, field);
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[field] = { from, to };
+  }
+  return changes;
+}
