@@ -35,8 +35,8 @@ export interface UploadServiceDeps {
   producer: Redis;
   prefix: string;
   jobAttempts: number;
-  /** Engines this deployment can run (Document AI only when configured). */
-  engines: readonly EngineName[];
+  /** Engines this deployment can run (Document AI only when configured); the local one when not given. */
+  engines?: readonly EngineName[];
   log: Logger;
 }
 
@@ -197,7 +197,7 @@ export class UploadService {
    */
   async reextract(owner: Owner, id: string, engine?: EngineName): Promise<UploadRow> {
     const { db, queue, producer, quota, bus, jobAttempts } = this.deps;
-    if (engine && !this.deps.engines.includes(engine)) {
+    if (engine && !(this.deps.engines ?? ['local']).includes(engine)) {
       throw new HttpError(400, 'VALIDATION_FAILED', 'Document AI is not configured on this server.');
     }
     await producer.ping().catch(() => {

@@ -164,5 +164,9 @@ async function writeCsv(
     out.write(chunk);
     await roomIn(out);
   }
-  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) => {
+    out.once('finish', resolve);
+    out.once('error', reject);
+    out.end();
+  });
 }

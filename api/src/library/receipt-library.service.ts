@@ -20,7 +20,7 @@ import {
   type ReceiptRow,
   type UploadRow,
 } from '@receipts/infra';
-import { and, asc, count, desc, eq, exists, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { HttpError, notFound } from '../http-error.js';
 import type { Owner } from '../session.js';
 import { isUuid, ownedBy, type UploadService } from '../upload.service.js';
@@ -29,7 +29,7 @@ import { receiptPreviewColumns, receiptScope } from './receipt-scope.js';
 const { uploads, receipts, receiptEdits } = schema;
 
 const corrected = (receiptId: SQL | typeof receipts.id) =>
-  exists(sql`SELECT 1 FROM ${receiptEdits} WHERE ${receiptEdits.receiptId} = ${receiptId} AND ${receiptEdits.kind} = 'correction'`);
+  sql`EXISTS (SELECT 1 FROM ${receiptEdits} WHERE ${receiptEdits.receiptId} = ${receiptId} AND ${receiptEdits.kind} = 'correction')`;
 
 const SORT_COLUMNS = {
   uploadedAt: uploads.createdAt,
