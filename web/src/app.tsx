@@ -40,7 +40,9 @@ function AnalyticsReporter() {
   const { profile, loading } = useProfile();
   const config = useQuery<ClientConfig | null>({ queryKey: keys.config, meta: { silent: true } });
   const id = config.data?.analyticsMeasurementId ?? null;
-  useEffect(() => initAnalytics(id), [id]);
+  useEffect(() => {
+    initAnalytics(id);
+  }, [id]);
   useEffect(() => {
     if (!loading) setAccountState(profile);
   }, [id, loading, profile]);
@@ -52,7 +54,10 @@ function AnalyticsReporter() {
 
 function ScrollToTop() {
   const { pathname } = useLocation();
-  useEffect(() => window.scrollTo(0, 0), [pathname]);
+  // Chromium's scrollTo returns a promise, which must not become the effect's cleanup.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
   return null;
 }
 

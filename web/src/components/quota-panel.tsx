@@ -11,7 +11,7 @@ export function QuotaPanel({ quota, subscribed }: { quota: QuotaView; subscribed
   const remaining = Math.max(0, quota.limit - quota.used);
   return (
     <section className="card quota-panel" aria-labelledby="quota-title">
-      <h2 id="quota-title">{subscribed ? 'Monthly usage' : 'Daily usage'}</h2>
+      <h2 id="quota-title">{subscribed ? 'Monthly quota' : 'Daily quota'}</h2>
       <div className="quota-figure">
         <span className={`quota-percent text-${colour}`} data-testid="quota-percent" data-colour={colour}>
           {quota.percentage}%

@@ -47,6 +47,8 @@ export function ReceiptDetailsModal({
   onSaved?: (receipt: ReceiptView) => void;
 }) {
   const [editing, setEditing] = useState(false);
+  // Opened from a list without a Radix trigger: focus goes back to whatever opened it.
+  const [opener] = useState(() => document.activeElement as HTMLElement | null);
   const currency = receipt.currency ?? 'USD';
   const { byField, general } = issuesByField(receipt.issues);
   const issuesOf = (f: IssueField) => byField[f];
@@ -61,7 +63,14 @@ export function ReceiptDetailsModal({
     >
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" aria-describedby={undefined}>
+        <Dialog.Content
+          className="dialog"
+          aria-describedby={undefined}
+          onCloseAutoFocus={(e) => {
+            e.preventDefault();
+            opener?.focus();
+          }}
+        >
           <Dialog.Title className="dialog-title">Receipt Details</Dialog.Title>
           {filename && <p className="muted dialog-subtitle">{filename}</p>}
           {editing ? (

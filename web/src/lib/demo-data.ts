@@ -62,17 +62,17 @@ export const DEMO_RECEIPTS: readonly DemoReceipt[] = [
 ];
 
 /** Works worldwide: the spec's twelve countries and their currencies. */
-export const COUNTRIES: ReadonlyArray<{ name: string; currency: string; flag: string }> = [
-  { name: 'Philippines', currency: 'PHP', flag: '🇵🇭' },
-  { name: 'United States', currency: 'USD', flag: '🇺🇸' },
-  { name: 'Canada', currency: 'CAD', flag: '🇨🇦' },
-  { name: 'Mexico', currency: 'MXN', flag: '🇲🇽' },
-  { name: 'United Kingdom', currency: 'GBP', flag: '🇬🇧' },
-  { name: 'Germany', currency: 'EUR', flag: '🇩🇪' },
-  { name: 'France', currency: 'EUR', flag: '🇫🇷' },
-  { name: 'Japan', currency: 'JPY', flag: '🇯🇵' },
-  { name: 'Australia', currency: 'AUD', flag: '🇦🇺' },
-  { name: 'Singapore', currency: 'SGD', flag: '🇸🇬' },
-  { name: 'Brazil', currency: 'BRL', flag: '🇧🇷' },
-  { name: 'India', currency: 'INR', flag: '🇮🇳' },
+export const COUNTRIES: ReadonlyArray<{ name: string; code: string; currency: string }> = [
+  { name: 'Philippines', code: 'PH', currency: 'PHP' },
+  { name: 'United States', code: 'US', currency: 'USD' },
+  { name: 'Canada', code: 'CA', currency: 'CAD' },
+  { name: 'Mexico', code: 'MX', currency: 'MXN' },
+  { name: 'United Kingdom', code: 'GB', currency: 'GBP' },
+  { name: 'Germany', code: 'DE', currency: 'EUR' },
+  { name: 'France', code: 'FR', currency: 'EUR' },
+  { name: 'Japan', code: 'JP', currency: 'JPY' },
+  { name: 'Australia', code: 'AU', currency: 'AUD' },
+  { name: 'Singapore', code: 'SG', currency: 'SGD' },
+  { name: 'Brazil', code: 'BR', currency: 'BRL' },
+  { name: 'India', code: 'IN', currency: 'INR' },
 ];

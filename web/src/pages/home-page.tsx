@@ -120,7 +120,7 @@ export function HomePage() {
             {COUNTRIES.map((c) => (
               <li key={c.name} className="card country">
                 <span className="flag" aria-hidden="true">
-                  {c.flag}
+                  {c.code}
                 </span>
                 <span>
                   <strong>{c.name}</strong>

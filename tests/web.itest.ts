@@ -1,0 +1,175 @@
+// The built web app in Debian's Chromium against the real api + worker (embedded mode).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, screenshotPath } from './support/browser.js';
+import { Deployment } from './support/deployment.js';
+import { receiptsDir, repoRoot } from './support/service-process.js';
+
+const RECEIPTS = ['X51005568881.jpg', 'X51005605286.jpg', 'X51005663311.jpg', 'X51005676549.jpg', 'X51005711403.jpg', 'X51005712039.jpg'];
+const file = (name: string) => path.join(receiptsDir, name);
+
+let deployment: Deployment;
+let browser: Browser;
+let visitor: BrowserContext;
+let home: Page;
+
+/** Records every percentage each upload row shows, as the DOM changes (so live steps are seen, not inferred). */
+async function recordProgress(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: Record<string, number[]> = {};
+    (window as unknown as { __progress: typeof seen }).__progress = seen;
+    const scan = () => {
+      for (const row of Array.from(document.querySelectorAll('[data-testid="upload-row"]'))) {
+        const name = row.getAttribute('aria-label') ?? '';
+        const value = Number.parseInt(row.querySelector('[data-testid="upload-progress"]')?.textContent ?? '', 10);
+        const list = (seen[name] ??= []);
+        if (list.at(-1) !== value) list.push(value);
+      }
+    };
+    new MutationObserver(scan).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
+const row = (page: Page, name: string) => page.locator(`[data-testid="upload-row"][aria-label="${name}"]`);
+
+describe('the web app in a real browser', () => {
+  beforeAll(async () => {
+    if (!existsSync(path.join(repoRoot, 'web/dist/index.html'))) throw new Error('web/dist is missing: run npm run build first');
+    deployment = await Deployment.start('pglite');
+    browser = await launchChromium();
+    visitor = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+    home = await visitor.newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await deployment?.stop();
+  });
+
+  it('an anonymous visitor drops 3 receipts and watches each reach 100 % live, in two tabs', async () => {
+    await home.goto(`${deployment.baseUrl}/`);
+    await expect(home.getByRole('heading', { name: 'Try it now - Upload a receipt' }).isVisible()).resolves.toBe(true);
+    await home.getByTestId('quota-badge').filter({ hasText: '0/5 used today' }).waitFor();
+    await recordProgress(home);
+    await home.getByTestId('file-input').setInputFiles(RECEIPTS.slice(0, 3).map(file));
+    // A second tab of the same visitor shows the same uploads, kept live by its own socket.
+    const secondTab = await visitor.newPage();
+    await secondTab.goto(`${deployment.baseUrl}/`);
+    for (const page of [home, secondTab]) {
+      for (const name of RECEIPTS.slice(0, 3)) {
+        await row(page, name).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).waitFor({ timeout: 120_000 });
+        await expect(row(page, name).getByTestId('upload-progress').textContent()).resolves.toBe('100%');
+      }
+    }
+    const seen = await home.evaluate(() => (window as unknown as { __progress: Record<string, number[]> }).__progress);
+    for (const name of RECEIPTS.slice(0, 3)) {
+      const steps = seen[name] ?? [];
+      expect(steps.at(-1), `${name}: ${steps.join(' → ')}`).toBe(100);
+      expect(steps.some((p) => p > 0 && p < 100), `${name} showed no step between 0 and 100: ${steps.join(' → ')}`).toBe(true);
+      expect([...steps].sort((a, b) => a - b), 'progress only moves forward').toEqual(steps);
+    }
+    await home.getByTestId('quota-badge').filter({ hasText: '3/5 used today' }).waitFor();
+    await secondTab.close();
+    await home.screenshot({ path: screenshotPath('home'), fullPage: true });
+  });
+
+  it('opens Receipt Details, traps focus in it and returns focus on close', async () => {
+    const details = row(home, RECEIPTS[0]!).getByRole('button', { name: 'Details' });
+    await details.click();
+    const dialog = home.getByRole('dialog', { name: 'Receipt Details' });
+    await dialog.waitFor();
+    await expect(dialog.getByRole('heading', { name: 'Raw OCR text' }).isVisible()).resolves.toBe(true);
+    await expect(dialog.getByText('Currency').first().isVisible()).resolves.toBe(true);
+    await home.screenshot({ path: screenshotPath('details-modal') });
+    for (let i = 0; i < 15; i += 1) {
+      await home.keyboard.press('Tab');
+      await expect(home.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).resolves.toBe(true);
+    }
+    await home.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await expect(details.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+  });
+
+  it('exports the completed receipts as a workbook with the three sheets', async () => {
+    const [download] = await Promise.all([home.waitForEvent('download'), home.getByRole('button', { name: 'Export completed' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+    const saved = path.join(path.dirname(screenshotPath('x')), 'export.xlsx');
+    await download.saveAs(saved);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(saved);
+    expect(workbook.worksheets.map((s) => s.name)).toEqual(['Receipts', 'Validation Issues', 'Summary']);
+    const receiptsSheet = workbook.getWorksheet('Receipts')!;
+    const issuesSheet = workbook.getWorksheet('Validation Issues')!;
+    // Every completed receipt lands on one of the two sheets (header row excluded).
+    expect(receiptsSheet.actualRowCount - 1 + (issuesSheet.actualRowCount - 1)).toBe(3);
+  });
+
+  it('a 6th upload shows the limit message and the sign-up prompt', async () => {
+    await home.getByTestId('file-input').setInputFiles(RECEIPTS.slice(3, 6).map(file));
+    await home.getByText('Daily limit of 5 receipts exceeded. Sign up for more!', { exact: true }).first().waitFor({ timeout: 60_000 });
+    const failed = home.locator('[data-testid="upload-row"][data-status="error"]');
+    await expect(failed.count()).resolves.toBe(1);
+    await expect(failed.locator('.error-text').evaluate((el) => getComputedStyle(el).color)).resolves.toBe('rgb(192, 38, 45)');
+    const prompt = home.getByTestId('limit-prompt');
+    await prompt.waitFor();
+    await expect(prompt.getByRole('link', { name: 'Sign up free' }).isVisible()).resolves.toBe(true);
+    await expect(home.getByRole('button', { name: 'Choose files' }).isDisabled()).resolves.toBe(true);
+  });
+
+  it('register leads to the dashboard with Daily Usage', async () => {
+    await home.goto(`${deployment.baseUrl}/register`);
+    await home.getByRole('button', { name: 'Create account' }).click();
+    await home.getByText('Please enter a valid email address').waitFor();
+    await home.getByLabel('Email').fill('browser.user@example.com');
+    await home.getByLabel('Password', { exact: true }).fill('Secret123');
+    await home.getByLabel('Confirm password', { exact: true }).fill('Secret124');
+    await home.getByRole('button', { name: 'Create account' }).click();
+    await home.getByText("Passwords don't match").waitFor();
+    await home.getByLabel('Confirm password', { exact: true }).fill('Secret123');
+    await home.getByRole('button', { name: 'Create account' }).click();
+    await home.waitForURL(`${deployment.baseUrl}/dashboard`);
+    await home.getByRole('heading', { name: 'Daily Usage' }).waitFor();
+    await home.getByText('Welcome back, browser.user').waitFor();
+    await expect(home.getByTestId('usage-value').textContent()).resolves.toMatch(/^\d+\/5$/);
+    await home.screenshot({ path: screenshotPath('dashboard'), fullPage: true });
+  });
+
+  it('pricing → subscribe in test mode lands on /pricing?test=success', async () => {
+    await home.goto(`${deployment.baseUrl}/pricing`);
+    await home.screenshot({ path: screenshotPath('pricing'), fullPage: true });
+    await home.getByRole('button', { name: 'Upgrade to Business' }).click();
+    await home.waitForURL(`${deployment.baseUrl}/pricing?test=success`);
+    await home.getByTestId('test-success').waitFor();
+    await home.goto(`${deployment.baseUrl}/dashboard`);
+    await home.getByRole('heading', { name: 'Monthly Usage' }).waitFor();
+    await home.getByText('Express Lane').waitFor();
+  });
+
+  it('an unknown path shows Page Not Found', async () => {
+    await home.goto(`${deployment.baseUrl}/nope`);
+    await home.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+  });
+
+  it('the mobile menu opens and closes at 375 px', async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    const page = await phone.newPage();
+    await page.goto(`${deployment.baseUrl}/`);
+    await page.getByRole('heading', { name: 'Try it now - Upload a receipt' }).waitFor();
+    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(375);
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).isVisible()).resolves.toBe(false);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.locator('#mobile-menu');
+    await menu.waitFor();
+    await page.screenshot({ path: screenshotPath('mobile-menu') });
+    await page.getByRole('button', { name: 'Close menu' }).click();
+    await menu.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await menu.getByRole('link', { name: 'Pricing' }).click();
+    await page.waitForURL(`${deployment.baseUrl}/pricing`);
+    await menu.waitFor({ state: 'detached' });
+    await phone.close();
+  });
+});
