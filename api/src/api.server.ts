@@ -11,6 +11,7 @@ import { ProfileService } from './auth/profile.service.js';
 import { userRoutes } from './auth/user.routes.js';
 import { billingRoutes, stripeWebhookRoute } from './billing/billing.routes.js';
 import { BillingService } from './billing/billing.service.js';
+import { clientConfigRoutes } from './client-config.routes.js';
 import { currencyRoutes } from './currency/currency.routes.js';
 import { exportRoutes } from './export/export.routes.js';
 import { ExportService } from './export/export.service.js';
@@ -69,7 +70,7 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
     const checks = await runtime.ready();
     res.status(checks.database && checks.redis ? 200 : 503).json(checks);
   });
-  app.use(securityHeaders());
+  app.use(securityHeaders({ analytics: Boolean(config.ANALYTICS_MEASUREMENT_ID) }));
   app.use('/api', stripeWebhookRoute(billing));
   app.use('/api', requireXhrHeader(['/stripe/webhook']), session, ensureVisitorIdentity, express.json({ limit: '100kb' }));
   const rateLimited = authRateLimit(producer, config.QUEUE_PREFIX, log);
@@ -77,6 +78,7 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   app.use('/api/auth', authRoutes(accounts, profiles, log));
   app.use('/api/user', userRoutes(accounts, profiles, quota, { billing, uploads }));
   app.use('/api', currencyRoutes());
+  app.use('/api', clientConfigRoutes(config));
   app.use('/api', billingRoutes(billing, accounts));
   const adminOnly = requireAdmin(accounts);
   app.use('/api/admin', adminOnly, adminRoutes(new AdminService(db, queue, config.JOB_ATTEMPTS, config.ADMIN_EMAILS)));

@@ -21,14 +21,19 @@ export function requireXhrHeader(exemptPaths: string[]): RequestHandler {
   };
 }
 
-export function securityHeaders(): RequestHandler {
+/** Where the analytics tag loads from and reports to, allowed only when analytics are configured. */
+const ANALYTICS_SCRIPTS = ['https://www.googletagmanager.com'];
+const ANALYTICS_HOSTS = ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com'];
+
+export function securityHeaders(options: { analytics?: boolean } = {}): RequestHandler {
+  const analytics = options.analytics ?? false;
   return helmet({
     contentSecurityPolicy: {
       directives: {
-        'script-src': ["'self'", 'https://js.stripe.com'],
+        'script-src': ["'self'", 'https://js.stripe.com', ...(analytics ? ANALYTICS_SCRIPTS : [])],
         'frame-src': ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com'],
-        'connect-src': ["'self'", 'https://api.stripe.com'],
-        'img-src': ["'self'", 'data:', 'blob:'],
+        'connect-src': ["'self'", 'https://api.stripe.com', ...(analytics ? ANALYTICS_HOSTS : [])],
+        'img-src': ["'self'", 'data:', 'blob:', ...(analytics ? ANALYTICS_HOSTS : [])],
       },
     },
   });

@@ -14,6 +14,7 @@ export * from './export/index.js';
 export * from './extraction/index.js';
 export * from './currency-country.js';
 export * from './product-facts.js';
+export * from './client-config.schema.js';
 export * from './duplicate.schema.js';
 export * from './receipt-library.schema.js';
 export * from './receipt-edit.rule.js';

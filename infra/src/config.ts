@@ -80,6 +80,8 @@ export const configSchema = z.object({
   STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
   /** Without Stripe keys, activate plans locally so the flow can be tried (default: on outside production). */
   BILLING_TEST_MODE: bool.optional(),
+  /** Google Analytics 4 measurement id for the web app; unset means no analytics at all. */
+  ANALYTICS_MEASUREMENT_ID: z.string().regex(/^G-[A-Z0-9]{4,20}$/, 'must look like G-XXXXXXXXXX').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

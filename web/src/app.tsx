@@ -1,14 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
+import { AnalyticsReporter } from './components/analytics-reporter.js';
 import { Footer } from './components/footer.js';
 import { lazyPage } from './components/lazy-page.js';
 import { NavBar } from './components/nav-bar.js';
 import { Toaster } from './components/toaster.js';
 import { useProfile } from './hooks/use-account.js';
 import { useLiveUploads } from './hooks/use-live-uploads.js';
-import { initAnalytics, setAccountState, trackPageView } from './lib/analytics.js';
-import { keys } from './lib/query-client.js';
 import { AboutPage } from './pages/about-page.js';
 import { ContactPage } from './pages/contact-page.js';
 import { DashboardPage } from './pages/dashboard-page.js';
@@ -30,34 +28,15 @@ const BlogPage = lazyPage('blog', () => import('./pages/blog-page.js'));
 const BlogPostPage = lazyPage('blog post', () => import('./pages/blog-post-page.js'));
 const AdminPage = lazyPage('admin', () => import('./pages/admin-page.js'));
 
-interface ClientConfig {
-  analyticsMeasurementId: string | null;
-}
-
-/** Analytics: the path on every route change and the account state as user properties (spec §1). */
-function AnalyticsReporter() {
-  const { pathname } = useLocation();
-  const { profile, loading } = useProfile();
-  const config = useQuery<ClientConfig | null>({ queryKey: keys.config, meta: { silent: true } });
-  const id = config.data?.analyticsMeasurementId ?? null;
-  useEffect(() => {
-    initAnalytics(id);
-  }, [id]);
-  useEffect(() => {
-    if (!loading) setAccountState(profile);
-  }, [id, loading, profile]);
-  useEffect(() => {
-    if (id) trackPageView(pathname);
-  }, [id, pathname]);
-  return null;
-}
-
+/** A new page starts at its top, or at the element its #hash names. */
 function ScrollToTop() {
-  const { pathname } = useLocation();
+  const { pathname, hash } = useLocation();
   // Chromium's scrollTo returns a promise, which must not become the effect's cleanup.
   useEffect(() => {
-    window.scrollTo(0, 0);
-  }, [pathname]);
+    const target = hash ? document.getElementById(hash.slice(1)) : null;
+    if (target) target.scrollIntoView();
+    else window.scrollTo(0, 0);
+  }, [pathname, hash]);
   return null;
 }
 

@@ -1,6 +1,9 @@
 import { labelOf } from '@receipts/common';
 import { useState } from 'react';
+import { messageOf } from '../lib/api.js';
 import { formatMoney } from '../lib/currency.js';
+import { keepUpload } from '../lib/receipts-api.js';
+import { toast } from '../lib/toast.js';
 import { useUploadStore, type UploadItem } from '../stores/upload-store.js';
 import { ExportControls, runExport } from './export-controls.js';
 import { ReceiptDetailsModal } from './receipt-details-modal.js';
@@ -20,7 +23,7 @@ function statusText(item: UploadItem): string {
   }
 }
 
-function UploadRow({ item, onRemove, onDetails }: { item: UploadItem; onRemove: () => void; onDetails: () => void }) {
+function UploadRow({ item, onRemove, onDetails, onKeep }: { item: UploadItem; onRemove: () => void; onDetails: () => void; onKeep: () => void }) {
   const r = item.receiptData;
   return (
     <li className={`upload-row upload-${item.status}`} data-status={item.status} data-testid="upload-row" aria-label={item.filename}>
@@ -58,7 +61,14 @@ function UploadRow({ item, onRemove, onDetails }: { item: UploadItem; onRemove: 
             {r.date && ` · ${r.date}`}
             {r.total != null && ` · ${formatMoney(r.total, r.currency ?? 'USD')}`}
             {!r.valid && <span className="tag tag-warn">Needs review</span>}
-            {item.duplicateOf && <span className="tag tag-info">Possible duplicate of {item.duplicateOf.filename}</span>}
+            {item.duplicateOf && (
+              <>
+                <span className="tag tag-info">Possible duplicate of {item.duplicateOf.filename}</span>
+                <button type="button" className="btn btn-ghost btn-sm" onClick={onKeep}>
+                  Keep both
+                </button>
+              </>
+            )}
           </span>
           <span className="upload-actions">
             <button type="button" className="btn btn-outline btn-sm" onClick={onDetails}>
@@ -94,7 +104,18 @@ export function UploadList({ onRemove }: { onRemove: (item: UploadItem) => void 
       </div>
       <ul className="upload-list" aria-label="Uploads">
         {items.map((item) => (
-          <UploadRow key={item.id} item={item} onRemove={() => onRemove(item)} onDetails={() => setDetailsId(item.id)} />
+          <UploadRow
+            key={item.id}
+            item={item}
+            onRemove={() => onRemove(item)}
+            onDetails={() => setDetailsId(item.id)}
+            onKeep={() =>
+              void keepUpload(item.id).then(
+                () => patch(item.id, { duplicateOf: undefined }),
+                (err: unknown) => toast({ title: 'Could not keep the upload', description: messageOf(err, 'Please try again.'), variant: 'destructive' }),
+              )
+            }
+          />
         ))}
       </ul>
       <ExportControls ids={completedIds} label="Export completed" />

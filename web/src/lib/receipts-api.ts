@@ -1,4 +1,4 @@
-import type { LibraryReceipt, ReceiptDetail, ReceiptList, ReceiptPatch, ReceiptView } from '@receipts/common';
+import type { Lane, ReceiptDetail, ReceiptList, ReceiptPatch, ReceiptView, UploadView } from '@receipts/common';
 import { apiJson } from './api.js';
 
 /** The fields the details view lets a person correct (a subset of PATCH /api/receipts/:id). */
@@ -30,4 +30,9 @@ export function libraryUrl(query: LibraryQuery): string {
 
 export const listReceipts = (query: LibraryQuery) => apiJson<ReceiptList>(libraryUrl(query));
 export const deleteReceipt = (id: string) => apiJson<unknown>(`/api/receipts/${id}`, { method: 'DELETE' });
-export const reextractReceipt = (id: string) => apiJson<LibraryReceipt>(`/api/receipts/${id}/reextract`, { method: 'POST', json: {} });
+/** Reads the stored original again; progress arrives as upload events for the returned upload id. */
+export const reextractReceipt = (id: string) =>
+  apiJson<{ id: string; receiptId: string; status: 'queued'; lane: Lane }>(`/api/receipts/${id}/reextract`, { method: 'POST', json: {} });
+
+/** Keeps an upload that was flagged as a possible duplicate (clears the flag). */
+export const keepUpload = (id: string) => apiJson<UploadView>(`/api/uploads/${id}/keep`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });

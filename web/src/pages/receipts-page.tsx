@@ -17,7 +17,13 @@ export function ReceiptsPage() {
   const [query, setQuery] = useState<LibraryQuery>({ page: 1, pageSize: PAGE_SIZE });
   const [openId, setOpenId] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const list = useQuery<ReceiptList>({ queryKey: [libraryUrl(query)], queryFn: () => listReceipts(query), placeholderData: keepPreviousData });
+  const list = useQuery<ReceiptList>({
+    queryKey: [libraryUrl(query)],
+    queryFn: () => listReceipts(query),
+    placeholderData: keepPreviousData,
+    // While a receipt is being read again, look for the new result every few seconds.
+    refetchInterval: (q) => (q.state.data?.items.some((r) => r.uploadStatus === 'queued' || r.uploadStatus === 'processing') ? 3000 : false),
+  });
   const refresh = () => client.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/receipts') });
 
   const remove = useMutation({
