@@ -9,6 +9,8 @@ import { Deployment } from './support/deployment.js';
 import { receiptsDir, repoRoot } from './support/service-process.js';
 
 const RECEIPTS = ['X51005568881.jpg', 'X51005605286.jpg', 'X51005663311.jpg', 'X51005676549.jpg', 'X51005711403.jpg', 'X51005712039.jpg'];
+/** Uploaded after signing up, so their rows are not confused with the anonymous ones. */
+const MORE_RECEIPTS = ['X51005719893.jpg', 'X51005724629.jpg', 'X51005757199.jpg'];
 const file = (name: string) => path.join(receiptsDir, name);
 
 let deployment: Deployment;
@@ -109,8 +111,8 @@ describe('the web app in a real browser', () => {
 
   it('a 6th upload shows the limit message and the sign-up prompt', async () => {
     await home.getByTestId('file-input').setInputFiles(RECEIPTS.slice(3, 6).map(file));
-    await home.getByText('Daily limit of 5 receipts exceeded. Sign up for more!', { exact: true }).first().waitFor({ timeout: 60_000 });
     const failed = home.locator('[data-testid="upload-row"][data-status="error"]');
+    await failed.filter({ hasText: 'Daily limit of 5 receipts exceeded. Sign up for more!' }).waitFor({ timeout: 60_000 });
     await expect(failed.count()).resolves.toBe(1);
     await expect(failed.locator('.error-text').evaluate((el) => getComputedStyle(el).color)).resolves.toBe('rgb(192, 38, 45)');
     const prompt = home.getByTestId('limit-prompt');
@@ -135,6 +137,31 @@ describe('the web app in a real browser', () => {
     await home.getByText('Welcome back, browser.user').waitFor();
     await expect(home.getByTestId('usage-value').textContent()).resolves.toMatch(/^\d+\/5$/);
     await home.screenshot({ path: screenshotPath('dashboard'), fullPage: true });
+  });
+
+  it('the library lists the receipts the visitor made before signing up', async () => {
+    await home.goto(`${deployment.baseUrl}/receipts`);
+    await home.getByRole('heading', { name: 'My Receipts' }).waitFor();
+    const uploads = await home.evaluate(async () => (await (await fetch('/api/uploads')).json()) as Array<{ status: string }>);
+    const completed = uploads.filter((u) => u.status === 'completed').length;
+    expect(completed).toBeGreaterThanOrEqual(3);
+    await home.getByText(`${completed} receipts`, { exact: true }).waitFor();
+    await expect(home.locator('.library-table tbody tr').count()).resolves.toBe(completed);
+  });
+
+  it('removing a queued upload cancels it on the server and returns its quota unit', async () => {
+    await home.goto(`${deployment.baseUrl}/`);
+    await home.getByTestId('quota-badge').filter({ hasText: '0/5 used today' }).waitFor();
+    await home.getByTestId('file-input').setInputFiles(MORE_RECEIPTS.map(file));
+    // Two workers: the third file waits in the queue while the first two are read.
+    const third = row(home, MORE_RECEIPTS[2]!);
+    await third.locator('[data-testid="upload-status"]', { hasText: /Waiting in queue|File received|Reading file/ }).waitFor();
+    await third.getByRole('button', { name: `Remove ${MORE_RECEIPTS[2]}` }).click();
+    await third.waitFor({ state: 'detached' });
+    const uploads = await home.evaluate(async () => (await (await fetch('/api/uploads')).json()) as Array<{ filename: string; status: string }>);
+    expect(uploads.filter((u) => u.filename === MORE_RECEIPTS[2]).map((u) => u.status)).toEqual(['cancelled']);
+    await home.getByTestId('quota-badge').filter({ hasText: '2/5 used today' }).waitFor({ timeout: 60_000 });
+    expect(await home.evaluate(() => document.querySelector('script[src*="googletagmanager"]'))).toBeNull();
   });
 
   it('pricing → subscribe in test mode lands on /pricing?test=success', async () => {

@@ -22,6 +22,18 @@ export function useLiveUploads(identity: string): void {
     let closed = false;
     const store = useUploadStore.getState;
     const sync = (list: UploadView[]) => store().sync(list, dismissedUploads.get());
+    const fetching = new Set<string>();
+    /** An event about an upload this page does not list yet: ask for it once it has settled a little. */
+    const learn = (id: string) => {
+      if (store().items.some((i) => i.id === id) || fetching.has(id)) return;
+      fetching.add(id);
+      setTimeout(() => {
+        void apiJson<UploadView>(`/api/uploads/${id}`)
+          .then((view) => store().upsert(view, dismissedUploads.get()))
+          .catch(() => undefined)
+          .finally(() => fetching.delete(id));
+      }, 300);
+    };
     // A first /api call gives the visitor a session cookie; the socket then rides on it.
     void apiJson<UploadView[]>('/api/uploads')
       .then(sync)
@@ -30,12 +42,19 @@ export function useLiveUploads(identity: string): void {
         if (closed) return;
         socket = io({ withCredentials: true });
         socket.on('connect', () => socket?.emit('uploads:sync', sync));
-        socket.on('upload:progress', (e) => store().patch(e.id, { status: 'processing', progress: e.progress, step: e.step }));
+        socket.on('upload:progress', (e) => {
+          learn(e.id);
+          store().patch(e.id, { status: 'processing', progress: e.progress, step: e.step });
+        });
         socket.on('upload:completed', (e) => {
+          learn(e.id);
           store().patch(e.id, { status: 'completed', progress: 100, step: null, receiptData: e.receipt, duplicateOf: e.duplicateOf, error: undefined });
           trackOcrResult(e.receipt);
         });
-        socket.on('upload:failed', (e) => store().patch(e.id, { status: 'error', step: null, error: e.error }));
+        socket.on('upload:failed', (e) => {
+          learn(e.id);
+          store().patch(e.id, { status: 'error', step: null, error: e.error });
+        });
         socket.on('upload:cancelled', (e) => store().remove(e.id));
         socket.on('quota:updated', (quota: QuotaView) => client.setQueryData(keys.quota, quota));
       });

@@ -1,6 +1,6 @@
 import type { UploadView } from '@receipts/common';
 import { describe, expect, it } from 'vitest';
-import { mergeServerList, type UploadItem } from './upload-store.js';
+import { mergeServerList, useUploadStore, type UploadItem } from './upload-store.js';
 
 const now = Date.parse('2025-03-01T12:00:00Z');
 const view = (id: string, over: Partial<UploadView> = {}): UploadView => ({
@@ -51,5 +51,29 @@ describe('merging the server list into the upload list', () => {
   it('lets the server finish a row', () => {
     const merged = mergeServerList([item('a', { status: 'processing', progress: 95 })], [view('a', { status: 'completed', progress: 100 })], new Set(), now);
     expect(merged[0]!.status).toBe('completed');
+  });
+});
+
+describe('the upload store', () => {
+  it('keeps events that arrive before the upload’s id and applies them when it does', () => {
+    const store = useUploadStore.getState;
+    store().reset();
+    store().add(item('local-1', { status: 'uploading' }));
+    store().patch('srv-1', { status: 'processing', progress: 50, step: 'recognized' });
+    store().patch('srv-1', { status: 'completed', progress: 100, step: null });
+    store().patch('srv-1', { status: 'processing', progress: 95, step: 'saving' });
+    store().accept('local-1', 'srv-1');
+    expect(store().items.map((i) => [i.id, i.status, i.progress])).toEqual([['srv-1', 'completed', 100]]);
+  });
+
+  it('never moves a row backwards', () => {
+    const store = useUploadStore.getState;
+    store().reset();
+    store().add(item('a', { status: 'processing', progress: 70 }));
+    store().patch('a', { status: 'processing', progress: 40 });
+    expect(store().items[0]!.progress).toBe(70);
+    store().patch('a', { status: 'error', error: 'Unreadable' });
+    store().patch('a', { status: 'processing', progress: 85 });
+    expect(store().items[0]!.status).toBe('error');
   });
 });

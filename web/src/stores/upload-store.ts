@@ -70,29 +70,55 @@ interface UploadState {
   accept(localId: string, id: string): void;
   remove(id: string): void;
   sync(server: readonly UploadView[], dismissed: ReadonlySet<string>): void;
+  /** One upload as the server has it now (started in another tab, or its events came first). */
+  upsert(view: UploadView, dismissed: ReadonlySet<string>): void;
   reset(): void;
 }
+
+/** Progress only moves forward: a late event must not pull a row back. */
+export function applyChange<T extends Pick<UploadItem, 'status' | 'progress'>>(current: T, change: Partial<UploadItem>): T {
+  const finished = current.status === 'completed' || current.status === 'error';
+  if (finished && change.status && change.status !== current.status && ORDER[change.status] < 3) return current;
+  if (!finished && change.status === current.status && change.progress !== undefined && change.progress < current.progress) return current;
+  return { ...current, ...change };
+}
+
+/**
+ * Events for an upload whose POST has not answered yet (a busy server can finish a job before
+ * the browser hears its id): kept here and applied when the id arrives.
+ */
+const early = new Map<string, Pick<UploadItem, 'status' | 'progress'> & Partial<UploadItem>>();
 
 export const useUploadStore = create<UploadState>((set) => ({
   items: [],
   add: (item) => set((s) => ({ items: [item, ...s.items] })),
   patch: (id, change) =>
-    set((s) => ({
-      items: s.items.map((i) => {
-        if (i.id !== id) return i;
-        // Progress only moves forward: a late event must not pull a finished row back.
-        if ((i.status === 'completed' || i.status === 'error') && change.status && change.status !== i.status && ORDER[change.status] < 3) return i;
-        return { ...i, ...change };
-      }),
-    })),
+    set((s) => {
+      if (!s.items.some((i) => i.id === id)) {
+        early.set(id, applyChange(early.get(id) ?? { status: 'queued', progress: 0 }, change));
+        return s;
+      }
+      return { items: s.items.map((i) => (i.id === id ? applyChange(i, change) : i)) };
+    }),
   accept: (localId, id) =>
     set((s) => {
       const local = s.items.find((i) => i.id === localId);
+      const pending = early.get(id);
+      early.delete(id);
       if (!local) return s;
       if (s.items.some((i) => i.id === id)) return { items: s.items.filter((i) => i.id !== localId) };
-      return { items: s.items.map((i) => (i.id === localId ? { ...i, id, status: 'queued', file: undefined } : i)) };
+      const accepted: UploadItem = { ...local, id, status: 'queued', file: undefined };
+      return { items: s.items.map((i) => (i.id === localId ? (pending ? applyChange(accepted, pending) : accepted) : i)) };
     }),
   remove: (id) => set((s) => ({ items: s.items.filter((i) => i.id !== id) })),
+  upsert: (view, dismissed) =>
+    set((s) => {
+      early.delete(view.id);
+      const fresh = dismissed.has(view.id) ? null : itemFromView(view);
+      if (!fresh) return s;
+      if (s.items.some((i) => i.id === view.id)) return { items: s.items.map((i) => (i.id === view.id ? applyChange(i, fresh) : i)) };
+      return { items: [fresh, ...s.items] };
+    }),
   sync: (server, dismissed) => set((s) => ({ items: mergeServerList(s.items, server, dismissed, Date.now()) })),
   reset: () => set({ items: [] }),
 }));
