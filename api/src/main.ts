@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger, loadConfigOrExit, openRuntime, RedisUnavailableError, startHealthServer } from '@receipts/infra';
-import { startReceiptWorker, type ReceiptWorkerHandle } from '@receipts/worker';
+import type { ReceiptWorkerHandle } from '@receipts/worker';
 import { startApiServer, type ApiServer } from './api.server.js';
 
 // Runs the roles named in ROLES; the embedded default (PGlite) runs api and worker together.
@@ -15,7 +15,11 @@ const runtime = await openRuntime(config, log).catch((err: unknown) => {
 });
 
 const api: ApiServer | null = config.ROLES.includes('api') ? await startApiServer(runtime) : null;
-const worker: ReceiptWorkerHandle | null = config.ROLES.includes('worker') ? await startReceiptWorker(runtime) : null;
+// Loaded only for the worker role: pdfjs' legacy build replaces Array.prototype.push with a slow
+// polyfill process-wide, which costs an api-only process a factor of two on large exports.
+const worker: ReceiptWorkerHandle | null = config.ROLES.includes('worker')
+  ? await (await import('@receipts/worker')).startReceiptWorker(runtime)
+  : null;
 const health = api ? null : await startHealthServer(runtime, config.WORKER_HEALTH_PORT);
 
 if (api) {

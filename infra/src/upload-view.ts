@@ -7,8 +7,11 @@ function preview(text: string): string {
   return text.length > RAW_TEXT_PREVIEW ? `${text.slice(0, RAW_TEXT_PREVIEW)}...` : text;
 }
 
+/** What a receipt view is made of: a stored receipt without its bookkeeping columns. */
+export type ReceiptFields = Omit<ReceiptRow, 'uploadId' | 'createdAt' | 'updatedAt'>;
+
 /** A stored receipt in the spec §3 shape: absent fields omitted, currency omitted when USD. */
-export function toReceiptView(row: ReceiptRow): ReceiptView {
+export function toReceiptView(row: ReceiptFields): ReceiptView {
   const optional = <T>(value: T | null) => (value === null ? undefined : value);
   return {
     id: row.id,

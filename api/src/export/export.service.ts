@@ -10,10 +10,10 @@ import {
   type ExportRequest,
   type ExportSource,
 } from '@receipts/common';
-import { schema, toReceiptView, type Database, type Logger } from '@receipts/infra';
+import { schema, toReceiptView, type Database, type Logger, type ReceiptFields } from '@receipts/infra';
 import { and, asc, count, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { HttpError, notFound } from '../http-error.js';
-import { receiptPreviewColumns, receiptScope } from '../library/receipt-scope.js';
+import { receiptScope } from '../library/receipt-scope.js';
 import type { Owner } from '../session.js';
 import { roomIn, writeWorkbook } from './workbook.writer.js';
 
@@ -102,35 +102,50 @@ export class ExportService {
     };
   }
 
-  /** The scope's receipts in upload order, a page per query, resuming after the last row seen. */
+  /**
+   * The scope's receipts in upload order, a page per query, resuming after the last row seen.
+   * The next page is asked for before this one is handed out, so the database works while the
+   * file is written.
+   */
   private async *pages(where: SQL): AsyncGenerator<ExportSource[]> {
-    let after: Cursor | null = null;
+    let pending = this.page(where, null);
     for (;;) {
-      const rows = await this.page(where, after);
+      const rows = await pending;
       if (rows.length === 0) return;
-      yield rows.map((r) => ({ filename: r.filename, receipt: toReceiptView(r.receipt) }));
-      if (rows.length < PAGE_SIZE) return;
       const last = rows.at(-1)!;
-      after = { at: last.at, id: last.uploadId };
+      const more = rows.length === PAGE_SIZE;
+      if (more) pending = this.page(where, { at: last.at, id: last.uploadId });
+      yield rows.map((r) => ({ filename: r.filename, receipt: toReceiptView(r) }));
+      if (!more) return;
     }
   }
 
-  private page(where: SQL, after: Cursor | null) {
-    return this.db
-      .select({
-        receipt: receiptPreviewColumns,
-        filename: uploads.filename,
-        // Text keeps the microseconds a JavaScript Date would drop, so the next page starts exactly after this one.
-        at: sql<string>`${uploads.createdAt}::text`,
-        uploadId: uploads.id,
-      })
-      .from(receipts)
-      .innerJoin(uploads, eq(uploads.id, receipts.uploadId))
-      .where(after ? and(where, sql`(${uploads.createdAt}, ${uploads.id}) > (${after.at}::timestamptz, ${after.id}::uuid)`) : where)
-      .orderBy(asc(uploads.createdAt), asc(uploads.id))
-      .limit(PAGE_SIZE);
+  /**
+   * One page as plain rows already in the shape of a receipt view's fields: a raw query skips
+   * the ORM's per-field mapping, a fifth of an export's database time.
+   */
+  private async page(where: SQL, after: Cursor | null): Promise<PageRow[]> {
+    const money = (column: typeof receipts.total) => sql`${column}::float8`;
+    const result = await this.db.execute(sql`
+      SELECT ${receipts.id} AS "id", ${receipts.merchantName} AS "merchantName", ${receipts.date} AS "date",
+             ${receipts.time} AS "time", ${receipts.currency} AS "currency",
+             ${money(receipts.subtotal)} AS "subtotal", ${money(receipts.tax)} AS "tax", ${money(receipts.tip)} AS "tip",
+             ${money(receipts.discount)} AS "discount", ${money(receipts.total)} AS "total",
+             ${receipts.paymentMethod} AS "paymentMethod", ${receipts.category} AS "category",
+             ${receipts.receiptNumber} AS "receiptNumber", ${receipts.tin} AS "tin", ${receipts.quality} AS "quality",
+             ${receipts.items} AS "items", left(${receipts.rawText}, 201) AS "rawText", ${receipts.issues} AS "issues",
+             ${receipts.valid} AS "valid", ${uploads.filename} AS "filename",
+             ${uploads.createdAt}::text AS "at", ${uploads.id} AS "uploadId"
+      FROM ${receipts} INNER JOIN ${uploads} ON ${uploads.id} = ${receipts.uploadId}
+      WHERE ${after ? and(where, sql`(${uploads.createdAt}, ${uploads.id}) > (${after.at}::timestamptz, ${after.id}::uuid)`) : where}
+      ORDER BY ${uploads.createdAt}, ${uploads.id}
+      LIMIT ${PAGE_SIZE}`);
+    return (result as unknown as { rows: PageRow[] }).rows;
   }
 }
+
+/** A receipt's view fields, its file name, and where the page stopped (the upload's creation time as text keeps its microseconds). */
+type PageRow = ReceiptFields & { filename: string; at: string; uploadId: string };
 
 interface Cursor {
   at: string;

@@ -5,7 +5,7 @@ import {
   ISSUE_COLUMNS,
   SUMMARY_COLUMNS,
   emptyTally,
-  exportRow,
+  exportRowValues,
   fitCellText,
   isMoneyColumn,
   issueRow,
@@ -34,14 +34,34 @@ export async function roomIn(out: Writable): Promise<void> {
   ]).finally(() => ac.abort());
 }
 
+/** The stream an exceljs sheet writes into: archiver's PassThrough (readable-stream 2, so only its `_writableState` tells). */
+interface ZipEntryInput {
+  _writableState?: { needDrain: boolean };
+  once(event: 'drain', listener: () => void): unknown;
+}
+
+/**
+ * Waits until the zip has taken in what the sheet wrote. exceljs pushes sheet XML into the zip
+ * without backpressure, so when deflate falls behind (or the entry has not started yet) the XML
+ * piles up in memory; the sheet stream's `pipes` (an exceljs internal) say when it caught up.
+ */
+async function zipCaughtUp(sheet: ExcelJS.Worksheet): Promise<void> {
+  const pipes = (sheet as unknown as { stream?: { pipes?: ZipEntryInput[] } }).stream?.pipes ?? [];
+  for (const pipe of pipes) {
+    if (pipe._writableState?.needDrain) await new Promise<void>((resolve) => pipe.once('drain', resolve));
+  }
+}
+
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** A real calendar day as a date cell; anything else stays the text it is. */
 function dayCell(value: string): Date | string {
   const m = DAY.exec(value);
   if (!m) return value;
-  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return date.toISOString().slice(0, 10) === value ? date : value;
+  const [year, month, day] = [Number(m[1]), Number(m[2]) - 1, Number(m[3])];
+  const date = new Date(Date.UTC(year, month, day));
+  // 2023-02-30 would roll over into March: such a day is not a date.
+  return date.getUTCMonth() === month && date.getUTCDate() === day ? date : value;
 }
 
 // exceljs looks styles up by object identity: one shared object per format keeps that cheap.
@@ -90,21 +110,24 @@ function addSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name: string, la
   return sheet;
 }
 
-function writeRow(sheet: ExcelJS.Worksheet, layout: SheetLayout, row: ExportRow, currency: string): void {
-  const values: CellValue[] | Array<CellValue | Date> = layout.columns.map((column, i) => {
-    const value = row[column] ?? null;
+const valuesOf = (layout: SheetLayout, row: ExportRow): CellValue[] => layout.columns.map((column) => row[column] ?? null);
+
+function writeRow(sheet: ExcelJS.Worksheet, layout: SheetLayout, row: readonly CellValue[], currency: string): void {
+  // An absent value makes no cell at all (undefined), which keeps the file small and skips the style lookup.
+  const values: Array<CellValue | Date | undefined> = row.map((value, i) => {
+    if (value === null) return undefined;
     if (typeof value !== 'string') return value;
     return layout.kinds[i] === 'date' ? dayCell(value) : fitCellText(value);
   });
   const written = sheet.addRow(values);
   for (let i = 0; i < values.length; i++) {
-    if (values[i] === null) continue;
-    const cell = written.getCell(i + 1);
+    const value = values[i];
+    if (value === undefined) continue;
     const kind = layout.kinds[i];
-    cell.style =
-      kind === 'money' && typeof values[i] === 'number'
+    written.getCell(i + 1).style =
+      kind === 'money' && typeof value === 'number'
         ? moneyStyle(currency)
-        : kind === 'date' && values[i] instanceof Date
+        : kind === 'date' && value instanceof Date
           ? DATE_STYLE
           : kind === 'percent'
             ? PERCENT_STYLE
@@ -128,8 +151,9 @@ export async function writeWorkbook(out: Writable, sheetNames: readonly [string,
   for await (const page of pages(true)) {
     for (const source of page) {
       tallyReceipt(tally, source.receipt);
-      writeRow(receiptsSheet, RECEIPTS, exportRow(source), source.receipt.currency ?? 'USD');
+      writeRow(receiptsSheet, RECEIPTS, exportRowValues(source), source.receipt.currency ?? 'USD');
     }
+    await zipCaughtUp(receiptsSheet);
     await roomIn(out);
   }
   receiptsSheet.commit();
@@ -138,14 +162,15 @@ export async function writeWorkbook(out: Writable, sheetNames: readonly [string,
   for await (const page of pages(false)) {
     for (const source of page) {
       tallyReceipt(tally, source.receipt);
-      writeRow(issuesSheet, ISSUES, issueRow(source), source.receipt.currency ?? 'USD');
+      writeRow(issuesSheet, ISSUES, valuesOf(ISSUES, issueRow(source)), source.receipt.currency ?? 'USD');
     }
+    await zipCaughtUp(issuesSheet);
     await roomIn(out);
   }
   issuesSheet.commit();
 
   const summarySheet = addSheet(workbook, sheetNames[2], SUMMARY);
-  for (const row of summaryRows(tally)) writeRow(summarySheet, SUMMARY, row, 'USD');
+  for (const row of summaryRows(tally)) writeRow(summarySheet, SUMMARY, valuesOf(SUMMARY, row), 'USD');
   summarySheet.commit();
   await workbook.commit();
 }

@@ -27,9 +27,9 @@ export function receiptScope(owner: Owner, filter: ReceiptFilter, ids?: readonly
 }
 
 const { rawText: _fullText, ...columns } = getTableColumns(receipts);
+/** The recognized text cut to what a view shows (one character more than the 200-character preview, so the view still adds "..."). */
+const rawTextPreview = sql<string>`left(${receipts.rawText}, 201)`;
 
-/**
- * A receipt row with its recognized text cut to what a view shows (one character more than the
- * 200-character preview, so the view still knows to add "...").
- */
-export const receiptPreviewColumns = { ...columns, rawText: sql<string>`left(${receipts.rawText}, 201)` };
+/** A receipt row with its recognized text cut to the preview. */
+export const receiptPreviewColumns = { ...columns, rawText: rawTextPreview };
+

@@ -48,17 +48,30 @@ export function isMoneyColumn(column: string): boolean {
   return MONEY_COLUMNS.has(column) || /^item_\d+_(unitPrice|amount)$/.test(column);
 }
 
-export function exportRow({ filename, receipt }: ExportSource): ExportRow {
-  const row: ExportRow = { filename: filename || 'unknown.pdf' };
-  for (const field of RECEIPT_FIELDS) row[field] = (receipt[field] as CellValue | undefined) ?? null;
-  row.currency = receipt.currency ?? 'USD';
-  receipt.items.slice(0, MAX_ITEM_SLOTS).forEach((item, i) => {
-    row[`item_${i + 1}_desc`] = item.description || 'Unknown Item';
-    row[`item_${i + 1}_qty`] = item.qty ?? null;
-    row[`item_${i + 1}_unitPrice`] = item.unitPrice ?? null;
-    row[`item_${i + 1}_amount`] = item.amount ?? null;
-  });
-  return row;
+const ITEMS_AT = 1 + RECEIPT_FIELDS.length;
+
+/** An export row as values in EXPORT_COLUMNS order (what a streamed sheet writes, without a keyed object per row). */
+export function exportRowValues({ filename, receipt }: ExportSource): CellValue[] {
+  const values = new Array<CellValue>(EXPORT_COLUMNS.length).fill(null);
+  values[0] = filename || 'unknown.pdf';
+  for (let i = 0; i < RECEIPT_FIELDS.length; i++) values[i + 1] = (receipt[RECEIPT_FIELDS[i]!] as CellValue | undefined) ?? null;
+  values[1 + RECEIPT_FIELDS.indexOf('currency')] = receipt.currency ?? 'USD';
+  const items = receipt.items.length > MAX_ITEM_SLOTS ? receipt.items.slice(0, MAX_ITEM_SLOTS) : receipt.items;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const at = ITEMS_AT + i * 4;
+    values[at] = item.description || 'Unknown Item';
+    values[at + 1] = item.qty ?? null;
+    values[at + 2] = item.unitPrice ?? null;
+    values[at + 3] = item.amount ?? null;
+  }
+  return values;
+}
+
+/** The spec §3 export row: filename (default unknown.pdf), every receipt field, 20 item slots. */
+export function exportRow(source: ExportSource): ExportRow {
+  const values = exportRowValues(source);
+  return Object.fromEntries(EXPORT_COLUMNS.map((column, i) => [column, values[i]!]));
 }
 
 export function issueRow({ filename, receipt }: ExportSource): ExportRow {
