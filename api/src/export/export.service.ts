@@ -115,7 +115,10 @@ export class ExportService {
       const last = rows.at(-1)!;
       const more = rows.length === PAGE_SIZE;
       if (more) pending = this.page(where, { at: last.at, id: last.uploadId });
-      yield rows.map((r) => ({ filename: r.filename, receipt: toReceiptView(r) }));
+      const sources = rows.map((r) => ({ filename: r.filename, receipt: toReceiptView(r) }));
+      // Only the views stay alive while the page is written.
+      rows.length = 0;
+      yield sources;
       if (!more) return;
     }
   }

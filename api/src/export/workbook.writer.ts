@@ -21,10 +21,13 @@ import ExcelJS from 'exceljs';
 /** Pages of receipts, valid ones or the ones with issues, read from the database one page at a time. */
 export type ReceiptPages = (valid: boolean) => AsyncIterable<ExportSource[]>;
 
+/** Bytes the client may have unread before the export waits: the network drains while the next page is written. */
+const OUT_BACKLOG_MAX = 1024 * 1024;
+
 /** Resolves once `out` has room again; rejects when the client went away, which ends the export. */
 export async function roomIn(out: Writable): Promise<void> {
   if (out.destroyed) throw new Error('client went away');
-  if (!out.writableNeedDrain) return;
+  if (out.writableLength <= OUT_BACKLOG_MAX) return;
   const ac = new AbortController();
   await Promise.race([
     once(out, 'drain', { signal: ac.signal }),
@@ -49,6 +52,18 @@ async function zipCaughtUp(sheet: ExcelJS.Worksheet): Promise<void> {
   const pipes = (sheet as unknown as { stream?: { pipes?: ZipEntryInput[] } }).stream?.pipes ?? [];
   for (const pipe of pipes) {
     if (pipe._writableState?.needDrain) await new Promise<void>((resolve) => pipe.once('drain', resolve));
+  }
+}
+
+/**
+ * Hands out a page's receipts, letting go of each once taken: a receipt written early in a page
+ * can be collected young instead of surviving into the old generation with the rest of the page.
+ */
+function* drain<T>(page: T[]): Generator<T> {
+  for (let i = 0; i < page.length; i++) {
+    const item = page[i]!;
+    page[i] = undefined as T;
+    yield item;
   }
 }
 
@@ -149,7 +164,7 @@ export async function writeWorkbook(out: Writable, sheetNames: readonly [string,
 
   const receiptsSheet = addSheet(workbook, sheetNames[0], RECEIPTS);
   for await (const page of pages(true)) {
-    for (const source of page) {
+    for (const source of drain(page)) {
       tallyReceipt(tally, source.receipt);
       writeRow(receiptsSheet, RECEIPTS, exportRowValues(source), source.receipt.currency ?? 'USD');
     }
@@ -160,7 +175,7 @@ export async function writeWorkbook(out: Writable, sheetNames: readonly [string,
 
   const issuesSheet = addSheet(workbook, sheetNames[1], ISSUES);
   for await (const page of pages(false)) {
-    for (const source of page) {
+    for (const source of drain(page)) {
       tallyReceipt(tally, source.receipt);
       writeRow(issuesSheet, ISSUES, valuesOf(ISSUES, issueRow(source)), source.receipt.currency ?? 'USD');
     }
