@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshotPath } from './support/browser.js';
 import { Deployment } from './support/deployment.js';
 import { receiptsDir, repoRoot } from './support/service-process.js';
@@ -44,6 +44,14 @@ describe('the web app in a real browser', () => {
     browser = await launchChromium();
     visitor = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
     home = await visitor.newPage();
+  });
+
+  // A failed step leaves a picture of the page and the rows it showed, to see what went wrong.
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail' || !home || home.isClosed()) return;
+    await home.screenshot({ path: screenshotPath(`failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}`), fullPage: true });
+    const rows = await home.locator('[data-testid="upload-row"]').evaluateAll((els) => els.map((el) => `${el.getAttribute('aria-label')}: ${el.textContent}`));
+    console.log(`rows when "${task.name}" failed:\n${rows.join('\n')}`);
   });
 
   afterAll(async () => {
@@ -153,13 +161,15 @@ describe('the web app in a real browser', () => {
     await home.goto(`${deployment.baseUrl}/`);
     await home.getByTestId('quota-badge').filter({ hasText: '0/5 used today' }).waitFor();
     await home.getByTestId('file-input').setInputFiles(MORE_RECEIPTS.map(file));
-    // Two workers: the third file waits in the queue while the first two are read.
-    const third = row(home, MORE_RECEIPTS[2]!);
-    await third.locator('[data-testid="upload-status"]', { hasText: /Waiting in queue|File received|Reading file/ }).waitFor();
-    await third.getByRole('button', { name: `Remove ${MORE_RECEIPTS[2]}` }).click();
-    await third.waitFor({ state: 'detached' });
+    // Two workers for three files: one of them waits in the queue while the others are read.
+    const waiting = home.locator('[data-testid="upload-row"][data-status="queued"]').filter({ hasText: /X5100/ }).first();
+    await waiting.waitFor({ timeout: 60_000 });
+    const name = (await waiting.getAttribute('aria-label'))!;
+    expect(MORE_RECEIPTS).toContain(name);
+    await waiting.getByRole('button', { name: `Remove ${name}` }).click();
+    await row(home, name).waitFor({ state: 'detached' });
     const uploads = await home.evaluate(async () => (await (await fetch('/api/uploads')).json()) as Array<{ filename: string; status: string }>);
-    expect(uploads.filter((u) => u.filename === MORE_RECEIPTS[2]).map((u) => u.status)).toEqual(['cancelled']);
+    expect(uploads.filter((u) => u.filename === name).map((u) => u.status)).toEqual(['cancelled']);
     await home.getByTestId('quota-badge').filter({ hasText: '2/5 used today' }).waitFor({ timeout: 60_000 });
     expect(await home.evaluate(() => document.querySelector('script[src*="googletagmanager"]'))).toBeNull();
   });

@@ -48,6 +48,17 @@ describe('merging the server list into the upload list', () => {
     ]);
   });
 
+  it('keeps rows the server list does not know yet (the list was read before they were accepted)', () => {
+    const current = [item('a', { status: 'queued', createdAt: now - 1000 }), item('local-2', { status: 'error', error: 'Upload failed', createdAt: now - 500 })];
+    const merged = mergeServerList(current, [view('b', { status: 'completed', progress: 100 })], new Set(), now);
+    expect(merged.map((i) => i.id)).toEqual(['local-2', 'a', 'b']);
+  });
+
+  it('drops a row the server says was cancelled', () => {
+    const merged = mergeServerList([item('a', { status: 'processing', progress: 40 })], [view('a', { status: 'cancelled' })], new Set(), now);
+    expect(merged).toEqual([]);
+  });
+
   it('lets the server finish a row', () => {
     const merged = mergeServerList([item('a', { status: 'processing', progress: 95 })], [view('a', { status: 'completed', progress: 100 })], new Set(), now);
     expect(merged[0]!.status).toBe('completed');

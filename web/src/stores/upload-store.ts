@@ -43,12 +43,15 @@ const ORDER: Record<UploadItemStatus, number> = { uploading: 0, queued: 1, proce
 
 /**
  * Merges the server's list into ours: the server wins for what it knows, unless our row is
- * further along (an event can overtake the sync answer); files still being sent stay on top.
+ * further along (an event can overtake the sync answer). A row the list does not know is kept:
+ * the list may have been read before that upload was accepted. Newest first.
  */
 export function mergeServerList(current: readonly UploadItem[], server: readonly UploadView[], dismissed: ReadonlySet<string>, now: number): UploadItem[] {
   const mine = new Map(current.map((i) => [i.id, i]));
+  const known = new Set<string>();
   const fromServer: UploadItem[] = [];
   for (const view of server) {
+    known.add(view.id);
     if (dismissed.has(view.id)) continue;
     const item = itemFromView(view);
     if (!item) continue;
@@ -57,9 +60,8 @@ export function mergeServerList(current: readonly UploadItem[], server: readonly
     const keepOurs = ours && (ORDER[ours.status] > ORDER[item.status] || (ours.status === item.status && ours.progress > item.progress));
     fromServer.push(keepOurs ? ours : item);
   }
-  const known = new Set(fromServer.map((i) => i.id));
-  const pending = current.filter((i) => i.status === 'uploading' || (i.id.startsWith('local-') && !known.has(i.id)));
-  return [...pending, ...fromServer];
+  const unknown = current.filter((i) => !known.has(i.id));
+  return [...unknown, ...fromServer].sort((a, b) => (a.status === 'uploading' ? 0 : 1) - (b.status === 'uploading' ? 0 : 1) || b.createdAt - a.createdAt);
 }
 
 interface UploadState {
