@@ -1,7 +1,8 @@
 // npm run bench:export — GET /api/export of 100 000 stored receipts (5 items each) from a real
 // api process, against a bare exceljs streaming writer writing the same rows read from the same
-// database, in the same run. Prints both times, their ratio (target ≤ 1.2) and the api's peak
-// RSS during the export (target < 300 MB).
+// database, in the same run. The two alternate BENCH_RUNS times (default 3) so a busy machine
+// weighs on both alike; prints every time, the ratio of the best times (target ≤ 1.2) and the
+// api's peak RSS over all its exports (target < 300 MB).
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
@@ -17,6 +18,7 @@ import { provisionServices } from '../tests/support/services.js';
 import { Visitor } from '../tests/support/visitor.js';
 
 const N = Number(process.env.BENCH_RECEIPTS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PAGE = 1000;
 const ITEMS = 5;
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
@@ -162,21 +164,28 @@ async function main() {
     const before = await memoryOf(api.proc.pid!);
 
     const exportFile = path.join(dataDir, 'export.xlsx');
-    t = performance.now();
-    const res = await visitor.request('/api/export?format=xlsx&preset=generic');
-    if (res.status !== 200) throw new Error(`export: ${res.status} ${await res.text()}`);
-    await pipeline(Readable.fromWeb(res.body as WebReadableStream), createWriteStream(exportFile));
-    const exportMs = performance.now() - t;
+    const bareFile = path.join(dataDir, 'bare.xlsx');
+    const exportMs: number[] = [];
+    const bareMs: number[] = [];
+    let rows = '';
+    for (let run = 1; run <= RUNS; run++) {
+      t = performance.now();
+      const res = await visitor.request('/api/export?format=xlsx&preset=generic');
+      if (res.status !== 200) throw new Error(`export: ${res.status} ${await res.text()}`);
+      await pipeline(Readable.fromWeb(res.body as WebReadableStream), createWriteStream(exportFile));
+      exportMs.push(performance.now() - t);
+      rows = `${res.headers.get('x-export-rows')} + ${res.headers.get('x-export-issues')} rows`;
+      bareMs.push(await bareExceljs(client, user!.id, bareFile));
+      console.log(`run ${run}: export ${sec(exportMs.at(-1)!)}, bare ${sec(bareMs.at(-1)!)}  (load average ${os.loadavg()[0]!.toFixed(1)})`);
+    }
     const memory = await memoryOf(api.proc.pid!);
 
-    const bareFile = path.join(dataDir, 'bare.xlsx');
-    const bareMs = await bareExceljs(client, user!.id, bareFile);
-
-    const ratio = exportMs / bareMs;
-    console.log(`\nGET /api/export (xlsx, ${res.headers.get('x-export-rows')} + ${res.headers.get('x-export-issues')} rows, three sheets, styled): ${sec(exportMs)}  (${((await stat(exportFile)).size / 1e6).toFixed(1)} MB file)`);
-    console.log(`bare exceljs streaming writer, same rows from the same database:      ${sec(bareMs)}  (${((await stat(bareFile)).size / 1e6).toFixed(1)} MB file)`);
+    const best = (times: number[]) => Math.min(...times);
+    const ratio = best(exportMs) / best(bareMs);
+    console.log(`\nGET /api/export (xlsx, ${rows}, three sheets, styled), best of ${RUNS}: ${sec(best(exportMs))}  (${((await stat(exportFile)).size / 1e6).toFixed(1)} MB file)`);
+    console.log(`bare exceljs streaming writer, same rows from the same database, best of ${RUNS}: ${sec(best(bareMs))}  (${((await stat(bareFile)).size / 1e6).toFixed(1)} MB file)`);
     console.log(`ratio export / bare: ${ratio.toFixed(2)}  (target ≤ 1.2: ${ratio <= 1.2 ? 'met' : 'NOT met'})`);
-    console.log(`api peak RSS: ${mb(memory.peak)} (${mb(before.now)} before the export)  (target < 300 MB: ${memory.peak < 300 * 1024 ? 'met' : 'NOT met'})`);
+    console.log(`api peak RSS: ${mb(memory.peak)} (${mb(before.now)} before the first export)  (target < 300 MB: ${memory.peak < 300 * 1024 ? 'met' : 'NOT met'})`);
   } finally {
     await client.end();
     await api.stop('SIGTERM');
