@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { createReceiptQueue, connectProducerRedis, createRedis, QuotaService, type Runtime } from '@receipts/infra';
+import { createReceiptQueue, connectProducerRedis, createRedis, initMetrics, QuotaService, type Runtime } from '@receipts/infra';
 import express from 'express';
 import { adminRoutes, queueDashboard, requireAdmin } from './admin/admin.routes.js';
 import { AdminService } from './admin/admin.service.js';
@@ -17,6 +17,7 @@ import { exportRoutes } from './export/export.routes.js';
 import { ExportService } from './export/export.service.js';
 import { errorHandler, notFound } from './http-error.js';
 import { receiptLibraryRoutes } from './library/receipt-library.routes.js';
+import { metricsRoute, requestContext } from './request-context.js';
 import { ReceiptLibraryService } from './library/receipt-library.service.js';
 import { authRateLimit, requireXhrHeader, securityHeaders } from './security.js';
 import { DatabaseSessionStore, ensureVisitorIdentity, sessionMiddleware } from './session.js';
@@ -27,7 +28,12 @@ import { UploadWaiters } from './upload-waiters.js';
 
 export interface ApiServer {
   server: http.Server;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, lets requests in flight finish for up to `timeoutMs`
+   * (?wait=1 requests answer with the current state at once), closes the live connections so
+   * browsers reconnect to another api, then closes its Redis connections.
+   */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
@@ -60,9 +66,12 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
     secure: config.NODE_ENV === 'production',
   });
 
+  initMetrics({ role: config.ROLES.join('+'), queue });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  app.use(requestContext(log));
+  app.get('/metrics', metricsRoute(config.METRICS_TOKEN));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -109,11 +118,20 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   return {
     server,
-    async close() {
+    async close(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
       clearInterval(pruning);
-      await new Promise<void>((resolve) => {
-        gateway.io.close(() => resolve());
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      waiters.releaseAll();
+      // Closing the transports (not the sockets) reads as a dropped connection to Socket.IO
+      // clients, so they reconnect (to another api behind the proxy) instead of giving up.
+      gateway.io.engine.close();
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
       });
+      await Promise.race([closed, deadline]);
+      clearTimeout(timer);
       server.closeAllConnections();
       await Promise.allSettled([subscriber.quit(), queue.close()]);
       producer.disconnect();

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@receipts/common';
 import type { ZodType } from 'zod';
 import type { ErrorRequestHandler } from 'express';
-import type { Logger } from '@receipts/infra';
+import { isServiceUnavailable, type Logger } from '@receipts/infra';
 
 /** An error meant for the caller: leaves the api as `{ error: CODE, message }` with its status. */
 export class HttpError extends Error {
@@ -29,9 +29,14 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       res.status(err.status).json({ error: err.code, message: err.message });
       return;
     }
+    if (isServiceUnavailable(err)) {
+      (req.log ?? log).warn({ err: String(err?.message ?? err), url: req.originalUrl }, 'database or Redis unavailable');
+      res.status(503).json({ error: 'SERVICE_UNAVAILABLE', message: 'The service is unavailable right now. Please try again in a minute.' });
+      return;
+    }
     // body-parser and similar set `status` on client errors.
     const status = typeof err?.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
-    if (status === 500) log.error({ err, url: req.originalUrl }, 'unhandled error');
+    if (status === 500) (req.log ?? log).error({ err, url: req.originalUrl }, 'unhandled error');
     res.status(status).json({
       error: status === 500 ? 'INTERNAL' : 'BAD_REQUEST',
       message: status === 500 ? 'Something went wrong on our side. Please try again.' : String(err.message),

@@ -35,8 +35,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     stopping = true;
     log.info({ signal }, 'shutting down');
     void (async () => {
-      await api?.close();
-      await worker?.close();
+      // Both drain at once: the api's requests in flight, the worker's active jobs.
+      await Promise.all([api?.close(), worker?.close()]);
       health?.close();
       await runtime.close();
       process.exit(0);

@@ -25,6 +25,11 @@ export class UploadWaiters {
     return { done, cancel };
   }
 
+  /** Shutting down: every waiting request answers now with the upload's current state. */
+  releaseAll(): void {
+    for (const set of [...this.waiting.values()]) for (const wake of [...set]) wake();
+  }
+
   notify(message: UploadBusMessage): void {
     if (message.event === 'upload:completed' || message.event === 'upload:failed' || message.event === 'upload:cancelled') {
       for (const wake of this.waiting.get(message.payload.id) ?? []) wake();

@@ -31,7 +31,7 @@ export function uploadRoutes(service: UploadService, waiters: UploadWaiters, wai
     const fields = uploadFieldsSchema.safeParse({ currencyCode: req.body?.currencyCode || undefined });
     if (!fields.success) throw new HttpError(400, 'BAD_REQUEST', fields.error.issues[0]!.message);
     const owner = ownerOf(req.session, req.ip);
-    const upload = await service.create(owner, req.file, fields.data.currencyCode);
+    const upload = await service.create(owner, req.file, fields.data.currencyCode, { requestId: req.id });
     if (req.query.wait !== '1') {
       const accepted: UploadAccepted = { id: upload.id, status: 'queued', lane: upload.lane };
       res.status(202).json(accepted);

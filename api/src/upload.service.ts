@@ -5,6 +5,7 @@ import {
   duplicateOriginal,
   enqueueReceiptJob,
   findSameFile,
+  metrics,
   ownerRoom,
   refundAndNotify,
   schema,
@@ -66,7 +67,7 @@ export class UploadService {
    * job. The unit and the row are written in one transaction; anything failing after that
    * withdraws the upload and returns the unit.
    */
-  async create(owner: Owner, file: IncomingFile, currencyCode?: string): Promise<UploadRow> {
+  async create(owner: Owner, file: IncomingFile, currencyCode?: string, context: { requestId?: string } = {}): Promise<UploadRow> {
     const { db, files, queue, producer, jobAttempts, quota, bus } = this.deps;
     if (file.buffer.length === 0) throw new HttpError(400, 'FILE_EMPTY', 'The file is empty.');
     const mimeType = sniffMimeType(file.buffer);
@@ -116,14 +117,16 @@ export class UploadService {
       throw err;
     });
     try {
-      await enqueueReceiptJob(queue, { uploadId: id, lane }, jobAttempts);
+      await enqueueReceiptJob(queue, { uploadId: id, lane, requestId: context.requestId }, jobAttempts);
     } catch (err) {
-      this.deps.log.warn({ err, uploadId: id }, 'enqueue failed; upload withdrawn');
+      this.deps.log.warn({ err, uploadId: id, requestId: context.requestId }, 'enqueue failed; upload withdrawn');
       await quota.refund(id);
       await db.delete(uploads).where(eq(uploads.id, id));
       await files.delete(id);
       throw unavailable();
     }
+    metrics.uploadSize.observe({ mime_type: mimeType }, file.buffer.length);
+    this.deps.log.info({ uploadId: id, requestId: context.requestId, lane, mimeType, size: file.buffer.length }, 'upload queued');
     await bus.publish(ownerRoom(row!), 'quota:updated', await quota.view(owner)).catch(() => undefined);
     return row!;
   }

@@ -5,8 +5,11 @@ import { laneSchema } from './lane.js';
 export const RECEIPT_QUEUE = 'receipts';
 export const RECEIPT_JOB = 'extract-receipt';
 
-/** Job payloads carry ids only; everything else is read from PostgreSQL. */
-export const receiptJobSchema = z.object({ uploadId: z.uuid(), lane: laneSchema });
+/**
+ * Job payloads carry ids only; everything else is read from PostgreSQL. `requestId` is the id
+ * of the HTTP request that queued the job, so the worker's log lines join the api's.
+ */
+export const receiptJobSchema = z.object({ uploadId: z.uuid(), lane: laneSchema, requestId: z.string().max(128).optional() });
 export type ReceiptJob = z.infer<typeof receiptJobSchema>;
 
 /** Housekeeping jobs (the retention sweep) run on a queue of their own, beside the receipts. */

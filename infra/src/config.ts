@@ -47,6 +47,16 @@ export const configSchema = z.object({
   ORIGINAL_RETENTION_DAYS: int(1).default(90),
   /** How often the retention sweep looks for originals due for deletion. */
   RETENTION_SWEEP_MS: int(1000).default(3600_000),
+  /**
+   * How often a worker looks for uploads whose job Redis no longer holds (a Redis restart without
+   * persistence, a failure that could not be recorded) and queues them again; also the age an
+   * upload must reach before the sweep touches it.
+   */
+  RECOVERY_SWEEP_MS: int(500).default(30_000),
+  /** Apply pending migrations at start-up; compose lets only the api do it. */
+  RUN_MIGRATIONS: bool.default(true),
+  /** When set, GET /metrics asks for `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   OCR_ENGINE: z.enum(['local', 'documentai']).optional(),
   OCR_LANGS: z
     .string()

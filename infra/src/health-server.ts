@@ -1,8 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { metricsAuthorized, renderMetrics } from './metrics.js';
 import type { Runtime } from './runtime.js';
 
-/** /healthz (process up) and /readyz (database and Redis answer) for a process without the api. */
+/**
+ * /healthz (process up), /readyz (database and Redis answer) and /metrics (Prometheus) for a
+ * process without the api.
+ */
 export async function startHealthServer(runtime: Runtime, port: number): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     const reply = (status: number, body: unknown) => {
@@ -11,6 +15,19 @@ export async function startHealthServer(runtime: Runtime, port: number): Promise
     if (req.url === '/healthz') return reply(200, { status: 'ok' });
     if (req.url === '/readyz') {
       void runtime.ready().then((checks) => reply(checks.database && checks.redis ? 200 : 503, checks));
+      return;
+    }
+    if (req.url === '/metrics') {
+      if (!metricsAuthorized(req.headers.authorization, runtime.config.METRICS_TOKEN)) {
+        return reply(401, { error: 'UNAUTHENTICATED', message: 'Send the metrics token as a bearer token.' });
+      }
+      void renderMetrics().then(
+        ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType }).end(body),
+        (err: unknown) => {
+          runtime.log.error({ err }, 'metrics could not be rendered');
+          reply(500, { error: 'INTERNAL', message: 'Metrics could not be rendered.' });
+        },
+      );
       return;
     }
     reply(404, { error: 'NOT_FOUND', message: 'Not found' });

@@ -14,3 +14,5 @@ export * from './quota.service.js';
 export * from './mailer.js';
 export * from './duplicates.js';
 export * from './retention.js';
+export * from './metrics.js';
+export * from './unavailable.js';

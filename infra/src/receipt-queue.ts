@@ -1,4 +1,4 @@
-import { LANE_PRIORITY, RECEIPT_JOB, RECEIPT_QUEUE, type Lane, type ReceiptJob } from '@receipts/common';
+import { LANE_PRIORITY, RECEIPT_JOB, RECEIPT_QUEUE, type ReceiptJob } from '@receipts/common';
 import { Queue, type ConnectionOptions } from 'bullmq';
 
 export type ReceiptQueue = Queue<ReceiptJob, void, typeof RECEIPT_JOB>;
@@ -13,7 +13,7 @@ export function createReceiptQueue(connection: ConnectionOptions, prefix: string
  */
 export async function enqueueReceiptJob(
   queue: ReceiptQueue,
-  job: { uploadId: string; lane: Lane },
+  job: ReceiptJob,
   attempts: number,
 ): Promise<void> {
   await queue.add(RECEIPT_JOB, job, {

@@ -22,6 +22,8 @@ export interface PipelineResult {
   fullText: string;
   issues: string[];
   valid: boolean;
+  /** Time the engine spent recognising the pages (the OCR histogram). */
+  ocrMs: number;
 }
 
 /**
@@ -41,12 +43,14 @@ export async function runPipeline(
   const prepared = await engine.prepare(decoded, signal);
   await onStep('prepared');
   await onStep('recognizing');
+  const ocrStarted = performance.now();
   const recognized = await engine.recognize(prepared, signal);
+  const ocrMs = performance.now() - ocrStarted;
   await onStep('recognized');
   signal.throwIfAborted();
   const receipt = extractReceipt(recognized, { currencyCode: input.currencyCode, now });
   await onStep('extracted');
   const issues = validateReceipt(receipt, now);
   await onStep('validated');
-  return { receipt, fullText: recognized.content, issues, valid: isExportValid(receipt, issues) };
+  return { receipt, fullText: recognized.content, issues, valid: isExportValid(receipt, issues), ocrMs };
 }

@@ -7,6 +7,8 @@ import {
   type ReceiptJob,
 } from '@receipts/common';
 import {
+  isServiceUnavailable,
+  metrics,
   ownerRoom,
   QuotaService,
   refreshSameReceiptFlags,
@@ -19,7 +21,7 @@ import {
   type UploadEventBus,
   type UploadRow,
 } from '@receipts/infra';
-import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { OcrEngines } from './ocr/create-ocr-engine.js';
 import { UnreadableFileError } from './ocr/ocr-engine.js';
@@ -27,6 +29,9 @@ import { runPipeline } from './receipt.pipeline.js';
 
 /** Why a job's AbortSignal fired: the user cancelled, or this worker is shutting down. */
 export const ABORT_REASONS = { cancel: 'cancelled by user', shutdown: 'worker shutting down' } as const;
+
+/** While PostgreSQL or Redis is unreachable a job waits this long between tries, spending no attempt. */
+export const UNAVAILABLE_RETRY_MS = 3_000;
 
 export interface ProcessorDeps {
   db: Database;
@@ -49,8 +54,37 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
   const { db, files, engines, bus, log, notifyBatchDone } = deps;
 
   return async function processReceipt(job: Job<ReceiptJob>, token?: string, signal?: AbortSignal): Promise<void> {
+    const { uploadId, lane, requestId } = job.data;
+    const jobLog = log.child({ uploadId, jobId: job.id, requestId, attempt: job.attemptsMade + 1 });
+    metrics.jobsActive.inc();
+    const started = performance.now();
+    let outcome = 'completed';
+    try {
+      await processOnce(job, jobLog, token, signal);
+    } catch (err) {
+      if (err instanceof WaitingError) outcome = 'handed_back';
+      else if (err instanceof UnrecoverableError) outcome = err.message === ABORT_REASONS.cancel ? 'cancelled' : 'failed';
+      else if (isServiceUnavailable(err) && token) {
+        // An outage is nobody's fault: the job waits it out instead of spending its attempts
+        // (claim, progress and save are all safe to run again).
+        outcome = 'waiting_for_services';
+        jobLog.warn({ err: (err as Error).message }, 'database or Redis unavailable; the job tries again shortly');
+        await job.moveToDelayed(Date.now() + UNAVAILABLE_RETRY_MS, token);
+        throw new DelayedError();
+      } else outcome = 'retry';
+      throw err;
+    } finally {
+      metrics.jobsActive.dec();
+      if (outcome === 'completed') metrics.jobsCompleted.inc({ lane });
+      if (outcome === 'failed') metrics.jobsFailed.inc({ lane });
+      if (outcome === 'retry') metrics.jobsRetried.inc({ lane });
+      if (outcome === 'handed_back') metrics.jobsHandedBack.inc({ reason: 'shutdown' });
+      metrics.jobDuration.observe({ lane, outcome }, (performance.now() - started) / 1000);
+    }
+  };
+
+  async function processOnce(job: Job<ReceiptJob>, jobLog: Logger, token?: string, signal?: AbortSignal): Promise<void> {
     const { uploadId } = job.data;
-    const jobLog = log.child({ uploadId, jobId: job.id, attempt: job.attemptsMade + 1 });
     // Our own controller follows BullMQ's signal, and also fires when a progress write finds the
     // upload no longer processing (cancelled while the cancel message was still on its way).
     const control = new AbortController();
@@ -80,8 +114,11 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
         control.abort(ABORT_REASONS.cancel);
         abort.throwIfAborted();
       }
-      await job.updateProgress({ progress, step });
-      await bus.publish(room, 'upload:progress', { id: uploadId, progress, step });
+      // Live progress only: the database row above is the state, so a Redis hiccup here must
+      // not throw away the work done so far.
+      await Promise.all([job.updateProgress({ progress, step }), bus.publish(room, 'upload:progress', { id: uploadId, progress, step })]).catch(
+        (err: unknown) => jobLog.warn({ err: (err as Error).message }, 'progress not published'),
+      );
     };
 
     try {
@@ -108,8 +145,11 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
         jobLog.warn({ err }, 'duplicate check failed');
         return null;
       });
-      await bus.publish(room, 'upload:completed', { id: uploadId, receipt: toReceiptView(stored), duplicateOf: duplicateOf ?? undefined });
-      jobLog.info({ ms: Date.now() - upload.startedAt!.getTime() }, 'receipt stored');
+      await bus
+        .publish(room, 'upload:completed', { id: uploadId, receipt: toReceiptView(stored), duplicateOf: duplicateOf ?? undefined })
+        .catch((err: unknown) => jobLog.warn({ err: (err as Error).message }, 'completion not published; clients see it on their next sync'));
+      metrics.ocrDuration.observe({ engine: upload.engine ?? engines.defaultName }, result.ocrMs / 1000);
+      jobLog.info({ ms: Date.now() - upload.startedAt!.getTime(), ocrMs: Math.round(result.ocrMs) }, 'receipt stored');
       await notifyBatchDone(upload.userId).catch((err: unknown) => jobLog.warn({ err }, 'batch notification failed'));
     } catch (err) {
       if (abort.aborted) {
@@ -122,6 +162,8 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
         }
         throw new UnrecoverableError(ABORT_REASONS.cancel);
       }
+      // Left to processReceipt, which waits the outage out.
+      if (isServiceUnavailable(err)) throw err;
       const isFileFault = err instanceof UnreadableFileError;
       const finalAttempt = isFileFault || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       const message = isFileFault ? (err as Error).message : `Processing failed: ${(err as Error).message}`;
@@ -132,7 +174,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       }
       throw err;
     }
-  };
+  }
 }
 
 async function saveReceipt(db: Database, upload: UploadRow, result: Awaited<ReturnType<typeof runPipeline>>) {

@@ -24,20 +24,26 @@ const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url)
 /** Any constant: serialises migrations when several processes start at once. */
 const MIGRATION_LOCK_KEY = 727_274_001;
 
-/** Opens the database and applies pending migrations: PostgreSQL when a URL is given, else PGlite. */
-export async function openDatabase(options: { url?: string; pgliteDir: string }): Promise<DatabaseHandle> {
-  if (options.url) return openPostgres(options.url);
+/**
+ * Opens the database and applies pending migrations: PostgreSQL when a URL is given, else PGlite
+ * (always migrated: it belongs to this process). `migrate: false` leaves a server's schema to
+ * another process (compose: the api migrates, workers start after it).
+ */
+export async function openDatabase(options: { url?: string; pgliteDir: string; migrate?: boolean }): Promise<DatabaseHandle> {
+  if (options.url) return openPostgres(options.url, options.migrate ?? true);
   return openPglite(options.pgliteDir);
 }
 
-async function openPostgres(url: string): Promise<DatabaseHandle> {
-  const migrator = new pg.Client({ connectionString: url });
-  await migrator.connect();
-  try {
-    await migrator.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await migratePg(drizzlePg(migrator), { migrationsFolder });
-  } finally {
-    await migrator.end();
+async function openPostgres(url: string, migrate: boolean): Promise<DatabaseHandle> {
+  if (migrate) {
+    const migrator = new pg.Client({ connectionString: url });
+    await migrator.connect();
+    try {
+      await migrator.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      await migratePg(drizzlePg(migrator), { migrationsFolder });
+    } finally {
+      await migrator.end();
+    }
   }
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client losing its server is reported here; the pool replaces it on the next query.

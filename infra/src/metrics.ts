@@ -1,0 +1,142 @@
+import { timingSafeEqual } from 'node:crypto';
+import { LANE_PRIORITY, type Lane } from '@receipts/common';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ReceiptQueue } from './receipt-queue.js';
+
+/**
+ * Every Prometheus metric of the service, in one registry that api and worker share (a process
+ * running both roles serves them all from one /metrics). Names follow Prometheus conventions:
+ * seconds and bytes, `_total` for counters.
+ */
+export const metricsRegistry = new Registry();
+
+const lanes = Object.keys(LANE_PRIORITY) as Lane[];
+
+export const metrics = {
+  jobsCompleted: new Counter({
+    name: 'receipts_jobs_completed_total',
+    help: 'Receipt jobs that stored a receipt, per lane',
+    labelNames: ['lane'] as const,
+    registers: [metricsRegistry],
+  }),
+  jobsFailed: new Counter({
+    name: 'receipts_jobs_failed_total',
+    help: 'Receipt jobs that ended their upload as failed (after the last attempt), per lane',
+    labelNames: ['lane'] as const,
+    registers: [metricsRegistry],
+  }),
+  jobsRetried: new Counter({
+    name: 'receipts_jobs_retried_total',
+    help: 'Receipt job attempts that failed and were left to retry, per lane',
+    labelNames: ['lane'] as const,
+    registers: [metricsRegistry],
+  }),
+  jobsHandedBack: new Counter({
+    name: 'receipts_jobs_handed_back_total',
+    help: 'Active jobs put back in the queue by a worker shutting down, or re-queued after Redis lost them',
+    labelNames: ['reason'] as const,
+    registers: [metricsRegistry],
+  }),
+  jobsActive: new Gauge({
+    name: 'receipts_jobs_active',
+    help: 'Receipt jobs this process is running now',
+    registers: [metricsRegistry],
+  }),
+  jobDuration: new Histogram({
+    name: 'receipts_job_duration_seconds',
+    help: 'Time from a worker claiming an upload to its end, per lane and outcome',
+    labelNames: ['lane', 'outcome'] as const,
+    buckets: [0.5, 1, 2, 4, 8, 15, 30, 60, 120, 300],
+    registers: [metricsRegistry],
+  }),
+  ocrDuration: new Histogram({
+    name: 'receipts_ocr_duration_seconds',
+    help: 'Time the OCR engine took to recognise one upload, per engine',
+    labelNames: ['engine'] as const,
+    buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
+    registers: [metricsRegistry],
+  }),
+  uploadSize: new Histogram({
+    name: 'receipts_upload_size_bytes',
+    help: 'Size of accepted uploads, per file type',
+    labelNames: ['mime_type'] as const,
+    buckets: [16_384, 65_536, 262_144, 524_288, 1_048_576, 2_097_152, 4_194_304, 10_485_760],
+    registers: [metricsRegistry],
+  }),
+  httpDuration: new Histogram({
+    name: 'receipts_http_request_duration_seconds',
+    help: 'HTTP request latency of the api, per method, route pattern and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [metricsRegistry],
+  }),
+};
+
+let queueForDepth: ReceiptQueue | null = null;
+const QUEUE_SCRAPE_TIMEOUT_MS = 1_000;
+
+/** Waiting jobs per lane and jobs per state, read from Redis at each scrape. */
+new Gauge({
+  name: 'receipts_queue_depth',
+  help: 'Receipt jobs waiting per lane (a standard job promoted after waiting too long counts as express)',
+  labelNames: ['lane'] as const,
+  registers: [metricsRegistry],
+  async collect() {
+    const counts = await readQueue((q) => q.getCountsPerPriority(lanes.map((l) => LANE_PRIORITY[l])));
+    if (!counts) return;
+    for (const lane of lanes) this.set({ lane }, counts[String(LANE_PRIORITY[lane])] ?? 0);
+  },
+});
+
+new Gauge({
+  name: 'receipts_queue_jobs',
+  help: 'Receipt jobs in the queue per state (active on any worker, delayed for a retry, kept as failed)',
+  labelNames: ['state'] as const,
+  registers: [metricsRegistry],
+  async collect() {
+    const counts = await readQueue((q) => q.getJobCounts('active', 'delayed', 'failed'));
+    if (!counts) return;
+    for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+  },
+});
+
+/** A scrape must answer even with Redis down: the queue gauges are then left out of this scrape. */
+async function readQueue<T>(read: (queue: ReceiptQueue) => Promise<T>): Promise<T | null> {
+  if (!queueForDepth) return null;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), QUEUE_SCRAPE_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([read(queueForDepth).catch(() => null), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+let initialised = false;
+
+/**
+ * Once per process: labels every series with the process role and adds Node's own metrics
+ * (CPU, memory, event loop lag). `queue` lets the scrape report queue depth.
+ */
+export function initMetrics(options: { role: string; queue?: ReceiptQueue }): void {
+  if (options.queue) queueForDepth = options.queue;
+  if (initialised) return;
+  initialised = true;
+  metricsRegistry.setDefaultLabels({ role: options.role });
+  collectDefaultMetrics({ register: metricsRegistry });
+}
+
+/** The Prometheus text exposition of every metric. */
+export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
+  return { contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() };
+}
+
+/** With METRICS_TOKEN set, a scrape must send it as a bearer token; without it /metrics is open. */
+export function metricsAuthorized(authorization: string | undefined, token: string | undefined): boolean {
+  if (!token) return true;
+  const given = Buffer.from(authorization?.replace(/^Bearer\s+/i, '') ?? '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

@@ -1,0 +1,28 @@
+/** Socket-level failures: the server is not there (yet), went away, or did not answer. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * PostgreSQL SQLSTATEs of a server that is shutting down, starting up or unreachable:
+ * class 08 (connection exception) and 57P01–57P03 (admin/crash shutdown, cannot connect now).
+ */
+const POSTGRES_CODES = /^(08\d{3}|57P0[123])$/;
+
+/** What pg, pg-pool and ioredis say when their server is unreachable (they set no code). */
+const MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Connection is closed|Stream isn't writeable|enableOfflineQueue|Reached the max retries per request|getaddrinfo|connect ECONNREFUSED/;
+
+/**
+ * True when `err` (or an error it wraps, as Drizzle does) means PostgreSQL or Redis is
+ * unreachable rather than that the request or the data is wrong: the api answers 503 and a
+ * worker waits for the service instead of spending the job's attempts.
+ */
+export function isServiceUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (typeof e !== 'object') return false;
+    const { code, message, name } = e as { code?: unknown; message?: unknown; name?: unknown };
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || POSTGRES_CODES.test(code))) return true;
+    if (name === 'MaxRetriesPerRequestError') return true;
+    if (typeof message === 'string' && MESSAGES.test(message)) return true;
+  }
+  return false;
+}
