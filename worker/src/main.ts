@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { createLogger, loadConfigOrExit, openRuntime, startHealthServer } from '@receipts/infra';
 import { startReceiptWorker } from './receipt.worker.js';
 
@@ -7,7 +8,8 @@ const log = createLogger({ level: config.LOG_LEVEL, role: 'worker' });
 const runtime = await openRuntime(config, log);
 const health = await startHealthServer(runtime, config.WORKER_HEALTH_PORT);
 const handle = await startReceiptWorker({ ...runtime });
-process.stdout.write(`Receipts worker ready (concurrency ${config.WORKER_CONCURRENCY})\n`);
+const { port } = health.address() as AddressInfo;
+process.stdout.write(`Receipts worker ready (concurrency ${config.WORKER_CONCURRENCY}; /healthz, /readyz and /metrics on port ${port})\n`);
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -6,6 +6,8 @@ import {
   type Config,
   type Database,
   type FileStore,
+  initMetrics,
+  metrics,
   type Logger,
   type Mailer,
   type UploadEventBus,
@@ -17,6 +19,7 @@ import { createOcrEnginesFromConfig } from './ocr/create-ocr-engine.js';
 import { promoteStarvingStandardJobs } from './lane-aging.js';
 import { ABORT_REASONS, createReceiptProcessor, recordFailure } from './receipt.processor.js';
 import { startRetentionWorker } from './retention.worker.js';
+import { recoverLostUploads } from './upload-recovery.js';
 
 export interface ReceiptWorkerDeps {
   config: Config;
@@ -78,12 +81,28 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
 
   const queue = createReceiptQueue(createRedis(config.REDIS_URL), config.QUEUE_PREFIX);
   queue.on('error', (err) => log.warn({ err: err.message }, 'queue error'));
+  initMetrics({ role: config.ROLES.join('+'), queue });
   const aging = setInterval(() => {
     promoteStarvingStandardJobs(queue, config.STANDARD_MAX_WAIT_MS).then(
       (n) => n > 0 && log.info({ promoted: n }, 'standard jobs promoted after waiting too long'),
       (err: unknown) => log.warn({ err }, 'lane aging failed'),
     );
   }, Math.min(10_000, config.STANDARD_MAX_WAIT_MS / 2));
+
+  const recovery = setInterval(() => {
+    recoverLostUploads(db, queue, bus, {
+      queuedAfterMs: config.RECOVERY_SWEEP_MS,
+      processingAfterMs: Math.max(config.RECOVERY_SWEEP_MS, 2 * config.JOB_LOCK_MS),
+      jobAttempts: config.JOB_ATTEMPTS,
+    }).then(
+      (r) => {
+        if (r.requeued === 0 && r.failed === 0) return;
+        metrics.jobsHandedBack.inc({ reason: 'recovered' }, r.requeued);
+        log.warn(r, 'uploads the queue had lost were put right');
+      },
+      (err: unknown) => log.warn({ err: (err as Error).message }, 'recovery sweep failed; tries again'),
+    );
+  }, config.RECOVERY_SWEEP_MS);
 
   const retention = await startRetentionWorker({ config, db, files, log });
 
@@ -93,6 +112,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
     worker,
     async close(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
       clearInterval(aging);
+      clearInterval(recovery);
       const closing = Promise.all([worker.close(), retention.close()]);
       const timer = setTimeout(() => worker.cancelAllJobs(ABORT_REASONS.shutdown), timeoutMs);
       await closing;
