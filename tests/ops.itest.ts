@@ -1,0 +1,113 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Deployment } from './support/deployment.js';
+import { receiptsDir } from './support/service-process.js';
+import { Visitor, uniqueIp } from './support/visitor.js';
+
+const METRICS_TOKEN = 'ops-test-metrics-token-0123456789';
+
+/** The JSON log lines of the deployment's processes. */
+function logLines(output: string): Array<Record<string, unknown>> {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** The value of one sample of a Prometheus text exposition, whatever order its labels are in. */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of text.split('\n')) {
+    const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const own = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([k, v]) => own[k] === v)) return Number(match[3]);
+  }
+  return undefined;
+}
+
+/** Log lines are written as a response leaves, so a test may read just before them. */
+async function eventually(check: () => void, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+describe('operations: metrics and request ids (api and worker as separate processes)', () => {
+  let deployment: Deployment;
+  let workerMetricsUrl: string;
+  let uploadId: string;
+  const requestId = 'ops-test-request-42';
+
+  beforeAll(async () => {
+    deployment = await Deployment.start('postgres', { METRICS_TOKEN, WORKER_CONCURRENCY: '1' });
+    const port = /\/metrics on port (\d+)/.exec(deployment.output())![1];
+    workerMetricsUrl = `http://127.0.0.1:${port}/metrics`;
+    const visitor = new Visitor(deployment.baseUrl, uniqueIp());
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await readFile(path.join(receiptsDir, 'X51005568881.jpg')))]), 'receipt.jpg');
+    const res = await visitor.request('/api/ocr?wait=1', { method: 'POST', body: form, headers: { 'X-Request-Id': requestId } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe(requestId);
+    const upload = (await res.json()) as { id: string; status: string };
+    expect(upload.status).toBe('completed');
+    uploadId = upload.id;
+  });
+
+  afterAll(async () => {
+    await deployment?.stop();
+  });
+
+  it('carries the request id from the api into the worker’s log lines of that upload', async () => {
+    await eventually(() => {
+      const lines = logLines(deployment.output());
+      const api = lines.filter((l) => l.role === 'api' && l.requestId === requestId);
+      expect(api.find((l) => l.msg === 'upload queued')).toMatchObject({ uploadId });
+      expect(api.find((l) => l.msg === 'request')).toMatchObject({ method: 'POST', url: '/api/ocr?wait=1', status: 200 });
+      const worker = lines.filter((l) => l.role === 'worker' && l.uploadId === uploadId);
+      expect(worker.find((l) => l.msg === 'receipt stored')).toMatchObject({ requestId, jobId: uploadId });
+    });
+  });
+
+  it('replaces a request id that is not sane with a fresh one', async () => {
+    const res = await fetch(`${deployment.baseUrl}/api/uploads`, { headers: { 'X-Request-Id': 'bad id with spaces' } });
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('asks for the bearer token when METRICS_TOKEN is set', async () => {
+    expect((await fetch(`${deployment.baseUrl}/metrics`)).status).toBe(401);
+    expect((await fetch(workerMetricsUrl, { headers: { Authorization: 'Bearer wrong-token-wrong-token-00' } })).status).toBe(401);
+  });
+
+  it('api /metrics: queue depth per lane, upload sizes and HTTP latency per route', async () => {
+    const res = await fetch(`${deployment.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await res.text();
+    expect(sample(text, 'receipts_queue_depth', { lane: 'express', role: 'api' })).toBe(0);
+    expect(sample(text, 'receipts_queue_depth', { lane: 'standard', role: 'api' })).toBe(0);
+    expect(sample(text, 'receipts_upload_size_bytes_count', { mime_type: 'image/jpeg', role: 'api' })).toBe(1);
+    expect(sample(text, 'receipts_upload_size_bytes_sum', { mime_type: 'image/jpeg', role: 'api' })).toBeGreaterThan(10_000);
+    expect(sample(text, 'receipts_http_request_duration_seconds_count', { method: 'POST', route: '/api/ocr', status: '200' })).toBe(1);
+    expect(sample(text, 'receipts_http_request_duration_seconds_count', { method: 'GET', route: '/api/uploads', status: '200' })).toBe(1);
+    expect(sample(text, 'process_resident_memory_bytes', { role: 'api' })).toBeGreaterThan(0);
+  });
+
+  it('worker /metrics: jobs completed per lane, job duration and OCR time histograms', async () => {
+    const res = await fetch(workerMetricsUrl, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(sample(text, 'receipts_jobs_completed_total', { lane: 'standard', role: 'worker' })).toBe(1);
+    expect(sample(text, 'receipts_jobs_failed_total', { lane: 'standard' })).toBeUndefined();
+    expect(sample(text, 'receipts_job_duration_seconds_count', { lane: 'standard', outcome: 'completed' })).toBe(1);
+    expect(sample(text, 'receipts_ocr_duration_seconds_count', { engine: 'local' })).toBe(1);
+    expect(sample(text, 'receipts_ocr_duration_seconds_sum', { engine: 'local' })).toBeGreaterThan(0);
+    expect(sample(text, 'receipts_jobs_active', { role: 'worker' })).toBe(0);
+  });
+});
