@@ -29,6 +29,8 @@ export default defineConfig({
         test: {
           name: 'resilience',
           include: ['tests/**/*.rtest.ts'],
+          // Kills and restarts processes of its own: runs after everything else, not beside it.
+          sequence: { groupOrder: 1 },
           testTimeout: 600_000,
           hookTimeout: 300_000,
           fileParallelism: false,
