@@ -1,5 +1,6 @@
 // The built web app in Debian's Chromium against the real api + worker (embedded mode).
 import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -166,7 +167,8 @@ describe('the web app in a real browser', () => {
     await waiting.waitFor({ timeout: 60_000 });
     const name = (await waiting.getAttribute('aria-label'))!;
     expect(MORE_RECEIPTS).toContain(name);
-    await waiting.getByRole('button', { name: `Remove ${name}` }).click();
+    // By its name: the row may start processing meanwhile, which cancels just the same.
+    await row(home, name).getByRole('button', { name: `Remove ${name}` }).click();
     await row(home, name).waitFor({ state: 'detached' });
     const uploads = await home.evaluate(async () => (await (await fetch('/api/uploads')).json()) as Array<{ filename: string; status: string }>);
     expect(uploads.filter((u) => u.filename === name).map((u) => u.status)).toEqual(['cancelled']);
@@ -183,6 +185,29 @@ describe('the web app in a real browser', () => {
     await home.goto(`${deployment.baseUrl}/dashboard`);
     await home.getByRole('heading', { name: 'Monthly Usage' }).waitFor();
     await home.getByText('Express Lane').waitFor();
+  });
+
+  it('a subscriber drops 10 receipts at once: the rows survive a reload mid-batch and all end completed', async () => {
+    const taken = new Set([...RECEIPTS, ...MORE_RECEIPTS]);
+    const batch = (await readdir(receiptsDir)).filter((f) => f.endsWith('.jpg') && !taken.has(f)).sort().slice(0, 10);
+    expect(batch).toHaveLength(10);
+    await home.goto(`${deployment.baseUrl}/`);
+    await home.getByTestId('file-input').setInputFiles(batch.map(file));
+    const rowsOf = (page: Page) => page.locator(batch.map((n) => `[data-testid="upload-row"][aria-label="${n}"]`).join(', '));
+    await rowsOf(home).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).first().waitFor({ timeout: 120_000 });
+    // Mid-batch: some are done, the rest still waiting or being read when the page reloads.
+    const open = await rowsOf(home).evaluateAll((rows) => rows.filter((r) => r.getAttribute('data-status') !== 'completed').length);
+    expect(open).toBeGreaterThan(0);
+    await home.reload();
+    await recordProgress(home);
+    for (const name of batch) await row(home, name).waitFor();
+    await expect(rowsOf(home).count()).resolves.toBe(10);
+    for (const name of batch) {
+      await row(home, name).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).waitFor({ timeout: 120_000 });
+    }
+    const seen = await home.evaluate(() => (window as unknown as { __progress: Record<string, number[]> }).__progress);
+    // After the reload the rows still moved live: some showed a step short of 100 before completing.
+    expect(batch.some((name) => (seen[name] ?? []).some((p) => p < 100))).toBe(true);
   });
 
   it('an unknown path shows Page Not Found', async () => {
