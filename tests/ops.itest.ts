@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deployment } from './support/deployment.js';
-import { receiptsDir } from './support/service-process.js';
+import { freePort } from './support/private-services.js';
+import { receiptsDir, startServiceProcess } from './support/service-process.js';
 import { Visitor, uniqueIp } from './support/visitor.js';
 
 const METRICS_TOKEN = 'ops-test-metrics-token-0123456789';
@@ -109,5 +110,25 @@ describe('operations: metrics and request ids (api and worker as separate proces
     expect(sample(text, 'receipts_ocr_duration_seconds_count', { engine: 'local' })).toBe(1);
     expect(sample(text, 'receipts_ocr_duration_seconds_sum', { engine: 'local' })).toBeGreaterThan(0);
     expect(sample(text, 'receipts_jobs_active', { role: 'worker' })).toBe(0);
+  });
+
+  it('SIGTERM on an api: answers the requests in flight, closes live connections, exits 0', async () => {
+    // With no worker, a ?wait=1 upload stays in flight until the api lets it go.
+    await deployment.killWorker('SIGTERM');
+    const api = await startServiceProcess('api', { ...deployment.env, PORT: String(await freePort()), ROLES: 'api' });
+    const baseUrl = `http://127.0.0.1:${api.port}`;
+    const visitor = new Visitor(baseUrl, uniqueIp());
+    await visitor.connect();
+    const disconnected = new Promise<string>((resolve) => visitor.socket!.once('disconnect', resolve));
+    const inFlight = visitor.upload(await readFile(path.join(receiptsDir, 'X51005605286.jpg')), 'drain.jpg', '?wait=1');
+    await eventually(() => expect(logLines(api.output()).some((l) => l.msg === 'upload queued')).toBe(true));
+    const exited = api.stop('SIGTERM');
+    const answered = await inFlight;
+    expect(answered).toMatchObject({ status: 200, body: { status: 'queued', filename: 'drain.jpg' } });
+    expect(await disconnected).toBe('transport close');
+    expect(await exited).toBe(0);
+    await expect(fetch(`${baseUrl}/healthz`)).rejects.toThrow();
+    visitor.close();
+    await deployment.restartWorker();
   });
 });
