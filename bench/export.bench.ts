@@ -6,12 +6,12 @@
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
+import { freePort } from '../tests/support/free-port.js';
 import { startServiceProcess } from '../tests/support/service-process.js';
 import { provisionServices } from '../tests/support/services.js';
 import { Visitor } from '../tests/support/visitor.js';
@@ -23,13 +23,6 @@ const ITEMS = 5;
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * The download as a browser does it, straight to a file through node:http: fetch's web streams

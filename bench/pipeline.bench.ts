@@ -17,10 +17,9 @@ import {
 } from '@receipts/infra';
 import { runPipeline } from '@receipts/worker';
 import { createOcrEngine } from '../worker/src/ocr/create-ocr-engine.js';
-import { activateSubscription, createSubscriber } from '../tests/support/accounts.js';
+import { createSubscriber, signedUpSubscriber } from '../tests/support/accounts.js';
 import { Deployment } from '../tests/support/deployment.js';
 import { receiptsDir } from '../tests/support/service-process.js';
-import { Visitor } from '../tests/support/visitor.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? os.availableParallelism());
 const N = Number(process.env.BENCH_RECEIPTS ?? 40);
@@ -67,14 +66,7 @@ async function main() {
   const deployment = await Deployment.start('postgres', { WORKER_CONCURRENCY: String(CONCURRENCY), LOG_LEVEL: 'warn' });
   try {
     // A subscriber (monthly quota of 1,000) so the quota is not what is measured.
-    const visitor = new Visitor(deployment.baseUrl);
-    const email = `bench-${process.pid}@example.test`;
-    await visitor.json('/api/auth/register', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password: 'Bench1234' }),
-    });
-    await activateSubscription(deployment.services.databaseUrl, email, 'business');
+    const { visitor } = await signedUpSubscriber(deployment.baseUrl, deployment.services.databaseUrl, 'business');
     await visitor.connect();
     // Warm-up so both sides start with loaded OCR workers.
     await visitor.upload(files[0]!.bytes, 'warmup.jpg', '?wait=1');

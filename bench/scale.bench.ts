@@ -6,10 +6,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { activateSubscription } from '../tests/support/accounts.js';
+import { signedUpSubscriber } from '../tests/support/accounts.js';
 import { Deployment } from '../tests/support/deployment.js';
 import { receiptsDir } from '../tests/support/service-process.js';
-import { Visitor } from '../tests/support/visitor.js';
 
 const CORES = os.availableParallelism();
 const MAX_WORKERS = Number(process.env.BENCH_MAX_WORKERS ?? CORES);
@@ -24,14 +23,7 @@ async function main() {
   const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
   await db.connect();
   try {
-    const visitor = new Visitor(deployment.baseUrl);
-    const email = `scale-${process.pid}@example.test`;
-    await visitor.json('/api/auth/register', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password: 'Bench1234' }),
-    });
-    await activateSubscription(deployment.services.databaseUrl, email, 'enterprise');
+    const { visitor } = await signedUpSubscriber(deployment.baseUrl, deployment.services.databaseUrl, 'enterprise');
 
     const batch = async (count: number): Promise<number> => {
       const started = performance.now();

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deployment } from './support/deployment.js';
-import { freePort } from './support/private-services.js';
+import { freePort } from './support/free-port.js';
 import { receiptsDir, startServiceProcess } from './support/service-process.js';
 import { Visitor, uniqueIp } from './support/visitor.js';
 

@@ -8,8 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activateSubscription } from './support/accounts.js';
-import { freePort, PrivatePostgres, PrivateRedis } from './support/private-services.js';
+import { signedUpSubscriber } from './support/accounts.js';
+import { freePort } from './support/free-port.js';
+import { PrivatePostgres, PrivateRedis } from './support/private-services.js';
 import { receiptsDir, startServiceProcess, type ServiceProcess } from './support/service-process.js';
 import { Visitor } from './support/visitor.js';
 
@@ -56,16 +57,8 @@ async function startWorker(): Promise<ServiceProcess> {
 }
 
 /** A signed-in subscriber of its own per scenario, so its quota tells that scenario's story. */
-async function subscriber(name: string): Promise<{ visitor: Visitor; userId: string }> {
-  const visitor = new Visitor(baseUrl);
-  const email = `${name}-${Date.now()}@example.test`;
-  const res = await visitor.json('/api/auth/register', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: 'Resilience1234' }),
-  });
-  expect(res.status).toBe(201);
-  await activateSubscription(postgres.url, email, 'business');
+async function subscriber(): Promise<{ visitor: Visitor; userId: string }> {
+  const { visitor, email } = await signedUpSubscriber(baseUrl, postgres.url, 'business');
   const { rows } = await db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
   return { visitor, userId: rows[0]!.id };
 }
@@ -168,7 +161,7 @@ describe('resilience: 1 api + 3 workers on private PostgreSQL and Redis', () => 
   });
 
   it('a worker SIGKILLed mid-batch: all 60 uploads complete exactly once, none charged twice', async () => {
-    const { visitor, userId } = await subscriber('sigkill');
+    const { visitor, userId } = await subscriber();
     const ids = await sendBatch(visitor, 60);
     await until(() => statusCounts(ids), (c) => (c.completed ?? 0) >= 6, 'a few receipts before the kill');
     const victim = workers.shift()!;
@@ -184,7 +177,7 @@ describe('resilience: 1 api + 3 workers on private PostgreSQL and Redis', () => 
   });
 
   it('Redis killed and restarted empty mid-batch: every upload ends completed or failed with a message, none stuck', async () => {
-    const { visitor, userId } = await subscriber('redis');
+    const { visitor, userId } = await subscriber();
     const ids = await sendBatch(visitor, 24);
     await until(() => statusCounts(ids), (c) => (c.completed ?? 0) >= 3, 'a few receipts before the restart');
     const inFlight = (await statusCounts(ids)).processing ?? 0;
@@ -210,7 +203,7 @@ describe('resilience: 1 api + 3 workers on private PostgreSQL and Redis', () => 
   });
 
   it('PostgreSQL stopped: the api answers 503 while it is down and recovers without a restart', async () => {
-    const { visitor, userId } = await subscriber('postgres');
+    const { visitor, userId } = await subscriber();
     const ids = await sendBatch(visitor, 9);
     const { processing: inFlight = 0 } = await until(() => statusCounts(ids), (c) => (c.processing ?? 0) >= 2, 'jobs in flight');
     await postgres.halt();
@@ -231,7 +224,7 @@ describe('resilience: 1 api + 3 workers on private PostgreSQL and Redis', () => 
   });
 
   it('a worker SIGTERMed with active jobs: they complete or another worker picks them up', async () => {
-    const { visitor, userId } = await subscriber('sigterm');
+    const { visitor, userId } = await subscriber();
     const ids = await sendBatch(visitor, 12);
     const { processing: inFlight = 0 } = await until(() => statusCounts(ids), (c) => (c.processing ?? 0) >= 3, 'every worker busy');
     const drained = workers.shift()!;

@@ -1,23 +1,8 @@
-import type { ReceiptRecord } from './receipt.schema.js';
+import { RECEIPT_DETAIL_FIELDS, type ReceiptRecord } from './receipt.schema.js';
 import type { ReceiptPatch } from './receipt-library.schema.js';
 
 /** The fields a person may correct (quality and the recognized text are the extraction's own). */
-export const EDITABLE_FIELDS = [
-  'merchantName',
-  'date',
-  'time',
-  'currency',
-  'subtotal',
-  'tax',
-  'tip',
-  'discount',
-  'total',
-  'paymentMethod',
-  'category',
-  'receiptNumber',
-  'tin',
-  'items',
-] as const;
+export const EDITABLE_FIELDS = [...RECEIPT_DETAIL_FIELDS, 'items'] as const;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 
 export type ReceiptChanges = Partial<Record<EditableField, { from: unknown; to: unknown }>>;

@@ -38,6 +38,23 @@ export const receiptRecordSchema = z.object({
 });
 export type ReceiptRecord = z.infer<typeof receiptRecordSchema>;
 
+/** The record's single-value fields that describe the purchase, in the spec §3 order. */
+export const RECEIPT_DETAIL_FIELDS = [
+  'merchantName',
+  'date',
+  'time',
+  'currency',
+  'subtotal',
+  'tax',
+  'tip',
+  'discount',
+  'total',
+  'paymentMethod',
+  'category',
+  'receiptNumber',
+  'tin',
+] as const satisfies ReadonlyArray<keyof ReceiptRecord>;
+
 /** A stored receipt as the api returns it: the record plus what validation found. */
 export const receiptViewSchema = receiptRecordSchema.extend({
   id: z.uuid(),

@@ -1,4 +1,4 @@
-import { type DuplicateOf, type ReceiptView, type UploadView } from '@receipts/common';
+import { type DuplicateOf, type ReceiptRecord, type ReceiptView, type UploadView } from '@receipts/common';
 import type { ReceiptRow, UploadRow } from './db/schema.js';
 
 const RAW_TEXT_PREVIEW = 200;
@@ -9,6 +9,29 @@ function preview(text: string): string {
 
 /** What a receipt view is made of: a stored receipt without its bookkeeping columns. */
 export type ReceiptFields = Omit<ReceiptRow, 'uploadId' | 'createdAt' | 'updatedAt'>;
+
+/**
+ * A receipt's fields as the receipts table stores them (absent is null, no currency is USD): the
+ * inverse of toReceiptView, for the extraction and for corrections alike.
+ */
+export function receiptColumns(receipt: ReceiptRecord) {
+  return {
+    merchantName: receipt.merchantName ?? null,
+    date: receipt.date ?? null,
+    time: receipt.time ?? null,
+    currency: receipt.currency ?? 'USD',
+    subtotal: receipt.subtotal ?? null,
+    tax: receipt.tax ?? null,
+    tip: receipt.tip ?? null,
+    discount: receipt.discount ?? null,
+    total: receipt.total ?? null,
+    paymentMethod: receipt.paymentMethod ?? null,
+    category: receipt.category,
+    receiptNumber: receipt.receiptNumber ?? null,
+    tin: receipt.tin ?? null,
+    items: receipt.items,
+  };
+}
 
 /** A stored receipt in the spec §3 shape: absent fields omitted, currency omitted when USD. */
 export function toReceiptView(row: ReceiptFields): ReceiptView {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { planById, type PlanId } from '@receipts/common';
 import { schema, type Database } from '@receipts/infra';
 import pg from 'pg';
+import { Visitor } from './visitor.js';
 
 /** Gives an existing account an active subscription, straight in the database (test set-up). */
 export async function activateSubscription(databaseUrl: string, email: string, planId: PlanId = 'business'): Promise<void> {
@@ -33,4 +34,21 @@ export async function createSubscriber(db: Database, planId: PlanId = 'business'
     receiptLimit: planById(planId)!.receiptLimit,
   });
   return { userId: user!.id, email };
+}
+
+/**
+ * A visitor who signed up through the api and was then given an active subscription, so the
+ * quota is not what a test or benchmark runs into.
+ */
+export async function signedUpSubscriber(baseUrl: string, databaseUrl: string, planId: PlanId = 'business'): Promise<{ visitor: Visitor; email: string }> {
+  const visitor = new Visitor(baseUrl);
+  const email = `subscriber-${randomUUID()}@example.test`;
+  const res = await visitor.json('/api/auth/register', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: 'Subscriber1234' }),
+  });
+  if (res.status !== 201) throw new Error(`register: ${res.status} ${JSON.stringify(res.body)}`);
+  await activateSubscription(databaseUrl, email, planId);
+  return { visitor, email };
 }

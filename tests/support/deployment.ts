@@ -1,19 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.js';
 import { provisionServices, type TestServices } from './services.js';
 import { startServiceProcess, type ServiceProcess } from './service-process.js';
 
 export type DeploymentMode = 'pglite' | 'postgres';
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * The built service as real processes: `pglite` is the embedded default (api and worker in

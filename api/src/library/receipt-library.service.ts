@@ -12,6 +12,7 @@ import {
 } from '@receipts/common';
 import {
   duplicateOriginal,
+  receiptColumns,
   refreshSameReceiptFlags,
   schema,
   toDuplicateOf,
@@ -144,20 +145,7 @@ export class ReceiptLibraryService {
       await tx
         .update(receipts)
         .set({
-          merchantName: after.merchantName ?? null,
-          date: after.date ?? null,
-          time: after.time ?? null,
-          currency: after.currency ?? 'USD',
-          subtotal: after.subtotal ?? null,
-          tax: after.tax ?? null,
-          tip: after.tip ?? null,
-          discount: after.discount ?? null,
-          total: after.total ?? null,
-          paymentMethod: after.paymentMethod ?? null,
-          category: after.category,
-          receiptNumber: after.receiptNumber ?? null,
-          tin: after.tin ?? null,
-          items: after.items,
+          ...receiptColumns(after),
           issues,
           valid: isExportValid(after, issues),
           updatedAt: new Date(),

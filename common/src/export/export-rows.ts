@@ -1,25 +1,9 @@
 import { QUALITY_THRESHOLD } from '../extraction/validation.rules.js';
-import type { ReceiptView } from '../receipt.schema.js';
+import { RECEIPT_DETAIL_FIELDS, type ReceiptView } from '../receipt.schema.js';
 
 export const MAX_ITEM_SLOTS = 20;
 
-const RECEIPT_FIELDS = [
-  'merchantName',
-  'date',
-  'time',
-  'currency',
-  'subtotal',
-  'tax',
-  'tip',
-  'discount',
-  'total',
-  'paymentMethod',
-  'category',
-  'receiptNumber',
-  'tin',
-  'quality',
-  'rawText',
-] as const;
+const RECEIPT_FIELDS = [...RECEIPT_DETAIL_FIELDS, 'quality', 'rawText'] as const;
 
 const ITEM_COLUMNS = Array.from({ length: MAX_ITEM_SLOTS }, (_, i) => [
   `item_${i + 1}_desc`,
