@@ -29,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'resilience',
           include: ['tests/**/*.rtest.ts'],
-          // Kills and restarts processes of its own: runs after everything else, not beside it.
+          // Kills and restarts processes of its own: a group of its own, never beside other test files.
           sequence: { groupOrder: 1 },
           testTimeout: 600_000,
           hookTimeout: 300_000,

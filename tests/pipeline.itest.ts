@@ -160,9 +160,14 @@ describe.each<DeploymentMode>(['pglite', 'postgres'])('pipeline spine on %s', (m
   });
 
   it('completes an upload exactly once when its worker is killed mid-job', async () => {
-    const { body } = await visitor.upload(receipt, 'killed.jpg');
+    const { status, body } = await visitor.upload(receipt, 'killed.jpg');
+    expect(status).toBe(202);
     const id = body.id as string;
-    await visitor.waitFor(() => visitor.eventsFor(id).some((e) => e.event === 'upload:progress'), 60_000, 'job start');
+    await visitor.waitFor(() => visitor.eventsFor(id).some((e) => e.event === 'upload:progress'), 60_000, 'job start').catch(async (err: Error) => {
+      // Say where the upload is, and what the processes printed, when its first step never showed.
+      const { body: now } = await visitor.json(`/api/uploads/${id}`);
+      throw new Error(`${err.message}; the upload: ${JSON.stringify(now)}\n${deployment.output().slice(-4000)}`);
+    });
     await deployment.killWorker();
     await deployment.restartWorker();
     if (mode === 'pglite') {
