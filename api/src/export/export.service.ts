@@ -19,8 +19,11 @@ import { roomIn, writeWorkbook } from './workbook.writer.js';
 
 const { uploads, receipts } = schema;
 
-/** Receipts read per query: small enough to keep memory flat, large enough that round trips do not dominate. */
-const PAGE_SIZE = 1000;
+/**
+ * Receipts read per query. A page (and the next one, read ahead) must die young: at 1,000 they
+ * outlived the young generation and the export's peak RSS went from +30 MB to +150 MB.
+ */
+const PAGE_SIZE = 500;
 /** Data rows one xlsx sheet holds (1,048,576 rows less the header). */
 const XLSX_MAX_ROWS = 1_048_575;
 
