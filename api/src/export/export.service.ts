@@ -11,7 +11,7 @@ import {
   type ExportSource,
 } from '@receipts/common';
 import { schema, toReceiptView, type Database, type Logger, type ReceiptFields } from '@receipts/infra';
-import { and, count, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { HttpError, notFound } from '../http-error.js';
 import { receiptScope } from '../library/receipt-scope.js';
 import type { Owner } from '../session.js';
@@ -76,11 +76,7 @@ export class ExportService {
         rows: valid,
         withIssues: total - valid,
         skipped: 0,
-        write: (out) =>
-          writeWorkbook(out, sheetNamesOf(request), {
-            all: () => this.pages(scope),
-            byIds: (ids) => this.byIds(scope, ids),
-          }),
+        write: (out) => writeWorkbook(out, sheetNamesOf(request), (v) => pages(v)),
       };
     }
 
@@ -127,17 +123,6 @@ export class ExportService {
       rows.length = 0;
       yield sources;
       if (!more) return;
-    }
-  }
-
-  /** The scope's receipts with these ids, a page per query, in the order of `ids`' pages. */
-  private async *byIds(scope: SQL, ids: string[]): AsyncGenerator<ExportSource[]> {
-    let pending = ids.length > 0 ? this.page(and(scope, inArray(receipts.id, ids.slice(0, PAGE_SIZE)))!, null) : null;
-    for (let at = 0; pending; at += PAGE_SIZE) {
-      const rows = await pending;
-      const next = ids.slice(at + PAGE_SIZE, at + 2 * PAGE_SIZE);
-      pending = next.length > 0 ? this.page(and(scope, inArray(receipts.id, next))!, null) : null;
-      yield rows.map((r) => ({ filename: r.filename, receipt: toReceiptView(r) }));
     }
   }
 

@@ -18,13 +18,8 @@ import {
 } from '@receipts/common';
 import ExcelJS from 'exceljs';
 
-/** Where the workbook's receipts come from, a page at a time. */
-export interface WorkbookSource {
-  /** Every receipt of the export, valid or not, in upload order. */
-  all(): AsyncIterable<ExportSource[]>;
-  /** The receipts with these ids again (ids in the order `all` gave them), in that order. */
-  byIds(ids: string[]): AsyncIterable<ExportSource[]>;
-}
+/** Pages of receipts, valid ones or the ones with issues, read from the database one page at a time. */
+export type ReceiptPages = (valid: boolean) => AsyncIterable<ExportSource[]>;
 
 /** Bytes the client may have unread before the export waits: the network drains while the next page is written. */
 const OUT_BACKLOG_MAX = 1024 * 1024;
@@ -159,24 +154,17 @@ function writeRow(sheet: ExcelJS.Worksheet, layout: SheetLayout, row: readonly C
 /**
  * Streams the spec §7 workbook to `out`: the valid receipts, then the ones with issues, then
  * the summary of exactly those rows. A sheet is written whole before the next starts (the zip
- * holds one open entry at a time), so the receipts with issues are only noted (their ids) on the
- * one pass over everything and read again by id afterwards: a second pass that searched for them
- * cost an eighth of the export. Each page waits for room in `out`, so memory stays flat whatever
- * the number of receipts.
+ * holds one open entry at a time), and each page waits for room in `out`, so memory stays flat
+ * whatever the number of receipts.
  */
-export async function writeWorkbook(out: Writable, sheetNames: readonly [string, string, string], from: WorkbookSource): Promise<void> {
+export async function writeWorkbook(out: Writable, sheetNames: readonly [string, string, string], pages: ReceiptPages): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   workbook.creator = 'Receipts to Excel';
   const tally = emptyTally();
 
   const receiptsSheet = addSheet(workbook, sheetNames[0], RECEIPTS);
-  const withIssues: string[] = [];
-  for await (const page of from.all()) {
+  for await (const page of pages(true)) {
     for (const source of drain(page)) {
-      if (!source.receipt.valid) {
-        withIssues.push(source.receipt.id);
-        continue;
-      }
       tallyReceipt(tally, source.receipt);
       writeRow(receiptsSheet, RECEIPTS, exportRowValues(source), source.receipt.currency ?? 'USD');
     }
@@ -186,7 +174,7 @@ export async function writeWorkbook(out: Writable, sheetNames: readonly [string,
   receiptsSheet.commit();
 
   const issuesSheet = addSheet(workbook, sheetNames[1], ISSUES);
-  for await (const page of from.byIds(withIssues)) {
+  for await (const page of pages(false)) {
     for (const source of drain(page)) {
       tallyReceipt(tally, source.receipt);
       writeRow(issuesSheet, ISSUES, valuesOf(ISSUES, issueRow(source)), source.receipt.currency ?? 'USD');
