@@ -163,11 +163,15 @@ describe.each<DeploymentMode>(['pglite', 'postgres'])('pipeline spine on %s', (m
     const { status, body } = await visitor.upload(receipt, 'killed.jpg');
     expect(status).toBe(202);
     const id = body.id as string;
-    await visitor.waitFor(() => visitor.eventsFor(id).some((e) => e.event === 'upload:progress'), 60_000, 'job start').catch(async (err: Error) => {
+    // Mid-job: the first step is on the socket, or the upload reads as processing.
+    const startDeadline = Date.now() + 60_000;
+    let now: UploadView = (await visitor.json<UploadView>(`/api/uploads/${id}`)).body;
+    while (!visitor.eventsFor(id).some((e) => e.event === 'upload:progress') && now.status !== 'processing') {
       // Say where the upload is, and what the processes printed, when its first step never showed.
-      const { body: now } = await visitor.json(`/api/uploads/${id}`);
-      throw new Error(`${err.message}; the upload: ${JSON.stringify(now)}\n${deployment.output().slice(-4000)}`);
-    });
+      if (Date.now() > startDeadline) throw new Error(`the job never started: ${JSON.stringify(now)}\n${deployment.output().slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 100));
+      now = (await visitor.json<UploadView>(`/api/uploads/${id}`)).body;
+    }
     await deployment.killWorker();
     await deployment.restartWorker();
     if (mode === 'pglite') {
