@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Deployment, type DeploymentMode } from './support/deployment.js';
 import { receiptsDir } from './support/service-process.js';
+import { until } from './support/until.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
 
 const RECEIPT = 'X51005568881.jpg'; // HON HWA HARDWARE TRADING, total 10.40
@@ -164,14 +165,12 @@ describe.each<DeploymentMode>(['pglite', 'postgres'])('pipeline spine on %s', (m
     expect(status).toBe(202);
     const id = body.id as string;
     // Mid-job: the first step is on the socket, or the upload reads as processing.
-    const startDeadline = Date.now() + 60_000;
-    let now: UploadView = (await visitor.json<UploadView>(`/api/uploads/${id}`)).body;
-    while (!visitor.eventsFor(id).some((e) => e.event === 'upload:progress') && now.status !== 'processing') {
+    const upload = () => visitor.json<UploadView>(`/api/uploads/${id}`).then((r) => r.body);
+    const started = (now: UploadView) => now.status === 'processing' || visitor.eventsFor(id).some((e) => e.event === 'upload:progress');
+    await until(upload, started, 'job start', { timeoutMs: 60_000 }).catch(async (err: Error) => {
       // Say where the upload is, and what the processes printed, when its first step never showed.
-      if (Date.now() > startDeadline) throw new Error(`the job never started: ${JSON.stringify(now)}\n${deployment.output().slice(-4000)}`);
-      await new Promise((r) => setTimeout(r, 100));
-      now = (await visitor.json<UploadView>(`/api/uploads/${id}`)).body;
-    }
+      throw new Error(`${err.message}: ${JSON.stringify(await upload())}\n${deployment.output().slice(-4000)}`);
+    });
     await deployment.killWorker();
     await deployment.restartWorker();
     if (mode === 'pglite') {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedUpSubscriber } from './support/accounts.js';
 import { freePort } from './support/free-port.js';
 import { PrivatePostgres, PrivateRedis } from './support/private-services.js';
+import { until } from './support/until.js';
 import { receiptsDir, startServiceProcess, type ServiceProcess } from './support/service-process.js';
 import { Visitor } from './support/visitor.js';
 
@@ -39,16 +40,6 @@ const outcomes: Outcome[] = [];
 let nextReceipt = 0;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 240_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read().catch(() => undefined);
-    if (value !== undefined && done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
 
 async function startWorker(): Promise<ServiceProcess> {
   const worker = await startServiceProcess('worker', env);
@@ -83,8 +74,11 @@ async function statusCounts(ids: string[]): Promise<Record<string, number>> {
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
 
+/** Waits on the database's record, polled gently while the workers are busy. */
+const slowly = { timeoutMs: 240_000, everyMs: 250 };
+
 async function waitAllEnded(ids: string[], what: string): Promise<void> {
-  await until(() => statusCounts(ids), (c) => !c.queued && !c.processing, `${what}: every upload to end`);
+  await until(() => statusCounts(ids), (c) => !c.queued && !c.processing, `${what}: every upload to end`, slowly);
 }
 
 /** What became of a batch, from PostgreSQL: the record the user sees. */
@@ -163,7 +157,7 @@ describe('resilience: 1 api + 3 workers on private PostgreSQL and Redis', () => 
   it('a worker SIGKILLed mid-batch: all 60 uploads complete exactly once, none charged twice', async () => {
     const { visitor, userId } = await subscriber();
     const ids = await sendBatch(visitor, 60);
-    await until(() => statusCounts(ids), (c) => (c.completed ?? 0) >= 6, 'a few receipts before the kill');
+    await until(() => statusCounts(ids), (c) => (c.completed ?? 0) >= 6, 'a few receipts before the kill', slowly);
     const victim = workers.shift()!;
     // With 50-odd jobs waiting, each single-slot worker always holds one.
     const inFlight = (await statusCounts(ids)).processing ?? 0;
@@ -179,7 +173,7 @@ describe('resilience: 1 api + 3 workers on private PostgreSQL and Redis', () => 
   it('Redis killed and restarted empty mid-batch: every upload ends completed or failed with a message, none stuck', async () => {
     const { visitor, userId } = await subscriber();
     const ids = await sendBatch(visitor, 24);
-    await until(() => statusCounts(ids), (c) => (c.completed ?? 0) >= 3, 'a few receipts before the restart');
+    await until(() => statusCounts(ids), (c) => (c.completed ?? 0) >= 3, 'a few receipts before the restart', slowly);
     const inFlight = (await statusCounts(ids)).processing ?? 0;
     await redis.halt();
 
@@ -205,7 +199,7 @@ describe('resilience: 1 api + 3 workers on private PostgreSQL and Redis', () => 
   it('PostgreSQL stopped: the api answers 503 while it is down and recovers without a restart', async () => {
     const { visitor, userId } = await subscriber();
     const ids = await sendBatch(visitor, 9);
-    const { processing: inFlight = 0 } = await until(() => statusCounts(ids), (c) => (c.processing ?? 0) >= 2, 'jobs in flight');
+    const { processing: inFlight = 0 } = await until(() => statusCounts(ids), (c) => (c.processing ?? 0) >= 2, 'jobs in flight', slowly);
     await postgres.halt();
     const ready = await fetch(`${baseUrl}/readyz`);
     expect(ready.status).toBe(503);
@@ -215,7 +209,7 @@ describe('resilience: 1 api + 3 workers on private PostgreSQL and Redis', () => 
     expect(refused.body).toMatchObject({ error: 'SERVICE_UNAVAILABLE' });
     await sleep(3_000);
     await postgres.resume();
-    await until(() => fetch(`${baseUrl}/readyz`), (r) => r.status === 200, 'readyz after PostgreSQL is back', 60_000);
+    await until(() => fetch(`${baseUrl}/readyz`), (r) => r.status === 200, 'readyz after PostgreSQL is back', { timeoutMs: 60_000, everyMs: 250 });
     await waitAllEnded(ids, 'PostgreSQL outage');
     record(await account('PostgreSQL stopped for 3 s with jobs in flight', userId, ids, inFlight, 1));
     expect((await statusCounts(ids)).completed).toBe(9);
@@ -226,7 +220,7 @@ describe('resilience: 1 api + 3 workers on private PostgreSQL and Redis', () => 
   it('a worker SIGTERMed with active jobs: they complete or another worker picks them up', async () => {
     const { visitor, userId } = await subscriber();
     const ids = await sendBatch(visitor, 12);
-    const { processing: inFlight = 0 } = await until(() => statusCounts(ids), (c) => (c.processing ?? 0) >= 3, 'every worker busy');
+    const { processing: inFlight = 0 } = await until(() => statusCounts(ids), (c) => (c.processing ?? 0) >= 3, 'every worker busy', slowly);
     const drained = workers.shift()!;
     expect(await drained.stop('SIGTERM')).toBe(0);
     await waitAllEnded(ids, 'SIGTERM');

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './free-port.js';
+import { until } from './until.js';
 
 const run = promisify(execFile);
 
@@ -15,14 +16,6 @@ async function answersOn(port: number): Promise<boolean> {
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
   });
-}
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /**
@@ -52,7 +45,7 @@ export class PrivateRedis {
       ['--bind', '127.0.0.1', '--port', String(this.port), '--dir', this.dir, '--save', '', '--appendonly', 'no'],
       { stdio: 'ignore' },
     );
-    await until(() => answersOn(this.port), `redis on ${this.port}`);
+    await until(() => answersOn(this.port), Boolean, `redis on ${this.port}`);
   }
 
   /** Kills the server (as a crash or an OOM kill would): everything it held is gone. */
@@ -112,7 +105,7 @@ export class PrivatePostgres {
       'start', '-w', '-D', path.join(this.dir, 'data'), '-l', path.join(this.dir, 'log'),
       '-o', `-p ${this.port} -h 127.0.0.1 -k ${this.dir} -c fsync=off -c max_connections=100`,
     ]);
-    await until(() => answersOn(this.port), `postgres on ${this.port}`);
+    await until(() => answersOn(this.port), Boolean, `postgres on ${this.port}`);
   }
 
   /** A fast shutdown: open connections are terminated, new ones refused. */

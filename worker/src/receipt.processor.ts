@@ -32,7 +32,7 @@ import { runPipeline } from './receipt.pipeline.js';
 export const ABORT_REASONS = { cancel: 'cancelled by user', shutdown: 'worker shutting down' } as const;
 
 /** While PostgreSQL or Redis is unreachable a job waits this long between tries, spending no attempt. */
-export const UNAVAILABLE_RETRY_MS = 3_000;
+const UNAVAILABLE_RETRY_MS = 3_000;
 
 export interface ProcessorDeps {
   db: Database;
