@@ -15,7 +15,33 @@ export interface RecognizedField {
   values?: RecognizedField[];
 }
 
+/**
+ * A box on a page of the stored original as a viewer shows it (EXIF orientation applied, a PDF
+ * page as rendered), in fractions of that page's width and height: 0..1 whatever the resolution.
+ */
+export interface TextBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** One line of recognised text and where it was read. */
+export interface RecognizedLine {
+  /** 0-based page of the original. */
+  page: number;
+  text: string;
+  box: TextBox;
+  /** 0..1 */
+  confidence: number;
+}
+
 export interface RecognizedDocument {
   content: string;
   documents: Array<{ confidence?: number; fields: Record<string, RecognizedField> }>;
+  /**
+   * Every line with its place, when the engine knows it. `content` is then exactly these lines'
+   * texts joined by `\n`, so the n-th line of `content` is `lines[n]`.
+   */
+  lines?: RecognizedLine[];
 }

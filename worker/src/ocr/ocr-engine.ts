@@ -1,10 +1,23 @@
 import type { AcceptedMime, RecognizedDocument } from '@receipts/common';
 
+/** Maps a pixel of a prepared page image back to the original page, as fractions (0..1) of its width and height. */
+export type ToOriginal = (x: number, y: number) => [number, number];
+
 /** One page ready for OCR: an encoded image (PNG or JPEG) and its pixel size. */
 export interface PageImage {
   image: Buffer;
   width: number;
   height: number;
+  /**
+   * Where this image's pixels lie on the original page, after whatever rotation, crop or
+   * perspective correction made it. Absent: the image is the whole page, upright (x / width, y / height).
+   */
+  toOriginal?: ToOriginal;
+}
+
+/** `page.toOriginal`, or the identity scaled to fractions. */
+export function originalPoint(page: PageImage, x: number, y: number): [number, number] {
+  return page.toOriginal ? page.toOriginal(x, y) : [x / page.width, y / page.height];
 }
 
 /** A file turned into what an engine reads: page images and, for PDFs with one, a text layer. */
