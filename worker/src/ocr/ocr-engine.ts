@@ -20,6 +20,14 @@ export function originalPoint(page: PageImage, x: number, y: number): [number, n
   return page.toOriginal ? page.toOriginal(x, y) : [x / page.width, y / page.height];
 }
 
+/** A line read from a page image, its box in that image's pixels. */
+export interface PageLine {
+  text: string;
+  /** 0..1 */
+  confidence: number;
+  box: { x: number; y: number; width: number; height: number };
+}
+
 /** A file turned into what an engine reads: page images and, for PDFs with one, a text layer. */
 export interface DecodedDocument {
   mimeType: AcceptedMime;

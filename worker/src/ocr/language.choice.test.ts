@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { detectLanguage, firstPassLanguages, retryLanguages } from './language.choice.js';
+
+const all = ['eng', 'deu', 'fra', 'spa', 'por', 'ita', 'nld', 'jpn'];
+
+describe('firstPassLanguages', () => {
+  it.each([
+    [{}, all, ['eng']],
+    [{ script: 'Latin', currencyCode: 'EUR' }, all, ['eng']],
+    [{ script: 'Japanese' }, all, ['jpn']],
+    [{ script: 'Han' }, all, ['jpn']],
+    [{ currencyCode: 'JPY' }, all, ['jpn']],
+    [{ currencyCode: 'JPY' }, ['eng'], ['eng']],
+    [{}, ['deu'], ['deu']],
+  ])('%j with %j → %j', (evidence, installed, expected) => {
+    expect(firstPassLanguages(evidence, installed)).toEqual(expected);
+  });
+});
+
+describe('detectLanguage', () => {
+  it.each([
+    ['SUMME EUR 12,34\nMwSt 19% 1,97\nRückgeld 0,00', 'deu'],
+    ['TOTAL TTC 12,34\nTVA 20% 2,06\nMerci de votre visite', 'fra'],
+    ['IMPORTE 12,34\nIVA 21%\nEfectivo 20,00\nCambio 7,66', 'spa'],
+    ['TOTAL 12,34\nDinheiro 20,00\nTroco 7,66\nContribuinte', 'por'],
+    ['Subtotal 11.00\nTax 1.34\nTotal 12.34\nChange 7.66', 'eng'],
+    ['TOTAL 12.34', undefined],
+  ])('%j → %s', (text, expected) => {
+    expect(detectLanguage(text)).toBe(expected);
+  });
+});
+
+describe('retryLanguages', () => {
+  it('reads a page again in Japanese when English made little of it', () => {
+    expect(retryLanguages({ languages: ['eng'], confidence: 0.3 }, all)).toEqual(['jpn']);
+  });
+  it('keeps a fair English reading', () => {
+    expect(retryLanguages({ languages: ['eng'], confidence: 0.7 }, all)).toBeNull();
+  });
+  it('does not retry what was read in Japanese already, or without the model', () => {
+    expect(retryLanguages({ languages: ['jpn'], confidence: 0.3 }, all)).toBeNull();
+    expect(retryLanguages({ languages: ['eng'], confidence: 0.3 }, ['eng'])).toBeNull();
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * Which tesseract languages read a receipt. Each language loaded costs time on every page, so a
+ * receipt gets the one its evidence points to, not every language installed.
+ */
+
+/** Words receipts print often, per language, that other languages' receipts rarely do. */
+const MARKERS: Record<string, RegExp> = {
+  eng: /\b(?:subtotal|sub total|change|thank you|amount|tax|cashier|balance due|tip)\b/gi,
+  deu: /\b(?:summe|mwst|ust|betrag|rückgeld|zurück|gegeben|kasse|netto|brutto|gesamt|bonnr|danke|einkauf|steuer)\b/gi,
+  fra: /\b(?:ttc|tva|montant|espèces|especes|rendu|merci|caisse|articles?|facture|règlement)\b/gi,
+  spa: /\b(?:importe|efectivo|cambio|gracias|factura|tarjeta|base imponible|cuota|artículos)\b/gi,
+  por: /\b(?:troco|dinheiro|obrigad[oa]|fatura|contribuinte|nif|valor|pagamento|cupom)\b/gi,
+  ita: /\b(?:totale|contanti|resto|scontrino|grazie|importo|documento commerciale)\b/gi,
+  nld: /\b(?:btw|totaal|contant|wisselgeld|bedankt|kassabon|pinnen|betaald)\b/gi,
+};
+
+/** Scripts (tesseract OSD names) whose receipts need their own model. */
+const SCRIPT_LANGUAGE: Record<string, string> = { Japanese: 'jpn', Han: 'jpn', Katakana: 'jpn', Hiragana: 'jpn' };
+const CURRENCY_LANGUAGE: Record<string, string> = { JPY: 'jpn' };
+
+/** Below this mean confidence an English reading of a page is likely another script altogether. */
+export const OTHER_SCRIPT_CONFIDENCE = 0.45;
+
+/** The first pass: a script seen on the page or the user's currency can ask for a model; English otherwise. */
+export function firstPassLanguages(evidence: { script?: string; currencyCode?: string }, installed: readonly string[]): string[] {
+  const wanted = (evidence.script && SCRIPT_LANGUAGE[evidence.script]) || (evidence.currencyCode && CURRENCY_LANGUAGE[evidence.currencyCode]);
+  return wanted && installed.includes(wanted) ? [wanted] : installed.includes('eng') ? ['eng'] : [installed[0]!];
+}
+
+/** The language whose receipt words the text holds most of (at least two), if any. */
+export function detectLanguage(text: string): string | undefined {
+  let best: string | undefined;
+  let bestCount = 1;
+  for (const [lang, pattern] of Object.entries(MARKERS)) {
+    const count = text.match(pattern)?.length ?? 0;
+    if (count > bestCount) [best, bestCount] = [lang, count];
+  }
+  return best;
+}
+
+/**
+ * A second pass in another model, when the first reading says it was the wrong one: an English
+ * reading so poor the page is probably Japanese. Null when the first pass stands.
+ */
+export function retryLanguages(first: { languages: readonly string[]; confidence: number }, installed: readonly string[]): string[] | null {
+  if (first.languages.includes('jpn') || !installed.includes('jpn')) return null;
+  return first.confidence < OTHER_SCRIPT_CONFIDENCE ? ['jpn'] : null;
+}

@@ -1,0 +1,37 @@
+import { totalMismatch, validateReceipt, type ReceiptRecord } from '@receipts/common';
+
+/** Below this mean word confidence a page reads poorly enough to be worth a second engine. */
+export const LOW_CONFIDENCE = 0.6;
+
+export interface Reading {
+  receipt: ReceiptRecord;
+  /** The engine's own mean confidence, 0..1. */
+  confidence: number;
+}
+
+/**
+ * A reading is worth a second opinion (the slower engine) when the engine doubted its own
+ * text, or when a key field the receipt must print is missing or contradicts the arithmetic.
+ */
+export function needsSecondOpinion(reading: Reading): boolean {
+  const { receipt } = reading;
+  if (reading.confidence < LOW_CONFIDENCE) return true;
+  if (receipt.total == null || !receipt.date || !receipt.merchantName) return true;
+  return totalMismatch(receipt) !== null;
+}
+
+/**
+ * How much of a receipt a reading makes sense of: the key fields found, the arithmetic that
+ * holds, then the engine's confidence to break ties. Used to keep the better of two readings.
+ */
+export function readingScore(reading: Reading, now: Date): number {
+  const { receipt } = reading;
+  const issues = validateReceipt(receipt, now);
+  let score = 0;
+  if (receipt.total != null && receipt.total > 0) score += 3;
+  if (receipt.date) score += 2;
+  if (receipt.merchantName) score += 1;
+  if (receipt.subtotal != null && receipt.tax != null && receipt.total != null && totalMismatch(receipt) === null) score += 2;
+  score -= issues.length;
+  return score + reading.confidence;
+}

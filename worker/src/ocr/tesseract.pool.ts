@@ -1,0 +1,125 @@
+import Tesseract from 'tesseract.js';
+import type { PageLine } from './ocr-engine.js';
+import { tessdataDir } from './tessdata.js';
+
+export interface TesseractPage {
+  lines: PageLine[];
+  /** 0..1, tesseract's mean word confidence. */
+  confidence: number;
+}
+
+interface PooledWorker {
+  worker: Tesseract.Worker;
+  langs: string;
+  busy: boolean;
+}
+
+/**
+ * tesseract.js workers kept across jobs. A job asks for its languages: an idle worker already
+ * loaded with them is taken, else an idle one is re-initialised (a language set costs its load
+ * once, not per page), so a receipt pays only for the languages chosen for it.
+ */
+export class TesseractPool {
+  private readonly workers: PooledWorker[] = [];
+  private readonly waiting: Array<() => void> = [];
+  private readonly langPath: string;
+  private closed = false;
+
+  constructor(
+    private readonly size: number,
+    /** Every language a job may ask for (their data is linked into one folder). */
+    readonly installed: readonly string[],
+  ) {
+    this.langPath = tessdataDir(installed);
+  }
+
+  /** Lines of `image` read with `langs` (e.g. ['deu', 'eng']), in tesseract's reading order. */
+  async recognize(image: Buffer, langs: readonly string[], signal: AbortSignal): Promise<TesseractPage> {
+    const entry = await this.acquire(langs.join('+'), signal);
+    try {
+      // On abort the caller moves on at once; the worker finishes the page and goes back to the pool.
+      const result = await raceAbort(entry.worker.recognize(image, {}, { blocks: true, text: false }), signal);
+      return pageOf(result.data);
+    } finally {
+      this.release(entry);
+    }
+  }
+
+  private async acquire(langs: string, signal: AbortSignal): Promise<PooledWorker> {
+    for (;;) {
+      signal.throwIfAborted();
+      if (this.closed) throw new Error('The OCR engine is closed.');
+      const idle = this.workers.filter((w) => !w.busy);
+      const entry = idle.find((w) => w.langs === langs) ?? idle[0];
+      if (entry) {
+        entry.busy = true;
+        if (entry.langs !== langs) {
+          try {
+            await entry.worker.reinitialize(langs, Tesseract.OEM.LSTM_ONLY);
+            entry.langs = langs;
+          } catch (err) {
+            this.release(entry);
+            throw err;
+          }
+        }
+        return entry;
+      }
+      if (this.workers.length < this.size) {
+        const placeholder: PooledWorker = { worker: undefined as never, langs, busy: true };
+        this.workers.push(placeholder);
+        try {
+          placeholder.worker = await Tesseract.createWorker(langs, Tesseract.OEM.LSTM_ONLY, {
+            langPath: this.langPath,
+            gzip: true,
+            cacheMethod: 'none',
+            // Failures reach us as rejected jobs; the handler only keeps tesseract.js from throwing globally.
+            errorHandler: () => undefined,
+          });
+        } catch (err) {
+          this.workers.splice(this.workers.indexOf(placeholder), 1);
+          throw err;
+        }
+        return placeholder;
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  private release(entry: PooledWorker): void {
+    entry.busy = false;
+    this.waiting.shift()?.();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const wake of this.waiting.splice(0)) wake();
+    await Promise.allSettled(this.workers.filter((w) => w.worker).map((w) => w.worker.terminate()));
+  }
+}
+
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+function pageOf(page: Tesseract.Page): TesseractPage {
+  const lines: PageLine[] = [];
+  const words: number[] = [];
+  for (const block of page.blocks ?? []) {
+    for (const paragraph of block.paragraphs) {
+      for (const line of paragraph.lines) {
+        const text = line.words.map((w) => w.text).join(' ').trim();
+        if (!text) continue;
+        for (const w of line.words) words.push(w.confidence);
+        const { x0, y0, x1, y1 } = line.bbox;
+        lines.push({ text, confidence: line.confidence / 100, box: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } });
+      }
+    }
+  }
+  const confidence = words.length ? words.reduce((a, b) => a + b, 0) / words.length / 100 : 0;
+  return { lines, confidence };
+}
