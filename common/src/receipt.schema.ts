@@ -11,7 +11,8 @@ export const lineItemSchema = z.object({
   description: z.string(),
   qty: z.number().finite().nullable().optional(),
   unitPrice: money,
-  amount: money,
+  /** Negative for coupons, deposit returns and savings printed among the items; totals stay non-negative. */
+  amount: z.number().finite().nullable().optional(),
 });
 export type LineItem = z.infer<typeof lineItemSchema>;
 

@@ -8,14 +8,22 @@ export const ISO_4217 = new Set(
     'XPF YER ZAR ZMW ZWL').split(' '),
 );
 
+/** How much a piece of evidence weighs; the user's selection is worth PRIOR_WEIGHT. */
+const PRIOR_WEIGHT = 2.5;
+const CODE_WEIGHT = 3;
+const SYMBOL_WEIGHT = 2;
+/** A symbol printed again and again is more than OCR noise, but it does not add up forever. */
+const SYMBOL_REPEAT_WEIGHT = 0.5;
+const CUE_WEIGHT = 1.5;
+
 /**
- * Spec §5 symbols, then printed prefixes that name a currency unambiguously. A symbol counts
- * only next to an amount: OCR turns logos and smudges into stray £ and ¥ signs.
+ * Symbols that name one currency, next to an amount: OCR turns logos and smudges into stray
+ * £ and ¥ signs, so a symbol alone counts once and cannot outvote the user's selection.
  */
 const SYMBOLS: Array<[RegExp, string]> = [
-  [/€\s?\d|\d\s?€/, 'EUR'],
+  [/€\s?-?\d|\d\s?€/, 'EUR'],
   [/£\s?\d+[.,]\d{2}/, 'GBP'],
-  [/(¥|円)\s?\d|\d\s?円/, 'JPY'],
+  [/(¥|円|￥)\s?\d|\d\s?円/, 'JPY'],
   [/₱\s?\d/, 'PHP'],
   [/₹\s?\d/, 'INR'],
   [/₩\s?\d/, 'KRW'],
@@ -27,33 +35,123 @@ const SYMBOLS: Array<[RegExp, string]> = [
   [/\bHK\$\s?\d/, 'HKD'],
   [/\bR\$\s?\d/, 'BRL'],
   [/\bRp\.?\s?\d/, 'IDR'],
-];
-
-/** Words that place a receipt in a country when no symbol does. */
-const KEYWORDS: Array<[RegExp, string]> = [
-  // Bhd / Berhad: the Malaysian company suffix, whatever OCR made of the "Sdn" before it.
-  [/\b(ringgit|malaysia|kuala lumpur|selangor|bhd|berhad|\bgst id\b|johor|penang)\b/i, 'MYR'],
-  [/\b(singapore|pte\.? ltd)\b/i, 'SGD'],
-  [/\b(peso|philippines|manila)\b/i, 'PHP'],
-  [/\b(rupees?|india|gstin)\b/i, 'INR'],
-  [/\b(euro|mwst|ust-id|tva|iva)\b/i, 'EUR'],
-  [/\b(pounds? sterling|united kingdom|vat reg)\b/i, 'GBP'],
-  [/\b(yen)\b/i, 'JPY'],
+  [/\bRs\.?\s?\d/, 'INR'],
 ];
 
 /**
- * Spec §5 order: a currency code the service gave, then a symbol in the text, then keywords;
- * the currency the user picked comes before the default, and the default is USD. A bare "$"
- * is used by a dozen currencies (and by some ringgit tills), so it only counts after the
- * keywords, as the user's dollar currency or else USD.
+ * Words, tax names, addresses and phone prefixes that place a receipt in a country when no
+ * symbol does (or to outvote a stray one). Each distinct cue counts once.
+ */
+const CUES: Array<[RegExp, string]> = [
+  // Malaysia: Bhd / Berhad, whatever OCR made of the "Sdn" before it; SST/GST ids.
+  [/\b(ringgit|malaysia|kuala lumpur|selangor|johor|penang|sabah|sarawak)\b/i, 'MYR'],
+  [/\b(sdn\.?\s*bhd|s\/b|bhd|berhad)\b/i, 'MYR'],
+  [/\bgst\s*id\b|\bsst\s*(id|reg|no)\b/i, 'MYR'],
+  [/\b(singapore|pte\.?\s*ltd)\b/i, 'SGD'],
+  [/\b(philippines|manila|cebu|quezon)\b|\bvat\s*reg\.?\s*tin\b/i, 'PHP'],
+  [/\b(rupees?|india|gstin|cgst|sgst|igst|mumbai|delhi|bengaluru|bangalore|kolkata|chennai|hyderabad|pune)\b/i, 'INR'],
+  [/\+91[\s-]?\d|\bpin\s*code\b/i, 'INR'],
+  // Canada: GST/HST/PST/QST with a province, a Canadian postcode or a GST/HST number.
+  [/\b(hst|qst|tvq|pst)\b/i, 'CAD'],
+  [/\b(ontario|quebec|québec|alberta|manitoba|saskatchewan|nova scotia|new brunswick|british columbia|toronto|montreal|montréal|vancouver|calgary|ottawa|winnipeg|canada)\b/i, 'CAD'],
+  [/\b(on|qc|bc|ab|mb|sk|ns|nb|pe|nl)\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d\b/, 'CAD'],
+  [/\b[A-Z]\d[A-Z]\s\d[A-Z]\d\b/, 'CAD'],
+  [/\b(gst|hst)\s*(\/\s*hst\s*)?(#|no\.?|number|reg)/i, 'CAD'],
+  // Australia and New Zealand.
+  [/\babn\b|\baustralia\b|\b(nsw|vic|qld|wa|sa|tas|act)\s+\d{4}\b/i, 'AUD'],
+  [/\b(new zealand|auckland|wellington)\b|\bgst\s*no\b/i, 'NZD'],
+  // Euro area: the tax names and words of its languages, its VAT ids.
+  [/\b(mwst|ust|umsatzsteuer|mehrwertsteuer|steuer-?nr|ust-?id(nr)?)\b/i, 'EUR'],
+  [/\b(summe|gesamt|r(ü|u|ue)ckgeld|gegeben|bar|kasse|danke|vielen dank|pfand|leergut|stk|deutschland|gmbh)\b/i, 'EUR'],
+  [/\b(tva|ttc|siret|siren|merci|esp(è|e)ces|rendu|montant)\b/i, 'EUR'],
+  [/\b(iva|nif|cif|factura|importe|efectivo|gracias|españa|espana)\b/i, 'EUR'],
+  [/\b(btw|totaal|bedankt|kassabon|pinnen)\b/i, 'EUR'],
+  [/\b(scontrino|totale|contanti|grazie|partita iva|p\.\s?iva)\b/i, 'EUR'],
+  [/\b(nipc|contribuinte|portugal|obrigad[oa]|multibanco)\b/i, 'EUR'],
+  [/\b(DE|FR|ES|IT|NL|PT|AT|BE|IE)\s?\d{8,12}\b/, 'EUR'],
+  [/\+(49|33|34|39|31|351|43|32|353)[\s-]?\d/, 'EUR'],
+  // Switzerland: CHE-numbers, Swiss cantons and cities (its receipts also say MwSt).
+  [/\bCHE[-\s]?\d{3}\.\d{3}\.\d{3}\b|\b(schweiz|suisse|svizzera|zürich|zurich|genève|geneve|basel|bern|lausanne|luzern)\b/i, 'CHF'],
+  [/\+41[\s-]?\d/, 'CHF'],
+  // United Kingdom: VAT numbers, postcodes, the pound.
+  [/\b(pounds? sterling|united kingdom|england|scotland|wales|london)\b/i, 'GBP'],
+  [/\bvat\s*(reg(istration)?\.?\s*)?(no|number)?\.?\s*:?\s*(GB)?\s?\d{3}\s?\d{4}\s?\d{2}\b/i, 'GBP'],
+  [/\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/, 'GBP'],
+  [/\+44[\s-]?\d/, 'GBP'],
+  // Japan: its script, consumption tax, yen.
+  [/[\u3040-\u30ff]{2}|消費税|税込|合計|小計|領収|\byen\b/i, 'JPY'],
+  // Chile: RUT, boleta, propina, pesos without decimals.
+  [/\b(rut|boleta|propina|chile|santiago)\b/i, 'CLP'],
+  [/\b(cnpj|cpf|brasil|icms|cupom fiscal|nfc-?e)\b/i, 'BRL'],
+  [/\b(rfc|m(é|e)xico|cdmx)\b/i, 'MXN'],
+  // United States: a state and ZIP code, sales tax.
+  [/\b(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY),?\s+\d{5}(-\d{4})?\b/, 'USD'],
+  [/\bsales\s*tax\b|\bstate\s*tax\b/i, 'USD'],
+];
+
+/** Currencies written with a bare "$": a lone dollar sign supports any of them, USD most. */
+const DOLLAR_CURRENCIES = new Set(['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'MXN', 'CLP', 'COP', 'ARS', 'TWD', 'BRL']);
+
+/** Codes that receipts print as words or abbreviations (Sdn Bhd, ALL items, CUP, TOP, PEN). */
+const CODES_THAT_ARE_WORDS = new Set(['BHD', 'ALL', 'CUP', 'TOP', 'PEN', 'SOS', 'GEL', 'BAM', 'MOP', 'NAD', 'DOP', 'TRY', 'MAD', 'LAK', 'WST', 'SHP']);
+
+export interface CurrencyEvidence {
+  code: string;
+  weight: number;
+}
+
+/** Every piece of evidence the text holds, with its weight. */
+export function currencyEvidence(text: string): CurrencyEvidence[] {
+  const evidence: CurrencyEvidence[] = [];
+  // An ISO code beside an amount ("EUR 13,05", "13.05 CAD") or alone on its line (a column header).
+  const codes = new Set<string>();
+  const codePattern = /(?<![A-Za-z])([A-Z]{3})(?:\s?-?\d+[.,]\d{2}(?!\d)|\s*$)|\d[.,]\d{2}\s?([A-Z]{3})(?![A-Za-z])/gm;
+  for (const m of text.matchAll(codePattern)) {
+    const code = m[1] ?? m[2]!;
+    if (!ISO_4217.has(code) || CODES_THAT_ARE_WORDS.has(code) || codes.has(code)) continue;
+    codes.add(code);
+    evidence.push({ code, weight: CODE_WEIGHT });
+  }
+  for (const [re, code] of SYMBOLS) {
+    const count = [...text.matchAll(new RegExp(re.source, re.flags + 'g'))].length;
+    if (count > 0) evidence.push({ code, weight: SYMBOL_WEIGHT + Math.min(2, count - 1) * SYMBOL_REPEAT_WEIGHT });
+  }
+  for (const [re, code] of CUES) if (re.test(text)) evidence.push({ code, weight: CUE_WEIGHT });
+  return evidence;
+}
+
+/**
+ * The receipt's currency, decided on evidence. The user's selection is the prior; an ISO code,
+ * a symbol backed by a second symbol or by country cues can override it; a single stray symbol
+ * cannot. Where nothing is printed, country cues decide (GST/HST + a province → CAD, MwSt +
+ * German words → EUR, 消費税 → JPY). Amounts with no decimals where a "$" stands point to a
+ * peso rather than a dollar. Without any evidence: the selection, else USD.
+ */
+export function decideCurrency(text: string, userHint?: string): string {
+  const hint = userHint && ISO_4217.has(userHint.toUpperCase()) ? userHint.toUpperCase() : undefined;
+  const scores = new Map<string, number>();
+  const add = (code: string, weight: number) => scores.set(code, (scores.get(code) ?? 0) + weight);
+  for (const { code, weight } of currencyEvidence(text)) add(code, weight);
+  // Switzerland also writes MwSt and German words: Swiss cues take the euro cues' weight.
+  if (scores.has('CHF') && scores.has('EUR') && !/€/.test(text)) add('CHF', scores.get('EUR')!);
+  const dollars = /\$\s?\d/.test(text);
+  if (dollars) {
+    const wholeOnly = !/\d[.,]\d{2}(?!\d)/.test(text) && /\$\s?\d{1,3}[.,]\d{3}(?!\d)/.test(text);
+    add(wholeOnly ? 'CLP' : hint && DOLLAR_CURRENCIES.has(hint) ? hint : 'USD', 1);
+  }
+  if (hint) add(hint, PRIOR_WEIGHT);
+  let best: string | null = null;
+  for (const [code, score] of scores) {
+    if (best === null || score > scores.get(best)! || (score === scores.get(best) && code === hint)) best = code;
+  }
+  return best ?? hint ?? 'USD';
+}
+
+/**
+ * Spec §5 order: a currency code the service gave, then what the text says (symbols, codes,
+ * keywords) weighed against the currency the user picked; the default is USD.
  */
 export function detectCurrency(fieldCode: unknown, text: string, userHint?: string): string {
   if (typeof fieldCode === 'string' && ISO_4217.has(fieldCode.toUpperCase())) return fieldCode.toUpperCase();
-  const codeInText = /\b([A-Z]{3})\s?\d+[.,]\d{2}\b/.exec(text)?.[1];
-  if (codeInText && ISO_4217.has(codeInText)) return codeInText;
-  for (const [re, code] of SYMBOLS) if (re.test(text)) return code;
-  for (const [re, code] of KEYWORDS) if (re.test(text)) return code;
-  const hint = userHint && ISO_4217.has(userHint) ? userHint : undefined;
-  if (/\$\s?\d/.test(text)) return hint && hint.endsWith('D') ? hint : 'USD';
-  return hint ?? 'USD';
+  return decideCurrency(text, userHint);
 }

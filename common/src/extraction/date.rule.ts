@@ -1,6 +1,4 @@
-const MONTHS: Record<string, number> = {
-  JAN: 1, FEB: 2, MAR: 3, APR: 4, MAY: 5, JUN: 6, JUL: 7, AUG: 8, SEP: 9, SEPT: 9, OCT: 10, NOV: 11, DEC: 12,
-};
+import { keywordSource, MONTH_NAMES } from './keywords/index.js';
 
 /** Currencies of countries that write month first; everyone else writes day first. */
 const MONTH_FIRST_CURRENCIES = new Set(['USD', 'PHP', 'CAD']);
@@ -20,6 +18,8 @@ function isRealDate(y: number, m: number, d: number): boolean {
   return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
 
+const iso = (y: number, m: number, d: number) => (isRealDate(y, m, d) ? `${y}-${pad(m)}-${pad(d)}` : null);
+
 /**
  * Orders two numeric parts into (day, month): the preferred order unless it cannot be a date,
  * e.g. a first part over 12 is a day whatever the preference (spec §5 swap).
@@ -27,82 +27,155 @@ function isRealDate(y: number, m: number, d: number): boolean {
 export function normalizeDayMonth(a: number, b: number, y: number, dayFirst: boolean): string | null {
   const year = expandYear(y);
   const [d, m] = dayFirst ? [a, b] : [b, a];
-  if (isRealDate(year, m, d)) return `${year}-${pad(m)}-${pad(d)}`;
-  if (isRealDate(year, d, m)) return `${year}-${pad(d)}-${pad(m)}`;
-  return null;
+  return iso(year, m, d) ?? iso(year, d, m);
 }
 
-const SEP = '[\\/\\-.]';
-const PATTERNS: Array<{ re: RegExp; read: (g: string[], dayFirst: boolean) => string | null }> = [
-  // 2018-01-05, 2016/05/01
+/** A date printed in a line: where it starts and how sure its day/month order is. */
+export interface DateMatch {
+  date: string;
+  index: number;
+  /** Day and month are both ≤ 12 and numeric: the order came from the preference. */
+  ambiguous: boolean;
+  /** The order the digits were read in when ambiguous: true = day first. */
+  dayFirst?: boolean;
+}
+
+const MONTH_WORD = [...MONTH_NAMES.keys()].map((k) => k.replace(/\./g, '\\.')).join('|');
+const monthOf = (word: string) => MONTH_NAMES.get(word.toLowerCase().replace(/\.$/, ''));
+
+type Reader = (g: RegExpExecArray, dayFirst: boolean) => Omit<DateMatch, 'index'> | null;
+const sure = (date: string | null) => (date ? { date, ambiguous: false } : null);
+
+/** Date shapes, each with its reader. Separators must agree (12-09/19 is not a date). */
+const PATTERNS: Array<{ re: RegExp; read: Reader }> = [
+  // 2018-01-05, 2016/05/01, 2026/ 6/13, 2012.06.28
   {
-    re: new RegExp(`(?<!\\d)(\\d{4})${SEP}(\\d{1,2})${SEP}(\\d{1,2})(?!\\d)`),
+    re: /(?<![\d.,])(20\d{2}|19\d{2})\s?([\/\-.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?![\d,]|\.\d)/,
+    read: (g) => sure(iso(Number(g[1]), Number(g[3]), Number(g[4]))),
+  },
+  // 2026年05月03日, 令和8年6月13日
+  {
+    re: /(令和|R)?\s?(\d{1,4})\s?年\s?(\d{1,2})\s?月\s?(\d{1,2})\s?日/,
     read: (g) => {
-      const [y, m, d] = [Number(g[1]), Number(g[2]), Number(g[3])];
-      return isRealDate(y, m, d) ? `${y}-${pad(m)}-${pad(d)}` : null;
+      const year = g[1] ? 2018 + Number(g[2]) : Number(g[2]);
+      return sure(iso(year, Number(g[3]), Number(g[4])));
     },
   },
-  // 07 MAY 2018, 02/JAN/2017, 7-Jun-18
+  // 07 MAY 2018, 02/JAN/2017, 20-Jun-2021, 12 September 2019, 3. März 2020
   {
-    re: /(?<!\d)(\d{1,2})[\s\/\-.]*(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEPT?|OCT|NOV|DEC)[A-Z]*[\s\/\-.,]*(\d{4}|\d{2})(?!\d)/i,
-    read: (g) => {
-      const y = expandYear(Number(g[3]));
-      const m = MONTHS[g[2]!.toUpperCase()]!;
-      const d = Number(g[1]);
-      return isRealDate(y, m, d) ? `${y}-${pad(m)}-${pad(d)}` : null;
+    re: new RegExp(`(?<![\\d.,])(\\d{1,2})\\.?[\\s\\/\\-.]*(${MONTH_WORD})\\.?[\\s\\/\\-.,']*(\\d{4}|\\d{2})(?![\\d]|[.,]\\d)`, 'iu'),
+    read: (g) => sure(iso(expandYear(Number(g[3])), monthOf(g[2]!)!, Number(g[1]))),
+  },
+  // May 7, 2018 · August 3 , 2014 · Jun 30,2022 · Mar. 24 2026
+  {
+    re: new RegExp(`(?<![\\p{L}])(${MONTH_WORD})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?\\s*[,.]?\\s*'?(\\d{4}|\\d{2})(?![\\d]|[.,]\\d)`, 'iu'),
+    read: (g) => sure(iso(expandYear(Number(g[3])), monthOf(g[1]!)!, Number(g[2]))),
+  },
+  // 21/09/2017, 19-03-2018, 01/03/18, 7.6.2018, 26-03-18, 12 06 2011
+  {
+    re: /(?<![\d.,:\/-])(\d{1,2})\s?([\/\-.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d]|[.,:]\d|\2\d)/,
+    read: (g, dayFirst) => {
+      const [a, b] = [Number(g[1]), Number(g[3])];
+      const date = normalizeDayMonth(a, b, Number(g[4]), dayFirst);
+      if (!date) return null;
+      const ambiguous = a <= 12 && b <= 12 && a !== b;
+      return { date, ambiguous, dayFirst: ambiguous ? dayFirst : a > 12 ? true : b > 12 ? false : undefined };
     },
   },
-  // May 7, 2018
   {
-    re: /(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEPT?|OCT|NOV|DEC)[A-Z]*\.?\s+(\d{1,2}),?\s+(\d{4})/i,
-    read: (g) => {
-      const y = Number(g[3]);
-      const m = MONTHS[g[1]!.toUpperCase()]!;
-      const d = Number(g[2]);
-      return isRealDate(y, m, d) ? `${y}-${pad(m)}-${pad(d)}` : null;
-    },
-  },
-  // 21/09/2017, 19-03-2018, 01/03/18, 7.6.2018
-  {
-    re: new RegExp(`(?<![\\d.])(\\d{1,2})\\s?${SEP}\\s?(\\d{1,2})\\s?${SEP}\\s?(\\d{4}|\\d{2})(?![\\d]|\\.\\d)`),
-    read: (g, dayFirst) => normalizeDayMonth(Number(g[1]), Number(g[2]), Number(g[3]), dayFirst),
+    re: /(?<![\d.,:])(\d{1,2}) (\d{1,2}) (20\d{2})(?!\d)/,
+    read: (g, dayFirst) => sure(normalizeDayMonth(Number(g[1]), Number(g[2]), Number(g[3]), dayFirst)),
   },
 ];
 
+/** Every date printed in `line`, left to right (one per place). */
+export function datesIn(line: string, dayFirst: boolean): DateMatch[] {
+  const found: DateMatch[] = [];
+  for (const { re, read } of PATTERNS) {
+    for (const match of line.matchAll(new RegExp(re.source, `${re.flags}g`))) {
+      const date = read(match as unknown as RegExpExecArray, dayFirst);
+      const index = match.index!;
+      if (date && !found.some((f) => Math.abs(f.index - index) < 4)) found.push({ ...date, index });
+    }
+  }
+  return found.sort((a, b) => a.index - b.index);
+}
+
 /** The first date printed in `line`, as YYYY-MM-DD. */
 export function parseDate(line: string, dayFirst: boolean): string | null {
-  let best: { index: number; date: string } | null = null;
-  for (const { re, read } of PATTERNS) {
-    const match = re.exec(line);
-    if (!match) continue;
-    const date = read(match as unknown as string[], dayFirst);
-    if (date && (!best || match.index < best.index)) best = { index: match.index, date };
-  }
-  return best?.date ?? null;
+  return datesIn(line, dayFirst)[0]?.date ?? null;
 }
 
-/** The receipt's date: one on a line that says "date" first, else the first one printed. */
-export function findDate(lines: readonly string[], dayFirst: boolean): string | null {
-  const labelled = lines.filter((l) => /\bdate\b|tarikh/i.test(l));
-  for (const line of [...labelled, ...lines]) {
-    const date = parseDate(line, dayFirst);
-    if (date) return date;
-  }
-  return null;
+const DATE_WORD = new RegExp(`${keywordSource('date')}|tarikh`, 'iu');
+const OTHER_DATE_WORD = new RegExp(keywordSource('otherDate'), 'iu');
+const TIME = /(?<![\d.:])([01]?\d|2[0-3])[:.h]([0-5]\d)(?::([0-5]\d))?(?![\d.,])/;
+
+export interface DateCandidate {
+  date: string;
+  line: number;
+  score: number;
 }
 
-/** HH:MM or HH:MM:SS (24 h), from "10:20:37 AM" or "2:05 pm" as printed. */
-export function findTime(lines: readonly string[]): string | null {
-  for (const line of lines) {
+/**
+ * Every date of the receipt, scored: a date word or a time beside it raises it; expiry,
+ * validity, points and period words lower it; so does a date in the future (a card's expiry)
+ * or long before the others. Its place counts a little: purchases are dated at the top or in
+ * the transaction block at the bottom.
+ */
+export function dateCandidates(lines: readonly string[], dayFirst: boolean, now?: Date): DateCandidate[] {
+  const all: Array<DateMatch & { line: number }> = [];
+  lines.forEach((line, i) => {
+    for (const d of datesIn(line, dayFirst)) all.push({ ...d, line: i });
+  });
+  // The receipt's other dates settle the order: a 13/02 elsewhere means the day comes first here too.
+  const sureOrder = all.find((d) => !d.ambiguous && d.dayFirst !== undefined)?.dayFirst;
+  const today = now ? now.toISOString().slice(0, 10) : null;
+  const candidates = all.map((d) => {
+    let date = d.date;
+    if (d.ambiguous && sureOrder !== undefined && sureOrder !== d.dayFirst) date = `${date.slice(0, 4)}-${date.slice(8, 10)}-${date.slice(5, 7)}`;
+    const line = lines[d.line]!;
+    const before = line.slice(0, d.index);
+    let score = 1;
+    if (DATE_WORD.test(line)) score += 2;
+    if (TIME.test(line.slice(d.index)) || TIME.test(lines[d.line + 1] ?? '') && !/\d[.,]\d{2}/.test(lines[d.line + 1] ?? '')) score += 1.5;
+    if (OTHER_DATE_WORD.test(before) || OTHER_DATE_WORD.test(lines[d.line - 1] ?? '') && !DATE_WORD.test(line)) score -= 3;
+    if (today && date > today) score -= 4;
+    const position = d.line / Math.max(1, lines.length - 1);
+    if (position < 0.3 || position > 0.6) score += 0.3;
+    return { date, line: d.line, score };
+  });
+  // The same date printed twice (header and card slip) is surer.
+  for (const c of candidates) c.score += 0.5 * (candidates.filter((o) => o.date === c.date).length - 1);
+  return candidates;
+}
+
+/** The purchase date: the best-scored candidate, the earliest printed on a tie. */
+export function findDateWithSource(lines: readonly string[], dayFirst: boolean, now?: Date): { date: string; line: number } | null {
+  let best: DateCandidate | null = null;
+  for (const c of dateCandidates(lines, dayFirst, now)) if (!best || c.score > best.score) best = c;
+  return best ? { date: best.date, line: best.line } : null;
+}
+
+export function findDate(lines: readonly string[], dayFirst: boolean, now?: Date): string | null {
+  return findDateWithSource(lines, dayFirst, now)?.date ?? null;
+}
+
+/** HH:MM or HH:MM:SS (24 h), from "10:20:37 AM" or "2:05 pm" as printed, and its line. */
+export function findTimeWithSource(lines: readonly string[]): { time: string; line: number } | null {
+  for (const [i, line] of lines.entries()) {
     const m = /(?<![\d.:])([01]?\d|2[0-3])[:.]([0-5]\d)(?::([0-5]\d))?(?![\d.])\s*([AP]\.?M\.?)?/i.exec(line);
     if (!m) continue;
     // A bare "12.50" is money, not a time: require seconds, a meridiem, a colon or a time label.
-    if (!m[3] && !m[4] && !line.slice(m.index, m.index + 6).includes(':') && !/time|masa/i.test(line)) continue;
+    if (!m[3] && !m[4] && !line.slice(m.index, m.index + 6).includes(':') && !/time|masa|uhr|heure|hora|zeit/i.test(line)) continue;
     let hour = Number(m[1]);
     const meridiem = m[4]?.toUpperCase().replace(/\./g, '');
     if (meridiem === 'PM' && hour < 12) hour += 12;
     if (meridiem === 'AM' && hour === 12) hour = 0;
-    return `${pad(hour)}:${m[2]}${m[3] ? `:${m[3]}` : ''}`;
+    return { time: `${pad(hour)}:${m[2]}${m[3] ? `:${m[3]}` : ''}`, line: i };
   }
   return null;
+}
+
+export function findTime(lines: readonly string[]): string | null {
+  return findTimeWithSource(lines)?.time ?? null;
 }

@@ -2,29 +2,38 @@ import type { ReceiptRecord } from '../receipt.schema.js';
 import type { RecognizedDocument } from '../recognized-document.js';
 import { categorize } from './category.rule.js';
 import { detectCurrency } from './currency.rule.js';
-import { findDate, findTime, isDayFirst, normalizeDayMonth } from './date.rule.js';
-import { fieldMoney, fieldText, findPaymentMethod, findReceiptNumber, findTin, taxFromFields } from './fields.rule.js';
-import { itemsFromFields, itemsFromText, itemWords } from './items.rule.js';
+import { findDateWithSource, findTimeWithSource, isDayFirst, normalizeDayMonth } from './date.rule.js';
+import { fieldMoney, fieldText, findPaymentMethodWithSource, findReceiptNumberWithSource, findTinWithSource, taxFromFields } from './fields.rule.js';
+import { itemsFromFields, itemsFromTextWithSources, itemWords, MAX_ITEMS } from './items.rule.js';
 import { findMerchant } from './merchant.rule.js';
+import { amountReader, ZERO_DECIMAL_CURRENCIES } from './money.rule.js';
 import { computeQuality, type FieldConfidences } from './quality.rule.js';
-import { findTotals } from './totals.rule.js';
+import { findTotalsWithSources } from './totals.rule.js';
 
 export const RAW_TEXT_PREVIEW = 200;
-const MAX_ITEMS = 100;
 /** How sure a value read from plain text by a rule is, compared with a service's own confidence. */
 const TEXT_RULE_CONFIDENCE = 0.75;
+/** How much less sure the total is when the printed fields disagree with it. */
+const DISAGREEMENT_CONFIDENCE = 0.4;
 
 /** Spec §9: 200 characters, then `...` when cut. */
 export function rawTextPreview(text: string): string {
   return text.length > RAW_TEXT_PREVIEW ? `${text.slice(0, RAW_TEXT_PREVIEW)}...` : text;
 }
 
+const cleanLine = (l: string) => l.replace(/^[|!\s]+|[|\s]+$/g, '').replace(/\s+/g, ' ');
+
 /** OCR text as trimmed, non-empty lines with the scanner's edge marks removed. */
 export function textLines(content: string): string[] {
+  return indexedLines(content).map((l) => l.text);
+}
+
+/** The non-empty cleaned lines with the index of each in `content.split('\n')`. */
+export function indexedLines(content: string): Array<{ text: string; raw: number }> {
   return content
-    .split(/\r?\n/)
-    .map((l) => l.replace(/^[|!\s]+|[|\s]+$/g, '').replace(/\s+/g, ' '))
-    .filter((l) => l.length > 0);
+    .split('\n')
+    .map((l, raw) => ({ text: cleanLine(l.replace(/\r$/, '')), raw }))
+    .filter((l) => l.text.length > 0);
 }
 
 function dateFromField(value: string | undefined, dayFirst: boolean): string | null {
@@ -35,51 +44,121 @@ function dateFromField(value: string | undefined, dayFirst: boolean): string | n
   return parts ? normalizeDayMonth(Number(parts[1]), Number(parts[2]), Number(parts[3]), dayFirst) : null;
 }
 
+export type SourcedField = 'merchantName' | 'date' | 'time' | 'subtotal' | 'tax' | 'tip' | 'discount' | 'total' | 'receiptNumber' | 'tin' | 'paymentMethod';
+
+/** Where each field was read: the index of its line in `doc.content.split('\n')`. */
+export type ReceiptSources = Partial<Record<SourcedField, number>> & { items?: number[] };
+
+export interface ExtractOptions {
+  /** The currency the user picked: the prior that strong evidence in the text may override. */
+  currencyCode?: string;
+  now?: Date;
+}
+
+/** Items sum to the subtotal (or the total) within a cent per item, or they were misread. */
+function itemsAgree(sum: number, count: number, subtotal: number | null, total: number | null): boolean {
+  const slack = 0.01 * count + 0.005;
+  return (subtotal !== null && Math.abs(sum - subtotal) <= slack) || (total !== null && Math.abs(sum - total) <= slack);
+}
+
 /**
- * The spec §5 extraction: the recognition service's fields where it gave them (with their
- * confidences), the text rules for the rest, then category and quality.
+ * The spec §5 extraction with where each field came from: the recognition service's fields
+ * where it gave them (with their confidences), the text rules for the rest, then category and
+ * quality. The currency is decided first, since it settles the day/month order and whether
+ * amounts have decimals. A total that the printed subtotal, tax, tip and discount contradict
+ * lowers the quality (and the validation reports the mismatch) instead of being silently replaced.
  */
-export function extractReceipt(doc: RecognizedDocument, options: { currencyCode?: string; now?: Date } = {}): ReceiptRecord {
+export function extractReceiptWithSources(doc: RecognizedDocument, options: ExtractOptions = {}): { receipt: ReceiptRecord; sources: ReceiptSources } {
   const fields = doc.documents[0]?.fields ?? {};
-  const lines = textLines(doc.content);
-  const currency = detectCurrency(fieldText(fields.CurrencyCode) ?? fieldText(fields.Currency), doc.content, options.currencyCode);
+  const indexed = indexedLines(doc.content);
+  const lines = indexed.map((l) => l.text);
+  const rawIndex = (i: number | undefined) => (i === undefined ? undefined : indexed[i]?.raw);
+  const text = lines.join('\n');
+  const currency = detectCurrency(fieldText(fields.CurrencyCode) ?? fieldText(fields.Currency), text, options.currencyCode);
   const dayFirst = isDayFirst(currency);
-  const fromText = findTotals(lines);
+  const wholeAmounts = ZERO_DECIMAL_CURRENCIES.has(currency);
+  const { totals: fromText, sources: totalSources } = findTotalsWithSources(lines, amountReader(currency));
   const confidences: FieldConfidences = {};
+  const sources: ReceiptSources = {};
 
   const merchant = findMerchant(fields.MerchantName, lines);
-  if (merchant) confidences.merchant = merchant.confidence;
+  if (merchant) {
+    confidences.merchant = merchant.confidence;
+    sources.merchantName = rawIndex(merchant.line);
+  }
 
   const totalField = fieldMoney(fields.Total);
   const total = totalField ?? fromText.total;
   if (total !== null) confidences.total = totalField !== null ? (fields.Total?.confidence ?? TEXT_RULE_CONFIDENCE) : TEXT_RULE_CONFIDENCE;
+  if (totalField === null) sources.total = rawIndex(totalSources.total);
 
   const dateField = dateFromField(fieldText(fields.TransactionDate), dayFirst);
-  const date = dateField ?? findDate(lines, dayFirst);
+  const dateFromText = dateField ? null : findDateWithSource(lines, dayFirst, options.now);
+  const date = dateField ?? dateFromText?.date ?? null;
   if (date) confidences.date = dateField ? (fields.TransactionDate?.confidence ?? TEXT_RULE_CONFIDENCE) : TEXT_RULE_CONFIDENCE;
+  sources.date = rawIndex(dateFromText?.line);
 
+  const timeField = fieldText(fields.TransactionTime);
+  const timeFromText = timeField ? null : findTimeWithSource(lines);
+  sources.time = rawIndex(timeFromText?.line);
+
+  const subtotal = fieldMoney(fields.Subtotal) ?? fromText.subtotal;
   const serviceItems = itemsFromFields(fields.Items);
-  const items = (serviceItems.length > 0 ? serviceItems : itemsFromText(lines)).slice(0, MAX_ITEMS);
-  if (items.length > 0) confidences.items = serviceItems.length > 0 ? (fields.Items?.confidence ?? TEXT_RULE_CONFIDENCE) : 0.5;
+  const textItems = serviceItems.length > 0 ? [] : itemsFromTextWithSources(lines, wholeAmounts);
+  const items = serviceItems.length > 0 ? serviceItems.slice(0, MAX_ITEMS) : textItems.map((f) => f.item);
+  if (textItems.length > 0) sources.items = textItems.map((f) => rawIndex(f.line)!);
+  if (items.length > 0) {
+    const sum = items.reduce((s, i) => s + (i.amount ?? 0), 0);
+    // Items that add up to the receipt's sum were read right; others are a guess.
+    confidences.items = serviceItems.length > 0 ? (fields.Items?.confidence ?? TEXT_RULE_CONFIDENCE) : itemsAgree(sum, items.length, subtotal, total) ? 0.8 : 0.4;
+  }
 
-  const text = lines.join('\n');
+  const pick = <T>(fromField: T | null | undefined, fromRule: T | null, source: number | undefined, name: SourcedField): T | null => {
+    if (fromField !== null && fromField !== undefined) return fromField;
+    if (fromRule !== null) sources[name] = rawIndex(source);
+    return fromRule;
+  };
+  const receiptNumber = findReceiptNumberWithSource(fields, lines);
+  const tin = findTinWithSource(fields, lines);
+  const payment = findPaymentMethodWithSource(fields, lines);
   const record: ReceiptRecord = {
     merchantName: merchant?.name,
     date: date ?? undefined,
-    time: fieldText(fields.TransactionTime) ?? findTime(lines) ?? undefined,
+    time: timeField ?? timeFromText?.time ?? undefined,
     currency: currency === 'USD' ? undefined : currency,
-    subtotal: fieldMoney(fields.Subtotal) ?? fromText.subtotal,
-    tax: taxFromFields(fields) ?? fromText.tax,
-    tip: fieldMoney(fields.Tip) ?? fromText.tip,
-    discount: fieldMoney(fields.Discount) ?? fromText.discount,
+    subtotal: pick(fieldMoney(fields.Subtotal), fromText.subtotal, totalSources.subtotal, 'subtotal'),
+    tax: pick(taxFromFields(fields), fromText.tax, totalSources.tax, 'tax'),
+    tip: pick(fieldMoney(fields.Tip), fromText.tip, totalSources.tip, 'tip'),
+    discount: pick(fieldMoney(fields.Discount), fromText.discount, totalSources.discount, 'discount'),
     total,
-    paymentMethod: findPaymentMethod(fields, text),
+    paymentMethod: payment?.value,
     category: categorize(merchant?.name, itemWords(items)),
-    receiptNumber: findReceiptNumber(fields, text),
-    tin: findTin(fields, text),
-    quality: computeQuality(confidences, doc.documents[0]?.confidence),
+    receiptNumber: receiptNumber?.value,
+    tin: tin?.value,
+    quality: 0,
     items,
     rawText: rawTextPreview(doc.content.trim()),
   };
-  return record;
+  if (receiptNumber?.line !== undefined) sources.receiptNumber = rawIndex(receiptNumber.line);
+  if (tin?.line !== undefined) sources.tin = rawIndex(tin.line);
+  if (payment?.line !== undefined) sources.paymentMethod = rawIndex(payment.line);
+  if (confidences.total !== undefined && totalsDisagree(record)) confidences.total = Math.min(confidences.total, DISAGREEMENT_CONFIDENCE);
+  record.quality = computeQuality(confidences, doc.documents[0]?.confidence);
+  for (const key of Object.keys(sources) as Array<keyof ReceiptSources>) if (sources[key] === undefined) delete sources[key];
+  return { receipt: record, sources };
+}
+
+/** subtotal + tax + tip − discount against the total, with the spec's tolerance (spec §5). */
+function totalsDisagree(r: ReceiptRecord): boolean {
+  if (r.total == null || r.subtotal == null || r.tax == null) return false;
+  const calculated = r.subtotal + r.tax + (r.tip ?? 0) - (r.discount ?? 0);
+  // Tax already inside the subtotal (VAT-inclusive prices) is not a disagreement.
+  const inclusive = r.subtotal - (r.discount ?? 0) + (r.tip ?? 0);
+  const tolerance = Math.max(0.01, r.total * 0.01);
+  return Math.abs(calculated - r.total) > tolerance && Math.abs(inclusive - r.total) > tolerance;
+}
+
+/** The spec §5 extraction: the record alone. */
+export function extractReceipt(doc: RecognizedDocument, options: ExtractOptions = {}): ReceiptRecord {
+  return extractReceiptWithSources(doc, options).receipt;
 }

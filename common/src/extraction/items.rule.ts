@@ -1,9 +1,12 @@
 import type { LineItem } from '../receipt.schema.js';
 import type { RecognizedField } from '../recognized-document.js';
 import { fieldMoney, fieldText } from './fields.rule.js';
-import { amountsIn } from './money.rule.js';
+import { keywordSource } from './keywords/index.js';
+import { AMOUNT_PATTERN } from './money.rule.js';
+import { lineKind } from './totals.rule.js';
 
-const NOT_AN_ITEM = /total|tax|gst|vat|cash|change|round|disc|tender|balance|paid|payment|amount|qty|subtotal|visa|card/i;
+/** The record keeps at most this many items (the workbook's 20 item slots). */
+export const MAX_ITEMS = 20;
 
 /** Items the service recognised (spec §3 line item; description defaults to Unknown Item). */
 export function itemsFromFields(items: RecognizedField | undefined): LineItem[] {
@@ -19,36 +22,198 @@ export function itemsFromFields(items: RecognizedField | undefined): LineItem[] 
   });
 }
 
+/** Kinds of line that end the item block: the receipt's sums. */
+const BLOCK_END = new Set(['subtotal', 'total', 'strong', 'inclusive', 'cash', 'change']);
+/** Kinds that are never items, wherever they stand. */
+const NEVER_ITEM = new Set(['ignore', 'tax', 'tip', 'rounding', 'card', ...BLOCK_END]);
+/** Column headers of an item table, in the languages of the keyword tables. */
+const COLUMN_HEADER =
+  /^(description|desc|item|items|qty|quantity|price|u\.?\s*price|unit\s*price|amount|code|code&desc|total\s*\(?rm\)?|artikel|menge|preis|betrag|bezeichnung|produit|d(é|e)signation|prix|qt(é|e)|art(í|i)culo|cant\.?|precio|importe|produto|quantidade|valor|omschrijving|aantal|prijs|bedrag|articolo|quantit(à|a)|prezzo|tax|sr|zr|rm|eur|usd|\$|€|%)$/i;
+/** Lines that are never an item's description: times, phone numbers, pages, opening hours. */
+const NOT_A_DESCRIPTION = new RegExp(`\\b(uhr|tel|phone|fax|page|seite)\\b|${keywordSource('date')}|${keywordSource('time')}|${keywordSource('receiptNumber')}\\s*[:#.]`, 'iu');
+
+/** A date or a clock time: the header's or the payment's line, never an item. */
+const DATE_OR_TIME = /\b\d{1,4}[\/.-]\d{1,2}[\/.-]\d{2,4}\b|(?<![\d.,])\d{1,2}:\d{2}(?![\d.,])/;
+
+interface Money {
+  value: number;
+  index: number;
+  end: number;
+}
+
+/** Amounts on a line with their places; "2.00-" (a trailing minus) is negative. */
+function moneyIn(line: string, wholeAmounts: boolean): Money[] {
+  const pattern = wholeAmounts
+    ? /(?<![\d.,:])(?:[$¥\\￥])?\s?(-?\d{1,3}(?:[,.]\d{3})+|-?\d{2,})(?![\d]|[.,:]\d)(?:\s?円)?/g
+    : new RegExp(AMOUNT_PATTERN.source, 'g');
+  return [...line.matchAll(pattern)].map((m) => {
+    const raw = wholeAmounts ? Number(m[1]!.replace(/[,.]/g, '')) : Number(`${m[1]!.replace(/[ ,]/g, '')}.${m[2]}`);
+    const end = m.index! + m[0].length;
+    const trailingMinus = /^\s?-(?![\d])/.test(line.slice(end));
+    // The pattern's currency prefix may have swallowed a word's end ("LEMAK 9.00"): start at the digits.
+    return { value: trailingMinus ? -Math.abs(raw) : raw, index: m.index! + Math.max(0, m[0].search(/-?\d/)), end };
+  });
+}
+
+/** "2 x", "0,792 kg x", "3 @", "4 Stk x": a quantity and the sign before a unit price. */
+const QTY_SIGN = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:kg|g|lb|lbs|stk|st|pcs|pc|un|ea)?\s*[x×@*]\s*$/i;
+const LEADING_QTY = /^(\d{1,3})\s*[x×*]?\s+(?=\p{L})/iu;
+/** Article numbers and bar codes printed before a description. */
+const LEADING_CODE = /^(\d{4,}|[A-Z]?\d{5,})\s+/;
+
+const CURRENCY_AT_END = /\s?(RM|S\$|\$|€|£|¥|EUR|USD|GBP|CHF|CAD|AUD|MYR)\s*$/i;
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const near = (a: number, b: number) => Math.abs(a - b) < 0.015;
+
+function cleanDescription(text: string): string {
+  return text
+    .replace(LEADING_CODE, '')
+    .replace(CURRENCY_AT_END, '')
+    .replace(/[\s:.\-*=~_|]+$/, '')
+    .replace(/^[\s:.\-*=~_|•>]+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const hasLetters = (s: string) => (s.match(/\p{L}/gu) ?? []).length >= 2;
+
 /**
- * Items from text lines shaped "description qty @|x unit-price amount" (spec §5), and the
- * common "qty description amount" / "description amount" lines between header and total.
+ * One printed line as an item, or as the quantity part of one: "desc qty x unit amount",
+ * "qty desc amount", "desc amount [tax code]", "0,792 kg x 2,49 [amount]" (no description).
  */
-export function itemsFromText(lines: readonly string[]): LineItem[] {
-  const items: LineItem[] = [];
-  for (const line of lines) {
-    if (NOT_AN_ITEM.test(line)) continue;
-    const withSign = /^(.*?[A-Za-z].*?)\s+(\d{1,4})\s*(?:@|x|X|\*)\s*(?:[A-Z]{1,3}\$?|\$)?\s*(\d+[.,]\d{2})\s+(?:[A-Z]{1,3}\$?|\$)?\s*(\d+[.,]\d{2})\b/.exec(line);
-    if (withSign) {
-      items.push({
-        description: withSign[1]!.trim(),
-        qty: Number(withSign[2]),
-        unitPrice: Number(withSign[3]!.replace(',', '.')),
-        amount: Number(withSign[4]!.replace(',', '.')),
-      });
-      continue;
-    }
-    const qtyFirst = /^(\d{1,3})\s+([A-Za-z][^\d]{2,}?)\s+(?:[A-Z]{1,3}\$?|\$)?\s*(\d+[.,]\d{2})\s*[A-Z]{0,2}$/.exec(line);
-    if (qtyFirst) {
-      const amount = Number(qtyFirst[3]!.replace(',', '.'));
-      const qty = Number(qtyFirst[1]);
-      items.push({ description: qtyFirst[2]!.trim(), qty, unitPrice: qty > 0 ? Math.round((amount / qty) * 100) / 100 : null, amount });
+export function parseItemLine(line: string, wholeAmounts = false): (LineItem & { descriptionless?: boolean }) | null {
+  const money = moneyIn(line, wholeAmounts);
+  if (money.length === 0) return null;
+  const amount = money[money.length - 1]!;
+  // What follows the amount may only be a tax code or a currency ("B", "A *", "SR", "EUR/kg").
+  if (!/^\s*(-|[A-Z]{1,2}\d?|\*|[A-Z]\s?\*|€|EUR|[A-Z]{3}\/\w+|\(?[A-Z]\)?|T|N|F|X)?\s*$/i.test(line.slice(amount.end))) return null;
+  let left = line.slice(0, money[0]!.index).replace(CURRENCY_AT_END, '');
+  let qty: number | null = null;
+  let unitPrice: number | null = money.length >= 2 ? money[money.length - 2]!.value : null;
+  const sign = QTY_SIGN.exec(left);
+  if (sign) {
+    qty = Number(sign[1]!.replace(',', '.'));
+    left = left.slice(0, sign.index);
+    unitPrice ??= null;
+  } else if (money.length >= 2) {
+    // "desc qty unit amount" without a sign: a whole number just before the unit price.
+    const bare = /\s(\d{1,3})\s*$/.exec(left);
+    if (bare && unitPrice !== null && near(Number(bare[1]) * unitPrice, amount.value)) {
+      qty = Number(bare[1]);
+      left = left.slice(0, bare.index);
     }
   }
-  return items;
+  const leading = LEADING_QTY.exec(left.replace(LEADING_CODE, ''));
+  if (leading && qty === null) {
+    qty = Number(leading[1]);
+    left = left.replace(LEADING_CODE, '').slice(leading[0].length);
+  }
+  // A unit price only where the quantity confirms it.
+  if (qty !== null && unitPrice !== null && !near(qty * unitPrice, amount.value)) unitPrice = null;
+  if (qty !== null && unitPrice === null && money.length === 1 && sign) {
+    // "2 x 1.50" with no amount: the price is the unit price.
+    unitPrice = amount.value;
+    const description = cleanDescription(left);
+    return { description: description || 'Unknown Item', qty, unitPrice, amount: round2(qty * unitPrice), descriptionless: !hasLetters(description) };
+  }
+  if (qty !== null && unitPrice === null && qty > 0 && Number.isInteger(qty)) unitPrice = round2(amount.value / qty);
+  // Money is never negative (spec §5): a deduction's sign lives on its amount only.
+  if (unitPrice !== null && unitPrice < 0) unitPrice = null;
+  const description = cleanDescription(left);
+  return { description: description || 'Unknown Item', qty, unitPrice, amount: amount.value, descriptionless: !hasLetters(description) };
+}
+
+/** A line that can only be a description: letters, no amount, not a column header or a keyword line. */
+function isDescriptionLine(line: string, wholeAmounts: boolean): boolean {
+  return hasLetters(line) && moneyIn(line, wholeAmounts).length === 0 && !COLUMN_HEADER.test(line.trim()) && !NOT_A_DESCRIPTION.test(line) && lineKind(line) === null;
+}
+
+/** The numbers printed under a description (one box per line): "2 X", "SR", "1.70", "165 SR". */
+function isNumberLine(line: string): boolean {
+  return /^[\d\s.,:xX@*\-()]*(SR|ZR|S|Z|T|N|X)?\s*$/.test(line.trim()) && /\d/.test(line);
+}
+
+/**
+ * Items between the receipt's header and its sums, in the layouts receipts print:
+ * "desc qty x unit amount", "qty desc amount", "desc amount [tax code]", a weight or count line
+ * ("0,792 kg x 2,49 EUR/kg") under its item, and the amount on the lines after a description.
+ * Coupons, deposit returns and savings printed among the items are items with a negative
+ * amount. At most MAX_ITEMS, each with the index of the line its amount was read from.
+ */
+export function itemsFromTextWithSources(lines: readonly string[], wholeAmounts = false): Array<{ item: LineItem; line: number }> {
+  const found: Array<{ item: LineItem; line: number }> = [];
+  let pending: { description: string; line: number } | null = null;
+  for (let i = 0; i < lines.length && found.length < MAX_ITEMS; i++) {
+    const line = lines[i]!;
+    const kind = lineKind(line);
+    if (kind !== null && BLOCK_END.has(kind) && moneyIn(line, wholeAmounts).length > 0 && found.length > 0) break;
+    if (kind !== null && NEVER_ITEM.has(kind)) {
+      pending = null;
+      continue;
+    }
+    if (NOT_A_DESCRIPTION.test(line) || DATE_OR_TIME.test(line)) continue;
+    if (isDescriptionLine(line, wholeAmounts)) {
+      pending = { description: cleanDescription(line), line: i };
+      continue;
+    }
+    if (pending && isNumberLine(line)) {
+      const run = numberRun(lines, i);
+      const item = itemFromRun(pending.description, run.texts, wholeAmounts);
+      if (item) found.push({ item, line: i + run.amountOffset(item.amount) });
+      pending = null;
+      i += run.texts.length - 1;
+      continue;
+    }
+    const parsed = parseItemLine(line, wholeAmounts);
+    if (!parsed) continue;
+    const { descriptionless, ...item } = parsed;
+    if (descriptionless) {
+      // A quantity line: it details the item above it (or, with a description pending, names that one).
+      const previous = found[found.length - 1];
+      if (pending) {
+        found.push({ item: { ...item, description: pending.description }, line: i });
+        pending = null;
+      } else if (previous && previous.line === i - 1 && item.qty !== null && previous.item.amount !== null && previous.item.amount !== undefined && near(item.amount ?? NaN, previous.item.amount)) {
+        previous.item = { ...previous.item, qty: item.qty, unitPrice: item.unitPrice };
+      }
+      continue;
+    }
+    // A discount line among the items is an item only when printed as a deduction.
+    if (kind === 'discount' && (item.amount ?? 0) >= 0) continue;
+    if (kind === 'discount' || (item.amount ?? 0) < 0 || hasLetters(item.description)) found.push({ item, line: i });
+    pending = null;
+  }
+  return found;
+}
+
+/** The lines of numbers starting at `start`, and where in them an amount was printed. */
+function numberRun(lines: readonly string[], start: number) {
+  const texts: string[] = [];
+  for (let j = start; j < lines.length && isNumberLine(lines[j]!) && texts.length < 5; j++) texts.push(lines[j]!);
+  return {
+    texts,
+    amountOffset: (amount: number | null | undefined) => Math.max(0, texts.findIndex((t) => moneyIn(t, false).some((m) => amount != null && near(m.value, amount)))),
+  };
+}
+
+/** An item from a description and the number lines under it: qty × unit = amount where they agree, else the largest amount. */
+function itemFromRun(description: string, texts: readonly string[], wholeAmounts: boolean): LineItem | null {
+  const amounts = texts.flatMap((t) => moneyIn(t, wholeAmounts).map((m) => m.value));
+  if (amounts.length === 0) return null;
+  const qtyText = texts.map((t) => /^(\d{1,3}(?:\.\d)?)\s*[xX@*]?\s*$/.exec(t.trim())?.[1]).find((q) => q !== undefined);
+  const qty = qtyText !== undefined ? Number(qtyText) : null;
+  if (qty !== null) {
+    for (const a of amounts) for (const u of amounts) if (near(qty * u, a) && (a !== u || qty === 1)) return { description, qty, unitPrice: u, amount: a };
+  }
+  return { description, qty, unitPrice: null, amount: Math.max(...amounts) };
+}
+
+export function itemsFromText(lines: readonly string[], wholeAmounts = false): LineItem[] {
+  return itemsFromTextWithSources(lines, wholeAmounts).map((f) => f.item);
 }
 
 /** Words that place an item, used when the merchant name says nothing. */
 export function itemWords(items: readonly LineItem[]): string {
   return items.map((i) => i.description).join(' ');
 }
-

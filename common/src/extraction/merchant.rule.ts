@@ -2,13 +2,35 @@ import type { RecognizedField } from '../recognized-document.js';
 
 export const MERCHANT_CONFIDENCE = 0.8;
 const SKIPPED_PREFIXES = /^(receipt|official|sales|vat|invoice)/i;
-/** Words that end or mark a business name anywhere in the world. */
-const BUSINESS_WORDS =
-  /\b(sdn\.?\s*bhd|s\/b|bhd|berhad|enterprise|trading|ltd|limited|llc|inc|corp(oration)?|co\.|company|gmbh|pty|plc|pte|restoran|restaurant|kedai|syarikat|perniagaan|hardware|stationery|bakery|bakeries|cafe|mart|market|store|shop|supermarket|pharmacy|florist|pizza)\b/i;
-
+/** Legal forms and trade words that mark a business name, in the languages receipts come in. */
+const BUSINESS_WORDS = new RegExp(
+  '(?<![\\p{L}])(' +
+    [
+      'sdn\\.?\\s*bhd', 's\\/b', 'bhd', 'berhad', 'enterprise', 'trading', 'ltd', 'limited', 'llc', 'l\\.l\\.c', 'inc', 'corp(oration)?',
+      'co\\.', 'company', 'pty', 'plc', 'pte', 'gmbh', 'ag', 'kg', 'ohg', 'e\\.?\\s?k', 'ug', 's\\.?a\\.?s?', 's\\.?l\\.?', 'sarl', 's\\.?r\\.?l',
+      's\\.?p\\.?a', 'b\\.?v', 'n\\.?v', 'lda', 'ltda', 'eireli', 'k\\.?k', 'restoran', 'restaurant', 'ristorante', 'restaurante',
+      'kedai', 'syarikat', 'perniagaan', 'hardware', 'stationery', 'bakery', 'bakeries', 'b(ä|a)ckerei', 'boulangerie', 'panader(í|i)a',
+      'cafe', 'café', 'caf(é|e)t(é|e)ria', 'mart', 'market', 'markt', 'march(é|e)', 'mercado', 'supermercado', 'supermarch(é|e)',
+      'store', 'shop', 'supermarket', 'pharmacy', 'apotheke', 'pharmacie', 'farmacia', 'florist', 'pizza', 'pizzeria', 'grill',
+      'bar', 'tavern', 'pub', 'bistro', 'brasserie', 'trattoria', 'tankstelle', 'station', 'hotel', 'diner', 'deli', 'foods?',
+      'wholesale', 'retail', 'centre', 'center', 'hipermercados?', 'distribui(ç|c)(ã|a)o',
+    ].join('|') +
+    ')(?![\\p{L}])|株式会社|有限会社|店',
+  'iu',
+);
+/** Lines that greet, title or thank: a name only when nothing better is printed. */
+const GENERIC_LINE =
+  /^(welcome|willkommen|bienvenue|bienvenido|benvenuti|receipt|tax\s*invoice|invoice|kassenbon|kassenbeleg|rechnung|quittung|ticket|facture|factura|recibo|cup(om|ão)\s*fiscal|thank\s*you|danke|merci|gracias|obrigad[oa]|grazie|copy|duplicate|customer\s*copy|cafe|café|restaurant|supermarket|bar|store|shop|market|markt|deli)\b[\s!.,:]*(to|zu|à|a)?\b[\s!.,:]*$/i;
+/** Lines of an address, a phone or a web page: never the name. */
+const ADDRESS_LINE =
+  /\b(tel|phone|fax|telefon|t(é|e)l(é|e)phone|www|http|\.com|\.de|\.fr|str(aße|asse|\.)|street|st\.|road|rd\.|avenue|ave\.?|blvd|boulevard|rue|calle|avenida|rua|via|platz|weg|allee|lot|jalan|jln|taman|suite|unit|floor|flr)\b|\d{4,}/i;
 /** Words that begin the legal-form tail of a name printed on a line of its own. */
 const LEGAL_FORM_START = /^(co\.|company\b|sdn\b|s\/b\b|bhd\b|berhad\b|ltd\b|limited\b|inc\b|llc\b|gmbh\b|pty\b|pte\b|plc\b|corp\b|enterprise\b|trading\b|\(m\))/i;
 const OWNED_BY = /^(owned|own|operated|managed)\s*by\s*:?\s*/i;
+/** How many lines from the top a name may be printed, once junk lines are skipped. */
+const HEAD_LINES = 8;
+/** Lines looked at, junk included: a photo's background may put a few above the receipt. */
+const SCANNED_LINES = 16;
 
 /** Tidies a name line: OCR edge noise, registration numbers like (126926-H), trailing punctuation. */
 export function cleanMerchantLine(line: string): string {
@@ -20,53 +42,75 @@ export function cleanMerchantLine(line: string): string {
     .replace(/\(\s*[\dA-Z]{0,3}\d{3,}[^)]{0,4}\)/gi, ' ')
     .replace(/\(\s*[\dA-Z]{0,3}\d{4,}\S*$/i, ' ')
     .replace(/\b(co\.?\s*)?(reg|gst|company)\.?\s*(no|id)?\.?\s*[:.]?\s*[\dA-Z-]{5,}.*$/i, ' ')
-    .replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9.)]+$/g, '')
+    .replace(/^[^\p{L}0-9]+|[^\p{L}0-9.)]+$/gu, '')
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+const letterCount = (line: string) => (line.match(/\p{L}/gu) ?? []).length;
 
 /** Spec §5: 3–50 characters, letters (and the punctuation of names), not starting with a digit or a skipped word. */
 export function isNameLike(line: string, allowLeadingDigit = false): boolean {
   if (line.length < 3 || line.length > 50 || SKIPPED_PREFIXES.test(line)) return false;
   if (/^\d/.test(line) && !allowLeadingDigit) return false;
-  const letters = line.replace(/[^A-Za-z]/g, '').length;
+  const letters = letterCount(line);
   // Name punctuation (. & ' ( ) - /) is neutral; digits and stray symbols count against.
-  const others = line.replace(/[A-Za-z\s.&'’()\-\/]/g, '').length;
-  return letters >= 3 && /^[A-Za-z0-9 &.'’,()\-\/@]+$/.test(line) && letters / (letters + others) >= 0.6;
-}
-
-/** A name line of the receipt's header: mostly upper-case words, few stray characters. */
-function nameScore(line: string, index: number): number {
-  let score = 0;
-  if (BUSINESS_WORDS.test(line)) score += 3;
-  const letters = line.replace(/[^A-Za-z]/g, '');
-  if (letters.length > 0 && letters === letters.toUpperCase()) score += 1;
-  const words = line.split(' ');
-  if (words.filter((w) => w.length === 1 && !/[&A-Z]/.test(w)).length > 1) score -= 2;
-  return score - index * 0.25;
+  const others = line.replace(/[\p{L}\s.&'’()\-\/]/gu, '').length;
+  return letters >= 3 && /^[\p{L}\p{M}0-9 &.'’,()\-\/@*+]+$/u.test(line) && letters / (letters + others) >= 0.6;
 }
 
 /**
- * The merchant: the service's MerchantName at confidence 0.8 or more; otherwise guessed from the
- * first lines — a line naming a business wins, else the first name-like line of the first 5.
+ * OCR of a photo's background, torn edges and logos: short fragments, lines of mostly
+ * symbols, words of one or two letters strung together.
  */
-export function findMerchant(field: RecognizedField | undefined, lines: readonly string[]): { name: string; confidence: number } | null {
+export function isJunkLine(line: string): boolean {
+  const letters = letterCount(line);
+  if (letters < 3) return true;
+  if (letters / line.replace(/\s/g, '').length < 0.6) return true;
+  const words = line.split(/\s+/).filter((w) => /\p{L}/u.test(w));
+  const longest = Math.max(...words.map((w) => letterCount(w)));
+  // Japanese names are one long "word"; Latin names have a word of three letters or more.
+  if (longest < 3) return true;
+  const tiny = words.filter((w) => letterCount(w) <= 2).length;
+  return words.length >= 4 && tiny / words.length > 0.5;
+}
+
+/** A name line of the receipt's header: legal forms and trade words, capitals, few stray characters. */
+function nameScore(line: string, rank: number): number {
+  let score = 0;
+  if (BUSINESS_WORDS.test(line)) score += 3;
+  if (GENERIC_LINE.test(line)) score -= 3;
+  if (ADDRESS_LINE.test(line)) score -= 3;
+  const letters = line.replace(/[^\p{L}]/gu, '');
+  if (letters.length > 0 && letters === letters.toUpperCase() && /\p{Lu}/u.test(letters)) score += 1;
+  const words = line.split(' ');
+  if (words.filter((w) => w.length === 1 && !/[&A-Z]/.test(w)).length > 1) score -= 2;
+  return score - rank * 0.4;
+}
+
+/**
+ * The merchant: the service's MerchantName at confidence 0.8 or more; otherwise the strongest
+ * name-like line among the first lines once junk is skipped — a legal form or trade word and
+ * capitals raise a line, a greeting or a generic word alone ("Cafe", "Receipt") lowers it, an
+ * address is never a name.
+ */
+export function findMerchant(field: RecognizedField | undefined, lines: readonly string[]): { name: string; confidence: number; line?: number } | null {
   const fromService = typeof field?.value === 'string' ? field.value : field?.content;
   if (fromService && (field?.confidence ?? 0) >= MERCHANT_CONFIDENCE) return { name: fromService.trim(), confidence: field!.confidence! };
-  const raw = lines.slice(0, 8);
+  const raw = lines.slice(0, SCANNED_LINES);
   const head = raw.map(cleanMerchantLine);
+  const kept = head.map((line, i) => ({ line, i })).filter(({ line }) => !isJunkLine(line)).slice(0, HEAD_LINES);
   let best: { index: number; score: number } | null = null;
-  head.forEach((line, i) => {
+  kept.forEach(({ line, i }, rank) => {
     // A business name may start with a number ("99 Speed Mart"); the spec's fallback may not.
-    if (!BUSINESS_WORDS.test(line) || !isNameLike(line, true)) return;
-    const score = nameScore(line, i);
+    if (!isNameLike(line, BUSINESS_WORDS.test(line))) return;
+    const score = nameScore(line, rank);
     if (!best || score > best.score) best = { index: i, score };
   });
-  if (!best) {
-    const fallback = head.slice(0, 5).find((l) => isNameLike(l));
-    return fallback ? { name: fallback, confidence: 0.5 } : null;
-  }
-  return { name: joinNameLines(raw, head, (best as { index: number }).index), confidence: 0.7 };
+  if (!best) return null;
+  const { index, score } = best as { index: number; score: number };
+  const name = joinNameLines(raw, head, index);
+  return { name, confidence: score >= 2 ? 0.7 : 0.5, line: index };
 }
 
 /**
@@ -82,7 +126,7 @@ function joinNameLines(raw: readonly string[], head: readonly string[], index: n
   for (let next = index + 1; next < Math.min(head.length, index + 3); next++) {
     const line = head[next]!;
     const open = (name.match(/\(/g) ?? []).length > (name.match(/\)/g) ?? []).length;
-    if (!(open || LEGAL_FORM_START.test(line)) || !/[A-Za-z]{2}/.test(line) || /\d{3,}/.test(line)) break;
+    if (!(open || LEGAL_FORM_START.test(line)) || !/\p{L}{2}/u.test(line) || /\d{3,}/.test(line)) break;
     name = `${name} ${line}`;
   }
   return name.replace(/\s+/g, ' ').trim();

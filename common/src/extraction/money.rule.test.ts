@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountsIn, parseAmount, validMoney } from './money.rule.js';
+import { amountReader, amountsIn, parseAmount, validMoney, wholeAmountsIn } from './money.rule.js';
 
 describe('money', () => {
   it.each([
@@ -38,5 +38,35 @@ describe('money', () => {
 describe('money is not a time', () => {
   it('skips clock times', () => {
     expect(amountsIn('Time: 14:49:00 Total 9.10')).toEqual([9.1]);
+  });
+});
+
+describe('no shared regex state', () => {
+  // A global pattern used with exec() kept its lastIndex, and the next matchAll() started there:
+  // after validMoney('10.40') the next receipt lost its total.
+  it('reads a line the same after parsing another amount', () => {
+    expect(validMoney('10.40')).toBe(10.4);
+    expect(amountsIn('TOTAL 9.54')).toEqual([9.54]);
+    expect(parseAmount('1.00')).toBe(1);
+    expect(amountsIn('A 1.00 B 2.00')).toEqual([1, 2]);
+    expect(amountsIn('A 1.00 B 2.00')).toEqual([1, 2]);
+  });
+});
+
+describe('whole amounts (JPY, CLP)', () => {
+  it.each<[string, number[]]>([
+    ['合計 ¥4,389', [4389]],
+    ['Total $100.300', [100300]],
+    ['小計 1 162円', [1162]],
+    ['\\2,967', [2967]],
+    ['TOTAL 12.50', []],
+    ['税 8% 219', [8, 219]],
+  ])('%j → %j', (line, amounts) => {
+    expect(wholeAmountsIn(line)).toEqual(amounts);
+  });
+
+  it('picks the reader by currency', () => {
+    expect(amountReader('JPY')('計 1,076')).toEqual([1076]);
+    expect(amountReader('EUR')('Summe 1,07')).toEqual([1.07]);
   });
 });

@@ -7,17 +7,40 @@ export function validMoney(value: unknown): number | null {
   return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.round(n * 100) / 100 : null;
 }
 
-/** Matches one printed amount with exactly two decimals (three decimals is an OCR error, not money). */
-export const AMOUNT_PATTERN = /(?<![\d.,:])(?:[A-Z]{1,3}\$?|[$€£¥₱₹])?\s?(-?\d{1,3}(?:[ ,]\d{3})*|-?\d+)\s?[.,:]\s?(\d{2})(?![\d]|[:.]\d)/g;
+/**
+ * One printed amount with exactly two decimals (three decimals is an OCR error, not money).
+ * Not global: a shared /g pattern carries `lastIndex` from one caller to the next, so callers
+ * that need every match make their own copy.
+ */
+export const AMOUNT_PATTERN = /(?<![\d.,:])(?:[A-Z]{1,3}\$?|[$€£¥₱₹])?\s?(-?\d{1,3}(?:[ ,]\d{3})*|-?\d+)\s?[.,:]\s?(\d{2})(?![\d]|[:.]\d)/;
+
+/**
+ * A whole amount as currencies without minor units print it (JPY, CLP, KRW): 4,389 · 100.300 ·
+ * ¥1 162 · \2,967 (OCR's ¥). Groups of three after a separator, so 12.50 is not read as 1250.
+ */
+export const WHOLE_AMOUNT_PATTERN = /(?<![\d.,:])(?:[$¥\\￥]|円)?\s?(-?\d{1,3}(?:[,.\s]\d{3})+|-?\d+)(?![\d]|[.,:]\d)(?:\s?円)?/;
+
+const toNumber = (m: RegExpMatchArray) => Number(`${m[1]!.replace(/[ ,]/g, '')}.${m[2]}`);
 
 export function parseAmount(text: string): number | null {
-  AMOUNT_PATTERN.lastIndex = 0;
   const match = AMOUNT_PATTERN.exec(text);
-  if (!match) return null;
-  return Number(`${match[1]!.replace(/[ ,]/g, '')}.${match[2]}`);
+  return match ? toNumber(match) : null;
 }
 
 /** Every amount on a line, left to right. */
 export function amountsIn(line: string): number[] {
-  return [...line.matchAll(AMOUNT_PATTERN)].map((m) => Number(`${m[1]!.replace(/[ ,]/g, '')}.${m[2]}`));
+  return [...line.matchAll(new RegExp(AMOUNT_PATTERN.source, 'g'))].map(toNumber);
+}
+
+/** Every whole amount on a line, left to right (for currencies without minor units). */
+export function wholeAmountsIn(line: string): number[] {
+  return [...line.matchAll(new RegExp(WHOLE_AMOUNT_PATTERN.source, 'g'))].map((m) => Number(m[1]!.replace(/[,.\s]/g, '')));
+}
+
+/** Currencies whose amounts have no minor unit on receipts. */
+export const ZERO_DECIMAL_CURRENCIES: ReadonlySet<string> = new Set(['JPY', 'KRW', 'CLP', 'VND', 'IDR', 'ISK', 'HUF', 'PYG', 'UGX', 'COP']);
+
+/** The amounts reader for a currency: whole amounts where there are no cents. */
+export function amountReader(currency: string | undefined): (line: string) => number[] {
+  return currency && ZERO_DECIMAL_CURRENCIES.has(currency) ? wholeAmountsIn : amountsIn;
 }

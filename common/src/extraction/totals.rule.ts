@@ -1,3 +1,4 @@
+import { keywordSource, OCR_TOTAL, type KeywordKind } from './keywords/index.js';
 import { amountsIn } from './money.rule.js';
 
 export interface TextTotals {
@@ -8,24 +9,37 @@ export interface TextTotals {
   discount: number | null;
 }
 
-/** Line kinds, most specific first: a line is what its first matching pattern says. */
-/** "total" as OCR reads it: tota1, tolal, totai, tatal, t0tal. */
-const TOTAL = 't[o0a][t1l][a4o][l1i]';
-const re = (source: string) => new RegExp(source, 'i');
+/** Where each money field was read: the index of its line in the lines given. */
+export type TotalsSources = Partial<Record<keyof TextTotals, number>>;
 
-/** Line kinds, most specific first: a line is what its first matching pattern says. */
+export type AmountReader = (line: string) => number[];
+
+const words = (kind: KeywordKind) => keywordSource(kind);
+const re = (source: string) => new RegExp(source, 'iu');
+
+/**
+ * Line kinds, most specific first: a line is what its first matching pattern says. The words
+ * come from every language's keyword table; the English OCR misspellings of "total" stay here.
+ */
 const KINDS: Array<{ kind: string; re: RegExp }> = [
-  { kind: 'ignore', re: re(`${TOTAL}\\s*(qty|quantity|items?|savings?|discounts?\\b|points?|tax\\s*code)|item\\s*count|no\\.?\\s*of\\s*items|qty\\s*${TOTAL}|0%\\s*supplies|excl(\\.|uding|usive)?\\b[^\\n]*gst|gst\\s*summary|tax\\s*summary`) },
-  { kind: 'strong', re: re(`grand\\s*${TOTAL}|${TOTAL}\\s*payable|net+\\s*${TOTAL}|${TOTAL}\\s*net+|${TOTAL}\\s*after\\s*(adj|round)|rounded\\s*${TOTAL}|${TOTAL}\\s*rounded|amount\\s*due|${TOTAL}\\s*due|balance\\s*due|amount\\s*payable|${TOTAL}\\s*amount|jumlah`) },
-  { kind: 'inclusive', re: re(`${TOTAL}[^\\n]*incl|${TOTAL}\\s*sales|${TOTAL}\\s*\\(?rm\\)?\\s*[:\\d]|^\\s*${TOTAL}\\s*\\(rm\\)`) },
-  { kind: 'subtotal', re: re(`sub[\\s-]*${TOTAL}|${TOTAL}\\s*before|amount\\s*before`) },
-  { kind: 'discount', re: /disc(ount)?|less\b|potongan|voucher|coupon/i },
-  { kind: 'tip', re: /\btip\b|gratuity/i },
-  { kind: 'rounding', re: /round(ing)?\s*(adj)?/i },
-  { kind: 'change', re: /chan?ge|baki|balance(?!\s*due)/i },
-  { kind: 'paid', re: /\bcash\b|tunai|paid|payment|tendered|received|visa|master\s*card|credit|debit|card/i },
-  { kind: 'tax', re: /\bgst\b|\bsst\b|\bvat\b|\btax\b|service\s*tax|cukai/i },
-  { kind: 'total', re: re(`\\b${TOTAL}\\b`) },
+  {
+    kind: 'ignore',
+    re: re(
+      `${OCR_TOTAL}\\s*(savings?|discounts?\\b|points?|tax\\s*code)|0%\\s*supplies|excl(\\.|uding|usive)?\\b[^\\n]*gst|gst\\s*summary|tax\\s*summary|${words('count')}`,
+    ),
+  },
+  { kind: 'subtotal', re: re(words('subtotal')) },
+  // "Total incl. VAT 14.49" states the total; "incl. VAT 19% 2.08" states the tax in it.
+  { kind: 'inclusive', re: re(`(${OCR_TOTAL}|${words('total')})[^\\n]*(${words('taxIncluded')})|${OCR_TOTAL}\\s*sales|${OCR_TOTAL}\\s*\\(?rm\\)?\\s*[:\\d]`) },
+  { kind: 'strong', re: re(`${words('grandTotal')}|jumlah`) },
+  { kind: 'tip', re: re(words('tip')) },
+  { kind: 'discount', re: re(`${words('discount')}|potongan`) },
+  { kind: 'rounding', re: re(words('rounding')) },
+  { kind: 'change', re: re(`${words('change')}|baki|balance(?!\\s*due)`) },
+  { kind: 'cash', re: re(`${words('cash')}|tunai`) },
+  { kind: 'card', re: re(words('card')) },
+  { kind: 'tax', re: re(`${words('tax')}|cukai`) },
+  { kind: 'total', re: re(words('total')) },
 ];
 
 const WEIGHT: Record<string, number> = { strong: 4, inclusive: 3, total: 2 };
@@ -33,8 +47,10 @@ const WEIGHT: Record<string, number> = { strong: 4, inclusive: 3, total: 2 };
 const DERIVED_WEIGHT = 2.5;
 /** A total printed after the rounding line is the rounded, final one. */
 const AFTER_ROUNDING_BONUS = 1.5;
+/** subtotal + tax + tip − discount agreeing with a candidate. */
+const SUM_AGREEMENT_WEIGHT = 1.5;
 
-function kindOf(line: string): string | null {
+export function lineKind(line: string): string | null {
   for (const { kind, re } of KINDS) if (re.test(line)) return kind;
   return null;
 }
@@ -43,76 +59,181 @@ function kindOf(line: string): string | null {
  * Amount that belongs to line `i`: the last one on it, or, for a bare label ("TOTAL" with no
  * digits at all — a garbled amount is not borrowed from elsewhere), the one on the next line.
  */
-function amountFor(lines: readonly string[], i: number): number | null {
-  const own = amountsIn(lines[i]!);
-  if (own.length > 0) return own[own.length - 1]!;
+function amountFor(lines: readonly string[], i: number, read: AmountReader): { amount: number; line: number } | null {
+  const own = read(withoutRates(lines[i]!));
+  if (own.length > 0) return { amount: own[own.length - 1]!, line: i };
   if (/\d/.test(lines[i]!)) return null;
   const next = lines[i + 1];
-  if (next !== undefined && kindOf(next) === null) {
-    const following = amountsIn(next);
-    if (following.length === 1) return following[0]!;
+  if (next !== undefined && lineKind(next) === null) {
+    const following = read(next);
+    if (following.length === 1) return { amount: following[0]!, line: i + 1 };
   }
   return null;
 }
 
+/** "19,0 %" and "7.00%" are tax rates, not money. */
+const withoutRates = (line: string) => line.replace(/\d+([.,]\d+)?\s*%/g, ' ');
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
 const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
+
+const TAX_WORD = re(`${words('tax')}|${words('subtotal')}`);
+
+/**
+ * The tax of a rate table (Netto / Steuer / Brutto, HT / TVA / TTC, Net / VAT / Gross): rows
+ * with three amounts where two add up to the third, in whatever column order, that print a rate
+ * or sit under a header naming the tax. The smaller addend is the tax; the table's own total
+ * row wins over the sum of the rate rows.
+ */
+export function taxFromRateTable(lines: readonly string[], read: AmountReader = amountsIn): { tax: number; line: number } | null {
+  let sum = 0;
+  let first = -1;
+  let header = -Infinity;
+  let totalRow: { tax: number; line: number } | null = null;
+  lines.forEach((line, i) => {
+    const amounts = read(withoutRates(line));
+    if (amounts.length === 0 && TAX_WORD.test(line)) header = i;
+    if (amounts.length !== 3) return;
+    const inTable = /%/.test(line) || TAX_WORD.test(line) || i - header <= 4 || first >= 0;
+    if (!inTable) return;
+    const [a, b, c] = amounts as [number, number, number];
+    const tax = near(a + b, c) ? Math.min(a, b) : near(b + c, a) ? Math.min(b, c) : near(a + c, b) ? Math.min(a, c) : null;
+    if (tax === null || tax <= 0) return;
+    if (/%/.test(line) || first < 0 && !/summe|gesamt|total|合計/i.test(line)) {
+      if (first < 0) first = i;
+      sum += tax;
+      return;
+    }
+    totalRow ??= { tax, line: i };
+  });
+  if (totalRow) return totalRow;
+  return first >= 0 ? { tax: round2(sum), line: first } : null;
+}
 
 /**
  * Money fields from plain OCR text. The total is voted on: every line that states a total
- * votes for its amount with the weight of its wording, and "paid − change" votes too, so one
- * garbled line does not decide the result.
+ * votes for its amount with the weight of its wording, "cash handed over − change" and
+ * "subtotal + tax + tip − discount" vote too, so one garbled line does not decide. Cash handed
+ * over is not a total when change was given.
  */
-export function findTotals(lines: readonly string[]): TextTotals {
-  const votes = new Map<number, number>();
+export function findTotalsWithSources(lines: readonly string[], read: AmountReader = amountsIn): { totals: TextTotals; sources: TotalsSources } {
+  const votes = new Map<number, { weight: number; line: number }>();
   // Only a positive amount can be a total (a negative one is a refund or an adjustment).
-  const vote = (amount: number, weight: number) => amount > 0 && votes.set(amount, (votes.get(amount) ?? 0) + weight);
-  const first: Record<string, number> = {};
-  const paid: number[] = [];
+  const vote = (amount: number, weight: number, line: number) => {
+    if (amount <= 0) return;
+    const prior = votes.get(amount);
+    votes.set(amount, { weight: (prior?.weight ?? 0) + weight, line: prior?.line ?? line });
+  };
+  const first: Record<string, { amount: number; line: number }> = {};
+  const cash: Array<{ amount: number; line: number }> = [];
+  const cards: Array<{ amount: number; line: number }> = [];
   let change: number | null = null;
+  const taxLines: TaxLine[] = [];
   let roundingSeen = false;
 
   lines.forEach((line, i) => {
-    const kind = kindOf(line);
+    const kind = lineKind(line);
     if (!kind || kind === 'ignore') return;
     // A row with several amounts under a plain "total" is a summary table, not the total.
-    if (kind === 'total' && amountsIn(line).length > 1) return;
-    const amount = amountFor(lines, i);
-    if (amount === null) return;
-    first[kind] ??= amount;
-    if (kind in WEIGHT) vote(amount, WEIGHT[kind]! + (roundingSeen ? AFTER_ROUNDING_BONUS : 0));
+    if ((kind === 'total' || kind === 'tax') && read(line).length > 2) return;
+    if (kind === 'total' && read(line).length > 1 && amountsIn(line).length > 1) return;
+    const found = amountFor(lines, i, read);
+    if (found === null) return;
+    first[kind] ??= found;
+    if (kind in WEIGHT) vote(found.amount, WEIGHT[kind]! + (roundingSeen ? AFTER_ROUNDING_BONUS : 0), found.line);
     if (kind === 'rounding') roundingSeen = true;
-    if (kind === 'paid' && amount > 0) paid.push(amount);
-    if (kind === 'change' && change === null) change = amount;
+    if (kind === 'cash' && found.amount > 0) cash.push(found);
+    if (kind === 'card' && found.amount > 0) cards.push(found);
+    if (kind === 'change' && change === null) change = found.amount;
+    if (kind === 'tax') taxLines.push({ ...found, rate: /\d\s*%/.test(line), stated: /total|summe|gesamt|合計|計/i.test(line) });
   });
 
-  // Each payment line may state the total itself; the largest one is the cash handed over.
-  for (const amount of paid) vote(amount, 1);
   const changeAmount = change as number | null;
-  const tendered = paid.length > 0 ? Math.max(...paid) : null;
-  if (tendered !== null && changeAmount !== null && tendered >= changeAmount) {
-    vote(Math.round((tendered - changeAmount) * 100) / 100, DERIVED_WEIGHT);
+  const payments = [...cash, ...cards];
+  if (changeAmount !== null && changeAmount > 0) {
+    // Change was given: what was handed over is more than the total; the difference is it.
+    const tendered = payments.reduce<{ amount: number; line: number } | null>((a, b) => (!a || b.amount > a.amount ? b : a), null);
+    if (tendered && tendered.amount > changeAmount) vote(round2(tendered.amount - changeAmount), DERIVED_WEIGHT, tendered.line);
+  } else {
+    // Without change, each payment line states the total itself.
+    for (const p of payments) vote(p.amount, 1, p.line);
   }
-  const subtotal = first.subtotal ?? null;
-  const discount = first.discount ?? null;
-  if (subtotal !== null && discount !== null && subtotal > discount) vote(Math.round((subtotal - discount) * 100) / 100, 1);
+
+  const subtotal = first.subtotal?.amount ?? null;
+  const discount = first.discount ? Math.abs(first.discount.amount) : null;
+  const tip = first.tip?.amount ?? null;
+  const taxLine = first.tax ?? null;
+  if (subtotal !== null && discount !== null && subtotal > discount) vote(round2(subtotal - discount), 1, first.subtotal!.line);
+  // A candidate the other printed fields add up to gains their agreement.
+  if (subtotal !== null && taxLine !== null) {
+    const sum = round2(subtotal + taxLine.amount + (tip ?? 0) - (discount ?? 0));
+    const agreeing = votes.get(sum);
+    if (agreeing) agreeing.weight += SUM_AGREEMENT_WEIGHT;
+  }
 
   let total: number | null = null;
   let best = 0;
-  for (const [amount, weight] of votes) {
+  for (const [amount, { weight }] of votes) {
     // Ties go to the larger amount: a total includes what came before it.
     if (weight > best || (weight === best && total !== null && amount > total)) {
       total = amount;
       best = weight;
     }
   }
+  const sources: TotalsSources = {};
+  if (total !== null) sources.total = votes.get(total)!.line;
   // With no total printed, the subtotal is the best the receipt says.
-  if (total === null && subtotal !== null) total = subtotal;
-  const tax = first.tax ?? null;
-  return {
+  if (total === null && subtotal !== null) {
+    total = subtotal;
+    sources.total = first.subtotal!.line;
+  }
+  const tax = decideTax(taxLines, taxFromRateTable(lines, read), total);
+  const totals: TextTotals = {
     total,
     subtotal: subtotal !== null && total !== null && subtotal > total + 0.005 && discount === null ? null : subtotal,
-    tax: tax !== null && total !== null && (tax > total || near(tax, total)) ? null : tax,
-    tip: first.tip ?? null,
+    tax: tax?.amount ?? null,
+    tip,
     discount: discount !== null && total !== null && discount > total ? null : discount,
   };
+  if (totals.subtotal !== null) sources.subtotal = first.subtotal!.line;
+  if (tax) sources.tax = tax.line;
+  if (tip !== null) sources.tip = first.tip!.line;
+  if (totals.discount !== null) sources.discount = first.discount!.line;
+  return { totals, sources };
+}
+
+interface TaxLine {
+  amount: number;
+  line: number;
+  /** Prints a rate ("MwSt 19 %"): one of several per-rate lines. */
+  rate: boolean;
+  /** Says it is the total tax ("Total tax", "Summe MwSt"). */
+  stated: boolean;
+}
+
+/** Tax between 0 and 30 % of the total: what any country charges. */
+function plausibleTax(tax: number, total: number | null): boolean {
+  return tax >= 0 && (total === null || (tax <= total * 0.3 && !near(tax, total)));
+}
+
+/**
+ * The receipt's total tax: a line saying it is the total tax, else the per-rate lines added up
+ * (where each prints its own rate), else the first tax line; a rate table's tax when no printed
+ * line is plausible for the total.
+ */
+export function decideTax(lines: readonly TaxLine[], table: { tax: number; line: number } | null, total: number | null): { amount: number; line: number } | null {
+  const plausible = lines.filter((l) => plausibleTax(l.amount, total));
+  const stated = plausible.find((l) => l.stated);
+  if (stated) return stated;
+  const perRate = plausible.filter((l) => l.rate && l.amount > 0);
+  if (perRate.length > 1) {
+    const sum = round2(perRate.reduce((s, l) => s + l.amount, 0));
+    if (plausibleTax(sum, total)) return { amount: sum, line: perRate[0]!.line };
+  }
+  if (plausible.length > 0 && (!table || plausible[0]!.amount > 0)) return plausible[0]!;
+  return table && plausibleTax(table.tax, total) ? table : (plausible[0] ?? null);
+}
+
+export function findTotals(lines: readonly string[], read: AmountReader = amountsIn): TextTotals {
+  return findTotalsWithSources(lines, read).totals;
 }

@@ -1,0 +1,160 @@
+// npx tsx bench/extraction-rules.bench.ts — the extraction rules alone (no OCR) on saved OCR text:
+// the receipts-world dumps, the SROIE scans' dumps and the SROIE transcripts, per field and per
+// half (tune / holdout), and the line items against common/src/extraction/fixtures/line-items.fixture.json.
+// OCR text is read from $OCR_DUMP (default /tmp/ocr-dump, else /tmp/own-ocr): <set>/<file>.txt
+// or <set>/<file without extension>.txt.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+// Workspace packages resolve to their TypeScript sources, as under vitest: no build needed.
+if (!process.execArgv.includes('--conditions=source')) {
+  const run = spawnSync(process.execPath, ['--conditions=source', ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(run.status ?? 1);
+}
+
+const { extractReceipt, extractReceiptWithSources } = (await import('@receipts/common')) as typeof import('../common/src/index.js');
+const world = await import('../tests/support/receipts-world.js');
+const sroie = await import('../tests/support/sroie.js');
+const { receiptsDir } = await import('../tests/support/service-process.js');
+
+const dumpDir = [process.env.OCR_DUMP, '/tmp/ocr-dump', '/tmp/own-ocr'].find((d): d is string => !!d && existsSync(d))!;
+const NOW = new Date('2026-11-23');
+
+function dumpText(set: string, file: string): string | null {
+  for (const name of [`${file}.txt`, `${file.replace(/\.[^.]+$/, '')}.txt`]) {
+    const p = path.join(dumpDir, set, name);
+    if (existsSync(p)) return readFileSync(p, 'utf8');
+  }
+  return null;
+}
+
+const doc = (content: string) => ({ content, documents: [{ fields: {} }] });
+const near = (a: number | null | undefined, b: number | undefined) => a != null && b !== undefined && Math.abs(a - b) < 0.005;
+
+/** One receipt's checks: field → right (true), wrong (false) or not labelled (absent). */
+type Checks = Record<string, boolean | undefined>;
+interface Row {
+  set: string;
+  half: 'tune' | 'holdout';
+  file: string;
+  checks: Checks;
+}
+
+const rows: Row[] = [];
+
+for (const label of await world.loadWorldLabels()) {
+  const text = dumpText('world', label.file);
+  if (text === null) continue;
+  const r = extractReceipt(doc(text), { now: NOW });
+  const hinted = extractReceipt(doc(text), { now: NOW, currencyCode: label.currency });
+  const currencyOf = (c: string | undefined) => c ?? 'USD';
+  rows.push({
+    set: 'world',
+    half: world.half(label.file),
+    file: label.file,
+    checks: {
+      total: world.totalMatches(r.total, label),
+      date: world.dateMatches(r.date, label),
+      merchant: world.merchantMatches(r.merchantName, label),
+      currency: currencyOf(r.currency) === label.currency,
+      'currency (hint)': currencyOf(hinted.currency) === label.currency,
+      'total (hint)': world.totalMatches(hinted.total, label),
+      'date (hint)': world.dateMatches(hinted.date, label),
+      tax: label.tax === undefined ? undefined : near(r.tax, label.tax),
+      subtotal: label.subtotal === undefined ? undefined : near(r.subtotal, label.subtotal),
+      tip: label.tip === undefined ? undefined : near(r.tip ?? 0, label.tip),
+    },
+  });
+}
+
+const sroieLabels = await sroie.loadLabels();
+for (const [set, read] of [
+  ['sroie-ocr', async (file: string) => dumpText('sroie', file)],
+  ['sroie-transcript', async (file: string) => sroie.groundTruthText(file)],
+] as const) {
+  for (const label of sroieLabels) {
+    const text = await read(label.file);
+    if (text === null) continue;
+    const r = extractReceipt(doc(text), { now: new Date('2019-01-01') });
+    rows.push({
+      set,
+      half: world.half(label.file),
+      file: label.file,
+      checks: {
+        total: r.total === sroie.labelTotal(label),
+        date: r.date === sroie.labelDate(label),
+        merchant: sroie.nameSimilarity(r.merchantName, label.company) >= sroie.MERCHANT_SIMILARITY,
+        currency: r.currency === 'MYR',
+      },
+    });
+  }
+}
+
+const FIELDS = ['total', 'date', 'merchant', 'currency', 'currency (hint)', 'total (hint)', 'date (hint)', 'tax', 'subtotal', 'tip'];
+const cell = (subset: Row[], field: string) => {
+  const labelled = subset.filter((r) => r.checks[field] !== undefined);
+  if (labelled.length === 0) return '—';
+  const right = labelled.filter((r) => r.checks[field]).length;
+  return `${((right / labelled.length) * 100).toFixed(0)} % (${right}/${labelled.length})`;
+};
+
+console.log(`extraction rules on ${dumpDir} and the SROIE transcripts\n`);
+console.log(`| set | half | n | ${FIELDS.join(' | ')} |`);
+console.log(`| --- | --- | --- | ${FIELDS.map(() => '---').join(' | ')} |`);
+for (const set of ['world', 'sroie-ocr', 'sroie-transcript']) {
+  for (const half of ['tune', 'holdout', 'all'] as const) {
+    const subset = rows.filter((r) => r.set === set && (half === 'all' || r.half === half));
+    if (subset.length === 0) continue;
+    console.log(`| ${set} | ${half} | ${subset.length} | ${FIELDS.map((f) => cell(subset, f)).join(' | ')} |`);
+  }
+}
+
+if (process.argv.includes('--misses')) {
+  for (const r of rows) {
+    const wrong = Object.entries(r.checks).filter(([, ok]) => ok === false).map(([f]) => f);
+    if (wrong.length > 0) console.log(`${r.set} ${r.half} ${r.file}: ${wrong.join(', ')}`);
+  }
+}
+
+// Line items: description similar (≥ 0.6) and amount exact, each labelled item matched once.
+interface FixtureReceipt {
+  set: 'world' | 'sroie';
+  file: string;
+  items: Array<{ description: string; amount: number }>;
+}
+const fixturePath = path.resolve(import.meta.dirname, '../common/src/extraction/fixtures/line-items.fixture.json');
+if (existsSync(fixturePath) && typeof extractReceiptWithSources === 'function') {
+  const fixture = JSON.parse(readFileSync(fixturePath, 'utf8')) as FixtureReceipt[];
+  const tally = { tune: { tp: 0, fp: 0, fn: 0 }, holdout: { tp: 0, fp: 0, fn: 0 } };
+  for (const receipt of fixture) {
+    const text = receipt.set === 'sroie' ? await sroie.groundTruthText(receipt.file) : dumpText('world', receipt.file);
+    if (text === null) continue;
+    const found = extractReceipt(doc(text), { now: NOW }).items;
+    const open = [...receipt.items];
+    let tp = 0;
+    for (const item of found) {
+      const i = open.findIndex((l) => near(item.amount, l.amount) && sroie.nameSimilarity(item.description, l.description) >= 0.6);
+      if (i >= 0) {
+        open.splice(i, 1);
+        tp++;
+      }
+    }
+    const t = tally[world.half(receipt.file)];
+    t.tp += tp;
+    t.fp += found.length - tp;
+    t.fn += open.length;
+    if (process.argv.includes('--misses') && (open.length > 0 || found.length > tp)) {
+      console.log(`items ${receipt.file}: ${tp} right, ${found.length - tp} extra, ${open.length} missed`);
+    }
+  }
+  console.log(`\n| line items (${fixture.length} receipts) | precision | recall | F1 |`);
+  console.log('| --- | --- | --- | --- |');
+  for (const [half, t] of Object.entries(tally)) {
+    const p = t.tp / Math.max(1, t.tp + t.fp);
+    const r = t.tp / Math.max(1, t.tp + t.fn);
+    console.log(`| ${half} | ${p.toFixed(2)} | ${r.toFixed(2)} | ${((2 * p * r) / Math.max(1e-9, p + r)).toFixed(2)} |`);
+  }
+} else {
+  console.log(`\n(receipts dir ${receiptsDir}; no line-item fixture or no extractReceiptWithSources yet)`);
+}

@@ -1,0 +1,26 @@
+import type { KeywordTable } from './keyword-table.js';
+
+export const DE_KEYWORDS: KeywordTable = {
+  language: 'de',
+  total: ['summe', 'gesamt', 'betrag', 'gesamtbetrag', 'endbetrag', 'endsumme', 'total'],
+  grandTotal: ['zu\\s*zahlen', 'zahlbetrag', 'gesamtsumme', 'rechnungsbetrag', 'endbetrag', 'zu\\s*zahlender\\s*betrag'],
+  subtotal: ['zwischensumme', 'netto', 'nettobetrag', 'summe\\s*netto'],
+  tax: ['mwst', 'mw\\.?\\s*st\\.?', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'steuer'],
+  taxIncluded: ['inkl\\.?', 'enth(alten|\\.)?', 'incl\\.?'],
+  tip: ['trinkgeld'],
+  discount: ['rabatt', 'nachlass', 'preisvorteil', 'ersparnis', 'gutschein', 'coupon', 'aktion', 'sie\\s*sparen', 'leergut', 'pfandr(ü|ue)ckgabe'],
+  rounding: ['rundung'],
+  change: ['r(ü|u|ue)ckgeld', 'zur(ü|u|ue)ck', 'wechselgeld'],
+  cash: ['bar', 'gegeben', 'geg\\.?', 'bargeld', 'barzahlung'],
+  card: ['ec[\\s-]*karte', 'karte', 'kartenzahlung', 'girocard', 'ec[\\s-]*cash', 'kreditkarte', 'bezahlt'],
+  count: ['posten', 'anzahl', 'artikel'],
+  date: ['datum', 'dat\\.?'],
+  time: ['uhrzeit', 'zeit', 'uhr'],
+  receiptNumber: ['bon[\\s-]*nr', 'beleg(nummer|[\\s-]*nr)?', 'rechnung(snummer|s[\\s-]*nr)?', 'quittung', 'bon', 'trace[\\s-]*nr', 'vorgang'],
+  tin: ['ust[\\s.-]*id[\\s.-]*(nr)?', 'steuer[\\s-]*nr', 'steuernummer', 'st[\\s.-]*nr'],
+  otherDate: ['g(ü|u|ue)ltig', 'ablauf', 'verfall', 'bis', 'punkte', 'zeitraum', 'mhd'],
+  months: {
+    januar: 1, jan: 1, jänner: 1, februar: 2, feb: 2, märz: 3, maerz: 3, mär: 3, mrz: 3, april: 4, apr: 4, mai: 5, juni: 6, jun: 6,
+    juli: 7, jul: 7, august: 8, aug: 8, september: 9, sep: 9, sept: 9, oktober: 10, okt: 10, november: 11, nov: 11, dezember: 12, dez: 12,
+  },
+};

@@ -1,0 +1,33 @@
+import type { KeywordTable } from './keyword-table.js';
+
+/** "total" as OCR misreads it: tota1, tolal, totai, tatal, t0tal. */
+export const OCR_TOTAL = 't[o0a][t1l][a4o][l1i]';
+
+export const EN_KEYWORDS: KeywordTable = {
+  language: 'en',
+  total: [OCR_TOTAL],
+  grandTotal: [
+    `grand\\s*${OCR_TOTAL}`, `${OCR_TOTAL}\\s*(payable|due|amount|to\\s*pay)`, `net+\\s*${OCR_TOTAL}`, `${OCR_TOTAL}\\s*net+`,
+    'amount\\s*(due|payable|to\\s*pay)', 'balance\\s*(due|to\\s*pay)', `${OCR_TOTAL}\\s*after\\s*(adj|round)`, `rounded\\s*${OCR_TOTAL}`,
+    `${OCR_TOTAL}\\s*rounded`, 'to\\s*pay',
+  ],
+  subtotal: [`sub[\\s-]*${OCR_TOTAL}`, `${OCR_TOTAL}\\s*before`, 'amount\\s*before', 'net\\s*amount', `${OCR_TOTAL}\\s*excl`],
+  tax: ['tax', 'vat', 'gst', 'hst', 'pst', 'qst', 'sst', 'cgst', 'sgst', 'igst', 'sales\\s*tax', 'service\\s*tax'],
+  taxIncluded: ['incl(uded|uding|usive)?\\.?', 'inc\\.?'],
+  tip: ['tip', 'tips', 'gratuity', 'service\\s*charge'],
+  discount: ['disc(ount)?s?', 'savings?', 'coupon', 'voucher', 'promo(tion)?', 'less', 'you\\s*saved', 'instant\\s*savings'],
+  rounding: ['round(ing)?(\\s*adj(ustment)?)?'],
+  change: ['change(\\s*due)?', 'chng', 'cash\\s*back'],
+  cash: ['cash', 'tendered', 'cash\\s*tend(ered)?', 'received'],
+  card: ['visa', 'master\\s*card', 'mastercard', 'amex', 'debit', 'credit', 'card', 'eftpos', 'contactless', 'apple\\s*pay', 'google\\s*pay', 'paid', 'payment'],
+  count: [`${OCR_TOTAL}\\s*(qty|quantity|items?|number)`, 'item\\s*count', 'no\\.?\\s*of\\s*items', 'items?\\s*sold', 'qty', 'quantity'],
+  date: ['date', 'dated', 'dt'],
+  time: ['time'],
+  receiptNumber: ['receipt', 'rcpt', 'invoice', 'inv', 'bill', 'trans(action)?', 'trx', 'txn', 'order', 'doc(ument)?', 'check', 'chk', 'ticket', 'slip', 'ref'],
+  tin: ['tin', 'vat\\s*(reg(istration)?|no|number|id)', 'gst\\s*(reg(istration)?|no|id|in)', 'gstin', 'abn', 'ein', 'tax\\s*id', 'hst\\s*(no|#|reg)', 'bn'],
+  otherDate: ['exp(iry|ires?|iration)?', 'valid', 'until', 'points?', 'period', 'from', 'to', 'due', 'use\\s*by', 'best\\s*before', 'member\\s*since', 'birthday', 'return(s)?\\s*(by|until)'],
+  months: {
+    jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
+    aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+  },
+};

@@ -1,0 +1,39 @@
+/**
+ * What a receipt says in one language. Every entry is a regular-expression fragment, matched
+ * case-insensitively; in languages written with spaces it must stand as a whole word.
+ * Adding a language is adding one table to keywords/index.ts.
+ */
+export interface KeywordTable {
+  language: string;
+  /** Written without spaces between words (Japanese): entries match anywhere in a line. */
+  noWordBoundaries?: boolean;
+  /** The amount to pay, said plainly: "total", "Summe". */
+  total: string[];
+  /** The amount to pay, said unmistakably: "grand total", "zu zahlen", "net à payer". */
+  grandTotal: string[];
+  subtotal: string[];
+  /** Tax charged or contained: VAT, MwSt, TVA, IVA, GST, 消費税. */
+  tax: string[];
+  /** Words saying the tax is inside the amount, not added: "incl.", "inkl.", "dont", "内税". */
+  taxIncluded: string[];
+  tip: string[];
+  discount: string[];
+  rounding: string[];
+  /** Money handed back. */
+  change: string[];
+  /** Money handed over in cash (the tendered amount, often more than the total). */
+  cash: string[];
+  /** A card or other payment line; its amount is normally the total. */
+  card: string[];
+  /** Lines counting things, not money: "items", "Posten", "点数". */
+  count: string[];
+  date: string[];
+  time: string[];
+  receiptNumber: string[];
+  /** Tax-registration labels: TIN, USt-IdNr, SIRET, NIF, 登録番号. */
+  tin: string[];
+  /** Dates that are not the purchase: expiry, validity, points, billing periods. */
+  otherDate: string[];
+  /** Month names and abbreviations → month number. */
+  months: Record<string, number>;
+}
