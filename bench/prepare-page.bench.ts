@@ -1,0 +1,258 @@
+// npx tsx bench/prepare-page.bench.ts [orientation|extraction|all] — what each page-preparation step
+// (worker/src/document/*.step.ts) does for OCR on ../shared/receipts-world and a sample of the SROIE
+// scans: fields right after extraction and the labelled total found in the OCR text, today's decoded
+// image against prepared ones (all steps, and all but one), tune and holdout halves apart, CPU per image;
+// and orientation: tesseract OSD against trial rotations judged by OCR confidence.
+// OCR results are cached in /tmp/prepare-page-bench by image hash, so reruns only read what changed.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { extractReceipt } from '@receipts/common';
+import sharp from 'sharp';
+import Tesseract from 'tesseract.js';
+import { deskewPage } from '../worker/src/document/deskew.step.js';
+import { evenIllumination } from '../worker/src/document/illumination.step.js';
+import { orientPage, turnPage } from '../worker/src/document/orientation.step.js';
+import { preparePage } from '../worker/src/document/prepare-page.js';
+import { cropToReceipt } from '../worker/src/document/receipt-crop.step.js';
+import { scaleText } from '../worker/src/document/text-scale.step.js';
+import type { PageImage } from '../worker/src/ocr/ocr-engine.js';
+import { closeOrientationDetector } from '../worker/src/ocr/orientation.detector.js';
+import { dateMatches, half, loadWorldLabels, merchantMatches, totalMatches, worldDir } from '../tests/support/receipts-world.js';
+import { receiptsDir } from '../tests/support/service-process.js';
+import { labelDate, labelTotal, loadLabels, MERCHANT_SIMILARITY, nameSimilarity } from '../tests/support/sroie.js';
+
+const mode = process.argv[2] ?? 'all';
+const CACHE = '/tmp/prepare-page-bench';
+/** Every SCAN_STEP-th SROIE scan goes into the extraction run (all 40 into the orientation run). */
+const SCAN_STEP = 4;
+/** Trial rotations OCR a copy this size (long side). */
+const TRIAL_SIDE = 1400;
+const signal = new AbortController().signal;
+const require = createRequire(import.meta.url);
+await mkdir(CACHE, { recursive: true });
+
+interface Item {
+  file: string;
+  kind: string;
+  half: 'tune' | 'holdout';
+  /** Clockwise turn the decoded (EXIF-applied) page needs. */
+  rotated: number;
+  language: string;
+  total: string;
+  score(content: string): { total: boolean; date: boolean; merchant: boolean };
+}
+
+async function items(): Promise<Item[]> {
+  const world = (await loadWorldLabels())
+    .filter((l) => l.kind !== 'pdf')
+    .map((label): Item => {
+      // EXIF 6 (90° clockwise) is applied by decoding; `rotated` counts the stored pixels.
+      const exif = (label as { exif_orientation?: number }).exif_orientation === 6 ? 90 : 0;
+      return {
+        file: path.join(worldDir, label.file),
+        kind: label.kind,
+        half: half(label.file),
+        rotated: (label.rotated - exif + 360) % 360,
+        language: label.language,
+        total: label.total,
+        score(content) {
+          const r = extractReceipt({ content, documents: [{ fields: {} }] }, { now: new Date() });
+          return { total: totalMatches(r.total, label), date: dateMatches(r.date, label), merchant: merchantMatches(r.merchantName, label) };
+        },
+      };
+    });
+  const scans = (await loadLabels()).map((label): Item => ({
+    file: path.join(receiptsDir, label.file),
+    kind: 'sroie',
+    half: half(label.file),
+    rotated: 0,
+    language: 'en',
+    total: String(labelTotal(label)),
+    score(content) {
+      const r = extractReceipt({ content, documents: [{ fields: {} }] }, { now: new Date() });
+      return { total: r.total === labelTotal(label), date: r.date === labelDate(label), merchant: nameSimilarity(r.merchantName, label.company) >= MERCHANT_SIMILARITY };
+    },
+  }));
+  return [...world, ...scans];
+}
+
+/** Whether the labelled total is printed in the text, with either decimal mark and any thousands grouping. */
+function totalInText(total: string, text: string): boolean {
+  const [int, dec] = Number(total).toFixed(2).split('.') as [string, string];
+  const grouped = int.replace(/\B(?=(\d{3})+$)/g, '[.,\\s]?');
+  const decimals = Number(dec) === 0 && !total.includes('.') ? `([.,]\\s?${dec})?` : `[.,]\\s?${dec}`;
+  return new RegExp(`(^|[^\\d])${grouped}${decimals}($|[^\\d])`).test(text);
+}
+
+let ocrWorker: Promise<Tesseract.Worker> | undefined;
+const worker = () =>
+  (ocrWorker ??= Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
+    langPath: (require('@tesseract.js-data/eng') as { langPath: string }).langPath,
+    gzip: true,
+    cacheMethod: 'none',
+    errorHandler: (err: unknown) => console.error('ocr worker:', err),
+  }));
+
+interface Ocr {
+  text: string;
+  confidence: number;
+  cpuMs: number;
+}
+
+/** OCR of an image, cached by its bytes. */
+async function ocr(image: Buffer): Promise<Ocr> {
+  const file = path.join(CACHE, `${createHash('sha256').update(image).digest('hex')}.json`);
+  if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as Ocr;
+  const w = await worker();
+  const cpu = process.cpuUsage();
+  const { data } = await w.recognize(image);
+  const used = process.cpuUsage(cpu);
+  const result = { text: data.text, confidence: data.confidence, cpuMs: (used.user + used.system) / 1000 };
+  await writeFile(file, JSON.stringify(result));
+  return result;
+}
+
+async function cpuOf<T>(task: () => Promise<T>): Promise<{ result: T; cpuMs: number }> {
+  const before = process.cpuUsage();
+  const result = await task();
+  const used = process.cpuUsage(before);
+  return { result, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/**
+ * Today's decoded page, as decode-document.ts made it when this bench was written (EXIF applied,
+ * long side ≤ 3500, grayscale PNG); kept here so the bench does not move with the decoder's rework.
+ */
+async function decode(item: Item): Promise<PageImage> {
+  const { data, info } = await sharp(await readFile(item.file))
+    .rotate()
+    .resize({ width: 3500, height: 3500, fit: 'inside', withoutEnlargement: true })
+    .toColourspace('b-w')
+    .png({ compressionLevel: 1 })
+    .toBuffer({ resolveWithObject: true });
+  return { image: data, width: info.width, height: info.height };
+}
+
+type Step = 'crop' | 'illumination' | 'orientation' | 'deskew' | 'scale';
+const STEPS: Step[] = ['crop', 'illumination', 'orientation', 'deskew', 'scale'];
+
+/** The prepared page with one step left out (the same order as preparePage). */
+async function prepareWithout(page: PageImage, skip: Step): Promise<PageImage> {
+  let p = page;
+  if (skip !== 'crop') p = (await cropToReceipt(p)).page;
+  if (skip !== 'illumination') p = (await evenIllumination(p)).page;
+  if (skip !== 'orientation') p = (await orientPage(p, { signal })).page;
+  if (skip !== 'deskew') p = (await deskewPage(p, { signal })).page;
+  if (skip !== 'scale') p = (await scaleText(p)).page;
+  return p;
+}
+
+const pct = (k: number, n: number) => (n ? `${k}/${n} (${((100 * k) / n).toFixed(0)} %)` : '–');
+const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : 0);
+
+async function extraction(all: Item[]): Promise<void> {
+  const chosen = all.filter((item, i) => item.kind !== 'sroie' || i % SCAN_STEP === 0);
+  const variants = ['today', 'prepared', ...STEPS.map((s) => `without ${s}`)];
+  type Row = { item: Item; variant: string; total: boolean; date: boolean; merchant: boolean; inText: boolean; ocrMs: number; prepMs: number };
+  const rows: Row[] = [];
+  for (const item of chosen) {
+    const page = await decode(item);
+    const pages: Record<string, { image: Buffer; prepMs: number }> = { today: { image: page.image, prepMs: 0 } };
+    const prepared = await cpuOf(() => preparePage(page, { signal }));
+    pages.prepared = { image: prepared.result.page.image, prepMs: prepared.cpuMs };
+    for (const step of STEPS) pages[`without ${step}`] = { image: (await prepareWithout(page, step)).image, prepMs: 0 };
+    const line: string[] = [];
+    for (const variant of variants) {
+      const { image, prepMs } = pages[variant]!;
+      const result = await ocr(image);
+      const s = item.score(result.text);
+      rows.push({ item, variant, ...s, inText: totalInText(item.total, result.text), ocrMs: result.cpuMs, prepMs });
+      line.push(`${variant}: ${s.total ? 'T' : '-'}${s.date ? 'D' : '-'}${s.merchant ? 'M' : '-'}${totalInText(item.total, result.text) ? '$' : '-'}`);
+    }
+    const p = prepared.result;
+    console.log(`${path.basename(item.file)} [${item.kind} ${item.half}] rot ${p.rotated} skew ${p.skew} crop ${p.cropped} ${p.page.width}x${p.page.height} prep ${prepared.cpuMs.toFixed(0)} ms | ${line.join(' | ')}`);
+  }
+  for (const group of ['world', 'sroie'] as const) {
+    for (const h of ['tune', 'holdout'] as const) {
+      const inGroup = rows.filter((r) => (group === 'sroie') === (r.item.kind === 'sroie') && r.item.half === h);
+      console.log(`\n${group} ${h} (${inGroup.length / variants.length} images)\n| variant | total | date | merchant | total in OCR text | OCR CPU p50 | prepare CPU p50 |`);
+      console.log('| --- | --- | --- | --- | --- | --- | --- |');
+      for (const variant of variants) {
+        const v = inGroup.filter((r) => r.variant === variant);
+        const c = (k: 'total' | 'date' | 'merchant' | 'inText') => pct(v.filter((r) => r[k]).length, v.length);
+        const prep = variant === 'prepared' ? `${median(v.map((r) => r.prepMs)).toFixed(0)} ms` : '';
+        console.log(`| ${variant} | ${c('total')} | ${c('date')} | ${c('merchant')} | ${c('inText')} | ${median(v.map((r) => r.ocrMs)).toFixed(0)} ms | ${prep} |`);
+      }
+    }
+  }
+  const scans = rows.filter((r) => r.item.kind === 'sroie' || r.item.kind === 'scan');
+  const cost = (variant: string) => scans.filter((r) => r.variant === variant).reduce((a, r) => a + r.ocrMs + r.prepMs, 0);
+  console.log(`\nscans (SROIE + world scans): CPU prepare + OCR / today's OCR = ${(cost('prepared') / cost('today')).toFixed(2)}×`);
+}
+
+/** Trial rotations: OCR a shrunk copy each way up and keep the most confident. */
+async function trialRotation(page: PageImage): Promise<number> {
+  let best = { rotate: 0, confidence: -1 };
+  for (const rotate of [0, 90, 180, 270] as const) {
+    const image = await sharp((await turnPage(page, rotate)).image)
+      .resize({ width: TRIAL_SIDE, height: TRIAL_SIDE, fit: 'inside', withoutEnlargement: true })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    const { confidence } = await ocr(image);
+    if (confidence > best.confidence) best = { rotate, confidence };
+  }
+  return best.rotate;
+}
+
+async function orientation(all: Item[]): Promise<void> {
+  type Row = { item: Item; turned: number; method: string; expected: number; got: number; cpuMs: number };
+  const rows: Row[] = [];
+  const scripts: string[] = [];
+  for (const item of all) {
+    // Crop and illumination come before orientation in preparePage: measure OSD on what it sees there.
+    const lit = (await evenIllumination((await cropToReceipt(await decode(item))).page)).page;
+    // Upright pages turned by the bench show how often a rotated upload is put right; one turn per
+    // page for the costly trial rotations (chosen by the file's hash), all four for OSD.
+    const trialTurn = [0, 90, 180, 270][createHash('sha256').update(item.file).digest()[1]! % 4]!;
+    for (const turned of [0, 90, 180, 270] as const) {
+      const page = await turnPage(lit, turned);
+      const expected = (item.rotated - turned + 360) % 360;
+      const osd = await cpuOf(() => orientPage(page, { signal }));
+      rows.push({ item, turned, method: 'osd', expected, got: osd.result.rotated, cpuMs: osd.cpuMs });
+      if (turned === 0) scripts.push(`${path.basename(item.file)} ${item.language}: ${osd.result.script} ${osd.result.scriptConfidence?.toFixed(2)}`);
+      if (turned === trialTurn || (turned === 0 && item.rotated !== 0)) {
+        const trial = await cpuOf(() => trialRotation(page));
+        rows.push({ item, turned, method: 'trial', expected, got: trial.result, cpuMs: trial.cpuMs });
+      }
+    }
+    process.stdout.write('.');
+  }
+  console.log(`\nOSD scripts seen (upright pages):\n  ${scripts.join('\n  ')}`);
+  for (const method of ['osd', 'trial']) {
+    for (const h of ['tune', 'holdout'] as const) {
+      const m = rows.filter((r) => r.method === method && r.item.half === h);
+      const upright = m.filter((r) => r.expected === 0);
+      const rotated = m.filter((r) => r.expected !== 0);
+      const natural = rotated.filter((r) => r.turned === 0);
+      console.log(
+        `${method} ${h}: rotated pages put right ${pct(rotated.filter((r) => r.got === r.expected).length, rotated.length)}` +
+          ` (stored rotated in the world set: ${pct(natural.filter((r) => r.got === r.expected).length, natural.length)}),` +
+          ` false rotations of upright pages ${pct(upright.filter((r) => r.got !== 0).length, upright.length)}` +
+          ` (scans ${pct(upright.filter((r) => r.got !== 0 && r.item.kind === 'sroie').length, upright.filter((r) => r.item.kind === 'sroie').length)}),` +
+          ` CPU p50 ${median(m.map((r) => r.cpuMs)).toFixed(0)} ms`,
+      );
+      const wrong = m.filter((r) => r.got !== r.expected).map((r) => `${path.basename(r.item.file)}@${r.turned}→${r.got}`);
+      if (wrong.length) console.log(`  wrong: ${wrong.join(' ')}`);
+    }
+  }
+}
+
+const all = await items();
+if (!all.length || !(await readdir(worldDir).catch(() => []))) throw new Error('no receipts under ../shared');
+if (mode === 'orientation' || mode === 'all') await orientation(all);
+if (mode === 'extraction' || mode === 'all') await extraction(all);
+await closeOrientationDetector();
+if (ocrWorker) await (await ocrWorker).terminate();

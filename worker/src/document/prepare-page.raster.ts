@@ -1,0 +1,71 @@
+import sharp from 'sharp';
+import { originalPoint, type PageImage, type ToOriginal } from '../ocr/ocr-engine.js';
+
+/** One 8-bit channel, row after row: what the preparation steps measure on. */
+export interface Gray {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** The page as grayscale pixels, optionally shrunk to fit `maxSide` (for measuring, not for OCR). */
+export async function readGray(page: PageImage, maxSide?: number): Promise<Gray> {
+  let pipeline = sharp(page.image).grayscale();
+  if (maxSide) pipeline = pipeline.resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** Grayscale pixels as a page; compression level 1: the PNG lives for one job, encoding time matters more than size. */
+export async function grayPage(gray: Gray, toOriginal: ToOriginal): Promise<PageImage> {
+  const image = await sharp(gray.data, { raw: { width: gray.width, height: gray.height, channels: 1 } })
+    .toColourspace('b-w')
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+  return { image, width: gray.width, height: gray.height, toOriginal };
+}
+
+/** An encoded sharp pipeline's result as a page (grayscale PNG). */
+export async function sharpPage(pipeline: sharp.Sharp, toOriginal: ToOriginal): Promise<PageImage> {
+  const { data, info } = await pipeline.grayscale().png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
+  return { image: data, width: info.width, height: info.height, toOriginal };
+}
+
+/**
+ * The mapping of a page made from `input`: `toInput` takes a pixel of the new page to a pixel of
+ * `input`, and the input's own mapping takes it on to the original.
+ */
+export function throughInput(input: PageImage, toInput: (x: number, y: number) => [number, number]): ToOriginal {
+  return (x, y) => {
+    const [ix, iy] = toInput(x, y);
+    return originalPoint(input, ix, iy);
+  };
+}
+
+/** Otsu's threshold over a histogram of 8-bit values: the split that best separates ink from paper. */
+export function otsuThreshold(data: Uint8Array): number {
+  const histogram = new Float64Array(256);
+  for (const value of data) histogram[value]!++;
+  const total = data.length;
+  let sumAll = 0;
+  for (let i = 0; i < 256; i++) sumAll += i * histogram[i]!;
+  let weightBelow = 0;
+  let sumBelow = 0;
+  let best = 0;
+  let threshold = 128;
+  for (let t = 0; t < 256; t++) {
+    weightBelow += histogram[t]!;
+    if (weightBelow === 0) continue;
+    const weightAbove = total - weightBelow;
+    if (weightAbove === 0) break;
+    sumBelow += t * histogram[t]!;
+    const meanBelow = sumBelow / weightBelow;
+    const meanAbove = (sumAll - sumBelow) / weightAbove;
+    const between = weightBelow * weightAbove * (meanBelow - meanAbove) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = t;
+    }
+  }
+  return threshold;
+}

@@ -1,0 +1,78 @@
+import sharp from 'sharp';
+import type { PageImage } from '../ocr/ocr-engine.js';
+import { otsuThreshold, readGray, sharpPage, throughInput, type Gray } from './prepare-page.raster.js';
+
+/** Character height (median ink blob, pixels) tesseract reads best at. */
+export const TARGET_TEXT_HEIGHT = 32;
+/** Text is measured on a copy at most this wide: characters stay several pixels high, labelling stays cheap. */
+const MEASURE_WIDTH = 1200;
+/** Scale factors closer to 1 than this are not worth a resampling. */
+const MIN_UPSCALE = 1.3;
+const MAX_DOWNSCALE = 0.7;
+/** Upscaling stops here: past it a page costs OCR time without gaining legibility. */
+const MAX_PIXELS = 16_000_000;
+
+/**
+ * The median height of character-sized ink blobs, in the measured image's pixels, or undefined
+ * when too few are found to say.
+ */
+export function medianTextHeight(gray: Gray): number | undefined {
+  const { width, height, data } = gray;
+  const threshold = otsuThreshold(data);
+  const seen = new Uint8Array(data.length);
+  const stack = new Int32Array(data.length);
+  const heights: number[] = [];
+  for (let start = 0; start < data.length; start++) {
+    if (seen[start] || data[start]! >= threshold) continue;
+    let top = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    let area = 0;
+    let x0 = width;
+    let y0 = height;
+    let x1 = 0;
+    let y1 = 0;
+    while (top > 0) {
+      const i = stack[--top]!;
+      const x = i % width;
+      const y = (i - x) / width;
+      area++;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      const push = (j: number) => {
+        if (!seen[j] && data[j]! < threshold) {
+          seen[j] = 1;
+          stack[top++] = j;
+        }
+      };
+      if (x > 0) push(i - 1);
+      if (x < width - 1) push(i + 1);
+      if (y > 0) push(i - width);
+      if (y < height - 1) push(i + width);
+    }
+    const h = y1 - y0 + 1;
+    const w = x1 - x0 + 1;
+    // Characters: a few pixels high, not long rules or big logos, not mere dots.
+    if (h >= 4 && h <= height / 10 && w <= 3 * h && area >= 6) heights.push(h);
+  }
+  if (heights.length < 20) return undefined;
+  heights.sort((a, b) => a - b);
+  return heights[Math.floor(heights.length / 2)]!;
+}
+
+/** Resizes a page so its characters are about `target` pixels high (upscaling small print, shrinking huge). */
+export async function scaleText(page: PageImage, target = TARGET_TEXT_HEIGHT): Promise<{ page: PageImage; scale: number }> {
+  const gray = await readGray(page, Math.max(MEASURE_WIDTH, Math.ceil((MEASURE_WIDTH * page.height) / page.width)));
+  const measured = medianTextHeight(gray);
+  if (!measured) return { page, scale: 1 };
+  const textHeight = (measured * page.width) / gray.width;
+  const limit = Math.sqrt(MAX_PIXELS / (page.width * page.height));
+  const scale = Math.min(target / textHeight, limit);
+  if (scale < MIN_UPSCALE && scale > MAX_DOWNSCALE) return { page, scale: 1 };
+  const width = Math.round(page.width * scale);
+  const height = Math.round(page.height * scale);
+  const toInput = (x: number, y: number): [number, number] => [(x * page.width) / width, (y * page.height) / height];
+  return { page: await sharpPage(sharp(page.image).resize(width, height, { fit: 'fill' }), throughInput(page, toInput)), scale: width / page.width };
+}
