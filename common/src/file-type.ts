@@ -1,5 +1,5 @@
 /** Types the service accepts, sniffed from their first bytes rather than trusted from the name. */
-export const ACCEPTED_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'application/pdf'] as const;
+export const ACCEPTED_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/tiff', 'image/gif', 'application/pdf'] as const;
 export type AcceptedMime = (typeof ACCEPTED_MIME_TYPES)[number];
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -15,6 +15,9 @@ export function sniffMimeType(bytes: Uint8Array): AcceptedMime | null {
   if (bytes.length >= 8 && ascii(bytes, 0, 8) === '\x89PNG\r\n\x1a\n') return 'image/png';
   if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') return 'image/webp';
   if (bytes.length >= 12 && ascii(bytes, 4, 8) === 'ftyp' && HEIF_BRANDS.has(ascii(bytes, 8, 12))) return 'image/heic';
+  // Little- or big-endian TIFF, classic (42) or BigTIFF (43): what scanners write.
+  if (bytes.length >= 4 && ['II*\0', 'MM\0*', 'II+\0', 'MM\0+'].includes(ascii(bytes, 0, 4))) return 'image/tiff';
+  if (bytes.length >= 6 && ['GIF87a', 'GIF89a'].includes(ascii(bytes, 0, 6))) return 'image/gif';
   // PDF readers accept the header anywhere in the first KiB.
   if (ascii(bytes, 0, Math.min(bytes.length, 1024)).includes('%PDF-')) return 'application/pdf';
   return null;

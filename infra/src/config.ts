@@ -1,6 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { decodeConfigShape } from './config.decode.js';
+
+export { decodeConfigSchema, type DecodeConfig } from './config.decode.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -41,6 +44,7 @@ export const configSchema = z.object({
   STALLED_CHECK_MS: int(500).default(15_000),
   JOB_ATTEMPTS: int(1).max(10).default(3),
   SHUTDOWN_TIMEOUT_MS: int(0).default(30_000),
+  ...decodeConfigShape,
   /** How long POST /api/ocr?wait=1 holds the request before answering with the current state. */
   WAIT_TIMEOUT_MS: int(1000).default(5 * 60_000),
   /** Originals are deleted this many days after upload (spec privacy: 90); the extracted data stays. */

@@ -15,6 +15,7 @@ import {
 import type { Redis } from 'ioredis';
 import { notifyIfBatchDone } from './batch-notification.js';
 import { Worker } from 'bullmq';
+import { configureDecoding } from './document/decode.sandbox.js';
 import { createOcrEnginesFromConfig } from './ocr/create-ocr-engine.js';
 import { promoteStarvingStandardJobs } from './lane-aging.js';
 import { ABORT_REASONS, createReceiptProcessor, recordFailure } from './receipt.processor.js';
@@ -39,6 +40,7 @@ export interface ReceiptWorkerHandle {
 
 export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<ReceiptWorkerHandle> {
   const { config, db, files, bus, log, mailer, publisher } = deps;
+  configureDecoding(config, log);
   const engines = createOcrEnginesFromConfig(config, config.WORKER_CONCURRENCY);
 
   const connection = createRedis(config.REDIS_URL);

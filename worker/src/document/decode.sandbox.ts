@@ -1,0 +1,292 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AcceptedMime } from '@receipts/common';
+import { createLogger, decodeConfigSchema, type DecodeConfig, type Logger } from '@receipts/infra';
+import { UnreadableFileError } from '../ocr/ocr-engine.js';
+import { DECODE_MESSAGES } from './decode.limits.js';
+import type { DecodedPages, DecodeReply, DecodeRequest } from './decode.protocol.js';
+
+/** How often a busy decoder's resident memory is read: an allocation outruns the limit by at most this much time. */
+const RSS_POLL_MS = 50;
+
+const here = fileURLToPath(import.meta.url);
+// Under vitest the worker runs from its TypeScript sources; the child then needs tsx to load them.
+const fromSources = here.endsWith('.ts');
+const CHILD_ENTRY = path.join(path.dirname(here), fromSources ? 'decode.child.ts' : 'decode.child.js');
+
+/** Resident memory of a process in MB from /proc (Linux), or null where there is none. */
+async function residentMb(pid: number): Promise<number | null> {
+  const status = await readFile(`/proc/${pid}/status`, 'latin1');
+  const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+  return kb ? Number(kb) / 1024 : null;
+}
+
+interface Job {
+  id: number;
+  bytes: Buffer;
+  mimeType: AcceptedMime;
+  signal: AbortSignal;
+  resolve(result: DecodedPages): void;
+  reject(err: unknown): void;
+}
+
+/** One decoder process, started on first use and replaced after it is killed. */
+interface Slot {
+  child: ChildProcess | null;
+  busy: boolean;
+}
+
+/**
+ * Decodes untrusted files in a small pool of long-lived child processes, one file each at a
+ * time, so no file can stall the event loop that serves /healthz and renews job locks. A file
+ * that runs past `DECODE_TIMEOUT_MS` or whose decoder grows past `DECODE_MAX_RSS_MB` resident
+ * (read from /proc: sharp's and the canvas' pixels are native memory no heap limit sees) is
+ * killed with SIGKILL and fails as unreadable; the next file gets a fresh process.
+ */
+export class DecodeSandbox {
+  private readonly slots: Slot[];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private rssUnavailable = false;
+  private closed = false;
+
+  constructor(
+    private readonly limits: DecodeConfig,
+    private readonly log: Logger,
+  ) {
+    this.slots = Array.from({ length: limits.DECODE_PROCESSES }, () => ({ child: null, busy: false }));
+  }
+
+  decode(bytes: Buffer, mimeType: AcceptedMime, signal: AbortSignal): Promise<DecodedPages> {
+    signal.throwIfAborted();
+    if (this.closed) return Promise.reject(new Error('the decoder pool is closed'));
+    return new Promise<DecodedPages>((resolve, reject) => {
+      const job: Job = { id: this.nextId++, bytes, mimeType, signal, resolve, reject };
+      // A job still waiting for a process leaves the queue when it is cancelled.
+      signal.addEventListener(
+        'abort',
+        () => {
+          const at = this.queue.indexOf(job);
+          if (at < 0) return;
+          this.queue.splice(at, 1);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+      this.queue.push(job);
+      this.dispatch();
+    });
+  }
+
+  /** Kills every decoder process; jobs in flight fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error('the decoder pool is closed'));
+    await Promise.all(this.slots.map((slot) => (slot.child ? this.kill(slot, slot.child) : undefined)));
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (slot.busy) continue;
+      const job = this.queue.shift()!;
+      slot.busy = true;
+      this.run(slot, job)
+        .then(job.resolve, job.reject)
+        .finally(() => {
+          slot.busy = false;
+          this.dispatch();
+        });
+    }
+  }
+
+  private async run(slot: Slot, job: Job): Promise<DecodedPages> {
+    const child = slot.child ?? (await this.startIn(slot));
+    job.signal.throwIfAborted();
+    const pid = child.pid!;
+    const started = performance.now();
+    let peakMb = 0;
+    const context = () => ({ pid, mimeType: job.mimeType, bytes: job.bytes.length, ms: Math.round(performance.now() - started), peakRssMb: Math.round(peakMb) });
+
+    return new Promise<DecodedPages>((resolve, reject) => {
+      let settled = false;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clearInterval(watch);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        job.signal.removeEventListener('abort', onAbort);
+        outcome();
+      };
+      /** Kills the decoder (it may be stuck in native code: only SIGKILL is sure) and fails the job once it is gone. */
+      const killFor = (err: unknown) => {
+        settle(() => void this.kill(slot, child).then(() => reject(err)));
+      };
+
+      const onMessage = (reply: DecodeReply) => {
+        if (reply.type === 'done' && reply.id === job.id) {
+          settle(() => {
+            this.log.debug(context(), 'file decoded');
+            this.retireIfBloated(slot, child, peakMb);
+            resolve(asBuffers(reply.result));
+          });
+        } else if (reply.type === 'failed' && reply.id === job.id) {
+          settle(() => {
+            this.log.info({ ...context(), err: reply.message, cause: reply.cause }, 'file could not be decoded');
+            this.retireIfBloated(slot, child, peakMb);
+            if (reply.unreadable) reject(new UnreadableFileError(reply.message));
+            else reject(Object.assign(new Error(`decoder: ${reply.message}`), { stack: reply.stack }));
+          });
+        }
+      };
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+        // Died on its own mid-file (V8 heap limit, native crash, the kernel's OOM killer): the
+        // file did it, so it fails as unreadable rather than being retried into the same end.
+        slot.child = null;
+        this.log.error({ ...context(), code, signal }, 'decoder process died while reading a file');
+        settle(() => reject(new UnreadableFileError(DECODE_MESSAGES.tooMuchMemory)));
+      };
+      const onAbort = () => killFor(job.signal.reason);
+
+      const timer = setTimeout(() => {
+        this.log.warn({ ...context(), limitMs: this.limits.DECODE_TIMEOUT_MS }, 'decoder killed: file took too long');
+        killFor(new UnreadableFileError(job.mimeType === 'application/pdf' ? DECODE_MESSAGES.pdfTooSlow : DECODE_MESSAGES.fileTooSlow));
+      }, this.limits.DECODE_TIMEOUT_MS);
+      const watch = setInterval(() => {
+        if (this.rssUnavailable) return;
+        residentMb(pid).then(
+          (mb) => {
+            if (mb === null || settled) return;
+            peakMb = Math.max(peakMb, mb);
+            if (mb <= this.limits.DECODE_MAX_RSS_MB) return;
+            this.log.warn({ ...context(), limitMb: this.limits.DECODE_MAX_RSS_MB }, 'decoder killed: file needed too much memory');
+            killFor(new UnreadableFileError(DECODE_MESSAGES.tooMuchMemory));
+          },
+          (err: NodeJS.ErrnoException) => {
+            // The process just exited (its exit handler fails the job), or this system has no
+            // /proc: then only the time limit and the heap limit guard memory.
+            if (err.code === 'ENOENT' && process.platform === 'linux') return;
+            this.rssUnavailable = true;
+            this.log.warn({ err: err.message }, 'cannot read decoder memory; only time and heap limits apply');
+          },
+        );
+      }, RSS_POLL_MS);
+
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      job.signal.addEventListener('abort', onAbort, { once: true });
+      const request: DecodeRequest = { id: job.id, bytes: job.bytes, mimeType: job.mimeType };
+      child.send(request, (err) => {
+        if (err) settle(() => reject(err));
+      });
+    });
+  }
+
+  private async startIn(slot: Slot): Promise<ChildProcess> {
+    const child = await this.start();
+    slot.child = child;
+    // One that dies while idle (the kernel's OOM killer, say) is replaced on the next file.
+    child.once('exit', () => {
+      if (slot.child === child) slot.child = null;
+    });
+    return child;
+  }
+
+  /** Forks a decoder and waits for it to load; a decoder that cannot start is our fault, not the file's. */
+  private start(): Promise<ChildProcess> {
+    const heapMb = Math.max(128, Math.floor(this.limits.DECODE_MAX_RSS_MB / 2));
+    const child = fork(CHILD_ENTRY, [], {
+      execArgv: [...(fromSources ? ['--import', 'tsx'] : []), `--max-old-space-size=${heapMb}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    // An idle decoder never keeps its parent alive (a job in flight has its timer for that);
+    // it exits by itself when the parent goes.
+    child.unref();
+    child.channel?.unref();
+    return new Promise<ChildProcess>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        fail(new Error(`decoder process did not start within ${this.limits.DECODE_TIMEOUT_MS} ms`));
+      }, this.limits.DECODE_TIMEOUT_MS);
+      const onMessage = (reply: DecodeReply) => {
+        if (reply.type !== 'ready') return;
+        cleanup();
+        this.log.debug({ pid: child.pid }, 'decoder process started');
+        resolve(child);
+      };
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) => fail(new Error(`decoder process exited (${code ?? signal}) before it was ready`));
+      const fail = (err: Error) => {
+        cleanup();
+        this.log.error({ err: err.message }, 'decoder process failed to start');
+        reject(err);
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        child.off('error', fail);
+      };
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      child.once('error', fail);
+    });
+  }
+
+  /** SIGKILL and wait for the exit, so a replacement never shares the memory with its predecessor. */
+  private kill(slot: Slot, child: ChildProcess): Promise<void> {
+    if (slot.child === child) slot.child = null;
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  }
+
+  /** A decoder that grew past half its limit on one file gives the memory back by being replaced. */
+  private retireIfBloated(slot: Slot, child: ChildProcess, peakMb: number): void {
+    if (peakMb <= this.limits.DECODE_MAX_RSS_MB / 2) return;
+    this.log.info({ pid: child.pid, peakRssMb: Math.round(peakMb) }, 'decoder replaced after a large file');
+    void this.kill(slot, child);
+  }
+}
+
+/** Structured clone hands Uint8Arrays over; the contract is Buffers. */
+function asBuffers(result: DecodedPages): DecodedPages {
+  return {
+    ...result,
+    pages: result.pages.map((p) => ({ ...p, image: Buffer.from(p.image.buffer, p.image.byteOffset, p.image.byteLength) })),
+  };
+}
+
+let configured: { limits: DecodeConfig; log: Logger } | null = null;
+let sandbox: DecodeSandbox | null = null;
+
+/** Sets the decode limits and logger (the worker's config); until called, the defaults apply. */
+export function configureDecoding(limits: DecodeConfig, log: Logger): void {
+  const previous = sandbox;
+  configured = { limits: decodeConfigSchema.parse(limits), log };
+  sandbox = null;
+  // Processes started under the old limits go; their jobs (none at start-up) would fail.
+  if (previous) void previous.close();
+}
+
+/** The process-wide pool, created on first use so api-only processes never start a decoder. */
+export function decodeSandbox(): DecodeSandbox {
+  if (!sandbox) {
+    const { limits, log } = configured ?? { limits: decodeConfigSchema.parse({}), log: createLogger({ level: 'warn', role: 'worker' }) };
+    sandbox = new DecodeSandbox(limits, log.child({ component: 'decoder' }));
+  }
+  return sandbox;
+}
+
+/** Stops the pool's processes (tests, shutdown); a later decode starts new ones. */
+export async function closeDecoding(): Promise<void> {
+  const current = sandbox;
+  sandbox = null;
+  await current?.close();
+}
