@@ -46,7 +46,7 @@ const CUES: Array<[RegExp, string]> = [
   // Malaysia: Bhd / Berhad, whatever OCR made of the "Sdn" before it; SST/GST ids.
   [/\b(ringgit|malaysia|kuala lumpur|selangor|johor|penang|sabah|sarawak)\b/i, 'MYR'],
   [/\b(sdn\.?\s*bhd|s\/b|bhd|berhad)\b/i, 'MYR'],
-  [/\bgst\s*id\b|\bsst\s*(id|reg|no)\b/i, 'MYR'],
+  [/\bgst\s*id\b|\bsst\s*(id|reg|no)\b|\(RM\)|\bRM\b/i, 'MYR'],
   [/\b(singapore|pte\.?\s*ltd)\b/i, 'SGD'],
   [/\b(philippines|manila|cebu|quezon)\b|\bvat\s*reg\.?\s*tin\b/i, 'PHP'],
   [/\b(rupees?|india|gstin|cgst|sgst|igst|mumbai|delhi|bengaluru|bangalore|kolkata|chennai|hyderabad|pune)\b/i, 'INR'],
@@ -56,7 +56,7 @@ const CUES: Array<[RegExp, string]> = [
   [/\b(ontario|quebec|québec|alberta|manitoba|saskatchewan|nova scotia|new brunswick|british columbia|toronto|montreal|montréal|vancouver|calgary|ottawa|winnipeg|canada)\b/i, 'CAD'],
   [/\b(on|qc|bc|ab|mb|sk|ns|nb|pe|nl)\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d\b/, 'CAD'],
   [/\b[A-Z]\d[A-Z]\s\d[A-Z]\d\b/, 'CAD'],
-  [/\b(gst|hst)\s*(\/\s*hst\s*)?(#|no\.?|number|reg)/i, 'CAD'],
+  [/\bgst\s*\/\s*hst\b|\bhst\s*(#|no\.?|number|reg)/i, 'CAD'],
   // Australia and New Zealand.
   [/\babn\b|\baustralia\b|\b(nsw|vic|qld|wa|sa|tas|act)\s+\d{4}\b/i, 'AUD'],
   [/\b(new zealand|auckland|wellington)\b|\bgst\s*no\b/i, 'NZD'],

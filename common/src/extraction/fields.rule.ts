@@ -52,7 +52,7 @@ export function findReceiptNumber(fields: Fields, text: string): string | undefi
 }
 
 const TIN = new RegExp(
-  `(?:\\bTIN\\b|GST\\s*(?:REG(?:\\.|ISTRATION)?|ID)|VAT\\s*(?:REG|NO|ID)|TAX\\s*ID|SST\\s*(?:REG|ID|NO)|\\bABN\\b|\\bEIN\\b|UID|${keywordSource('tin')})\\s*(?:NO\\.?|NR\\.?|#)?\\s*[:.]?\\s*(?<value>[A-Z]{0,3}[0-9][A-Z0-9\\-\\/. ]{7,}[A-Z0-9])`,
+  `(?:\\bTIN\\b|GST\\s*(?:REG(?:\\.|ISTRATION)?|ID)|VAT\\s*(?:REG|NO|ID)|TAX\\s*ID|SST\\s*(?:REG|ID|NO)|\\bABN\\b|\\bEIN\\b|UID|${keywordSource('tin')})\\s*(?:NO\\.?|NR\\.?|#)?\\s*[:.]?\\s*(?<value>[A-Z]{0,3}[0-9](?:[A-Z0-9\\-\\/.]|\\s(?=\\d)){7,}[A-Z0-9])`,
   'iu',
 );
 

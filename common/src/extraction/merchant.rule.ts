@@ -1,4 +1,5 @@
 import type { RecognizedField } from '../recognized-document.js';
+import { ISO_4217 } from './currency.rule.js';
 
 export const MERCHANT_CONFIDENCE = 0.8;
 const SKIPPED_PREFIXES = /^(receipt|official|sales|vat|invoice)/i;
@@ -29,6 +30,13 @@ const LEGAL_FORM_START = /^(co\.|company\b|sdn\b|s\/b\b|bhd\b|berhad\b|ltd\b|lim
 const OWNED_BY = /^(owned|own|operated|managed)\s*by\s*:?\s*/i;
 /** How many lines from the top a name may be printed, once junk lines are skipped. */
 const HEAD_LINES = 8;
+/** Lines at the foot of the receipt where a legal name may be printed. */
+const TAIL_LINES = 8;
+/** A legal name at the foot beats header lines that are only name-like. */
+const TAIL_BONUS = 1;
+/** Legal forms only: a company's registered name. */
+const LEGAL_FORM =
+  /(?<![\p{L}])(gmbh|ag|kg|ohg|e\.\s?k|ltd|limited|llc|inc|corp|plc|pty|pte|sdn\.?\s*bhd|bhd|berhad|s\.a\.?s?|s\.l\.|sarl|s\.r\.l|s\.p\.a|b\.v|n\.v|lda|ltda)\.?(?![\p{L}])|株式会社|有限会社/iu;
 /** Lines looked at, junk included: a photo's background may put a few above the receipt. */
 const SCANNED_LINES = 16;
 
@@ -64,6 +72,8 @@ export function isNameLike(line: string, allowLeadingDigit = false): boolean {
  * symbols, words of one or two letters strung together.
  */
 export function isJunkLine(line: string): boolean {
+  // A currency column header ("EUR") is not a name.
+  if (/^[A-Z]{3}$/.test(line.trim()) && ISO_4217.has(line.trim())) return true;
   const letters = letterCount(line);
   if (letters < 3) return true;
   if (letters / line.replace(/\s/g, '').length < 0.6) return true;
@@ -107,8 +117,17 @@ export function findMerchant(field: RecognizedField | undefined, lines: readonly
     const score = nameScore(line, rank);
     if (!best || score > best.score) best = { index: i, score };
   });
+  // Some receipts print the legal name only at the foot ("REWE Markt GmbH"): a legal form there competes too.
+  const tailStart = Math.max(SCANNED_LINES, lines.length - TAIL_LINES);
+  for (let i = tailStart; i < lines.length; i++) {
+    const line = cleanMerchantLine(lines[i]!);
+    if (!LEGAL_FORM.test(line) || isJunkLine(line) || !isNameLike(line, true) || ADDRESS_LINE.test(line)) continue;
+    const score = nameScore(line, HEAD_LINES) + TAIL_BONUS;
+    if (!best || score > (best as { score: number }).score) best = { index: i, score };
+  }
   if (!best) return null;
   const { index, score } = best as { index: number; score: number };
+  if (index >= SCANNED_LINES) return { name: cleanMerchantLine(lines[index]!), confidence: 0.5, line: index };
   const name = joinNameLines(raw, head, index);
   return { name, confidence: score >= 2 ? 0.7 : 0.5, line: index };
 }

@@ -47,6 +47,10 @@ const WEIGHT: Record<string, number> = { strong: 4, inclusive: 3, total: 2 };
 const DERIVED_WEIGHT = 2.5;
 /** A total printed after the rounding line is the rounded, final one. */
 const AFTER_ROUNDING_BONUS = 1.5;
+/** Payments that add up to a candidate (voucher + card). */
+const SPLIT_PAYMENT_WEIGHT = 1.5;
+/** The gross column of a tax rate table. */
+const TABLE_WEIGHT = 2;
 /** subtotal + tax + tip − discount agreeing with a candidate. */
 const SUM_AGREEMENT_WEIGHT = 1.5;
 
@@ -77,6 +81,13 @@ const withoutRates = (line: string) => line.replace(/\d+([.,]\d+)?\s*%/g, ' ');
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
 
+/** A tax rate table's tax, its gross sum (what the receipt totals) and its first line. */
+export interface RateTable {
+  tax: number;
+  gross: number;
+  line: number;
+}
+
 const TAX_WORD = re(`${words('tax')}|${words('subtotal')}`);
 
 /**
@@ -85,11 +96,12 @@ const TAX_WORD = re(`${words('tax')}|${words('subtotal')}`);
  * or sit under a header naming the tax. The smaller addend is the tax; the table's own total
  * row wins over the sum of the rate rows.
  */
-export function taxFromRateTable(lines: readonly string[], read: AmountReader = amountsIn): { tax: number; line: number } | null {
+export function taxFromRateTable(lines: readonly string[], read: AmountReader = amountsIn): RateTable | null {
   let sum = 0;
+  let gross = 0;
   let first = -1;
   let header = -Infinity;
-  let totalRow: { tax: number; line: number } | null = null;
+  let totalRow: RateTable | null = null;
   lines.forEach((line, i) => {
     const amounts = read(withoutRates(line));
     if (amounts.length === 0 && TAX_WORD.test(line)) header = i;
@@ -99,15 +111,16 @@ export function taxFromRateTable(lines: readonly string[], read: AmountReader = 
     const [a, b, c] = amounts as [number, number, number];
     const tax = near(a + b, c) ? Math.min(a, b) : near(b + c, a) ? Math.min(b, c) : near(a + c, b) ? Math.min(a, c) : null;
     if (tax === null || tax <= 0) return;
-    if (/%/.test(line) || first < 0 && !/summe|gesamt|total|合計/i.test(line)) {
+    if (/%/.test(line) || (first < 0 && !/summe|gesamt|total|合計/i.test(line))) {
       if (first < 0) first = i;
       sum += tax;
+      gross += Math.max(a, b, c);
       return;
     }
-    totalRow ??= { tax, line: i };
+    totalRow ??= { tax, gross: Math.max(a, b, c), line: i };
   });
   if (totalRow) return totalRow;
-  return first >= 0 ? { tax: round2(sum), line: first } : null;
+  return first >= 0 ? { tax: round2(sum), gross: round2(gross), line: first } : null;
 }
 
 /**
@@ -151,13 +164,21 @@ export function findTotalsWithSources(lines: readonly string[], read: AmountRead
   const changeAmount = change as number | null;
   const payments = [...cash, ...cards];
   if (changeAmount !== null && changeAmount > 0) {
-    // Change was given: what was handed over is more than the total; the difference is it.
+    // Change was given: the largest payment is what was handed over, and the difference is
+    // the total; a smaller payment line ("Cash 71.00" above "Cash received 101.00") states it.
     const tendered = payments.reduce<{ amount: number; line: number } | null>((a, b) => (!a || b.amount > a.amount ? b : a), null);
     if (tendered && tendered.amount > changeAmount) vote(round2(tendered.amount - changeAmount), DERIVED_WEIGHT, tendered.line);
+    for (const p of payments) if (tendered && p.amount < tendered.amount) vote(p.amount, 1, p.line);
   } else {
-    // Without change, each payment line states the total itself.
+    // Without change, each payment line states the total itself, or a part of it: split
+    // payments (voucher + card) add up to it.
     for (const p of payments) vote(p.amount, 1, p.line);
+    const distinct = [...new Set(payments.map((p) => p.amount))];
+    if (distinct.length > 1) vote(round2(distinct.reduce((a, b) => a + b, 0)), SPLIT_PAYMENT_WEIGHT, payments[0]!.line);
   }
+  // A tax table's gross column adds up to the total.
+  const table = taxFromRateTable(lines, read);
+  if (table) vote(table.gross, TABLE_WEIGHT, table.line);
 
   const subtotal = first.subtotal?.amount ?? null;
   const discount = first.discount ? Math.abs(first.discount.amount) : null;
@@ -187,7 +208,7 @@ export function findTotalsWithSources(lines: readonly string[], read: AmountRead
     total = subtotal;
     sources.total = first.subtotal!.line;
   }
-  const tax = decideTax(taxLines, taxFromRateTable(lines, read), total);
+  const tax = decideTax(taxLines, table, total);
   const totals: TextTotals = {
     total,
     subtotal: subtotal !== null && total !== null && subtotal > total + 0.005 && discount === null ? null : subtotal,
@@ -221,7 +242,7 @@ function plausibleTax(tax: number, total: number | null): boolean {
  * (where each prints its own rate), else the first tax line; a rate table's tax when no printed
  * line is plausible for the total.
  */
-export function decideTax(lines: readonly TaxLine[], table: { tax: number; line: number } | null, total: number | null): { amount: number; line: number } | null {
+export function decideTax(lines: readonly TaxLine[], table: RateTable | null, total: number | null): { amount: number; line: number } | null {
   const plausible = lines.filter((l) => plausibleTax(l.amount, total));
   const stated = plausible.find((l) => l.stated);
   if (stated) return stated;
@@ -231,7 +252,7 @@ export function decideTax(lines: readonly TaxLine[], table: { tax: number; line:
     if (plausibleTax(sum, total)) return { amount: sum, line: perRate[0]!.line };
   }
   if (plausible.length > 0 && (!table || plausible[0]!.amount > 0)) return plausible[0]!;
-  return table && plausibleTax(table.tax, total) ? table : (plausible[0] ?? null);
+  return table && plausibleTax(table.tax, total) ? { amount: table.tax, line: table.line } : (plausible[0] ?? null);
 }
 
 export function findTotals(lines: readonly string[], read: AmountReader = amountsIn): TextTotals {
