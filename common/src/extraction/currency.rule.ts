@@ -71,7 +71,7 @@ const CUES: Array<[RegExp, string]> = [
   [/\b(DE|FR|ES|IT|NL|PT|AT|BE|IE)\s?\d{8,12}\b/, 'EUR'],
   [/\+(49|33|34|39|31|351|43|32|353)[\s-]?\d/, 'EUR'],
   // Switzerland: CHE-numbers, Swiss cantons and cities (its receipts also say MwSt).
-  [/\bCHE[-\s]?\d{3}\.\d{3}\.\d{3}\b|\b(schweiz|suisse|svizzera|zürich|zurich|genève|geneve|basel|bern|lausanne|luzern)\b/i, 'CHF'],
+  [/\bCHE[-\s]?\d{3}\.\d{3}\.\d{3}\b|\b(zürich|zurich|genève|geneve|basel|bern|lausanne|luzern|winterthur|lugano)\b/i, 'CHF'],
   [/\+41[\s-]?\d/, 'CHF'],
   // United Kingdom: VAT numbers, postcodes, the pound.
   [/\b(pounds? sterling|united kingdom|england|scotland|wales|london)\b/i, 'GBP'],

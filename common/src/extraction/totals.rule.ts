@@ -1,5 +1,5 @@
 import { keywordSource, OCR_TOTAL, type KeywordKind } from './keywords/index.js';
-import { amountsIn } from './money.rule.js';
+import { AMOUNT_PATTERN, amountsIn } from './money.rule.js';
 
 export interface TextTotals {
   total: number | null;
@@ -54,8 +54,21 @@ const TABLE_WEIGHT = 2;
 /** subtotal + tax + tip − discount agreeing with a candidate. */
 const SUM_AGREEMENT_WEIGHT = 1.5;
 
+/** A field's label is short: a sentence that mentions "payment" or "balance" is not one. */
+const MAX_LABEL_WORDS = 6;
+/** Payment and change words label a line only near its start ("View your balance" does not). */
+const LEADING_KINDS = new Set(['change', 'cash', 'card']);
+const LEADING_WORDS = 3;
+
 export function lineKind(line: string): string | null {
-  for (const { kind, re } of KINDS) if (re.test(line)) return kind;
+  const label = line.replace(new RegExp(AMOUNT_PATTERN.source, 'g'), ' ').trim();
+  const words = label.split(/\s+/).filter((w) => /\p{L}/u.test(w));
+  if (words.length > MAX_LABEL_WORDS) return null;
+  for (const { kind, re } of KINDS) {
+    if (!re.test(line)) continue;
+    if (LEADING_KINDS.has(kind) && !re.test(words.slice(0, LEADING_WORDS).join(' '))) continue;
+    return kind;
+  }
   return null;
 }
 
@@ -170,11 +183,11 @@ export function findTotalsWithSources(lines: readonly string[], read: AmountRead
     if (tendered && tendered.amount > changeAmount) vote(round2(tendered.amount - changeAmount), DERIVED_WEIGHT, tendered.line);
     for (const p of payments) if (tendered && p.amount < tendered.amount) vote(p.amount, 1, p.line);
   } else {
-    // Without change, each payment line states the total itself, or a part of it: split
-    // payments (voucher + card) add up to it.
-    for (const p of payments) vote(p.amount, 1, p.line);
+    // Without change, a payment line states the total itself; payments of different amounts
+    // (voucher + card) are parts of it and add up to it.
     const distinct = [...new Set(payments.map((p) => p.amount))];
     if (distinct.length > 1) vote(round2(distinct.reduce((a, b) => a + b, 0)), SPLIT_PAYMENT_WEIGHT, payments[0]!.line);
+    else for (const p of payments) vote(p.amount, 1, p.line);
   }
   // A tax table's gross column adds up to the total.
   const table = taxFromRateTable(lines, read);

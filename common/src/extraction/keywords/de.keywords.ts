@@ -2,7 +2,7 @@ import type { KeywordTable } from './keyword-table.js';
 
 export const DE_KEYWORDS: KeywordTable = {
   language: 'de',
-  total: ['summe', 'gesamt', 'betrag', 'gesamtbetrag', 'endbetrag', 'endsumme', 'total'],
+  total: ['summe', 'gesamt', 'gesamtbetrag', 'endbetrag', 'endsumme', 'total'],
   grandTotal: ['zu\\s*zahlen', 'zahlbetrag', 'gesamtsumme', 'rechnungsbetrag', 'endbetrag', 'zu\\s*zahlender\\s*betrag'],
   subtotal: ['zwischensumme', 'netto', 'nettobetrag', 'summe\\s*netto'],
   tax: ['mwst', 'mw\\.?\\s*st\\.?', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'steuer'],
@@ -12,7 +12,7 @@ export const DE_KEYWORDS: KeywordTable = {
   rounding: ['rundung'],
   change: ['r(ü|u|ue)ckgeld', 'zur(ü|u|ue)ck', 'wechselgeld'],
   cash: ['bar', 'gegeben', 'geg\\.?', 'bargeld', 'barzahlung'],
-  card: ['ec[\\s-]*karte', 'karte', 'kartenzahlung', 'girocard', 'ec[\\s-]*cash', 'kreditkarte', 'bezahlt'],
+  card: ['betrag', 'ec[\\s-]*karte', 'karte', 'kartenzahlung', 'girocard', 'ec[\\s-]*cash', 'kreditkarte', 'bezahlt'],
   count: ['posten', 'anzahl', 'artikel'],
   date: ['datum', 'dat\\.?'],
   time: ['uhrzeit', 'zeit', 'uhr'],
