@@ -83,6 +83,7 @@ const CUES: Array<[RegExp, string]> = [
   // Chile: RUT, boleta, propina, pesos without decimals.
   [/\b(rut|boleta|propina|chile|santiago)\b/i, 'CLP'],
   [/\b(cnpj|cpf|brasil|icms|cupom fiscal|nfc-?e)\b/i, 'BRL'],
+  [/\bnota fiscal\b|\bconsumidor\b|\btrib(utos)?\.?\s*aprox|\b(rio de janeiro|s(ã|a)o paulo|belo horizonte)\b/i, 'BRL'],
   [/\b(rfc|m(é|e)xico|cdmx)\b/i, 'MXN'],
   // United States: a state and ZIP code, sales tax.
   [/\b(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY),?\s+\d{5}(-\d{4})?\b/, 'USD'],

@@ -26,11 +26,17 @@ export function itemsFromFields(items: RecognizedField | undefined): LineItem[] 
 const BLOCK_END = new Set(['subtotal', 'total', 'strong', 'inclusive', 'cash', 'change']);
 /** Kinds that are never items, wherever they stand. */
 const NEVER_ITEM = new Set(['ignore', 'tax', 'tip', 'rounding', 'card', ...BLOCK_END]);
-/** Column headers of an item table, in the languages of the keyword tables. */
-const COLUMN_HEADER =
-  /^(description|desc|item|items|qty|quantity|price|u\.?\s*price|unit\s*price|amount|code|code&desc|total\s*\(?rm\)?|artikel|menge|preis|betrag|bezeichnung|produit|d(é|e)signation|prix|qt(é|e)|art(í|i)culo|cant\.?|precio|importe|produto|quantidade|valor|omschrijving|aantal|prijs|bedrag|articolo|quantit(à|a)|prezzo|tax|sr|zr|rm|eur|usd|\$|€|%)$/i;
-/** Lines that are never an item's description: times, phone numbers, pages, opening hours. */
-const NOT_A_DESCRIPTION = new RegExp(`\\b(uhr|tel|phone|fax|page|seite)\\b|${keywordSource('date')}|${keywordSource('time')}|${keywordSource('receiptNumber')}\\s*[:#.]`, 'iu');
+/** Column headers of an item table, in the languages of the keyword tables: only header words on the line. */
+const HEADER_WORD =
+  '(description|descriptions|desc|item|items|qty|quantity|price|u\\.?\\s*price|u\\/p|s\\/price|unit\\s*price|amount|amt|gross|net|nett|code|code&desc|total|menu|disc|coupon|artikel|menge|preis|betrag|bezeichnung|produit|d(é|e)signation|prix|qt(é|e)|art(í|i)culo|cant\\.?|precio|importe|produto|quantidade|valor|omschrijving|aantal|prijs|bedrag|articolo|quantit(à|a)|prezzo|tax|sr\\d?|zr|zrl|rm|myr|eur|usd|\\$|€|%|@|\\d{1,2}\\s?%|[:()\\/&.#*-])';
+const COLUMN_HEADER = new RegExp(`^(${HEADER_WORD}\\s*)+$`, 'iu');
+/** Lines that are never an item's description: times, phone numbers, pages, opening hours, staff. */
+const NOT_A_DESCRIPTION = new RegExp(
+  `\\b(uhr|hrs|tel|phone|fax|page|seite|cashier|server|staff|table|pax|salesperson|operator)\\b|${keywordSource('date')}|${keywordSource('time')}|${keywordSource('receiptNumber')}\\s*[:#.]`,
+  'iu',
+);
+/** Stock codes and shelf locations printed between a description and its amount ("WA16 - 24", "*S"). */
+const CODE_LINE = /^[*]?[A-Z]{0,3}\d[\dA-Z\-\/ ]*$|^\*?[A-Z]{1,2}$/;
 
 /** A date or a clock time: the header's or the payment's line, never an item. */
 const DATE_OR_TIME = /\b\d{1,4}[\/.-]\d{1,2}[\/.-]\d{2,4}\b|(?<![\d.,])\d{1,2}:\d{2}(?![\d.,])/;
@@ -55,11 +61,22 @@ function moneyIn(line: string, wholeAmounts: boolean): Money[] {
   });
 }
 
+/** What may follow an item's amount: a tax code or a currency ("B", "A *", "SR", "EUR/kg"). */
+const TAX_CODE_TAIL = /^\s*(-|[A-Z]{1,2}\d?|\*|[A-Z]\s?\*|€|EUR|[A-Z]{3}\/\w+|\(?[A-Z]\)?)?\s*$/i;
+/** OCR noise after the amount of a photographed line ("£2.29 eae", "1,99 ¢"): short, no digits, no word. */
+const NOISE_TAIL = /^\s+[^\d]{1,6}$/;
+
+/** Whether the text after a number lets it be the line's amount: "1.25L STOP" is a size, not a price. */
+function endsAnItem(tail: string): boolean {
+  if (TAX_CODE_TAIL.test(tail)) return true;
+  return NOISE_TAIL.test(tail) && !/[A-Z]{3}/.test(tail);
+}
+
 /** "2 x", "0,792 kg x", "3 @", "4 Stk x": a quantity and the sign before a unit price. */
 const QTY_SIGN = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:kg|g|lb|lbs|stk|st|pcs|pc|un|ea)?\s*[x×@*]\s*$/i;
 const LEADING_QTY = /^(\d{1,3})\s*[x×*]?\s+(?=\p{L})/iu;
 /** Article numbers and bar codes printed before a description. */
-const LEADING_CODE = /^(\d{4,}|[A-Z]?\d{5,})\s+/;
+const LEADING_CODE = /^(\d{4,}|[A-Z]?\d{5,})(-\s*|\s+)/;
 
 const CURRENCY_AT_END = /\s?(RM|S\$|\$|€|£|¥|EUR|USD|GBP|CHF|CAD|AUD|MYR)\s*$/i;
 
@@ -86,8 +103,7 @@ export function parseItemLine(line: string, wholeAmounts = false): (LineItem & {
   const money = moneyIn(line, wholeAmounts);
   if (money.length === 0) return null;
   const amount = money[money.length - 1]!;
-  // What follows the amount may only be a tax code or a currency ("B", "A *", "SR", "EUR/kg").
-  if (!/^\s*(-|[A-Z]{1,2}\d?|\*|[A-Z]\s?\*|€|EUR|[A-Z]{3}\/\w+|\(?[A-Z]\)?|T|N|F|X)?\s*$/i.test(line.slice(amount.end))) return null;
+  if (!endsAnItem(line.slice(amount.end))) return null;
   let left = line.slice(0, money[0]!.index).replace(CURRENCY_AT_END, '');
   let qty: number | null = null;
   let unitPrice: number | null = money.length >= 2 ? money[money.length - 2]!.value : null;
@@ -126,7 +142,7 @@ export function parseItemLine(line: string, wholeAmounts = false): (LineItem & {
 
 /** A line that can only be a description: letters, no amount, not a column header or a keyword line. */
 function isDescriptionLine(line: string, wholeAmounts: boolean): boolean {
-  return hasLetters(line) && moneyIn(line, wholeAmounts).length === 0 && !COLUMN_HEADER.test(line.trim()) && !NOT_A_DESCRIPTION.test(line) && lineKind(line) === null;
+  return hasLetters(line) && parseItemLine(line, wholeAmounts) === null && !COLUMN_HEADER.test(line.trim()) && !NOT_A_DESCRIPTION.test(line) && lineKind(line) === null;
 }
 
 /** The numbers printed under a description (one box per line): "2 X", "SR", "1.70", "165 SR". */
@@ -147,12 +163,12 @@ export function itemsFromTextWithSources(lines: readonly string[], wholeAmounts 
   for (let i = 0; i < lines.length && found.length < MAX_ITEMS; i++) {
     const line = lines[i]!;
     const kind = lineKind(line);
-    if (kind !== null && BLOCK_END.has(kind) && moneyIn(line, wholeAmounts).length > 0 && found.length > 0) break;
+    if (kind !== null && BLOCK_END.has(kind) && found.length > 0) break;
     if (kind !== null && NEVER_ITEM.has(kind)) {
       pending = null;
       continue;
     }
-    if (NOT_A_DESCRIPTION.test(line) || DATE_OR_TIME.test(line)) continue;
+    if (NOT_A_DESCRIPTION.test(line) || DATE_OR_TIME.test(line) || CODE_LINE.test(line.trim())) continue;
     if (isDescriptionLine(line, wholeAmounts)) {
       pending = { description: cleanDescription(line), line: i };
       continue;
@@ -179,8 +195,8 @@ export function itemsFromTextWithSources(lines: readonly string[], wholeAmounts 
       }
       continue;
     }
-    // A discount line among the items is an item only when printed as a deduction.
-    if (kind === 'discount' && (item.amount ?? 0) >= 0) continue;
+    // A discount line among the items, or a line printing a rate, is an item only when printed as a deduction.
+    if ((kind === 'discount' || /%/.test(line)) && (item.amount ?? 0) >= 0) continue;
     if (kind === 'discount' || (item.amount ?? 0) < 0 || hasLetters(item.description)) found.push({ item, line: i });
     pending = null;
   }
@@ -198,10 +214,13 @@ function numberRun(lines: readonly string[], start: number) {
 }
 
 /** An item from a description and the number lines under it: qty × unit = amount where they agree, else the largest amount. */
-function itemFromRun(description: string, texts: readonly string[], wholeAmounts: boolean): LineItem | null {
+function itemFromRun(printed: string, texts: readonly string[], wholeAmounts: boolean): LineItem | null {
   const amounts = texts.flatMap((t) => moneyIn(t, wholeAmounts).map((m) => m.value));
   if (amounts.length === 0) return null;
-  const qtyText = texts.map((t) => /^(\d{1,3}(?:\.\d)?)\s*[xX@*]?\s*$/.exec(t.trim())?.[1]).find((q) => q !== undefined);
+  // A number before the description is its quantity ("5 PVC WALLPLUG", "0.9 3/4\" ROD") or a stock code.
+  const leading = /^(\d{1,3}(?:\.\d{1,3})?)\s+(?=\S)/.exec(printed);
+  const description = leading ? printed.slice(leading[0].length) : printed;
+  const qtyText = texts.map((t) => /^(\d{1,3}(?:\.\d)?)\s*[xX@*]?\s*$/.exec(t.trim())?.[1]).find((q) => q !== undefined) ?? leading?.[1];
   const qty = qtyText !== undefined ? Number(qtyText) : null;
   if (qty !== null) {
     for (const a of amounts) for (const u of amounts) if (near(qty * u, a) && (a !== u || qty === 1)) return { description, qty, unitPrice: u, amount: a };

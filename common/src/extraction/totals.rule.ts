@@ -79,7 +79,8 @@ export function lineKind(line: string): string | null {
 function amountFor(lines: readonly string[], i: number, read: AmountReader): { amount: number; line: number } | null {
   const own = read(withoutRates(lines[i]!));
   if (own.length > 0) return { amount: own[own.length - 1]!, line: i };
-  if (/\d/.test(lines[i]!)) return null;
+  // A stray digit beside the label ("4 Total Amount Paid") is OCR noise, not a garbled amount.
+  if (/\d{2}/.test(lines[i]!)) return null;
   const next = lines[i + 1];
   if (next !== undefined && lineKind(next) === null) {
     const following = read(next);
