@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import sharp from 'sharp';
+import Tesseract from 'tesseract.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { receiptsDir } from '../../../tests/support/service-process.js';
+import type { PageImage } from '../ocr/ocr-engine.js';
+import { closeOrientationDetector } from '../ocr/orientation.detector.js';
+import { orientPage } from './orientation.step.js';
+import { syntheticPhoto } from './prepare-page.fixture.js';
+
+const require = createRequire(import.meta.url);
+const signal = new AbortController().signal;
+
+/** A page as decoding delivers it: stored pixels turned `turn` degrees clockwise, no mapping of its own. */
+async function turned(image: Buffer, turn: number): Promise<PageImage> {
+  const { data, info } = await sharp(image).rotate(turn).grayscale().png().toBuffer({ resolveWithObject: true });
+  return { image: data, width: info.width, height: info.height };
+}
+
+afterAll(closeOrientationDetector);
+
+describe('orientPage on made-up print', () => {
+  it.each([0, 90, 180, 270])('turns a receipt stored %i° clockwise back upright', async (turn) => {
+    // The receipt alone, as orientation sees it after the crop.
+    const photo = await syntheticPhoto();
+    const receipt = await sharp(photo.image).extract(photo.paper).png().toBuffer();
+    const { rotated, page } = await orientPage(await turned(receipt, turn), { signal });
+    expect(rotated).toBe((360 - turn) % 360);
+    expect([page.width, page.height]).toEqual([photo.paper.width, photo.paper.height]);
+  });
+});
+
+describe.skipIf(!existsSync(path.join(receiptsDir, 'labels.json')))('orientPage on a shared receipt', () => {
+  const file = path.join(receiptsDir, 'X51005568881.jpg');
+  let ocr: Tesseract.Worker;
+  beforeAll(async () => {
+    ocr = await Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
+      langPath: (require('@tesseract.js-data/eng') as { langPath: string }).langPath,
+      gzip: true,
+      cacheMethod: 'none',
+    });
+  });
+  afterAll(async () => ocr?.terminate());
+
+  it.each([90, 180, 270])('reads it upright when it is stored turned %i° clockwise', async (turn) => {
+    const { rotated, page } = await orientPage(await turned(await sharp(file).toBuffer(), turn), { signal });
+    expect(rotated).toBe(360 - turn);
+    const { data } = await ocr.recognize(page.image);
+    expect(data.text).toContain('10.40');
+  });
+});
