@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectCurrency } from './currency.rule.js';
+import { decideCurrency, detectCurrency } from './currency.rule.js';
 
 describe('detectCurrency', () => {
   it.each([
@@ -23,5 +23,35 @@ describe('detectCurrency', () => {
     [undefined, 'Total 5.90', 'NOPE', 'USD'],
   ])('field %s, text %j, hint %s → %s', (field, text, hint, code) => {
     expect(detectCurrency(field, text, hint)).toBe(code);
+  });
+});
+
+describe('decideCurrency: the user’s selection against the receipt’s evidence', () => {
+  it.each<[string, string | undefined, string]>([
+    // No symbol printed: the country's words and tax names decide.
+    ['SUBTOTAL 24.16\nGST/HST 3.14\nTORONTO ON M5V 2T6\nTOTAL 27.30', undefined, 'CAD'],
+    ['Summe 12,00\nMwSt 19% 1,92\nVielen Dank', undefined, 'EUR'],
+    ['TOTAL TTC 45,00\ndont TVA 20% 7,50\nMerci', undefined, 'EUR'],
+    ['小計 1,076\n消費税 86\n合計 1,162', undefined, 'JPY'],
+    ['Total $100.300\nPROPINA SUGERIDA 10%: 10.030', undefined, 'CLP'],
+    ['CGST 2.5% 10.71\nSGST 2.5% 10.71\nTotal 450.00', undefined, 'INR'],
+    ['VALOR TOTAL R$ 19,67\nCNPJ 47.508.411/2407-00', undefined, 'BRL'],
+    ['VAT No 379 9690 13\nLONDON N1 6RA\nTOTAL 4.58', undefined, 'GBP'],
+    ['Total 12.50\nSPRINGFIELD, IL 62701', undefined, 'USD'],
+    // The selection is the prior: one stray symbol cannot override it …
+    ['TOTAL 4.58\n¥', 'GBP', 'GBP'],
+    ['TOTAL 27.30\n€ 3', 'CAD', 'CAD'],
+    // … an ISO code beside an amount or a symbol backed by the country's words can.
+    ['SUMME EUR 13,05', 'USD', 'EUR'],
+    ['Summe € 13,05\nMwSt 19% 2,08', 'USD', 'EUR'],
+    // Nothing printed at all: the selection, else USD.
+    ['TOTAL 5.00', 'AUD', 'AUD'],
+    ['TOTAL 5.00', undefined, 'USD'],
+    // A dollar sign supports the selection when it is a dollar currency.
+    ['TOTAL $5.00', 'NZD', 'NZD'],
+    // Switzerland writes MwSt too; its own cues win.
+    ['Coop Zürich\nMWST 2,6%\nTotal CHF 57.90', undefined, 'CHF'],
+  ])('%j with selection %s → %s', (text, hint, code) => {
+    expect(decideCurrency(text, hint)).toBe(code);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findDate, findTime, isDayFirst, normalizeDayMonth, parseDate } from './date.rule.js';
+import { dateCandidates, findDate, findDateWithSource, findTime, findTimeWithSource, isDayFirst, normalizeDayMonth, parseDate } from './date.rule.js';
 
 describe('parseDate', () => {
   it.each([
@@ -51,5 +51,63 @@ describe('findTime', () => {
     [['TOTAL 12.50'], null],
   ])('%j → %s', (lines, time) => {
     expect(findTime(lines)).toBe(time);
+  });
+});
+
+describe('dates in every layout and language', () => {
+  it.each<[string, boolean, string | null]>([
+    ['August 3 , 2014', false, '2014-08-03'],
+    ['Jun 30,2022 19:15:02', false, '2022-06-30'],
+    ['Mar. 24 2026', false, '2026-03-24'],
+    ['26-03-18', true, '2018-03-26'],
+    ['12 September 2019', true, '2019-09-12'],
+    ['FRIDAY 21 FEBRUARY 2025 12:29', true, '2025-02-21'],
+    ['20-Jun-2021', false, '2021-06-20'],
+    ['3. März 2020', true, '2020-03-03'],
+    ['Lundi 15 janvier 2024', true, '2024-01-15'],
+    ['12 de marzo de 2024', true, '2024-03-12'],
+    ['5 mei 2023', true, '2023-05-05'],
+    ['7 luglio 2022', true, '2022-07-07'],
+    ['10 outubro 2025', true, '2025-10-10'],
+    ['2026年05月03日(日) 14:02', true, '2026-05-03'],
+    ['令和8年6月13日', true, '2026-06-13'],
+    ['2026/ 6/13(土)', true, '2026-06-13'],
+    ['2012.06.28', true, '2012-06-28'],
+    ['28.10.2025 18:40', true, '2025-10-28'],
+    ['12 06 2011', true, '2011-06-12'],
+    // Mixed separators are not a date; nor is a price or a phone number.
+    ['12-09/19', true, null],
+    ['1,99 2,49', true, null],
+    ['Tel. 0221 9641964', true, null],
+  ])('%j (day first %s) → %s', (line, dayFirst, date) => {
+    expect(parseDate(line, dayFirst)).toBe(date);
+  });
+});
+
+describe('the purchase date among the receipt’s dates', () => {
+  const NOW = new Date('2026-11-23T12:00:00Z');
+
+  it.each<[string[], boolean, string]>([
+    // A card's expiry and a future date lose to the dated transaction line.
+    [['VISA **** 1234 EXP 12/28', 'Date: 03/02/2026 14:22'], false, '2026-03-02'],
+    [['Punkte gültig bis 31.12.2026', 'SUMME EUR 9,99', '15.05.2026 09:52'], true, '2026-05-15'],
+    [['Billing period', '01/09/2026 - 30/09/2026', 'Datum: 02.10.2026'], true, '2026-10-02'],
+    [['Valable jusqu’au 30/06/2027', 'Le 12/05/2026 à 18:40'], true, '2026-05-12'],
+    [['Points expire 01/01/2027', '11/20/2026 3:15 PM'], false, '2026-11-20'],
+    // The same date twice (header and card slip) beats a lone one.
+    [['21.03.2026', 'Reg 04.07.2025', 'Kartenzahlung 21.03.2026'], true, '2026-03-21'],
+  ])('%j → %s', (lines, dayFirst, date) => {
+    expect(findDate(lines, dayFirst, NOW)).toBe(date);
+  });
+
+  it('settles day and month from the receipt’s other dates', () => {
+    // 13/02 can only be day first, so 01/02 is the 1st of February too, whatever the currency says.
+    expect(findDate(['01/02/2026 10:00', 'Return by 13/02/2026'], false, NOW)).toBe('2026-02-01');
+    expect(dateCandidates(['01/02/2026', '13/02/2026'], false, NOW).map((c) => c.date)).toEqual(['2026-02-01', '2026-02-13']);
+  });
+
+  it('says which line it read', () => {
+    expect(findDateWithSource(['SHOP', 'Datum 02.01.2026'], true, NOW)).toEqual({ date: '2026-01-02', line: 1 });
+    expect(findTimeWithSource(['SHOP', 'Uhrzeit 16:20:26 Uhr'])).toEqual({ time: '16:20:26', line: 1 });
   });
 });

@@ -61,9 +61,9 @@ const PATTERNS: Array<{ re: RegExp; read: Reader }> = [
       return sure(iso(year, Number(g[3]), Number(g[4])));
     },
   },
-  // 07 MAY 2018, 02/JAN/2017, 20-Jun-2021, 12 September 2019, 3. März 2020
+  // 07 MAY 2018, 02/JAN/2017, 20-Jun-2021, 12 September 2019, 3. März 2020, 12 de marzo de 2024
   {
-    re: new RegExp(`(?<![\\d.,])(\\d{1,2})\\.?[\\s\\/\\-.]*(${MONTH_WORD})\\.?[\\s\\/\\-.,']*(\\d{4}|\\d{2})(?![\\d]|[.,]\\d)`, 'iu'),
+    re: new RegExp(`(?<![\\d.,])(\\d{1,2})\\.?[\\s\\/\\-.]*(?:de\\s+|of\\s+)?(${MONTH_WORD})\\.?[\\s\\/\\-.,']*(?:de\\s+)?(\\d{4}|\\d{2})(?![\\d]|[.,]\\d)`, 'iu'),
     read: (g) => sure(iso(expandYear(Number(g[3])), monthOf(g[2]!)!, Number(g[1]))),
   },
   // May 7, 2018 · August 3 , 2014 · Jun 30,2022 · Mar. 24 2026

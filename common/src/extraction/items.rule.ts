@@ -36,7 +36,7 @@ const NOT_A_DESCRIPTION = new RegExp(
   'iu',
 );
 /** Stock codes and shelf locations printed between a description and its amount ("WA16 - 24", "*S"). */
-const CODE_LINE = /^[*]?[A-Z]{0,3}\d[\dA-Z\-\/ ]*$|^\*?[A-Z]{1,2}$/;
+const CODE_LINE = /^\*?[A-Z]{0,3}\d[\d\-\/ ]*[A-Z]?$|^\*?[A-Z]{1,2}$/;
 
 /** A date or a clock time: the header's or the payment's line, never an item. */
 const DATE_OR_TIME = /\b\d{1,4}[\/.-]\d{1,2}[\/.-]\d{2,4}\b|(?<![\d.,])\d{1,2}:\d{2}(?![\d.,])/;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findTotals } from './totals.rule.js';
+import { wholeAmountsIn } from './money.rule.js';
+import { findTotals, findTotalsWithSources, taxFromRateTable } from './totals.rule.js';
 
 const lines = (text: string) => text.trim().split('\n');
 
@@ -69,5 +70,67 @@ Total : 37.50 2.25`),
 
   it('finds nothing in text without amounts', () => {
     expect(findTotals(['hello', 'world']).total).toBeNull();
+  });
+});
+
+describe('totals in every language', () => {
+  it.each<[string, string, Partial<ReturnType<typeof findTotals>>]>([
+    ['de', 'SUMME EUR 13,05\nGeg. BAR EUR 20,05\nRückgeld BAR EUR 7,00', { total: 13.05 }],
+    ['de', 'Zwischensumme 10,00\nMwSt 19% 1,90\nZu zahlen 11,90\nEC-Karte 11,90', { total: 11.9, subtotal: 10, tax: 1.9 }],
+    ['fr', 'TOTAL TTC 45,00\ndont TVA 20% 7,50\nEspèces 50,00\nRendu 5,00', { total: 45, tax: 7.5 }],
+    ['es', 'Total factura: 51,15\nIMPORTE A ABONAR 51,15\nTarj. Crédito 51,15\nCambio 0,00', { total: 51.15 }],
+    ['es', 'SUBTOTAL 100,00\nIVA 21% 21,00\nPROPINA 10,00\nTOTAL 131,00', { total: 131, subtotal: 100, tax: 21, tip: 10 }],
+    ['pt', 'TOTAL A PAGAR 23,04\nDinheiro 30,00\nTroco 6,96', { total: 23.04 }],
+    ['nl', 'Subtotaal 11,47\nBTW 9% 1,03\nTOTAAL 12,50\nPIN 12,50', { total: 12.5, subtotal: 11.47, tax: 1.03 }],
+    ['it', 'TOTALE COMPLESSIVO 18,40\ndi cui IVA 3,32\nCONTANTI 20,00\nRESTO 1,60', { total: 18.4, tax: 3.32 }],
+    // The tip written on the slip is part of what was paid: subtotal + tax + tip agree with the card line.
+    ['en', 'SUBTOTAL 39.71\nSALES TAX 3.47\nTOTAL 43.18\nTIP 8.00\nVISA 51.18', { total: 51.18, subtotal: 39.71, tax: 3.47, tip: 8 }],
+  ])('%s: %j', (_language, text, expected) => {
+    expect(findTotals(lines(text))).toMatchObject(expected);
+  });
+
+  it('reads yen and pesos without decimals', () => {
+    const yen = findTotals(lines('小計 ¥1,076\n消費税 ¥86\n合計 ¥1,162\nお預り ¥2,000\nお釣り ¥838'), wholeAmountsIn);
+    expect(yen).toMatchObject({ total: 1162, subtotal: 1076, tax: 86 });
+    expect(findTotals(lines('Total $100.300\nEFECTIVO $110.000\nVUELTO $9.700'), wholeAmountsIn).total).toBe(100300);
+  });
+
+  it('never takes the cash handed over for the total', () => {
+    expect(findTotals(lines('CASH 20.00\nCHANGE 7.50')).total).toBe(12.5);
+    expect(findTotals(lines('Bar 50,00\nSumme 42,10\nRückgeld 7,90')).total).toBe(42.1);
+  });
+
+  it('adds up split payments (voucher + card) instead of taking one of them', () => {
+    expect(findTotals(lines('SUMME EUR 50,27\nGeg. Gutschein EUR 30,00\nGeg. EC-Cash EUR 20,27\nBetrag EUR 30,00\nBetrag EUR 20,27')).total).toBe(50.27);
+  });
+
+  it('does not read a sentence as a label', () => {
+    expect(findTotals(lines('$1.00 store cash added! View your balance\nTotal $19.25\nYour payment method has a temporary hold for $19.42')).total).toBe(19.25);
+  });
+
+  it('sums per-rate tax lines and prefers a stated total tax', () => {
+    expect(findTotals(lines('MwSt 19% 1,20\nMwSt 7% 0,40\nSumme 20,00')).tax).toBe(1.6);
+    expect(findTotals(lines('VAT 20% 1,00\nVAT 5% 0,10\nTotal VAT 1,10\nTotal 12,00')).tax).toBe(1.1);
+  });
+});
+
+describe('taxFromRateTable', () => {
+  it.each<[string, { tax: number; gross: number } | null]>([
+    // Netto / Steuer / Brutto with a total row.
+    ['Steuer % Netto Steuer Brutto\nA= 19,0% 0,75 0,14 0,89\nB= 7,0% 11,36 0,80 12,16\nGesamtbetrag 12,11 0,94 13,05', { tax: 0.94, gross: 13.05 }],
+    // Rate rows only, columns in another order (gross, net, tax).
+    ['TVA 20% 12,00 10,00 2,00\nTVA 5,5% 10,55 10,00 0,55', { tax: 2.55, gross: 22.55 }],
+    // Three amounts that add up but neither print a rate nor sit under a tax header: items.
+    ['BAT PROTEIN 1,75 1,75 3,50', null],
+  ])('%j', (text, table) => {
+    const found = taxFromRateTable(lines(text));
+    expect(found === null ? null : { tax: found.tax, gross: found.gross }).toEqual(table);
+  });
+});
+
+describe('findTotalsWithSources', () => {
+  it('says which line each amount came from', () => {
+    const { sources } = findTotalsWithSources(lines('SUBTOTAL 9.00\nTAX 0.54\nTOTAL\n9.54\nCASH 10.00\nCHANGE 0.46'));
+    expect(sources).toEqual({ subtotal: 0, tax: 1, total: 3 });
   });
 });

@@ -1,5 +1,5 @@
 import { keywordSource, OCR_TOTAL, type KeywordKind } from './keywords/index.js';
-import { AMOUNT_PATTERN, amountsIn } from './money.rule.js';
+import { amountsIn } from './money.rule.js';
 
 export interface TextTotals {
   total: number | null;
@@ -61,7 +61,7 @@ const LEADING_KINDS = new Set(['change', 'cash', 'card']);
 const LEADING_WORDS = 3;
 
 export function lineKind(line: string): string | null {
-  const label = line.replace(new RegExp(AMOUNT_PATTERN.source, 'g'), ' ').trim();
+  const label = line.replace(/[\d.,:]+/g, ' ').trim();
   const words = label.split(/\s+/).filter((w) => /\p{L}/u.test(w));
   if (words.length > MAX_LABEL_WORDS) return null;
   for (const { kind, re } of KINDS) {
