@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { originalPoint, type PageImage, type ToOriginal } from '../ocr/ocr-engine.js';
 
 /** One 8-bit channel, row after row: what the preparation steps measure on. */
@@ -26,7 +26,7 @@ export async function grayPage(gray: Gray, toOriginal: ToOriginal): Promise<Page
 }
 
 /** An encoded sharp pipeline's result as a page (grayscale PNG). */
-export async function sharpPage(pipeline: sharp.Sharp, toOriginal: ToOriginal): Promise<PageImage> {
+export async function sharpPage(pipeline: Sharp, toOriginal: ToOriginal): Promise<PageImage> {
   const { data, info } = await pipeline.grayscale().png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
   return { image: data, width: info.width, height: info.height, toOriginal };
 }
