@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { itemsFromFields, itemsFromText, itemWords } from './items.rule.js';
+import { itemsFromFields, itemsFromText, itemsFromTextWithSources, itemWords, MAX_ITEMS } from './items.rule.js';
 
 describe('itemsFromText (spec §5)', () => {
   it.each<[string, ReturnType<typeof itemsFromText>]>([
@@ -29,5 +29,64 @@ describe('itemsFromFields', () => {
       { description: 'Unknown Item', qty: null, unitPrice: null, amount: 4.5 },
     ]);
     expect(itemWords(items)).toBe('Coffee Unknown Item');
+  });
+});
+
+describe('item layouts', () => {
+  const items = (text: string) => itemsFromText(text.trim().split('\n'));
+
+  it.each<[string, string, Array<{ description: string; amount: number; qty?: number | null; unitPrice?: number | null }>]>([
+    ['description, amount, tax code (de)', 'ZITRONE 0,89 B\nBLATTSPINAT BIO 1,79 B\nSUMME EUR 2,68', [
+      { description: 'ZITRONE', amount: 0.89 },
+      { description: 'BLATTSPINAT BIO', amount: 1.79 },
+    ]],
+    ['a weight line under its item', 'APFEL GRANNY SMI 1,97 B\n0,792 kg x 2,49 EUR/kg\nSUMME 1,97', [
+      { description: 'APFEL GRANNY SMI', qty: 0.792, unitPrice: 2.49, amount: 1.97 },
+    ]],
+    ['a count line under its item', 'H-MILCH 2,92 B\n4 Stk x 0,73\nSUMME 2,92', [{ description: 'H-MILCH', qty: 4, unitPrice: 0.73, amount: 2.92 }]],
+    ['qty description amount (fr)', '1 ENTRECOTE GRILLEE 24.50 C\n2 BADOIT ROUGE 11.60 C\nTOTAL 36.10', [
+      { description: 'ENTRECOTE GRILLEE', qty: 1, amount: 24.5 },
+      { description: 'BADOIT ROUGE', qty: 2, unitPrice: 5.8, amount: 11.6 },
+    ]],
+    ['description qty unit amount (es)', 'BAT. PROTE. CACAO 2 1,75 3,50\nTOTAL 3,50', [{ description: 'BAT. PROTE. CACAO', qty: 2, unitPrice: 1.75, amount: 3.5 }]],
+    ['deposit returns and coupons are negative items', 'COLA 1,49 A\nPFAND 0,25 A\nLEERGUT EINWEG -0,25 A\nMitarbeiterrabatt 5% -0,06 A\nSUMME 1,43', [
+      { description: 'COLA', amount: 1.49 },
+      { description: 'PFAND', amount: 0.25 },
+      { description: 'LEERGUT EINWEG', amount: -0.25 },
+      { description: 'Mitarbeiterrabatt 5%', amount: -0.06 },
+    ]],
+    ['instant savings with a trailing minus (us)', 'GV MILK 3.48 N\nINSTANT SAVINGS 1.00-\nSUBTOTAL 2.48', [
+      { description: 'GV MILK', amount: 3.48 },
+      { description: 'INSTANT SAVINGS', amount: -1 },
+    ]],
+    ['the amount on the lines after the description', 'HERBAL TEA\n1 X\n1.70\n1.70\nTAKE AWAY\n4 X\n0.20\n0.80\nTOTAL 2.50', [
+      { description: 'HERBAL TEA', qty: 1, unitPrice: 1.7, amount: 1.7 },
+      { description: 'TAKE AWAY', qty: 4, unitPrice: 0.2, amount: 0.8 },
+    ]],
+    ['stock codes between description and amount', 'MULTIPURPOSE BROOM W/4FT\n*S\nWA16 - 24\n9555221300282\n13.00\n2 X 6.50\nTOTAL 13.00', [
+      { description: 'MULTIPURPOSE BROOM W/4FT', qty: 2, unitPrice: 6.5, amount: 13 },
+    ]],
+    ['a size is not a price', 'COKE ZERO 1.25L STOP\nRM2.50 S\nTOTAL 2.50', [{ description: 'COKE ZERO 1.25L STOP', amount: 2.5 }]],
+    ['OCR noise after a photographed amount', 'LUXLAIT BUTTERMILK £2.29 eae\nTOTAL 2.29', [{ description: 'LUXLAIT BUTTERMILK', amount: 2.29 }]],
+  ])('%s', (_layout, text, expected) => {
+    expect(items(text)).toMatchObject(expected);
+  });
+
+  it('reads no items from the header, the sums or the tax table', () => {
+    expect(items('SHOP GMBH\nMo. - Fr. 08.00 Uhr - 20.00 Uhr\nTel. 0221 9641964\n12/03/2026 13:05\nSUMME 5,00\nMwSt 19% 0,80\nBAR 10,00')).toEqual([]);
+  });
+
+  it('reads yen amounts', () => {
+    expect(itemsFromText(['ﾊﾟﾝ 198', 'おにぎり 2点 x 120 240', '小計 438'], true)).toMatchObject([
+      { description: 'ﾊﾟﾝ', amount: 198 },
+      { amount: 240 },
+    ]);
+  });
+
+  it(`keeps at most ${MAX_ITEMS} items, each with the line it was read from`, () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `ITEM ${String.fromCharCode(65 + (i % 26))}${i} 1.00`);
+    const found = itemsFromTextWithSources([...lines, 'TOTAL 30.00']);
+    expect(found).toHaveLength(MAX_ITEMS);
+    expect(found[3]!.line).toBe(3);
   });
 });

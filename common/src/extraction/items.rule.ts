@@ -73,7 +73,7 @@ function endsAnItem(tail: string): boolean {
 }
 
 /** "2 x", "0,792 kg x", "3 @", "4 Stk x": a quantity and the sign before a unit price. */
-const QTY_SIGN = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:kg|g|lb|lbs|stk|st|pcs|pc|un|ea)?\s*[x×@*]\s*$/i;
+const QTY_SIGN = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:kg|g|lb|lbs|stk|st|pcs|pc|un|ea|点|個|コ)?\s*[x×@*]\s*$/i;
 const LEADING_QTY = /^(\d{1,3})\s*[x×*]?\s+(?=\p{L})/iu;
 /** Article numbers and bar codes printed before a description. */
 const LEADING_CODE = /^(\d{4,}|[A-Z]?\d{5,})(-\s*|\s+)/;
@@ -168,17 +168,18 @@ export function itemsFromTextWithSources(lines: readonly string[], wholeAmounts 
       pending = null;
       continue;
     }
-    if (NOT_A_DESCRIPTION.test(line) || DATE_OR_TIME.test(line) || CODE_LINE.test(line.trim())) continue;
-    if (isDescriptionLine(line, wholeAmounts)) {
-      pending = { description: cleanDescription(line), line: i };
-      continue;
-    }
+    if (NOT_A_DESCRIPTION.test(line) || DATE_OR_TIME.test(line)) continue;
     if (pending && isNumberLine(line)) {
       const run = numberRun(lines, i);
       const item = itemFromRun(pending.description, run.texts, wholeAmounts);
       if (item) found.push({ item, line: i + run.amountOffset(item.amount) });
-      pending = null;
+      if (item) pending = null;
       i += run.texts.length - 1;
+      continue;
+    }
+    if (CODE_LINE.test(line.trim())) continue;
+    if (isDescriptionLine(line, wholeAmounts)) {
+      pending = { description: cleanDescription(line), line: i };
       continue;
     }
     const parsed = parseItemLine(line, wholeAmounts);
@@ -220,7 +221,7 @@ function itemFromRun(printed: string, texts: readonly string[], wholeAmounts: bo
   // A number before the description is its quantity ("5 PVC WALLPLUG", "0.9 3/4\" ROD") or a stock code.
   const leading = /^(\d{1,3}(?:\.\d{1,3})?)\s+(?=\S)/.exec(printed);
   const description = leading ? printed.slice(leading[0].length) : printed;
-  const qtyText = texts.map((t) => /^(\d{1,3}(?:\.\d)?)\s*[xX@*]?\s*$/.exec(t.trim())?.[1]).find((q) => q !== undefined) ?? leading?.[1];
+  const qtyText = texts.map((t) => /^(\d{1,3}(?:\.\d)?)\s*(?:[xX@*]|$)/.exec(t.trim())?.[1]).find((q) => q !== undefined) ?? leading?.[1];
   const qty = qtyText !== undefined ? Number(qtyText) : null;
   if (qty !== null) {
     for (const a of amounts) for (const u of amounts) if (near(qty * u, a) && (a !== u || qty === 1)) return { description, qty, unitPrice: u, amount: a };

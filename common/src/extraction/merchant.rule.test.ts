@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanMerchantLine, findMerchant, isNameLike } from './merchant.rule.js';
+import { cleanMerchantLine, findMerchant, isJunkLine, isNameLike } from './merchant.rule.js';
 
 describe('merchant', () => {
   it('takes the service field at confidence 0.8 or more', () => {
@@ -34,5 +34,39 @@ describe('merchant', () => {
 
   it('drops registration numbers', () => {
     expect(cleanMerchantLine('GARDENIA BAKERIES (KL) SDN BHD (139386 X)')).toBe('GARDENIA BAKERIES (KL) SDN BHD');
+  });
+});
+
+describe('merchant across countries and photos', () => {
+  it.each<[string[], string | null]>([
+    // A photo's background: short fragments and symbol noise above the receipt are skipped.
+    [['. (vig 2 3c', '\\ y 2 1', 'Y A : g yy .', '~ ~ ae', 'x ’', 'on ‘', 'i,', '_ -', 'Rs a', 'FRESHCO MARKET', '123 Main St'], 'FRESHCO MARKET'],
+    // A generic word alone loses to the real name, wherever it is printed.
+    [['Cafe', 'Blue Door Bistro', '12 Rue Odessa'], 'Blue Door Bistro'],
+    [['Welcome to', 'SIDECAR BAR & GRILL', '577 College Street'], 'SIDECAR BAR & GRILL'],
+    [['TAX INVOICE', 'PETYPET', 'UNIT 20, 3980 14TH AVE'], 'PETYPET'],
+    // Legal forms of many countries are evidence of a name.
+    [['Kassenbon', 'Bäckerei Müller GmbH', 'Hauptstr. 5'], 'Bäckerei Müller GmbH'],
+    [['Ticket', 'SUPERMERCADOS CONSUM S.COOP.', 'Calle Mayor 3'], 'SUPERMERCADOS CONSUM S.COOP.'],
+    [['イオンリテール株式会社', '電話 06-1234-5678'], 'イオンリテール株式会社'],
+    // An address, a phone number or a currency column header is never the name.
+    [['EUR', 'Von-Bodelschwingh-Str. 6', 'Tel. 0221 9641964'], null],
+  ])('%j → %s', (lines, name) => {
+    expect(findMerchant(undefined, lines)?.name ?? null).toBe(name);
+  });
+
+  it('finds a legal name printed at the foot when the head has none', () => {
+    const lines = ['Von-Bodelschwingh-Str. 6', '51061 Köln', 'EUR', ...Array.from({ length: 20 }, (_, i) => `ARTIKEL ${i} 1,00 B`), 'SUMME 20,00', 'REWE Markt GmbH', 'Für Sie da'];
+    expect(findMerchant(undefined, lines)).toMatchObject({ name: 'REWE Markt GmbH', line: 24 });
+  });
+
+  it.each<[string, boolean]>([
+    ['Y A : g yy .', true],
+    ['~ ~ ae', true],
+    ['EUR', true],
+    ['WHOLE FOODS MARKET', false],
+    ['ライフ毛馬店', false],
+  ])('junk %j → %s', (line, junk) => {
+    expect(isJunkLine(line)).toBe(junk);
   });
 });

@@ -24,7 +24,11 @@ const GENERIC_LINE =
   /^(welcome|willkommen|bienvenue|bienvenido|benvenuti|receipt|tax\s*invoice|invoice|kassenbon|kassenbeleg|rechnung|quittung|ticket|facture|factura|recibo|cup(om|ão)\s*fiscal|thank\s*you|danke|merci|gracias|obrigad[oa]|grazie|copy|duplicate|customer\s*copy|cafe|café|restaurant|supermarket|bar|store|shop|market|markt|deli)\b[\s!.,:]*(to|zu|à|a)?\b[\s!.,:]*$/i;
 /** Lines of an address, a phone or a web page: never the name. */
 const ADDRESS_LINE =
-  /\b(tel|phone|fax|telefon|t(é|e)l(é|e)phone|www|http|\.com|\.de|\.fr|str(aße|asse|\.)|street|st\.|road|rd\.|avenue|ave\.?|blvd|boulevard|rue|calle|avenida|rua|via|platz|weg|allee|lot|jalan|jln|taman|suite|unit|floor|flr)\b|\d{4,}/i;
+  /(?<![\p{L}])(tel|phone|fax|telefon|t(é|e)l(é|e)phone|www|http|str(aße|asse)|street|road|avenue|ave|blvd|boulevard|rue|calle|avenida|rua|via|platz|weg|allee|lot|jalan|jln|taman|suite|unit|floor|flr)(?![\p{L}])|(str|st|rd)\.(\s|$)|\.(com|de|fr|es|it|nl|co\.uk|ca)\b|\d{4,}/iu;
+/** Phone numbers, web addresses, postcodes and "label: value" lines are never the name. */
+const NEVER_A_NAME = /(?<![\p{L}])(tel|phone|fax|telefon|t(é|e)l(é|e)phone|www|http)(?![\p{L}])|\.(com|de|fr|es|it|nl|co\.uk|ca)\b|\d{4,}|^[\p{L}\s.]{2,20}:/iu;
+/** Below this a line is only an address or a greeting: better no name than that. */
+const MIN_NAME_SCORE = -2.5;
 /** Words that begin the legal-form tail of a name printed on a line of its own. */
 const LEGAL_FORM_START = /^(co\.|company\b|sdn\b|s\/b\b|bhd\b|berhad\b|ltd\b|limited\b|inc\b|llc\b|gmbh\b|pty\b|pte\b|plc\b|corp\b|enterprise\b|trading\b|\(m\))/i;
 const OWNED_BY = /^(owned|own|operated|managed)\s*by\s*:?\s*/i;
@@ -113,7 +117,8 @@ export function findMerchant(field: RecognizedField | undefined, lines: readonly
   let best: { index: number; score: number } | null = null;
   kept.forEach(({ line, i }, rank) => {
     // A business name may start with a number ("99 Speed Mart"); the spec's fallback may not.
-    if (!isNameLike(line, BUSINESS_WORDS.test(line))) return;
+    const business = BUSINESS_WORDS.test(line);
+    if (!isNameLike(line, business) || NEVER_A_NAME.test(line)) return;
     const score = nameScore(line, rank);
     if (!best || score > best.score) best = { index: i, score };
   });
@@ -125,7 +130,7 @@ export function findMerchant(field: RecognizedField | undefined, lines: readonly
     const score = nameScore(line, HEAD_LINES) + TAIL_BONUS;
     if (!best || score > (best as { score: number }).score) best = { index: i, score };
   }
-  if (!best) return null;
+  if (!best || (best as { score: number }).score < MIN_NAME_SCORE) return null;
   const { index, score } = best as { index: number; score: number };
   if (index >= SCANNED_LINES) return { name: cleanMerchantLine(lines[index]!), confidence: 0.5, line: index };
   const name = joinNameLines(raw, head, index);
