@@ -41,9 +41,17 @@ export const libraryReceiptSchema = receiptViewSchema.extend({
 export type LibraryReceipt = z.infer<typeof libraryReceiptSchema>;
 
 /** GET /api/receipts/:id: the library entry, the whole recognized text and the history of changes. */
+const textBoxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+
 export const receiptDetailSchema = libraryReceiptSchema.extend({
   fullText: z.string(),
   edits: z.array(receiptEditSchema),
+  /** Every recognised line with its page and box on the original (fractions of the page); empty when the engine gave none. */
+  lines: z.array(z.object({ page: z.number().int(), text: z.string(), box: textBoxSchema, confidence: z.number() })),
+  /** Which of `lines` each field was read from, for showing its place on the receipt. */
+  fieldLines: z.record(z.string(), z.union([z.number().int(), z.array(z.number().int())])),
+  /** The reader that produced the text, e.g. `tesseract:deu`, `paddle`, `pdf-text`; null for receipts read before it was recorded. */
+  readBy: z.string().nullable(),
 });
 export type ReceiptDetail = z.infer<typeof receiptDetailSchema>;
 

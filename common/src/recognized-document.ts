@@ -44,4 +44,6 @@ export interface RecognizedDocument {
    * texts joined by `\n`, so the n-th line of `content` is `lines[n]`.
    */
   lines?: RecognizedLine[];
+  /** Which reader produced the text, e.g. `tesseract:eng`, `paddle`, `pdf-text`, `documentai`. */
+  readBy?: string;
 }

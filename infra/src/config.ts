@@ -62,10 +62,13 @@ export const configSchema = z.object({
   /** When set, GET /metrics asks for `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
   OCR_ENGINE: z.enum(['local', 'documentai']).optional(),
+  /** Languages the local engine may read in (each an @tesseract.js-data package); each receipt gets the one it needs. */
   OCR_LANGS: z
     .string()
-    .default('eng')
+    .default('eng,deu,fra,spa,por,ita,nld,jpn')
     .transform((s) => s.split(/[+,]/).map((l) => l.trim()).filter(Boolean)),
+  /** PaddleOCR in the local engine: for pages tesseract reads poorly (fallback), never, or instead of tesseract. */
+  OCR_PADDLE: z.enum(['never', 'fallback', 'always']).default('fallback'),
   DOCUMENTAI_PROJECT_ID: z.string().optional(),
   DOCUMENTAI_LOCATION: z.string().default('us'),
   DOCUMENTAI_PROCESSOR_ID: z.string().optional(),

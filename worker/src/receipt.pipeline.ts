@@ -1,6 +1,8 @@
 import {
-  extractReceipt,
+  extractReceiptWithSources,
   isExportValid,
+  type ReceiptSources,
+  type RecognizedLine,
   validateReceipt,
   type AcceptedMime,
   type PipelineStep,
@@ -22,6 +24,12 @@ export interface PipelineResult {
   fullText: string;
   issues: string[];
   valid: boolean;
+  /** Every recognised line with its place on the original (empty when the engine gives none). */
+  lines: RecognizedLine[];
+  /** Which of `lines` each field came from (only when the engine gave lines). */
+  fieldLines: ReceiptSources;
+  /** Which reader produced the text (`tesseract:eng`, `paddle`, `pdf-text`, …). */
+  readBy?: string;
   /** Time the engine spent recognising the pages (the OCR histogram). */
   ocrMs: number;
 }
@@ -44,13 +52,23 @@ export async function runPipeline(
   await onStep('prepared');
   await onStep('recognizing');
   const ocrStarted = performance.now();
-  const recognized = await engine.recognize(prepared, signal);
+  const recognized = await engine.recognize(prepared, signal, { currencyCode: input.currencyCode, now });
   const ocrMs = performance.now() - ocrStarted;
   await onStep('recognized');
   signal.throwIfAborted();
-  const receipt = extractReceipt(recognized, { currencyCode: input.currencyCode, now });
+  const { receipt, sources } = extractReceiptWithSources(recognized, { currencyCode: input.currencyCode, now });
   await onStep('extracted');
   const issues = validateReceipt(receipt, now);
   await onStep('validated');
-  return { receipt, fullText: recognized.content, issues, valid: isExportValid(receipt, issues), ocrMs };
+  const lines = recognized.lines ?? [];
+  return {
+    receipt,
+    fullText: recognized.content,
+    lines,
+    fieldLines: lines.length > 0 ? sources : {},
+    readBy: recognized.readBy,
+    issues,
+    valid: isExportValid(receipt, issues),
+    ocrMs,
+  };
 }

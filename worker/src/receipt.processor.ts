@@ -179,12 +179,15 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
 }
 
 async function saveReceipt(db: Database, upload: UploadRow, result: Awaited<ReturnType<typeof runPipeline>>) {
-  const { receipt, fullText, issues, valid } = result;
+  const { receipt, fullText, lines, fieldLines, readBy, issues, valid } = result;
   const values = {
     uploadId: upload.id,
     ...receiptColumns(receipt),
     quality: receipt.quality,
     rawText: fullText,
+    lines,
+    fieldLines,
+    readBy: readBy ?? null,
     issues,
     valid,
   };

@@ -113,12 +113,18 @@ export class ReceiptLibraryService {
   async get(owner: Owner, id: string): Promise<ReceiptDetail> {
     const row = await this.find(owner, id);
     const [[full], edits] = await Promise.all([
-      this.db.select({ text: receipts.rawText }).from(receipts).where(eq(receipts.id, id)),
+      this.db
+        .select({ text: receipts.rawText, lines: receipts.lines, fieldLines: receipts.fieldLines, readBy: receipts.readBy })
+        .from(receipts)
+        .where(eq(receipts.id, id)),
       this.db.select().from(receiptEdits).where(eq(receiptEdits.receiptId, id)).orderBy(asc(receiptEdits.createdAt)),
     ]);
     return {
       ...toLibraryReceipt(row),
       fullText: full?.text ?? '',
+      lines: full?.lines ?? [],
+      fieldLines: full?.fieldLines ?? {},
+      readBy: full?.readBy ?? null,
       edits: edits.map((e) => ({ id: e.id, kind: e.kind, changes: e.changes, at: e.createdAt.toISOString() })),
     };
   }

@@ -14,7 +14,18 @@ import {
   uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import type { Category, DuplicateReason, EngineName, Lane, LineItem, PlanId, ReceiptEditKind, UploadStatus } from '@receipts/common';
+import type {
+  Category,
+  DuplicateReason,
+  EngineName,
+  Lane,
+  LineItem,
+  PlanId,
+  ReceiptEditKind,
+  ReceiptSources,
+  RecognizedLine,
+  UploadStatus,
+} from '@receipts/common';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -189,6 +200,12 @@ export const receipts = pgTable(
     quality: real('quality').notNull(),
     items: jsonb('items').$type<LineItem[]>().notNull(),
     rawText: text('raw_text').notNull(),
+    /** Every recognised line with its place on the original, for the review screen. */
+    lines: jsonb('lines').$type<RecognizedLine[]>().notNull().default([]),
+    /** Which of `lines` each field came from. */
+    fieldLines: jsonb('field_lines').$type<ReceiptSources>().notNull().default({}),
+    /** The reader that produced the text (`tesseract:eng`, `paddle`, `pdf-text`, `documentai`). */
+    readBy: text('read_by'),
     issues: jsonb('issues').$type<string[]>().notNull(),
     valid: boolean('valid').notNull(),
     ...timestamps,

@@ -9,6 +9,10 @@ export interface OcrEngineOptions {
   /** Jobs that may recognise at once (the local engine keeps this many tesseract workers). */
   concurrency: number;
   langs?: string[];
+  /** PaddleOCR in the local engine (see LocalOcrOptions). */
+  paddle?: 'never' | 'fallback' | 'always';
+  /** Page clean-up before the local engine reads (on unless a benchmark measures without it). */
+  cleanUp?: boolean;
   documentAi?: DocumentAiOptions;
 }
 
@@ -17,7 +21,7 @@ export function createOcrEngine(options: OcrEngineOptions): OcrEngine {
     if (!options.documentAi) throw new Error('The Document AI engine needs its project, location and processor.');
     return createDocumentAiEngine(options.documentAi);
   }
-  return createLocalOcrEngine({ concurrency: options.concurrency, langs: options.langs ?? ['eng'] });
+  return createLocalOcrEngine({ concurrency: options.concurrency, langs: options.langs ?? ['eng'], paddle: options.paddle, cleanUp: options.cleanUp });
 }
 
 function documentAiOptions(config: Config): DocumentAiOptions | undefined {
@@ -31,9 +35,13 @@ function documentAiOptions(config: Config): DocumentAiOptions | undefined {
     : undefined;
 }
 
+function localOptions(config: Config): Pick<OcrEngineOptions, 'langs' | 'paddle'> {
+  return { langs: config.OCR_LANGS, paddle: config.OCR_PADDLE };
+}
+
 /** The engine the configuration names, for `concurrency` jobs at once. */
 export function createOcrEngineFromConfig(config: Config, concurrency: number): OcrEngine {
-  return createOcrEngine({ engine: config.ocrEngine, concurrency, langs: config.OCR_LANGS, documentAi: documentAiOptions(config) });
+  return createOcrEngine({ engine: config.ocrEngine, concurrency, ...localOptions(config), documentAi: documentAiOptions(config) });
 }
 
 /** Every engine a worker may be asked for: the configured default, and others when a re-extraction names them. */
@@ -48,7 +56,7 @@ export function createOcrEnginesFromConfig(config: Config, concurrency: number):
   const made = new Map<EngineName, OcrEngine>();
   const documentAi = documentAiOptions(config);
   // The default engine is ready before the first job, as it always was.
-  made.set(config.ocrEngine, createOcrEngine({ engine: config.ocrEngine, concurrency, langs: config.OCR_LANGS, documentAi }));
+  made.set(config.ocrEngine, createOcrEngine({ engine: config.ocrEngine, concurrency, ...localOptions(config), documentAi }));
   return {
     defaultName: config.ocrEngine,
     get(name) {
@@ -57,7 +65,7 @@ export function createOcrEnginesFromConfig(config: Config, concurrency: number):
       if (!ready) {
         // Not the file's fault, but just as final: retrying cannot configure the server.
         if (engine === 'documentai' && !documentAi) throw new UnreadableFileError('Document AI is not configured on this server.');
-        ready = createOcrEngine({ engine, concurrency, langs: config.OCR_LANGS, documentAi });
+        ready = createOcrEngine({ engine, concurrency, ...localOptions(config), documentAi });
         made.set(engine, ready);
       }
       return ready;

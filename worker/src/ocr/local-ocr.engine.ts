@@ -1,62 +1,119 @@
-import { createRequire } from 'node:module';
-import type { RecognizedDocument } from '@receipts/common';
-import Tesseract from 'tesseract.js';
-import type { DecodedDocument, OcrEngine } from './ocr-engine.js';
+import { extractReceipt, type RecognizedDocument, type RecognizedLine } from '@receipts/common';
+import { preparePage } from '../document/prepare-page.js';
+import { firstPassLanguages, retryLanguages } from './language.choice.js';
+import { originalPoint, type DecodedDocument, type OcrEngine, type PageImage, type PageLine, type RecognizeHints } from './ocr-engine.js';
+import { createPaddleOcr, type PaddleOcr } from './paddle-ocr.engine.js';
+import { readingOrder } from './reading-order.js';
+import { needsSecondOpinion, readingScore, type Reading } from './second-opinion.policy.js';
+import { TesseractPool } from './tesseract.pool.js';
 
-const require = createRequire(import.meta.url);
-
-/** Where a language's traineddata sits inside its npm package (nothing is downloaded). */
-function langPathOf(lang: string): string {
-  return (require(`@tesseract.js-data/${lang}`) as { langPath: string }).langPath;
+export interface LocalOcrOptions {
+  /** Jobs recognising at once: the tesseract pool keeps this many workers. */
+  concurrency: number;
+  /** Languages installed (each an `@tesseract.js-data/<lang>` package); each receipt gets the ones it needs. */
+  langs: string[];
+  /** When PaddleOCR reads a page: never, for hard pages only (the default), or always instead of tesseract. */
+  paddle?: 'never' | 'fallback' | 'always';
+  /** Orientation, crop, lighting and scale before reading; off only to measure what they bring. */
+  cleanUp?: boolean;
 }
 
-/** tesseract.js with a pool of workers, created once and reused across jobs. */
-export function createLocalOcrEngine(options: { concurrency: number; langs: string[] }): OcrEngine {
-  const scheduler = Tesseract.createScheduler();
-  const langs = options.langs.join('+');
-  const ready = Promise.all(
-    Array.from({ length: options.concurrency }, async () => {
-      const worker = await Tesseract.createWorker(langs, Tesseract.OEM.LSTM_ONLY, {
-        langPath: langPathOf(options.langs[0]!),
-        gzip: true,
-        cacheMethod: 'none',
-        errorHandler: () => undefined,
-      });
-      scheduler.addWorker(worker);
-    }),
-  );
+/** A prepared document: every page upright, cropped and straightened, with what OSD saw. */
+interface PreparedDocument extends DecodedDocument {
+  script?: string;
+}
+
+interface EngineReading extends Reading {
+  doc: RecognizedDocument;
+}
+
+/**
+ * The local engine: tesseract.js first, in the language the receipt needs; PaddleOCR as a
+ * second opinion for pages tesseract reads poorly (low confidence, no total or date, or
+ * arithmetic that does not hold), keeping whichever reading makes more sense of the receipt.
+ */
+export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
+  const tesseract = new TesseractPool(options.concurrency, options.langs);
+  const mode = options.paddle ?? 'fallback';
+  let paddle: PaddleOcr | undefined;
+  // One set of ONNX sessions per process, loaded on the first hard page.
+  const paddleOcr = () => (paddle ??= createPaddleOcr());
+
+  async function readWithTesseract(doc: PreparedDocument, hints: RecognizeHints, signal: AbortSignal): Promise<EngineReading> {
+    let languages = firstPassLanguages({ script: doc.script, currencyCode: hints.currencyCode }, options.langs);
+    let pages = await Promise.all(doc.pages.map((page) => tesseract.recognize(page.image, languages, signal)));
+    const retry = retryLanguages({ languages, confidence: meanConfidence(pages) }, options.langs);
+    if (retry) {
+      const again = await Promise.all(doc.pages.map((page) => tesseract.recognize(page.image, retry, signal)));
+      if (meanConfidence(again) > meanConfidence(pages)) [pages, languages] = [again, retry];
+    }
+    return reading(doc.pages, pages, `tesseract:${languages.join('+')}`, hints);
+  }
+
+  async function readWithPaddle(doc: PreparedDocument, hints: RecognizeHints, signal: AbortSignal): Promise<EngineReading> {
+    const ocr = paddleOcr();
+    const pages = [];
+    for (const page of doc.pages) pages.push(await ocr.recognizePage(page.image, signal));
+    return reading(doc.pages, pages, 'paddle', hints);
+  }
 
   return {
     name: 'local',
-    async prepare(doc) {
-      return doc;
+    async prepare(doc, signal) {
+      if (doc.textLayer || options.cleanUp === false) return doc;
+      const prepared = [];
+      for (const page of doc.pages) prepared.push(await preparePage(page, { signal }));
+      const script = prepared.find((p) => p.script)?.script;
+      return { ...doc, pages: prepared.map((p) => p.page), script } satisfies PreparedDocument;
     },
-    async recognize(doc: DecodedDocument, signal: AbortSignal): Promise<RecognizedDocument> {
-      await ready;
-      if (doc.textLayer) return { content: doc.textLayer, documents: [{ confidence: 1, fields: {} }] };
-      const texts: string[] = [];
-      const confidences: number[] = [];
-      for (const page of doc.pages) {
-        signal.throwIfAborted();
-        // On abort the caller moves on at once; the tesseract worker finishes the page in the
-        // background and goes back to the pool.
-        let onAbort!: () => void;
-        const aborted = new Promise<never>((_, reject) => {
-          onAbort = () => reject(signal.reason);
-          signal.addEventListener('abort', onAbort, { once: true });
-        });
-        const result = await Promise.race([scheduler.addJob('recognize', page.image), aborted]).finally(() =>
-          signal.removeEventListener('abort', onAbort),
-        );
-        texts.push(result.data.text);
-        confidences.push(result.data.confidence / 100);
-      }
-      const confidence = confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : 0;
-      return { content: texts.join('\n'), documents: [{ confidence, fields: {} }] };
+    async recognize(doc: PreparedDocument, signal, hints = {}) {
+      if (doc.textLayer) return textLayerDocument(doc);
+      if (mode === 'always') return (await readWithPaddle(doc, hints, signal)).doc;
+      const first = await readWithTesseract(doc, hints, signal);
+      if (mode === 'never' || !needsSecondOpinion(first)) return first.doc;
+      signal.throwIfAborted();
+      const second = await readWithPaddle(doc, hints, signal);
+      const now = hints.now ?? new Date();
+      return readingScore(second, now) > readingScore(first, now) ? second.doc : first.doc;
     },
     async close() {
-      await ready.catch(() => undefined);
-      await scheduler.terminate();
+      await Promise.allSettled([tesseract.close(), paddle?.close()]);
     },
   };
+}
+
+function meanConfidence(pages: Array<{ confidence: number }>): number {
+  return pages.length ? pages.reduce((s, p) => s + p.confidence, 0) / pages.length : 0;
+}
+
+/** An engine's page lines as a recognised document, boxes placed on the original pages. */
+function reading(images: PageImage[], pages: Array<{ lines: PageLine[]; confidence: number }>, readBy: string, hints: RecognizeHints): EngineReading {
+  const lines: RecognizedLine[] = pages.flatMap((page, n) =>
+    readingOrder(page.lines).map((line) => ({ page: n, text: line.text, confidence: line.confidence, box: boxOnOriginal(images[n]!, line.box) })),
+  );
+  const confidence = meanConfidence(pages);
+  const doc: RecognizedDocument = { content: lines.map((l) => l.text).join('\n'), documents: [{ confidence, fields: {} }], lines, readBy };
+  return { doc, confidence, receipt: extractReceipt(doc, { currencyCode: hints.currencyCode, now: hints.now }) };
+}
+
+/** The box of a prepared page's pixels on the original page: the bounds of its four mapped corners. */
+export function boxOnOriginal(page: PageImage, box: PageLine['box']): RecognizedLine['box'] {
+  const corners = [
+    originalPoint(page, box.x, box.y),
+    originalPoint(page, box.x + box.width, box.y),
+    originalPoint(page, box.x, box.y + box.height),
+    originalPoint(page, box.x + box.width, box.y + box.height),
+  ];
+  const clamp = (v: number) => Math.min(1, Math.max(0, v));
+  const xs = corners.map(([x]) => clamp(x));
+  const ys = corners.map(([, y]) => clamp(y));
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
+/** A PDF's own text: certain, with the boxes pdfjs gave each line. */
+function textLayerDocument(doc: DecodedDocument): RecognizedDocument {
+  const lines: RecognizedLine[] | undefined = doc.textLines?.map((l) => ({ ...l, confidence: 1 }));
+  return { content: doc.textLayer!, documents: [{ confidence: 1, fields: {} }], lines, readBy: 'pdf-text' };
 }

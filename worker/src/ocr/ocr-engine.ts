@@ -36,6 +36,16 @@ export interface DecodedDocument {
   pages: PageImage[];
   /** Text read from a PDF's text layer; when present no OCR is needed. */
   textLayer?: string;
+  /** The text layer's lines with their boxes (fractions of the page); line n of `textLayer` is `textLines[n]`. */
+  textLines?: Array<{ page: number; text: string; box: { x: number; y: number; width: number; height: number } }>;
+}
+
+/** What the upload tells an engine about the receipt before it is read. */
+export interface RecognizeHints {
+  /** The currency the user picked. */
+  currencyCode?: string;
+  /** The day the receipt is judged on (validation's date range). */
+  now?: Date;
 }
 
 /** An OCR engine behind one interface; the pipeline reports 40 % before and 50 % after `recognize`. */
@@ -43,7 +53,7 @@ export interface OcrEngine {
   readonly name: 'local' | 'documentai';
   /** Whatever this engine wants done to the pages first (grayscale, crop, scale); 30 % after it. */
   prepare(doc: DecodedDocument, signal: AbortSignal): Promise<DecodedDocument>;
-  recognize(doc: DecodedDocument, signal: AbortSignal): Promise<RecognizedDocument>;
+  recognize(doc: DecodedDocument, signal: AbortSignal, hints?: RecognizeHints): Promise<RecognizedDocument>;
   close(): Promise<void>;
 }
 
