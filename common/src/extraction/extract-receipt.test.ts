@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractReceipt, rawTextPreview, textLines } from './extract-receipt.js';
+import { receiptRecordSchema } from '../receipt.schema.js';
+import { extractReceipt, extractReceiptWithSources, rawTextPreview, textLines } from './extract-receipt.js';
 
 describe('rawTextPreview (spec §9)', () => {
   it.each<[string, string]>([
@@ -60,5 +61,54 @@ describe('extractReceipt', () => {
   it('turns day/month the US way round for dollar receipts', () => {
     const r = extractReceipt({ content: 'CORNER DELI\n03/12/2026\nTOTAL $4.00', documents: [{ fields: {} }] });
     expect(r.date).toBe('2026-03-12');
+  });
+});
+
+describe('extractReceiptWithSources', () => {
+  // Blank lines stay in the count: sources index doc.content.split('\n').
+  const content = ['', 'REWE Markt GmbH', '', 'Hauptstr. 6, 51061 Köln', 'ZITRONE 0,89 B', 'LEERGUT EINWEG -0,25 A', 'SUMME EUR 0,64', '', 'Geg. BAR EUR 5,00', 'Rückgeld BAR EUR 4,36', 'MwSt 19% 0,10', 'Datum: 13.01.2026 17:25', 'Bon-Nr.: 9331', 'UID Nr.: DE812706034'].join('\n');
+
+  it('reads a German receipt and says where each field came from', () => {
+    const { receipt, sources } = extractReceiptWithSources({ content, documents: [{ fields: {} }] }, { now: new Date('2026-02-01') });
+    expect(receipt).toMatchObject({
+      merchantName: 'REWE Markt GmbH',
+      date: '2026-01-13',
+      time: '17:25',
+      currency: 'EUR',
+      total: 0.64,
+      tax: 0.1,
+      paymentMethod: 'cash',
+      receiptNumber: '9331',
+      tin: 'DE812706034',
+      items: [
+        { description: 'ZITRONE', amount: 0.89 },
+        { description: 'LEERGUT EINWEG', amount: -0.25 },
+      ],
+    });
+    expect(sources).toEqual({ merchantName: 1, date: 11, time: 11, total: 6, tax: 10, items: [4, 5], receiptNumber: 12, tin: 13, paymentMethod: 8 });
+    // The record with a negative item amount is a valid record.
+    expect(receiptRecordSchema.safeParse(receipt).success).toBe(true);
+  });
+
+  it('gives the same record as extractReceipt', () => {
+    const doc = { content, documents: [{ fields: {} }] };
+    expect(extractReceipt(doc)).toEqual(extractReceiptWithSources(doc).receipt);
+  });
+
+  it('takes the user’s currency as the prior and keeps it against a stray symbol', () => {
+    const doc = { content: 'CORNER SHOP\nTOTAL 4.58\n¥\n12/03/2026', documents: [{ fields: {} }] };
+    expect(extractReceipt(doc, { currencyCode: 'GBP' }).currency).toBe('GBP');
+    expect(extractReceipt(doc, { currencyCode: 'GBP' }).date).toBe('2026-03-12');
+  });
+
+  it('reads a yen receipt without decimals', () => {
+    const r = extractReceipt({ content: 'イオンリテール株式会社\n2026年6月13日 14:02\n小計 ¥1,076\n消費税 ¥86\n合計 ¥1,162', documents: [{ fields: {} }] });
+    expect(r).toMatchObject({ currency: 'JPY', date: '2026-06-13', subtotal: 1076, tax: 86, total: 1162, merchantName: 'イオンリテール株式会社' });
+  });
+
+  it('lowers the quality when the printed sums contradict the total', () => {
+    const agree = extractReceipt({ content: 'SHOP LTD\n01/02/2026\nSUBTOTAL 10.00\nTAX 1.00\nTOTAL 11.00', documents: [{ fields: {} }] });
+    const disagree = extractReceipt({ content: 'SHOP LTD\n01/02/2026\nSUBTOTAL 10.00\nTAX 1.00\nTOTAL 15.00', documents: [{ fields: {} }] });
+    expect(disagree.quality).toBeLessThan(agree.quality);
   });
 });

@@ -157,6 +157,7 @@ export function findTotalsWithSources(lines: readonly string[], read: AmountRead
   let change: number | null = null;
   const taxLines: TaxLine[] = [];
   let roundingSeen = false;
+  let sumSeen = false;
 
   lines.forEach((line, i) => {
     const kind = lineKind(line);
@@ -166,6 +167,9 @@ export function findTotalsWithSources(lines: readonly string[], read: AmountRead
     if (kind === 'total' && read(line).length > 1 && amountsIn(line).length > 1) return;
     const found = amountFor(lines, i, read);
     if (found === null) return;
+    // A deduction printed among the items (deposit return, coupon) is an item, not the receipt's discount.
+    if (kind === 'discount' && found.amount < 0 && !sumSeen) return;
+    if (kind in WEIGHT || kind === 'subtotal') sumSeen = true;
     first[kind] ??= found;
     if (kind in WEIGHT) vote(found.amount, WEIGHT[kind]! + (roundingSeen ? AFTER_ROUNDING_BONUS : 0), found.line);
     if (kind === 'rounding') roundingSeen = true;

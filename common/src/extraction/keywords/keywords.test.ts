@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { KEYWORD_TABLES, keywordPattern, MONTH_NAMES, says, type KeywordKind } from './index.js';
+
+describe('keyword tables', () => {
+  it('has a table for every language the rules read', () => {
+    expect(KEYWORD_TABLES.map((t) => t.language)).toEqual(['en', 'de', 'fr', 'es', 'pt', 'nl', 'it', 'ja']);
+  });
+
+  it.each<[KeywordKind, string[]]>([
+    ['total', ['TOTAL 12.50', 'SUMME EUR 13,05', 'Montant 45,00', 'Importe 51,15', 'Valor 19,67', 'TOTAAL 12,50', 'TOTALE 18,40', '合計 ¥1,162']],
+    ['grandTotal', ['AMOUNT DUE 9.99', 'Zu zahlen 11,90', 'NET A PAYER 45,00', 'TOTAL A PAGAR 23,04', 'Te betalen 12,50', 'TOTALE COMPLESSIVO 18,40', 'お支払合計 1,162']],
+    ['subtotal', ['Sub-Total 9.00', 'Zwischensumme 10,00', 'Sous-total 40,00', 'Base imponible 42,00', 'Subtotaal 11,47', 'Imponibile 15,08', '小計 1,076']],
+    ['tax', ['GST 0.54', 'HST 13% 3.14', 'MwSt 19% 1,90', 'TVA 20% 7,50', 'IVA 21% 21,00', 'BTW 9% 1,03', 'Sales tax 3.47', '消費税 86']],
+    ['taxIncluded', ['incl. VAT', 'inkl. MwSt', 'dont TVA', 'IVA incluido', 'di cui IVA', '内税']],
+    ['tip', ['Tip 8.00', 'Gratuity 5.00', 'Trinkgeld 2,00', 'Pourboire 3,00', 'Propina 10.030', 'Gorjeta 2,00', 'Fooi 1,00', 'Mancia 2,00', 'チップ 500']],
+    ['change', ['CHANGE 7.50', 'Rückgeld 7,00', 'Rendu 5,00', 'Cambio 0,00', 'Troco 6,96', 'Wisselgeld 1,00', 'RESTO 1,60', 'お釣り ¥838']],
+    ['cash', ['CASH 20.00', 'BAR 20,05', 'Espèces 50,00', 'Efectivo 20,00', 'Dinheiro 30,00', 'Contant 20,00', 'CONTANTI 20,00', 'お預り ¥2,000']],
+    ['receiptNumber', ['Receipt # 1234', 'Bon-Nr.:933', 'N° ticket 0025243', 'Factura F-12', 'Scontrino 0042', 'Bonnummer 77', 'レシート番号 1234']],
+    ['otherDate', ['EXP 12/28', 'gültig bis 31.12.2026', 'valable jusqu’au', 'válido hasta', 'Punkte', '有効期限']],
+  ])('%s reads %j', (kind, lines) => {
+    for (const line of lines) expect(says(kind, line), line).toBe(true);
+  });
+
+  it('matches whole words in spaced languages', () => {
+    expect(says('cash', 'BARCODE 123')).toBe(false);
+    expect(says('tax', 'TAXI RANK')).toBe(false);
+    expect(says('tip', 'TIPTREE JAM 2.50')).toBe(false);
+  });
+
+  it('builds stateless patterns', () => {
+    expect(keywordPattern('total').global).toBe(false);
+  });
+
+  it.each<[string, number]>([
+    ['january', 1], ['mär', 3], ['juin', 6], ['agosto', 8], ['outubro', 10], ['okt', 10], ['dicembre', 12],
+  ])('month %s → %d', (name, month) => {
+    expect(MONTH_NAMES.get(name)).toBe(month);
+  });
+});
