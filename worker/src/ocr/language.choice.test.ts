@@ -31,14 +31,19 @@ describe('detectLanguage', () => {
 });
 
 describe('retryLanguages', () => {
+  const german = 'SUMME EUR 12,34\nMwSt 19% 1,97\nRückgeld 0,00';
   it('reads a page again in Japanese when English made little of it', () => {
-    expect(retryLanguages({ languages: ['eng'], confidence: 0.3 }, all)).toEqual(['jpn']);
+    expect(retryLanguages({ languages: ['eng'], confidence: 0.3, text: 'ii1 ;: 7' }, all)).toEqual(['jpn']);
   });
-  it('keeps a fair English reading', () => {
-    expect(retryLanguages({ languages: ['eng'], confidence: 0.7 }, all)).toBeNull();
+  it('reads a page again in the language its words are in', () => {
+    expect(retryLanguages({ languages: ['eng'], confidence: 0.7, text: german }, all)).toEqual(['deu']);
   });
-  it('does not retry what was read in Japanese already, or without the model', () => {
-    expect(retryLanguages({ languages: ['jpn'], confidence: 0.3 }, all)).toBeNull();
-    expect(retryLanguages({ languages: ['eng'], confidence: 0.3 }, ['eng'])).toBeNull();
+  it('keeps a fair English reading of an English receipt', () => {
+    expect(retryLanguages({ languages: ['eng'], confidence: 0.7, text: 'Subtotal 11.00\nTax 1.34\nTotal 12.34' }, all)).toBeNull();
+  });
+  it('does not retry in the language it read, or without the model', () => {
+    expect(retryLanguages({ languages: ['jpn'], confidence: 0.3, text: '' }, all)).toBeNull();
+    expect(retryLanguages({ languages: ['deu'], confidence: 0.7, text: german }, all)).toBeNull();
+    expect(retryLanguages({ languages: ['eng'], confidence: 0.3, text: german }, ['eng'])).toBeNull();
   });
 });

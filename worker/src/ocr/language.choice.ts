@@ -40,9 +40,14 @@ export function detectLanguage(text: string): string | undefined {
 
 /**
  * A second pass in another model, when the first reading says it was the wrong one: an English
- * reading so poor the page is probably Japanese. Null when the first pass stands.
+ * reading so poor the page is probably Japanese, or text whose words are another language's.
+ * Null when the first pass stands.
  */
-export function retryLanguages(first: { languages: readonly string[]; confidence: number }, installed: readonly string[]): string[] | null {
-  if (first.languages.includes('jpn') || !installed.includes('jpn')) return null;
-  return first.confidence < OTHER_SCRIPT_CONFIDENCE ? ['jpn'] : null;
+export function retryLanguages(
+  first: { languages: readonly string[]; confidence: number; text: string },
+  installed: readonly string[],
+): string[] | null {
+  if (first.confidence < OTHER_SCRIPT_CONFIDENCE && !first.languages.includes('jpn') && installed.includes('jpn')) return ['jpn'];
+  const language = detectLanguage(first.text);
+  return language && !first.languages.includes(language) && installed.includes(language) ? [language] : null;
 }

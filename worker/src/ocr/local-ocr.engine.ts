@@ -40,14 +40,18 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
   const paddleOcr = () => (paddle ??= createPaddleOcr());
 
   async function readWithTesseract(doc: PreparedDocument, hints: RecognizeHints, signal: AbortSignal): Promise<EngineReading> {
-    let languages = firstPassLanguages({ script: doc.script, currencyCode: hints.currencyCode }, options.langs);
-    let pages = await Promise.all(doc.pages.map((page) => tesseract.recognize(page.image, languages, signal)));
-    const retry = retryLanguages({ languages, confidence: meanConfidence(pages) }, options.langs);
-    if (retry) {
-      const again = await Promise.all(doc.pages.map((page) => tesseract.recognize(page.image, retry, signal)));
-      if (meanConfidence(again) > meanConfidence(pages)) [pages, languages] = [again, retry];
-    }
-    return reading(doc.pages, pages, `tesseract:${languages.join('+')}`, hints);
+    const read = async (languages: string[]) => {
+      const pages = await Promise.all(doc.pages.map((page) => tesseract.recognize(page.image, languages, signal)));
+      return reading(doc.pages, pages, `tesseract:${languages.join('+')}`, hints);
+    };
+    const languages = firstPassLanguages({ script: doc.script, currencyCode: hints.currencyCode }, options.langs);
+    const first = await read(languages);
+    const retry = retryLanguages({ languages, confidence: first.confidence, text: first.doc.content }, options.langs);
+    if (!retry) return first;
+    signal.throwIfAborted();
+    const again = await read(retry);
+    const now = hints.now ?? new Date();
+    return readingScore(again, now) > readingScore(first, now) ? again : first;
   }
 
   async function readWithPaddle(doc: PreparedDocument, hints: RecognizeHints, signal: AbortSignal): Promise<EngineReading> {

@@ -75,6 +75,9 @@ export class TesseractPool {
             // Failures reach us as rejected jobs; the handler only keeps tesseract.js from throwing globally.
             errorHandler: () => undefined,
           });
+          // Decoded pages carry no trustworthy resolution (tesseract warns and guesses on every page);
+          // the clean-up brings text to the size a 300 dpi scan has.
+          await placeholder.worker.setParameters({ user_defined_dpi: '300' });
         } catch (err) {
           this.workers.splice(this.workers.indexOf(placeholder), 1);
           throw err;
