@@ -49,7 +49,7 @@ const CUES: Array<[RegExp, string]> = [
   [/\bgst\s*id\b|\bsst\s*(id|reg|no)\b|\(RM\)|\bRM\b/i, 'MYR'],
   [/\b(singapore|pte\.?\s*ltd)\b/i, 'SGD'],
   [/\b(philippines|manila|cebu|quezon)\b|\bvat\s*reg\.?\s*tin\b/i, 'PHP'],
-  [/\b(rupees?|india|gstin|cgst|sgst|igst|mumbai|delhi|bengaluru|bangalore|kolkata|chennai|hyderabad|pune)\b/i, 'INR'],
+  [/\b(rupees?|india|gstin|cgst|sgst|igst|mumbai|delhi|bengaluru|bangalore|kolkata|chennai|hyderabad)\b/i, 'INR'],
   [/\+91[\s-]?\d|\bpin\s*code\b/i, 'INR'],
   // Canada: GST/HST/PST/QST with a province, a Canadian postcode or a GST/HST number.
   [/\b(hst|qst|tvq|pst)\b/i, 'CAD'],
@@ -58,7 +58,7 @@ const CUES: Array<[RegExp, string]> = [
   [/\b[A-Z]\d[A-Z]\s\d[A-Z]\d\b/, 'CAD'],
   [/\bgst\s*\/\s*hst\b|\bhst\s*(#|no\.?|number|reg)/i, 'CAD'],
   // Australia and New Zealand.
-  [/\babn\b|\baustralia\b|\b(nsw|vic|qld|wa|sa|tas|act)\s+\d{4}\b/i, 'AUD'],
+  [/\bABN\b|\bAustralia\b|\bAUSTRALIA\b|\b(NSW|VIC|QLD|WA|SA|TAS|ACT|NT)\s+\d{4}\b/, 'AUD'],
   [/\b(new zealand|auckland|wellington)\b|\bgst\s*no\b/i, 'NZD'],
   // Euro area: the tax names and words of its languages, its VAT ids.
   [/\b(mwst|ust|umsatzsteuer|mehrwertsteuer|steuer-?nr|ust-?id(nr)?)\b/i, 'EUR'],

@@ -102,6 +102,9 @@ export interface RateTable {
   line: number;
 }
 
+/** Rows a rate table may have under its header (rates, coupons, the total row). */
+const TABLE_ROWS = 8;
+
 const TAX_WORD = re(`${words('tax')}|${words('subtotal')}`);
 
 /**
@@ -120,7 +123,7 @@ export function taxFromRateTable(lines: readonly string[], read: AmountReader = 
     const amounts = read(withoutRates(line));
     if (amounts.length === 0 && TAX_WORD.test(line)) header = i;
     if (amounts.length !== 3) return;
-    const inTable = /%/.test(line) || TAX_WORD.test(line) || i - header <= 4 || first >= 0;
+    const inTable = /%/.test(line) || TAX_WORD.test(line) || i - header <= TABLE_ROWS || first >= 0;
     if (!inTable) return;
     const [a, b, c] = amounts as [number, number, number];
     const tax = near(a + b, c) ? Math.min(a, b) : near(b + c, a) ? Math.min(b, c) : near(a + c, b) ? Math.min(a, c) : null;
@@ -189,10 +192,11 @@ export function findTotalsWithSources(lines: readonly string[], read: AmountRead
     for (const p of payments) if (tendered && p.amount < tendered.amount) vote(p.amount, 1, p.line);
   } else {
     // Without change, a payment line states the total itself; payments of different amounts
-    // (voucher + card) are parts of it and add up to it.
+    // (voucher + card) are parts of it and add up to it, if a printed total agrees.
     const distinct = [...new Set(payments.map((p) => p.amount))];
-    if (distinct.length > 1) vote(round2(distinct.reduce((a, b) => a + b, 0)), SPLIT_PAYMENT_WEIGHT, payments[0]!.line);
-    else for (const p of payments) vote(p.amount, 1, p.line);
+    const parts = round2(distinct.reduce((a, b) => a + b, 0));
+    if (distinct.length > 1 && votes.has(parts)) vote(parts, SPLIT_PAYMENT_WEIGHT, payments[0]!.line);
+    else if (distinct.length === 1) for (const p of payments) vote(p.amount, 1, p.line);
   }
   // A tax table's gross column adds up to the total.
   const table = taxFromRateTable(lines, read);
