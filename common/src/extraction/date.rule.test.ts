@@ -60,6 +60,7 @@ describe('dates in every layout and language', () => {
     ['Jun 30,2022 19:15:02', false, '2022-06-30'],
     ['Mar. 24 2026', false, '2026-03-24'],
     ['26-03-18', true, '2018-03-26'],
+    ['Order Time : 13:19:29 Date :28/04/18', true, '2018-04-28'],
     ['12 September 2019', true, '2019-09-12'],
     ['FRIDAY 21 FEBRUARY 2025 12:29', true, '2025-02-21'],
     ['20-Jun-2021', false, '2021-06-20'],

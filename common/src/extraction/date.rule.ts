@@ -73,7 +73,7 @@ const PATTERNS: Array<{ re: RegExp; read: Reader }> = [
   },
   // 21/09/2017, 19-03-2018, 01/03/18, 7.6.2018, 26-03-18, 12 06 2011
   {
-    re: /(?<![\d.,:\/-])(\d{1,2})\s?([\/\-.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d]|[.,:]\d|\2\d)/,
+    re: /(?<![\d.,\/-]|\d:)(\d{1,2})\s?([\/\-.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d]|[.,:]\d|\2\d)/,
     read: (g, dayFirst) => {
       const [a, b] = [Number(g[1]), Number(g[3])];
       const date = normalizeDayMonth(a, b, Number(g[4]), dayFirst);
