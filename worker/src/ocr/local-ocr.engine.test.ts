@@ -1,0 +1,90 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { worldDir } from '../../../tests/support/receipts-world.js';
+import { boxOnOriginal, createLocalOcrEngine } from './local-ocr.engine.js';
+import type { DecodedDocument, PageImage } from './ocr-engine.js';
+
+/** A receipt printed from SVG text lines on white paper, as a decoded single-page document. */
+async function printed(lines: string[], options: { fontSize?: number; blur?: number; scale?: number } = {}): Promise<DecodedDocument> {
+  const size = options.fontSize ?? 28;
+  const width = size * 18;
+  const height = Math.round(size * (1.6 * lines.length + 2));
+  const text = lines
+    .map((l, i) => `<text xml:space="preserve" x="${size}" y="${size * (1.8 + 1.6 * i)}" font-family="DejaVu Sans Mono" font-size="${size * 0.8}" fill="#111">${l}</text>`)
+    .join('');
+  let image = sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/>${text}</svg>`));
+  if (options.blur) image = sharp(await image.blur(options.blur).png().toBuffer());
+  const scale = options.scale ?? 1;
+  const png = await image.resize(Math.round(width * scale)).png().toBuffer();
+  const { width: w = 0, height: h = 0 } = await sharp(png).metadata();
+  return { mimeType: 'image/png', original: png, pages: [{ image: png, width: w, height: h }] };
+}
+
+const signal = () => new AbortController().signal;
+const engine = createLocalOcrEngine({ concurrency: 1, langs: ['eng', 'deu', 'jpn'], paddle: 'fallback' });
+afterAll(() => engine.close());
+
+async function read(doc: DecodedDocument, hints = {}) {
+  return engine.recognize(await engine.prepare(doc, signal()), signal(), { now: new Date('2024-04-01'), ...hints });
+}
+
+describe('boxOnOriginal', () => {
+  it('maps a box through the page\'s way back to the original', () => {
+    // A page turned 90° clockwise: its (x, y) was the original's (y, W − x) in a W × H original.
+    const page: PageImage = { image: Buffer.alloc(0), width: 200, height: 100, toOriginal: (x, y) => [y / 100, 1 - x / 200] };
+    expect(boxOnOriginal(page, { x: 20, y: 10, width: 40, height: 30 })).toEqual({ x: 0.1, y: expect.closeTo(0.7), width: expect.closeTo(0.3), height: expect.closeTo(0.2) });
+  });
+  it('keeps a box inside the page', () => {
+    const page: PageImage = { image: Buffer.alloc(0), width: 100, height: 100 };
+    expect(boxOnOriginal(page, { x: -10, y: 90, width: 30, height: 30 })).toEqual({ x: 0, y: 0.9, width: 0.2, height: expect.closeTo(0.1) });
+  });
+});
+
+describe('the local engine', () => {
+  it('reads an English receipt in English, each line with its box on the page', async () => {
+    const lines = ['CORNER GROCERY', 'DATE 14/03/2024', 'MILK 2.49', 'BREAD 1.85', 'SUBTOTAL 4.34', 'TAX 0.35', 'TOTAL 4.69', 'THANK YOU'];
+    const doc = await read(await printed(lines));
+    expect(doc.readBy).toBe('tesseract:eng');
+    expect(doc.content).toBe(doc.lines!.map((l) => l.text).join('\n'));
+    expect(doc.content).toContain('TOTAL 4.69');
+    const total = doc.lines!.find((l) => l.text.includes('TOTAL 4.69'))!;
+    const merchant = doc.lines!.find((l) => l.text.includes('CORNER'))!;
+    expect(merchant.box.y).toBeLessThan(total.box.y);
+    for (const l of doc.lines!) {
+      expect(l.box.x).toBeGreaterThanOrEqual(0);
+      expect(l.box.x + l.box.width).toBeLessThanOrEqual(1);
+      expect(l.page).toBe(0);
+    }
+    // The total's line sits 7 lines down of 8 on the page.
+    expect(total.box.y).toBeGreaterThan(0.6);
+  });
+
+  it('reads a German receipt again in German', async () => {
+    const lines = ['BÄCKEREI MÜLLER GMBH', 'Datum 14.03.2024', 'Brötchen 2,40', 'Käsekuchen 3,90', 'SUMME EUR 6,30', 'Gegeben BAR 10,00', 'Rückgeld 3,70', 'MwSt 7% 0,41', 'Vielen Dank für Ihren Einkauf'];
+    const doc = await read(await printed(lines));
+    expect(doc.readBy).toBe('tesseract:deu');
+    expect(doc.content).toMatch(/Rückgeld/);
+  });
+
+  it('asks PaddleOCR when tesseract reads a page poorly', async () => {
+    const lines = ['CORNER GROCERY', 'DATE 14/03/2024', 'MILK 2.49', 'BREAD 1.85', 'TOTAL 4.34'];
+    // Small, blurred print: tesseract loses confidence, the second engine is consulted.
+    const doc = await read(await printed(lines, { fontSize: 28, blur: 3, scale: 0.5 }));
+    expect(doc.readBy).toBe('paddle');
+    expect(doc.content).toMatch(/4[.,]34/);
+  });
+
+  describe.skipIf(!existsSync(path.join(worldDir, 'jp_abcmart_1.jpg')))('on a real Japanese receipt (../shared/receipts-world)', () => {
+    it('reads it in Japanese', async () => {
+      const bytes = await readFile(path.join(worldDir, 'jp_abcmart_1.jpg'));
+      const png = await sharp(bytes).rotate().resize(2000, 2000, { fit: 'inside' }).png().toBuffer();
+      const { width = 0, height = 0 } = await sharp(png).metadata();
+      const doc = await read({ mimeType: 'image/jpeg', original: bytes, pages: [{ image: png, width, height }] });
+      expect(doc.readBy).toMatch(/^(tesseract:jpn|paddle)$/);
+      expect(doc.readBy).not.toBe('tesseract:eng');
+    });
+  });
+});
