@@ -77,7 +77,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   const currency = detectCurrency(fieldText(fields.CurrencyCode) ?? fieldText(fields.Currency), text, options.currencyCode);
   const dayFirst = isDayFirst(currency);
   const wholeAmounts = ZERO_DECIMAL_CURRENCIES.has(currency);
-  const { totals: fromText, sources: totalSources } = findTotalsWithSources(lines, amountReader(currency));
+  const { totals: fromText, sources: totalSources, contradicted } = findTotalsWithSources(lines, amountReader(currency));
   const confidences: FieldConfidences = {};
   const sources: ReceiptSources = {};
 
@@ -142,7 +142,8 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   if (receiptNumber?.line !== undefined) sources.receiptNumber = rawIndex(receiptNumber.line);
   if (tin?.line !== undefined) sources.tin = rawIndex(tin.line);
   if (payment?.line !== undefined) sources.paymentMethod = rawIndex(payment.line);
-  if (confidences.total !== undefined && totalsDisagree(record)) confidences.total = Math.min(confidences.total, DISAGREEMENT_CONFIDENCE);
+  const disagreement = totalsDisagree(record) || (totalField === null && contradicted);
+  if (confidences.total !== undefined && disagreement) confidences.total = Math.min(confidences.total, DISAGREEMENT_CONFIDENCE);
   record.quality = computeQuality(confidences, doc.documents[0]?.confidence);
   for (const key of Object.keys(sources) as Array<keyof ReceiptSources>) if (sources[key] === undefined) delete sources[key];
   return { receipt: record, sources };

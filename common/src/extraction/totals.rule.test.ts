@@ -129,6 +129,12 @@ describe('taxFromRateTable', () => {
 });
 
 describe('findTotalsWithSources', () => {
+  it('reports cash − change that contradicts the printed total', () => {
+    expect(findTotalsWithSources(lines('TOTAL 12.50\nCASH 20.00\nCHANGE 7.50')).contradicted).toBe(false);
+    expect(findTotalsWithSources(lines('TOTAL 13.78\nCASH 20.00\nCHANGE 6.20')).contradicted).toBe(false);
+    expect(findTotalsWithSources(lines('GRAND TOTAL 12.50\nCASH 20.00\nCHANGE 2.50')).contradicted).toBe(true);
+  });
+
   it('says which line each amount came from', () => {
     const { sources } = findTotalsWithSources(lines('SUBTOTAL 9.00\nTAX 0.54\nTOTAL\n9.54\nCASH 10.00\nCHANGE 0.46'));
     expect(sources).toEqual({ subtotal: 0, tax: 1, total: 3 });

@@ -47,6 +47,8 @@ const WEIGHT: Record<string, number> = { strong: 4, inclusive: 3, total: 2 };
 const DERIVED_WEIGHT = 2.5;
 /** A total printed after the rounding line is the rounded, final one. */
 const AFTER_ROUNDING_BONUS = 1.5;
+/** Cash payments are rounded to the coin (5 cents in Malaysia, Australia, Canada, Switzerland …). */
+const CASH_ROUNDING = 0.05;
 /** Payments that add up to a candidate (voucher + card). */
 const SPLIT_PAYMENT_WEIGHT = 1.5;
 /** The gross column of a tax rate table. */
@@ -146,7 +148,7 @@ export function taxFromRateTable(lines: readonly string[], read: AmountReader = 
  * "subtotal + tax + tip − discount" vote too, so one garbled line does not decide. Cash handed
  * over is not a total when change was given.
  */
-export function findTotalsWithSources(lines: readonly string[], read: AmountReader = amountsIn): { totals: TextTotals; sources: TotalsSources } {
+export function findTotalsWithSources(lines: readonly string[], read: AmountReader = amountsIn): { totals: TextTotals; sources: TotalsSources; contradicted: boolean } {
   const votes = new Map<number, { weight: number; line: number }>();
   // Only a positive amount can be a total (a negative one is a refund or an adjustment).
   const vote = (amount: number, weight: number, line: number) => {
@@ -161,6 +163,7 @@ export function findTotalsWithSources(lines: readonly string[], read: AmountRead
   const taxLines: TaxLine[] = [];
   let roundingSeen = false;
   let sumSeen = false;
+  let derived: number | null = null;
 
   lines.forEach((line, i) => {
     const kind = lineKind(line);
@@ -188,7 +191,10 @@ export function findTotalsWithSources(lines: readonly string[], read: AmountRead
     // Change was given: the largest payment is what was handed over, and the difference is
     // the total; a smaller payment line ("Cash 71.00" above "Cash received 101.00") states it.
     const tendered = payments.reduce<{ amount: number; line: number } | null>((a, b) => (!a || b.amount > a.amount ? b : a), null);
-    if (tendered && tendered.amount > changeAmount) vote(round2(tendered.amount - changeAmount), DERIVED_WEIGHT, tendered.line);
+    if (tendered && tendered.amount > changeAmount) {
+      derived = round2(tendered.amount - changeAmount);
+      vote(derived, DERIVED_WEIGHT, tendered.line);
+    }
     for (const p of payments) if (tendered && p.amount < tendered.amount) vote(p.amount, 1, p.line);
   } else {
     // Without change, a payment line states the total itself; payments of different amounts
@@ -242,7 +248,9 @@ export function findTotalsWithSources(lines: readonly string[], read: AmountRead
   if (tax) sources.tax = tax.line;
   if (tip !== null) sources.tip = first.tip!.line;
   if (totals.discount !== null) sources.discount = first.discount!.line;
-  return { totals, sources };
+  // Cash − change saying another amount than the total (beyond cash rounding) is a contradiction to report.
+  const contradicted = derived !== null && total !== null && Math.abs(derived - total) > CASH_ROUNDING;
+  return { totals, sources, contradicted };
 }
 
 interface TaxLine {
