@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
 
-const ACCEPT = 'image/*,application/pdf,.pdf,.heic,.heif';
+const ACCEPT = 'image/*,application/pdf,.pdf,.heic,.heif,.tif,.tiff,.gif';
 
 /** Drop files or choose them; keyboard users reach the button. Disabled when the quota is used up. */
 export function DropZone({ disabled, onFiles }: { disabled: boolean; onFiles: (files: File[], method: 'drop' | 'picker') => void }) {

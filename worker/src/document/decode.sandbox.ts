@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AcceptedMime } from '@receipts/common';
@@ -10,6 +11,11 @@ import type { DecodedPages, DecodeReply, DecodeRequest } from './decode.protocol
 
 /** How often a busy decoder's resident memory is read: an allocation outruns the limit by at most this much time. */
 const RSS_POLL_MS = 50;
+/**
+ * Decoders run at a lower CPU priority than the service: on a busy host the event loop that
+ * answers /healthz and renews job locks gets the core first.
+ */
+const DECODER_NICE = 10;
 
 const here = fileURLToPath(import.meta.url);
 // Under vitest the worker runs from its TypeScript sources; the child then needs tsx to load them.
@@ -208,6 +214,11 @@ export class DecodeSandbox {
     // it exits by itself when the parent goes.
     child.unref();
     child.channel?.unref();
+    try {
+      if (child.pid !== undefined) os.setPriority(child.pid, DECODER_NICE);
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message, pid: child.pid }, 'cannot lower the decoder priority; it competes with the service as an equal');
+    }
     return new Promise<ChildProcess>((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');

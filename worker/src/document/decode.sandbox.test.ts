@@ -1,0 +1,133 @@
+import { readFile } from 'node:fs/promises';
+import { pino } from 'pino';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { heicClaiming, hugeImagePdf, pathBombPdf } from '../../../tests/support/decode-bombs.js';
+import { UnreadableFileError } from '../ocr/ocr-engine.js';
+import { DecodeSandbox } from './decode.sandbox.js';
+import { heicImageSizes } from './heic-header.parser.js';
+
+/** A sandbox whose log lines the test can read. */
+function sandboxWith(limits: { DECODE_TIMEOUT_MS?: number; DECODE_MAX_RSS_MB?: number; DECODE_PROCESSES?: number }) {
+  const lines: Array<Record<string, unknown>> = [];
+  const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const sandbox = new DecodeSandbox({ DECODE_TIMEOUT_MS: 30_000, DECODE_MAX_RSS_MB: 1536, DECODE_PROCESSES: 1, ...limits }, log);
+  opened.push(sandbox);
+  return { sandbox, lines };
+}
+const opened: DecodeSandbox[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+});
+
+const never = () => new AbortController().signal;
+const smallPng = () => sharp({ create: { width: 64, height: 48, channels: 3, background: '#808080' } }).png().toBuffer();
+
+/** Whether the process is alive (signal 0 only checks). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    // ESRCH: no such process — the answer, not a failure.
+    return false;
+  }
+}
+
+/** The longest the event loop went without running a 10 ms timer while `work` ran. */
+async function longestStall<T>(work: Promise<T>): Promise<{ stallMs: number; outcome: T | unknown }> {
+  let last = performance.now();
+  let stallMs = 0;
+  const tick = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - last);
+    last = now;
+  }, 10);
+  const outcome = await work.catch((e: unknown) => e);
+  clearInterval(tick);
+  return { stallMs, outcome };
+}
+
+describe('DecodeSandbox', () => {
+  it('kills a decoder that runs past the time limit, fails the file as unreadable, and keeps serving', async () => {
+    const { sandbox, lines } = sandboxWith({ DECODE_TIMEOUT_MS: 3000 });
+    await sandbox.decode(await smallPng(), 'image/png', never());
+    const bomb = pathBombPdf();
+    const started = performance.now();
+    const { stallMs, outcome } = await longestStall(sandbox.decode(bomb, 'application/pdf', never()));
+    const ms = performance.now() - started;
+    const kill = lines.find((l) => l.msg === 'decoder killed: file took too long');
+    console.log(`path bomb: failed after ${Math.round(ms)} ms, decoder at ${String(kill?.peakRssMb)} MB, longest event-loop stall ${Math.round(stallMs)} ms`);
+    expect(outcome).toBeInstanceOf(UnreadableFileError);
+    expect((outcome as Error).message).toBe('This PDF is too complex to read in time.');
+    expect(ms).toBeGreaterThanOrEqual(3000);
+    expect(ms).toBeLessThan(10_000);
+    expect(kill).toMatchObject({ mimeType: 'application/pdf', limitMs: 3000 });
+    expect(alive(kill!.pid as number)).toBe(false);
+    // A generous bound: the point is that the loop never waits on the decoder.
+    expect(stallMs).toBeLessThan(1000);
+    // A fresh decoder reads the next file.
+    const next = await sandbox.decode(await smallPng(), 'image/png', never());
+    expect(next.pages[0]).toMatchObject({ width: 64, height: 48 });
+  });
+
+  it('kills a decoder that grows past the memory limit', async () => {
+    const { sandbox, lines } = sandboxWith({ DECODE_MAX_RSS_MB: 450 });
+    // 64 megapixels: allowed by the pixel check, about 1.2 GB to render.
+    const outcome = await sandbox.decode(hugeImagePdf(8000), 'application/pdf', never()).catch((e: unknown) => e);
+    const kill = lines.find((l) => l.msg === 'decoder killed: file needed too much memory');
+    console.log(`64-megapixel PDF image under a 450 MB limit: killed at ${String(kill?.peakRssMb)} MB after ${String(kill?.ms)} ms`);
+    expect(outcome).toBeInstanceOf(UnreadableFileError);
+    expect((outcome as Error).message).toBe('This file is too large or complex to process.');
+    expect(kill).toMatchObject({ limitMb: 450 });
+    expect(kill!.peakRssMb as number).toBeGreaterThanOrEqual(450);
+    expect((await sandbox.decode(await smallPng(), 'image/png', never())).pages).toHaveLength(1);
+  });
+
+  it('stops decoding at once when the job is cancelled', async () => {
+    const { sandbox, lines } = sandboxWith({});
+    await sandbox.decode(await smallPng(), 'image/png', never());
+    const pid = lines.find((l) => l.msg === 'file decoded')!.pid as number;
+    const control = new AbortController();
+    const decoding = sandbox.decode(pathBombPdf(), 'application/pdf', control.signal).catch((e: unknown) => e);
+    setTimeout(() => control.abort(new Error('cancelled by user')), 500);
+    const started = performance.now();
+    const outcome = await decoding;
+    expect((outcome as Error).message).toBe('cancelled by user');
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('queues files beyond its processes and runs them all', async () => {
+    const { sandbox, lines } = sandboxWith({ DECODE_PROCESSES: 2 });
+    const png = await smallPng();
+    const results = await Promise.all(Array.from({ length: 5 }, () => sandbox.decode(png, 'image/png', never())));
+    expect(results.every((r) => r.pages.length === 1)).toBe(true);
+    expect(new Set(lines.filter((l) => l.msg === 'file decoded').map((l) => l.pid)).size).toBe(2);
+  });
+
+  it('fails a file the decoder calls unreadable without killing the decoder', async () => {
+    const { sandbox, lines } = sandboxWith({});
+    const outcome = await sandbox.decode(Buffer.from('not really a jpeg'), 'image/jpeg', never()).catch((e: unknown) => e);
+    expect(outcome).toBeInstanceOf(UnreadableFileError);
+    expect((outcome as Error).message).toBe('This image could not be read: the file is damaged or incomplete.');
+    const failed = lines.find((l) => l.msg === 'file could not be decoded')!;
+    expect(failed.cause).toBeTruthy();
+    await sandbox.decode(await smallPng(), 'image/png', never());
+    expect(lines.find((l) => l.msg === 'file decoded')!.pid).toBe(failed.pid);
+  });
+});
+
+describe('heicImageSizes', () => {
+  it('reads the ispe sizes from the header', () => {
+    expect(heicImageSizes(heicClaiming(4032, 3024))).toEqual([{ width: 4032, height: 3024 }]);
+    expect(heicImageSizes(heicClaiming(30_000, 20_000))).toEqual([{ width: 30_000, height: 20_000 }]);
+  });
+
+  it('finds nothing in what has no meta box, or a broken one', async () => {
+    expect(heicImageSizes(Buffer.concat([Buffer.from('\0\0\0\x18ftypheic\0\0\0\0mif1heic'), Buffer.alloc(200)]))).toEqual([]);
+    const truncated = heicClaiming(4032, 3024).subarray(0, 60);
+    expect(heicImageSizes(truncated)).toEqual([]);
+    expect(heicImageSizes(await readFile(new URL(import.meta.url)))).toEqual([]);
+  });
+});
