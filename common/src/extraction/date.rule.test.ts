@@ -95,6 +95,8 @@ describe('the purchase date among the receipt’s dates', () => {
     [['Billing period', '01/09/2026 - 30/09/2026', 'Datum: 02.10.2026'], true, '2026-10-02'],
     [['Valable jusqu’au 30/06/2027', 'Le 12/05/2026 à 18:40'], true, '2026-05-12'],
     [['Points expire 01/01/2027', '11/20/2026 3:15 PM'], false, '2026-11-20'],
+    // A register or terminal number printed like a date is not the purchase date.
+    [['TID 12-06-11', '28.10.2025'], true, '2025-10-28'],
     // The same date twice (header and card slip) beats a lone one.
     [['21.03.2026', 'Reg 04.07.2025', 'Kartenzahlung 21.03.2026'], true, '2026-03-21'],
   ])('%j → %s', (lines, dayFirst, date) => {

@@ -108,6 +108,8 @@ export function parseDate(line: string, dayFirst: boolean): string | null {
 
 const DATE_WORD = new RegExp(`${keywordSource('date')}|tarikh`, 'iu');
 const OTHER_DATE_WORD = new RegExp(keywordSource('otherDate'), 'iu');
+/** Labels of numbers that are not dates: registers, terminals, stores, transactions. */
+const DEVICE_LABEL = /(term(inal)?|tid|kasse|caisse|register|reg|pos|store|filiale|markt|lane|trans?|trx|seq|#|no\.?|nr\.?)\s*[:#.]?\s*$/i;
 const TIME = /(?<![\d.:])([01]?\d|2[0-3])[:.h]([0-5]\d)(?::([0-5]\d))?(?![\d.,])/;
 
 export interface DateCandidate {
@@ -140,6 +142,8 @@ export function dateCandidates(lines: readonly string[], dayFirst: boolean, now?
     if (TIME.test(line.slice(d.index)) || TIME.test(lines[d.line + 1] ?? '') && !/\d[.,]\d{2}/.test(lines[d.line + 1] ?? '')) score += 1.5;
     if (OTHER_DATE_WORD.test(before) || OTHER_DATE_WORD.test(lines[d.line - 1] ?? '') && !DATE_WORD.test(line)) score -= 3;
     if (today && date > today) score -= 4;
+    // A register, terminal or store number printed like a date ("Kasse 01.02.03", "TID 12-06-11").
+    if (DEVICE_LABEL.test(before)) score -= 2;
     const position = d.line / Math.max(1, lines.length - 1);
     if (position < 0.3 || position > 0.6) score += 0.3;
     return { date, line: d.line, score };

@@ -83,6 +83,7 @@ describe('totals in every language', () => {
     ['pt', 'TOTAL A PAGAR 23,04\nDinheiro 30,00\nTroco 6,96', { total: 23.04 }],
     ['nl', 'Subtotaal 11,47\nBTW 9% 1,03\nTOTAAL 12,50\nPIN 12,50', { total: 12.5, subtotal: 11.47, tax: 1.03 }],
     ['it', 'TOTALE COMPLESSIVO 18,40\ndi cui IVA 3,32\nCONTANTI 20,00\nRESTO 1,60', { total: 18.4, tax: 3.32 }],
+    ['en (India)', 'Sub Total 428.58\nCGST 2.5% 10.71\nSGST 2.5% 10.71\nNet Amount 450.00', { total: 450, subtotal: 428.58, tax: 21.42 }],
     // The tip written on the slip is part of what was paid: subtotal + tax + tip agree with the card line.
     ['en', 'SUBTOTAL 39.71\nSALES TAX 3.47\nTOTAL 43.18\nTIP 8.00\nVISA 51.18', { total: 51.18, subtotal: 39.71, tax: 3.47, tip: 8 }],
   ])('%s: %j', (_language, text, expected) => {

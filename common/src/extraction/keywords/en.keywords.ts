@@ -5,13 +5,14 @@ export const OCR_TOTAL = 't[o0a][t1l][a4o][l1i]';
 
 export const EN_KEYWORDS: KeywordTable = {
   language: 'en',
-  total: [OCR_TOTAL],
+  // "Net amount" is what is paid on Asian receipts; European VAT tables print "Net" as a column, read by the rate table.
+  total: [OCR_TOTAL, 'net\\s*(amount|amt)'],
   grandTotal: [
     `grand\\s*${OCR_TOTAL}`, `${OCR_TOTAL}\\s*(payable|due|amount|to\\s*pay)`, `net+\\s*${OCR_TOTAL}`, `${OCR_TOTAL}\\s*net+`,
     'amount\\s*(due|payable|to\\s*pay)', 'balance\\s*(due|to\\s*pay)', `${OCR_TOTAL}\\s*after\\s*(adj|round)`, `rounded\\s*${OCR_TOTAL}`,
     `${OCR_TOTAL}\\s*rounded`, 'to\\s*pay',
   ],
-  subtotal: [`sub[\\s-]*${OCR_TOTAL}`, `${OCR_TOTAL}\\s*before`, 'amount\\s*before', 'net\\s*amount', `${OCR_TOTAL}\\s*excl`],
+  subtotal: [`sub[\\s-]*${OCR_TOTAL}`, `${OCR_TOTAL}\\s*before`, 'amount\\s*before', `${OCR_TOTAL}\\s*excl`],
   tax: ['tax', 'vat', 'gst', 'hst', 'pst', 'qst', 'sst', 'cgst', 'sgst', 'igst', 'sales\\s*tax', 'service\\s*tax'],
   taxIncluded: ['incl(uded|uding|usive)?\\.?', 'inc\\.?'],
   tip: ['tip', 'tips', 'gratuity', 'service\\s*charge'],
