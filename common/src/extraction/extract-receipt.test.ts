@@ -106,6 +106,13 @@ describe('extractReceiptWithSources', () => {
     expect(r).toMatchObject({ currency: 'JPY', date: '2026-06-13', subtotal: 1076, tax: 86, total: 1162, merchantName: 'イオンリテール株式会社' });
   });
 
+  it('falls back to the items’ sum, unsure, when no total is legible', () => {
+    const { receipt, sources } = extractReceiptWithSources({ content: 'CORNER SHOP\nMILK £2.29\nBREAD £1.10\nT0T@L ££#', documents: [{ fields: {} }] });
+    expect(receipt.total).toBe(3.39);
+    expect(sources.total).toBeUndefined();
+    expect(receipt.quality).toBeLessThan(extractReceipt({ content: 'CORNER SHOP\nMILK £2.29\nBREAD £1.10\nTOTAL £3.39', documents: [{ fields: {} }] }).quality);
+  });
+
   it('lowers the quality when the printed sums contradict the total', () => {
     const agree = extractReceipt({ content: 'SHOP LTD\n01/02/2026\nSUBTOTAL 10.00\nTAX 1.00\nTOTAL 11.00', documents: [{ fields: {} }] });
     const disagree = extractReceipt({ content: 'SHOP LTD\n01/02/2026\nSUBTOTAL 10.00\nTAX 1.00\nTOTAL 15.00', documents: [{ fields: {} }] });

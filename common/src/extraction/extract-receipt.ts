@@ -87,10 +87,6 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
     sources.merchantName = rawIndex(merchant.line);
   }
 
-  const totalField = fieldMoney(fields.Total);
-  const total = totalField ?? fromText.total;
-  if (total !== null) confidences.total = totalField !== null ? (fields.Total?.confidence ?? TEXT_RULE_CONFIDENCE) : TEXT_RULE_CONFIDENCE;
-  if (totalField === null) sources.total = rawIndex(totalSources.total);
 
   const dateField = dateFromField(fieldText(fields.TransactionDate), dayFirst);
   const dateFromText = dateField ? null : findDateWithSource(lines, dayFirst, options.now);
@@ -107,6 +103,15 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   const textItems = serviceItems.length > 0 ? [] : itemsFromTextWithSources(lines, wholeAmounts);
   const items = serviceItems.length > 0 ? serviceItems.slice(0, MAX_ITEMS) : textItems.map((f) => f.item);
   if (textItems.length > 0) sources.items = textItems.map((f) => rawIndex(f.line)!);
+
+  const totalField = fieldMoney(fields.Total);
+  // No total legible at all: the items' sum is the best the receipt says, and a guess.
+  const itemsSum = textItems.length > 0 ? Math.round(items.reduce((sum, i) => sum + (i.amount ?? 0), 0) * 100) / 100 : null;
+  const total = totalField ?? fromText.total ?? (itemsSum !== null && itemsSum > 0 ? itemsSum : null);
+  if (total !== null) {
+    confidences.total = totalField !== null ? (fields.Total?.confidence ?? TEXT_RULE_CONFIDENCE) : fromText.total !== null ? TEXT_RULE_CONFIDENCE : DISAGREEMENT_CONFIDENCE;
+  }
+  if (totalField === null) sources.total = rawIndex(totalSources.total);
   if (items.length > 0) {
     const sum = items.reduce((s, i) => s + (i.amount ?? 0), 0);
     // Items that add up to the receipt's sum were read right; others are a guess.
