@@ -164,9 +164,15 @@ export function findDate(lines: readonly string[], dayFirst: boolean, now?: Date
   return findDateWithSource(lines, dayFirst, now)?.date ?? null;
 }
 
-/** HH:MM or HH:MM:SS (24 h), from "10:20:37 AM" or "2:05 pm" as printed, and its line. */
-export function findTimeWithSource(lines: readonly string[]): { time: string; line: number } | null {
-  for (const [i, line] of lines.entries()) {
+/**
+ * HH:MM or HH:MM:SS (24 h), from "10:20:37 AM" or "2:05 pm" as printed, and its line: the one
+ * on the purchase date's line or beside it first (opening hours are times too), else the first.
+ */
+export function findTimeWithSource(lines: readonly string[], dateLine?: number): { time: string; line: number } | null {
+  const order = [...lines.keys()];
+  if (dateLine !== undefined) order.sort((a, b) => Number(Math.abs(a - dateLine) > 1) - Number(Math.abs(b - dateLine) > 1) || Math.abs(a - dateLine) - Math.abs(b - dateLine) || a - b);
+  for (const i of order) {
+    const line = lines[i]!;
     const m = /(?<![\d.:])([01]?\d|2[0-3])[:.]([0-5]\d)(?::([0-5]\d))?(?![\d.])\s*([AP]\.?M\.?)?/i.exec(line);
     if (!m) continue;
     // A bare "12.50" is money, not a time: require seconds, a meridiem, a colon or a time label.
@@ -180,6 +186,6 @@ export function findTimeWithSource(lines: readonly string[]): { time: string; li
   return null;
 }
 
-export function findTime(lines: readonly string[]): string | null {
-  return findTimeWithSource(lines)?.time ?? null;
+export function findTime(lines: readonly string[], dateLine?: number): string | null {
+  return findTimeWithSource(lines, dateLine)?.time ?? null;
 }

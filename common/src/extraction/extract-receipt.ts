@@ -95,7 +95,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   sources.date = rawIndex(dateFromText?.line);
 
   const timeField = fieldText(fields.TransactionTime);
-  const timeFromText = timeField ? null : findTimeWithSource(lines);
+  const timeFromText = timeField ? null : findTimeWithSource(lines, dateFromText?.line);
   sources.time = rawIndex(timeFromText?.line);
 
   const subtotal = fieldMoney(fields.Subtotal) ?? fromText.subtotal;
