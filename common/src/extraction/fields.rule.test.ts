@@ -32,6 +32,11 @@ describe('fields', () => {
     ['VISA ****1234', 'visa'],
     ['Pay By: CASH', 'cash'],
     ['MasterCard', 'mastercard'],
+    ['CB 9,50', 'card'],
+    ['Tarj. Crédito 4,56', 'card'],
+    ['Kartenzahlung girocard', 'card'],
+    ['Geg. BAR EUR 10,00', 'cash'],
+    ['Espèces 50,00', 'cash'],
     ['nothing', undefined],
   ])('payment %j → %s', (text, method) => {
     expect(findPaymentMethod({}, text)).toBe(method);

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import type { ReceiptRecord } from '../receipt.schema.js';
+import { extractReceipt } from './extract-receipt.js';
+
+/** Receipts as shops in each country print them (written for these tests), read without a hint. */
+const RECEIPTS: Array<[string, string, Partial<ReceiptRecord>]> = [
+  [
+    'US diner with tip',
+    `BLUE HERON DINER
+1420 Harbor Blvd
+Ventura, CA 93001
+Server: Kim  Table 12
+10/24/2025 7:42 PM
+2 Coffee 6.00
+1 Pancake Stack 11.50
+1 Omelette 13.25
+Subtotal 30.75
+Sales Tax 2.38
+Total 33.13
+Tip 6.00
+VISA ****4421 39.13
+Card exp 08/27`,
+    { merchantName: 'BLUE HERON DINER', date: '2025-10-24', time: '19:42', subtotal: 30.75, tax: 2.38, tip: 6, total: 39.13, currency: undefined },
+  ],
+  [
+    'Canadian grocery without a currency sign',
+    `FRESH FARM MARKET
+88 Queen St W
+Toronto ON M5H 2N2
+GST/HST # 81234 5678 RT0001
+2026/02/18 11:05
+BANANAS 1.29
+2% MILK 4L 6.49
+SUBTOTAL 7.78
+HST 13% 0.00
+TOTAL 7.78
+DEBIT 7.78`,
+    { merchantName: 'FRESH FARM MARKET', date: '2026-02-18', currency: 'CAD', total: 7.78, subtotal: 7.78 },
+  ],
+  [
+    'German supermarket with a tax table',
+    `FRISCHMARKT Meyer GmbH
+Lindenallee 4, 50667 Köln
+EUR
+ROGGENBROT 2,49 B
+ORANGENSAFT 1L 1,79 A
+PFAND 0,25 A
+LEERGUT -0,25 A
+--------------------------
+SUMME EUR 4,28
+Geg. BAR EUR 10,00
+Rückgeld BAR EUR 5,72
+Steuer % Netto Steuer Brutto
+A= 19,0% 1,50 0,29 1,79
+B= 7,0% 2,33 0,16 2,49
+Gesamtbetrag 3,83 0,45 4,28
+14.03.2026 18:02 Bon-Nr.:4711
+Punkte gültig bis 31.12.2026`,
+    { merchantName: 'FRISCHMARKT Meyer GmbH', date: '2026-03-14', time: '18:02', currency: 'EUR', total: 4.28, tax: 0.45, paymentMethod: 'cash', receiptNumber: '4711' },
+  ],
+  [
+    'French café bill',
+    `CAFE DU MARCHE
+12 RUE DE LA PAIX
+75002 PARIS
+SIRET 823 396 254 00018
+TABLE 7
+1 CAFE CREME 4,50
+2 CROISSANT 5,00
+TOTAL TTC 9,50
+dont TVA 10% 0,86
+CB 9,50
+LUNDI 07-09-2026 09:14:22
+MERCI DE VOTRE VISITE`,
+    { merchantName: 'CAFE DU MARCHE', date: '2026-09-07', currency: 'EUR', total: 9.5, tax: 0.86, paymentMethod: 'card' },
+  ],
+  [
+    'Spanish supermarket',
+    `SUPERMERCADOS LUNA S.L.
+C/ Mayor 12, 28013 Madrid
+NIF B12345678
+FACTURA SIMPLIFICADA 0130-000231
+28.10.2026 18:40
+1 TOMATE RAF 1,06
+2 BAT. CACAO 1,75 3,50
+Total factura: 4,56
+IMPORTE A ABONAR 4,56
+Tarj. Crédito 4,56
+Cambio 0,00`,
+    { merchantName: 'SUPERMERCADOS LUNA S.L.', date: '2026-10-28', currency: 'EUR', total: 4.56, paymentMethod: 'card' },
+  ],
+  [
+    'Japanese supermarket in yen',
+    `スーパーみどり 川崎店
+2026年6月13日(土) 14:02
+レジ0003
+牛乳 198
+食パン 2点 x 120 240
+小計 ¥438
+(内消費税等 ¥32)
+合計 ¥438
+お預り ¥1,000
+お釣り ¥562`,
+    { merchantName: 'スーパーみどり 川崎店', date: '2026-06-13', time: '14:02', currency: 'JPY', total: 438, tax: 32 },
+  ],
+  [
+    'Chilean bar bill with a suggested tip, no decimals',
+    `BAR LA PIEDRA
+MESA: 0003
+FECHA: 06/10/2026
+HORA: 19:08:56
+SCHOP 2 9.800
+PAPAS FRITAS 1 6.500
+Total $16.300
+PROPINA SUGERIDA 10%: 1.630
+Total c/Propina: 17.930`,
+    { merchantName: 'BAR LA PIEDRA', date: '2026-10-06', currency: 'CLP', total: 16300, tip: 1630 },
+  ],
+  [
+    'Indian restaurant with GST halves',
+    `SPICE ROUTE KITCHEN
+MG Road, Bengaluru 560001
+GSTIN 29ABCDE1234F1Z5
+Bill No: 1042  Date: 30-09-2026
+Paneer Tikka 1 280.00 280.00
+Naan 2 74.29 148.58
+Sub Total 428.58
+CGST 2.5% 10.71
+SGST 2.5% 10.71
+Net Amount 450.00`,
+    { merchantName: 'SPICE ROUTE KITCHEN', date: '2026-09-30', currency: 'INR', subtotal: 428.58, tax: 21.42, total: 450, receiptNumber: '1042' },
+  ],
+  [
+    'UK café with a card slip',
+    `THE CORNER CAFE LTD
+22 High Street
+London N1 6RA
+VAT No: 379 9690 13
+Flat White £3.20
+Toast £2.50
+TOTAL £5.70
+CARD £5.70
+12 September 2026 08:31`,
+    { merchantName: 'THE CORNER CAFE LTD', date: '2026-09-12', currency: 'GBP', total: 5.7 },
+  ],
+  [
+    'Italian bar receipt',
+    `BAR CENTRALE S.R.L.
+Via Roma 10, 40121 Bologna
+P.IVA 01234567890
+CAFFE' 1,20
+CORNETTO 1,50
+TOTALE COMPLESSIVO 2,70
+di cui IVA 0,49
+CONTANTI 5,00
+RESTO 2,30
+21-03-2026 08:05 DOC.N. 0042`,
+    { merchantName: 'BAR CENTRALE S.R.L.', date: '2026-03-21', currency: 'EUR', total: 2.7, tax: 0.49, paymentMethod: 'cash' },
+  ],
+];
+
+describe('extractReceipt on receipts from many countries', () => {
+  it.each(RECEIPTS)('%s', (_name, content, expected) => {
+    const r = extractReceipt({ content, documents: [{ fields: {} }] }, { now: new Date('2026-11-23T12:00:00Z') });
+    expect(r).toMatchObject(expected);
+    if ('currency' in expected && expected.currency === undefined) expect(r.currency).toBeUndefined();
+  });
+});
