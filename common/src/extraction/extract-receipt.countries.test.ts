@@ -157,6 +157,90 @@ RESTO 2,30
 21-03-2026 08:05 DOC.N. 0042`,
     { merchantName: 'BAR CENTRALE S.R.L.', date: '2026-03-21', currency: 'EUR', total: 2.7, tax: 0.49, paymentMethod: 'cash' },
   ],
+  [
+    'US supercenter with two tax rates and a coupon',
+    `Save money. Live better.
+SUPERMART
+( 555 ) 123 - 4567
+1200 MAIN ST
+SPRINGFIELD IL 62701
+ST# 5212 OP# 009 TE# 12 TR# 04471
+GV WHOLE MILK 3.48 N
+BANANAS 1.24 N
+COUPON 0.50-
+DETERGENT 11.97 X
+SUBTOTAL 16.19
+TAX 1 7.000 % 0.84
+TAX 2 1.000 % 0.05
+TOTAL 17.08
+VISA TEND 17.08
+CHANGE DUE 0.00
+03/07/26 14:22:01`,
+    {
+      merchantName: 'SUPERMART',
+      date: '2026-03-07',
+      subtotal: 16.19,
+      tax: 0.89,
+      total: 17.08,
+      items: [
+        { description: 'GV WHOLE MILK', amount: 3.48 },
+        { description: 'BANANAS', amount: 1.24 },
+        { description: 'COUPON', amount: -0.5 },
+        { description: 'DETERGENT', amount: 11.97 },
+      ],
+    },
+  ],
+  [
+    'Australian supermarket, GST included',
+    `FRESHWAY
+Store 212 Waterloo NSW 2017
+ABN 45 004 189 708
+24/05/2026 17:02
+MILK 2L 3.10
+BREAD 4.50
+TOTAL $7.60
+Total includes GST $0.00
+EFTPOS $7.60`,
+    { merchantName: 'FRESHWAY', date: '2026-05-24', currency: 'AUD', total: 7.6 },
+  ],
+  [
+    'Swiss cooperative in francs',
+    `Coop Genossenschaft
+Zürich Oerlikon
+CHE-116.320.126 MWST
+14.01.26 12:31
+Vollmilch 1.80
+Brot 3.20
+Total CHF 5.00
+Karte 5.00
+MWST 2.6% 0.13`,
+    { merchantName: 'Coop Genossenschaft', date: '2026-01-14', currency: 'CHF', total: 5, tax: 0.13 },
+  ],
+  [
+    'Portuguese hypermarket',
+    `MODELO CONTINENTE HIPERMERCADOS SA
+NIF 502011475
+Data: 09/11/2026 10:12
+LEITE 0,89
+PAO 1,20
+TOTAL A PAGAR 2,09
+Dinheiro 5,00
+Troco 2,91
+IVA 6% 0,12`,
+    { merchantName: 'MODELO CONTINENTE HIPERMERCADOS SA', date: '2026-11-09', currency: 'EUR', total: 2.09, tax: 0.12, paymentMethod: 'cash' },
+  ],
+  [
+    'Dutch supermarket',
+    `VERSMARKT B.V.
+Kerkstraat 1, 1017 GA Amsterdam
+MELK 1,19
+KAAS 4,99
+TOTAAL 6,18
+PIN 6,18
+BTW 9% 0,51
+Datum: 05-05-2026 16:45`,
+    { merchantName: 'VERSMARKT B.V.', date: '2026-05-05', currency: 'EUR', total: 6.18, tax: 0.51, paymentMethod: 'card' },
+  ],
 ];
 
 describe('extractReceipt on receipts from many countries', () => {
