@@ -41,6 +41,9 @@ describe('merchant across countries and photos', () => {
   it.each<[string[], string | null]>([
     // A photo's background: short fragments and symbol noise above the receipt are skipped.
     [['. (vig 2 3c', '\\ y 2 1', 'Y A : g yy .', '~ ~ ae', 'x ’', 'on ‘', 'i,', '_ -', 'Rs a', 'FRESHCO MARKET', '123 Main St'], 'FRESHCO MARKET'],
+    // OCR scraps (letters and digits run together, short lower-case bits) lose to a clean name below them.
+    [['GH ape P36lqo1 10 briutor Bao vil mR', 'Sowa wl', 'TESCO', 'Express'], 'TESCO'],
+    [['Café de Flore', '172 Bd Saint-Germain'], 'Café de Flore'],
     // A generic word alone loses to the real name, wherever it is printed.
     [['Cafe', 'Blue Door Bistro', '12 Rue Odessa'], 'Blue Door Bistro'],
     [['Welcome to', 'SIDECAR BAR & GRILL', '577 College Street'], 'SIDECAR BAR & GRILL'],

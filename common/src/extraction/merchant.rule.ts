@@ -27,6 +27,8 @@ const ADDRESS_LINE =
   /(?<![\p{L}])(tel|phone|fax|telefon|t(é|e)l(é|e)phone|www|http|str(aße|asse)|street|road|avenue|ave|blvd|boulevard|rue|calle|avenida|rua|via|platz|weg|allee|lot|jalan|jln|taman|suite|unit|floor|flr)(?![\p{L}])|(str|st|rd)\.(\s|$)|\.(com|de|fr|es|it|nl|co\.uk|ca)\b|\d{4,}/iu;
 /** Phone numbers, web addresses, postcodes and "label: value" lines are never the name. */
 const NEVER_A_NAME = /(?<![\p{L}])(tel|phone|fax|telefon|t(é|e)l(é|e)phone|www|http)(?![\p{L}])|\.(com|de|fr|es|it|nl|co\.uk|ca)\b|\d{4,}|^[\p{L}\s.]{2,20}:/iu;
+/** Short words names are made with ("Café de Flore", "Bar & Grill"). */
+const NAME_PARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'el', 'los', 'las', 'da', 'do', 'di', 'del', 'der', 'die', 'das', 'und', 'and', 'of', 'the', 'van', 'von', 'y', 'e', 'et', 'am', 'im', 'zum', 'zur', 'au', 'aux']);
 /** Below this a line is only an address or a greeting: better no name than that. */
 const MIN_NAME_SCORE = -2.5;
 /** Words that begin the legal-form tail of a name printed on a line of its own. */
@@ -99,6 +101,9 @@ function nameScore(line: string, rank: number): number {
   if (letters.length > 0 && letters === letters.toUpperCase() && /\p{Lu}/u.test(letters)) score += 1;
   const words = line.split(' ');
   if (words.filter((w) => w.length === 1 && !/[&A-Z]/.test(w)).length > 1) score -= 2;
+  // OCR noise reads as letters and digits run together ("P36lqo1") and short lower-case scraps ("wl", "mR").
+  score -= 1.5 * words.filter((w) => /\p{L}\d+\p{L}/u.test(w)).length;
+  score -= 0.5 * words.filter((w) => /^\p{Ll}[\p{L}]{0,2}[.,]?$/u.test(w) && !NAME_PARTICLES.has(w.toLowerCase())).length;
   return score - rank * 0.4;
 }
 
