@@ -36,6 +36,8 @@ describe('decideCurrency: the user’s selection against the receipt’s evidenc
     ['Total $100.300\nPROPINA SUGERIDA 10%: 10.030', undefined, 'CLP'],
     ['CGST 2.5% 10.71\nSGST 2.5% 10.71\nTotal 450.00', undefined, 'INR'],
     ['VALOR TOTAL R$ 19,67\nCNPJ 47.508.411/2407-00', undefined, 'BRL'],
+    ['NOTA FISCAL DE CONSUMIDOR\nVALOR TOTAL Rs 19,67\nTrib aprox R$: 2,10', undefined, 'BRL'],
+    ['Total Rs. 200.00', undefined, 'INR'],
     ['VAT No 379 9690 13\nLONDON N1 6RA\nTOTAL 4.58', undefined, 'GBP'],
     ['Total 12.50\nSPRINGFIELD, IL 62701', undefined, 'USD'],
     // The selection is the prior: one stray symbol cannot override it …

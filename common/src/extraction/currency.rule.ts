@@ -35,7 +35,6 @@ const SYMBOLS: Array<[RegExp, string]> = [
   [/\bHK\$\s?\d/, 'HKD'],
   [/\bR\$\s?\d/, 'BRL'],
   [/\bRp\.?\s?\d/, 'IDR'],
-  [/\bRs\.?\s?\d/, 'INR'],
 ];
 
 /**
@@ -51,6 +50,8 @@ const CUES: Array<[RegExp, string]> = [
   [/\b(philippines|manila|cebu|quezon)\b|\bvat\s*reg\.?\s*tin\b/i, 'PHP'],
   [/\b(rupees?|india|gstin|cgst|sgst|igst|mumbai|delhi|bengaluru|bangalore|kolkata|chennai|hyderabad)\b/i, 'INR'],
   [/\+91[\s-]?\d|\bpin\s*code\b/i, 'INR'],
+  // "Rs." is India's, but OCR also reads Brazil's R$ as "Rs": a cue, not a symbol.
+  [/\bRs\.?\s?\d/, 'INR'],
   // Canada: GST/HST/PST/QST with a province, a Canadian postcode or a GST/HST number.
   [/\b(hst|qst|tvq|pst)\b/i, 'CAD'],
   [/\b(ontario|quebec|québec|alberta|manitoba|saskatchewan|nova scotia|new brunswick|british columbia|toronto|montreal|montréal|vancouver|calgary|ottawa|winnipeg|canada)\b/i, 'CAD'],
@@ -83,7 +84,9 @@ const CUES: Array<[RegExp, string]> = [
   // Chile: RUT, boleta, propina, pesos without decimals.
   [/\b(rut|boleta|propina|chile|santiago)\b/i, 'CLP'],
   [/\b(cnpj|cpf|brasil|icms|cupom fiscal|nfc-?e)\b/i, 'BRL'],
-  [/\bnota fiscal\b|\bconsumidor\b|\btrib(utos)?\.?\s*aprox|\b(rio de janeiro|s(ã|a)o paulo|belo horizonte)\b/i, 'BRL'],
+  [/\bnota fiscal\b|\bconsumidor\b/i, 'BRL'],
+  [/\btrib(utos)?\.?\s*aprox/i, 'BRL'],
+  [/\b(rio de janeiro|s(ã|a)o paulo|belo horizonte)\b/i, 'BRL'],
   [/\b(rfc|m(é|e)xico|cdmx)\b/i, 'MXN'],
   // United States: a state and ZIP code, sales tax.
   [/\b(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY),?\s+\d{5}(-\d{4})?\b/, 'USD'],
