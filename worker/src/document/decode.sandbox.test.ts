@@ -63,7 +63,7 @@ describe('DecodeSandbox', () => {
     expect(ms).toBeGreaterThanOrEqual(3000);
     expect(ms).toBeLessThan(10_000);
     expect(kill).toMatchObject({ mimeType: 'application/pdf', limitMs: 3000 });
-    expect(alive(kill!.pid as number)).toBe(false);
+    expect(alive(kill!.decoderPid as number)).toBe(false);
     // A generous bound: the point is that the loop never waits on the decoder.
     expect(stallMs).toBeLessThan(1000);
     // A fresh decoder reads the next file.
@@ -87,7 +87,7 @@ describe('DecodeSandbox', () => {
   it('stops decoding at once when the job is cancelled', async () => {
     const { sandbox, lines } = sandboxWith({});
     await sandbox.decode(await smallPng(), 'image/png', never());
-    const pid = lines.find((l) => l.msg === 'file decoded')!.pid as number;
+    const pid = lines.find((l) => l.msg === 'file decoded')!.decoderPid as number;
     const control = new AbortController();
     const decoding = sandbox.decode(pathBombPdf(), 'application/pdf', control.signal).catch((e: unknown) => e);
     setTimeout(() => control.abort(new Error('cancelled by user')), 500);
@@ -103,7 +103,7 @@ describe('DecodeSandbox', () => {
     const png = await smallPng();
     const results = await Promise.all(Array.from({ length: 5 }, () => sandbox.decode(png, 'image/png', never())));
     expect(results.every((r) => r.pages.length === 1)).toBe(true);
-    expect(new Set(lines.filter((l) => l.msg === 'file decoded').map((l) => l.pid)).size).toBe(2);
+    expect(new Set(lines.filter((l) => l.msg === 'file decoded').map((l) => l.decoderPid)).size).toBe(2);
   });
 
   it('fails a file the decoder calls unreadable without killing the decoder', async () => {
@@ -114,7 +114,7 @@ describe('DecodeSandbox', () => {
     const failed = lines.find((l) => l.msg === 'file could not be decoded')!;
     expect(failed.cause).toBeTruthy();
     await sandbox.decode(await smallPng(), 'image/png', never());
-    expect(lines.find((l) => l.msg === 'file decoded')!.pid).toBe(failed.pid);
+    expect(lines.find((l) => l.msg === 'file decoded')!.decoderPid).toBe(failed.decoderPid);
   });
 });
 

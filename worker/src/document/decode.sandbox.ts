@@ -114,7 +114,7 @@ export class DecodeSandbox {
     const pid = child.pid!;
     const started = performance.now();
     let peakMb = 0;
-    const context = () => ({ pid, mimeType: job.mimeType, bytes: job.bytes.length, ms: Math.round(performance.now() - started), peakRssMb: Math.round(peakMb) });
+    const context = () => ({ decoderPid: pid, mimeType: job.mimeType, bytes: job.bytes.length, ms: Math.round(performance.now() - started), peakRssMb: Math.round(peakMb) });
 
     return new Promise<DecodedPages>((resolve, reject) => {
       let settled = false;
@@ -150,9 +150,13 @@ export class DecodeSandbox {
         }
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+        slot.child = null;
+        if (this.closed) {
+          settle(() => reject(new Error('the decoder pool is closed')));
+          return;
+        }
         // Died on its own mid-file (V8 heap limit, native crash, the kernel's OOM killer): the
         // file did it, so it fails as unreadable rather than being retried into the same end.
-        slot.child = null;
         this.log.error({ ...context(), code, signal }, 'decoder process died while reading a file');
         settle(() => reject(new UnreadableFileError(DECODE_MESSAGES.tooMuchMemory)));
       };
@@ -208,7 +212,9 @@ export class DecodeSandbox {
     const child = fork(CHILD_ENTRY, [], {
       execArgv: [...(fromSources ? ['--import', 'tsx'] : []), `--max-old-space-size=${heapMb}`],
       serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // Anything a decoder prints goes to our stderr: stdout is for the service's JSON log lines
+      // (and the extract CLI's results).
+      stdio: ['ignore', 2, 2, 'ipc'],
     });
     // An idle decoder never keeps its parent alive (a job in flight has its timer for that);
     // it exits by itself when the parent goes.
@@ -217,7 +223,7 @@ export class DecodeSandbox {
     try {
       if (child.pid !== undefined) os.setPriority(child.pid, DECODER_NICE);
     } catch (err) {
-      this.log.warn({ err: (err as Error).message, pid: child.pid }, 'cannot lower the decoder priority; it competes with the service as an equal');
+      this.log.warn({ err: (err as Error).message, decoderPid: child.pid }, 'cannot lower the decoder priority; it competes with the service as an equal');
     }
     return new Promise<ChildProcess>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -227,7 +233,7 @@ export class DecodeSandbox {
       const onMessage = (reply: DecodeReply) => {
         if (reply.type !== 'ready') return;
         cleanup();
-        this.log.debug({ pid: child.pid }, 'decoder process started');
+        this.log.debug({ decoderPid: child.pid }, 'decoder process started');
         resolve(child);
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => fail(new Error(`decoder process exited (${code ?? signal}) before it was ready`));
@@ -261,7 +267,7 @@ export class DecodeSandbox {
   /** A decoder that grew past half its limit on one file gives the memory back by being replaced. */
   private retireIfBloated(slot: Slot, child: ChildProcess, peakMb: number): void {
     if (peakMb <= this.limits.DECODE_MAX_RSS_MB / 2) return;
-    this.log.info({ pid: child.pid, peakRssMb: Math.round(peakMb) }, 'decoder replaced after a large file');
+    this.log.info({ decoderPid: child.pid, peakRssMb: Math.round(peakMb) }, 'decoder replaced after a large file');
     void this.kill(slot, child);
   }
 }
