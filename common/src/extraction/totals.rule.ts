@@ -62,13 +62,16 @@ const MAX_LABEL_WORDS = 6;
 const LEADING_KINDS = new Set(['change', 'cash', 'card']);
 const LEADING_WORDS = 3;
 
+/** What a line states (total, subtotal, tax, tip, discount, rounding, change, cash, card, ignore), or null. */
 export function lineKind(line: string): string | null {
-  const label = line.replace(/[\d.,:]+/g, ' ').trim();
-  const words = label.split(/\s+/).filter((w) => /\p{L}/u.test(w));
-  if (words.length > MAX_LABEL_WORDS) return null;
+  const labelWords = line
+    .replace(/[\d.,:]+/g, ' ')
+    .split(/\s+/)
+    .filter((w) => /\p{L}/u.test(w));
+  if (labelWords.length > MAX_LABEL_WORDS) return null;
   for (const { kind, re } of KINDS) {
     if (!re.test(line)) continue;
-    if (LEADING_KINDS.has(kind) && !re.test(words.slice(0, LEADING_WORDS).join(' '))) continue;
+    if (LEADING_KINDS.has(kind) && !re.test(labelWords.slice(0, LEADING_WORDS).join(' '))) continue;
     return kind;
   }
   return null;
@@ -108,6 +111,7 @@ export interface RateTable {
 const TABLE_ROWS = 8;
 
 const TAX_WORD = re(`${words('tax')}|${words('subtotal')}`);
+const TOTAL_WORD = re(`${words('total')}|${words('grandTotal')}`);
 
 /**
  * The tax of a rate table (Netto / Steuer / Brutto, HT / TVA / TTC, Net / VAT / Gross): rows
@@ -130,7 +134,7 @@ export function taxFromRateTable(lines: readonly string[], read: AmountReader = 
     const [a, b, c] = amounts as [number, number, number];
     const tax = near(a + b, c) ? Math.min(a, b) : near(b + c, a) ? Math.min(b, c) : near(a + c, b) ? Math.min(a, c) : null;
     if (tax === null || tax <= 0) return;
-    if (/%/.test(line) || (first < 0 && !/summe|gesamt|total|合計/i.test(line))) {
+    if (/%/.test(line) || (first < 0 && !TOTAL_WORD.test(line))) {
       if (first < 0) first = i;
       sum += tax;
       gross += Math.max(a, b, c);
@@ -146,7 +150,7 @@ export function taxFromRateTable(lines: readonly string[], read: AmountReader = 
  * Money fields from plain OCR text. The total is voted on: every line that states a total
  * votes for its amount with the weight of its wording, "cash handed over − change" and
  * "subtotal + tax + tip − discount" vote too, so one garbled line does not decide. Cash handed
- * over is not a total when change was given.
+ * over is not a total when change was given. `contradicted`: cash − change says another amount.
  */
 export function findTotalsWithSources(lines: readonly string[], read: AmountReader = amountsIn): { totals: TextTotals; sources: TotalsSources; contradicted: boolean } {
   const votes = new Map<number, { weight: number; line: number }>();
