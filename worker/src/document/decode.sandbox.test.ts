@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { ConfigError, decodeConfigSchema, parseConfig } from '@receipts/infra';
 import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -115,6 +116,20 @@ describe('DecodeSandbox', () => {
     expect(failed.cause).toBeTruthy();
     await sandbox.decode(await smallPng(), 'image/png', never());
     expect(lines.find((l) => l.msg === 'file decoded')!.decoderPid).toBe(failed.decoderPid);
+  });
+});
+
+describe('decode limits in the config', () => {
+  it('default to 30 s, 1536 MB and 2 processes, and refuse nonsense naming the variable', () => {
+    expect(decodeConfigSchema.parse({})).toEqual({ DECODE_TIMEOUT_MS: 30_000, DECODE_MAX_RSS_MB: 1536, DECODE_PROCESSES: 2 });
+    expect(parseConfig({ DECODE_TIMEOUT_MS: '8000', DECODE_MAX_RSS_MB: '700' })).toMatchObject({ DECODE_TIMEOUT_MS: 8000, DECODE_MAX_RSS_MB: 700 });
+    try {
+      parseConfig({ DECODE_TIMEOUT_MS: '10', DECODE_MAX_RSS_MB: 'lots', DECODE_PROCESSES: '0' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['DECODE_MAX_RSS_MB', 'DECODE_PROCESSES', 'DECODE_TIMEOUT_MS']);
+    }
   });
 });
 
