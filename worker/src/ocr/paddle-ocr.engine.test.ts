@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { receiptsDir } from '../../../tests/support/service-process.js';
+import { createPaddleOcr, type OcrLine } from './paddle-ocr.engine.js';
+import { tidyLineText } from './paddle/line-grouper.js';
+
+const signal = new AbortController().signal;
+const ocr = createPaddleOcr();
+afterAll(() => ocr.close());
+
+const WIDTH = 640;
+const HEIGHT = 420;
+/** A small receipt drawn from SVG: lines at known heights, the amounts in a column of their own. */
+async function syntheticReceipt(): Promise<Buffer> {
+  const row = (y: number, left: string, right = '') =>
+    `<text x="40" y="${y}">${left}</text>` + (right ? `<text x="470" y="${y}">${right}</text>` : '');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">
+    <rect width="100%" height="100%" fill="#fff"/>
+    <g font-family="DejaVu Sans Mono" font-size="28" fill="#222">
+      ${row(60, 'CORNER SHOP')}
+      ${row(130, '2024-03-18 12:30')}
+      ${row(200, 'MILK 2L', '3.10')}
+      ${row(270, 'BREAD', '9.24')}
+      ${row(340, 'TOTAL', '12.34')}
+    </g></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+const lineWith = (lines: OcrLine[], text: string) => lines.findIndex((l) => l.text.includes(text));
+
+describe('createPaddleOcr', () => {
+  it('reads a page line by line, top to bottom, with the spaces and boxes where the text is', async () => {
+    const { lines, confidence } = await ocr.recognizePage(await syntheticReceipt(), signal);
+
+    expect(lines.map((l) => l.text)).toEqual(['CORNER SHOP', '2024-03-18 12:30', 'MILK 2L 3.10', 'BREAD 9.24', 'TOTAL 12.34']);
+    expect(confidence).toBeGreaterThan(0.9);
+    for (const [i, line] of lines.entries()) {
+      expect(line.box.x).toBeGreaterThanOrEqual(0);
+      expect(line.box.y).toBeGreaterThanOrEqual(0);
+      expect(line.box.x + line.box.width).toBeLessThanOrEqual(WIDTH);
+      expect(line.box.y + line.box.height).toBeLessThanOrEqual(HEIGHT);
+      // Baselines 70 px apart from y = 60; each box straddles its own.
+      expect(line.box.y).toBeLessThan(60 + 70 * i);
+      expect(line.box.y + line.box.height).toBeGreaterThan(60 + 70 * i - 10);
+      if (i > 0) expect(lines[i - 1]!.box.y + lines[i - 1]!.box.height).toBeLessThanOrEqual(line.box.y + line.box.height / 2);
+    }
+    // The amount column is part of its line's box.
+    const total = lines[lineWith(lines, 'TOTAL')]!;
+    expect(total.box.x).toBeLessThan(60);
+    expect(total.box.x + total.box.width).toBeGreaterThan(540);
+  });
+
+  it('reads a grayscale JPEG as well', async () => {
+    const jpeg = await sharp(await syntheticReceipt()).grayscale().jpeg({ quality: 70 }).toBuffer();
+    const { lines } = await ocr.recognizePage(jpeg, signal);
+    expect(lines.map((l) => l.text)).toContain('TOTAL 12.34');
+  });
+
+  it('gives up on an aborted signal', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('job cancelled'));
+    await expect(ocr.recognizePage(await syntheticReceipt(), controller.signal)).rejects.toThrow('job cancelled');
+  });
+
+  it('reads nothing, with confidence 0, on a blank page', async () => {
+    const blank = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#fff' } }).png().toBuffer();
+    expect(await ocr.recognizePage(blank, signal)).toEqual({ lines: [], confidence: 0 });
+  });
+});
+
+describe('tidyLineText', () => {
+  it.each([
+    ['2024-03-1812:30', '2024-03-18 12:30'],
+    ['21/09/201710:20:37 AM', '21/09/2017 10:20:37 AM'],
+    ['27.03.1718:49', '27.03.17 18:49'],
+    ['2026年06月14日(日)15:02', '2026年06月14日(日) 15:02'],
+    ['TOTAL12.34', 'TOTAL 12.34'],
+    ['Summe:87,52', 'Summe: 87,52'],
+    ['１２：３０　ＴＯＴＡＬ', '12:30 TOTAL'],
+    ['RM 10.40  SR', 'RM 10.40 SR'],
+    ['10:20:37', '10:20:37'],
+  ])('%s → %s', (raw, tidy) => {
+    expect(tidyLineText(raw)).toBe(tidy);
+  });
+});
+
+const sroie = path.join(receiptsDir, 'X51005568881.jpg');
+describe.skipIf(!existsSync(sroie))('on a shared receipt scan (../shared/receipts)', () => {
+  it('finds the total, the date with its time, in reading order', async () => {
+    const { lines, confidence } = await ocr.recognizePage(await readFile(sroie), signal);
+    expect(confidence).toBeGreaterThan(0.8);
+    const merchant = lineWith(lines, 'HON HWA HARDWARE');
+    const date = lineWith(lines, '21/09/2017 10:20');
+    const total = lines.findIndex((l) => /Total.*10\.40/i.test(l.text));
+    expect(merchant).toBeGreaterThanOrEqual(0);
+    expect(date).toBeGreaterThan(merchant);
+    expect(total).toBeGreaterThan(date);
+    for (let i = 1; i < lines.length; i++) expect(lines[i]!.box.y + lines[i]!.box.height).toBeGreaterThan(lines[i - 1]!.box.y);
+  });
+});
