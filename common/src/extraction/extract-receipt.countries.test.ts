@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReceiptRecord } from '../receipt.schema.js';
 import { extractReceipt } from './extract-receipt.js';
+import { ISSUE_TEXTS, validateReceipt } from './validation.rules.js';
 
 /** Receipts as shops in each country print them (written for these tests), read without a hint. */
 const RECEIPTS: Array<[string, string, Partial<ReceiptRecord>]> = [
@@ -182,6 +183,8 @@ CHANGE DUE 0.00
       subtotal: 16.19,
       tax: 0.89,
       total: 17.08,
+      // The coupon is an item deduction, already in the subtotal: not the receipt's discount.
+      discount: null,
       items: [
         { description: 'GV WHOLE MILK', amount: 3.48 },
         { description: 'BANANAS', amount: 1.24 },
@@ -245,8 +248,13 @@ Datum: 05-05-2026 16:45`,
 
 describe('extractReceipt on receipts from many countries', () => {
   it.each(RECEIPTS)('%s', (_name, content, expected) => {
-    const r = extractReceipt({ content, documents: [{ fields: {} }] }, { now: new Date('2026-11-23T12:00:00Z') });
+    const now = new Date('2026-11-23T12:00:00Z');
+    const r = extractReceipt({ content, documents: [{ fields: {} }] }, { now });
     expect(r).toMatchObject(expected);
+    // Read right, a receipt raises no issue and is valid for export. (Spec §5's 10000 limit is in
+    // the receipt's own units, so a peso bill of 16,300 is "unusually large".)
+    expect(validateReceipt(r, now).filter((issue) => issue !== ISSUE_TEXTS.largeTotal)).toEqual([]);
+    expect(r.quality).toBeGreaterThanOrEqual(0.6);
     if ('currency' in expected && expected.currency === undefined) expect(r.currency).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@ import { findMerchant } from './merchant.rule.js';
 import { amountReader, ZERO_DECIMAL_CURRENCIES } from './money.rule.js';
 import { computeQuality, type FieldConfidences } from './quality.rule.js';
 import { findTotalsWithSources } from './totals.rule.js';
+import { totalMismatch } from './validation.rules.js';
 
 export const RAW_TEXT_PREVIEW = 200;
 /** How sure a value read from plain text by a rule is, compared with a service's own confidence. */
@@ -147,21 +148,11 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   if (receiptNumber?.line !== undefined) sources.receiptNumber = rawIndex(receiptNumber.line);
   if (tin?.line !== undefined) sources.tin = rawIndex(tin.line);
   if (payment?.line !== undefined) sources.paymentMethod = rawIndex(payment.line);
-  const disagreement = totalsDisagree(record) || (totalField === null && contradicted);
+  const disagreement = totalMismatch(record) !== null || (totalField === null && contradicted);
   if (confidences.total !== undefined && disagreement) confidences.total = Math.min(confidences.total, DISAGREEMENT_CONFIDENCE);
   record.quality = computeQuality(confidences, doc.documents[0]?.confidence);
   for (const key of Object.keys(sources) as Array<keyof ReceiptSources>) if (sources[key] === undefined) delete sources[key];
   return { receipt: record, sources };
-}
-
-/** subtotal + tax + tip − discount against the total, with the spec's tolerance (spec §5). */
-function totalsDisagree(r: ReceiptRecord): boolean {
-  if (r.total == null || r.subtotal == null || r.tax == null) return false;
-  const calculated = r.subtotal + r.tax + (r.tip ?? 0) - (r.discount ?? 0);
-  // Tax already inside the subtotal (VAT-inclusive prices) is not a disagreement.
-  const inclusive = r.subtotal - (r.discount ?? 0) + (r.tip ?? 0);
-  const tolerance = Math.max(0.01, r.total * 0.01);
-  return Math.abs(calculated - r.total) > tolerance && Math.abs(inclusive - r.total) > tolerance;
 }
 
 /** The spec §5 extraction: the record alone. */

@@ -111,7 +111,6 @@ export function parseItemLine(line: string, wholeAmounts = false): (LineItem & {
   if (sign) {
     qty = Number(sign[1]!.replace(',', '.'));
     left = left.slice(0, sign.index);
-    unitPrice ??= null;
   } else if (money.length >= 2) {
     // "desc qty unit amount" without a sign: a whole number just before the unit price.
     const bare = /\s(\d{1,3})\s*$/.exec(left);

@@ -83,7 +83,8 @@ export function lineKind(line: string): string | null {
  */
 function amountFor(lines: readonly string[], i: number, read: AmountReader): { amount: number; line: number } | null {
   const own = read(withoutRates(lines[i]!));
-  if (own.length > 0) return { amount: own[own.length - 1]!, line: i };
+  // "1.00-" is how tills print a deduction.
+  if (own.length > 0) return { amount: TRAILING_MINUS.test(lines[i]!) ? -Math.abs(own[own.length - 1]!) : own[own.length - 1]!, line: i };
   // A stray digit beside the label ("4 Total Amount Paid") is OCR noise, not a garbled amount.
   if (/\d{2}/.test(lines[i]!)) return null;
   const next = lines[i + 1];
@@ -93,6 +94,8 @@ function amountFor(lines: readonly string[], i: number, read: AmountReader): { a
   }
   return null;
 }
+
+const TRAILING_MINUS = /\d\s?-\s*[A-Z]?\s*$/;
 
 /** "19,0 %" and "7.00%" are tax rates, not money. */
 const withoutRates = (line: string) => line.replace(/\d+([.,]\d+)?\s*%/g, ' ');
