@@ -33,6 +33,8 @@ describe('fields', () => {
     ['Pay By: CASH', 'cash'],
     ['MasterCard', 'mastercard'],
     ['CB 9,50', 'card'],
+    ['PIN 6,18', 'card'],
+    ['CB#: 87870\nCASH 10.40', 'cash'],
     ['Tarj. Crédito 4,56', 'card'],
     ['Kartenzahlung girocard', 'card'],
     ['Geg. BAR EUR 10,00', 'cash'],

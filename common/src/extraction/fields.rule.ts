@@ -77,7 +77,7 @@ const PAYMENT_METHODS: Array<[RegExp, string]> = [
   [/\bamex\b|american express/i, 'amex'],
   [/apple\s*pay/i, 'apple_pay'],
   [/google\s*pay|gpay/i, 'google_pay'],
-  [/\b(credit|debit)\s*card\b|\bcard\b|\b(debit|eftpos|ec[\s-]?karte|girocard|kartenzahlung|carte(\s*bancaire)?|cb|tarj(eta|\.)|cart(ã|a)o|multibanco|bancomat|pin|pinnen)(?![\p{L}])|クレジット/iu, 'card'],
+  [/\b(credit|debit)\s*card\b|\bcard\b|\b(debit|eftpos|ec[\s-]?karte|girocard|kartenzahlung|carte(\s*bancaire)?|tarj(eta|\.)|cart(ã|a)o|multibanco|bancomat|pinnen)(?![\p{L}])|\b(cb|pin)\s+[€$]?\d|クレジット/iu, 'card'],
   [/e-?wallet|grab\s*pay|touch\s*'?n\s*go|boost/i, 'ewallet'],
   [/\bcash\b|tunai|\bbar\b|esp(è|e)ces|efectivo|dinheiro|contanti|contant|現金/i, 'cash'],
 ];
