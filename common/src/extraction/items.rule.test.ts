@@ -66,6 +66,13 @@ describe('item layouts', () => {
     ['stock codes between description and amount', 'MULTIPURPOSE BROOM W/4FT\n*S\nWA16 - 24\n9555221300282\n13.00\n2 X 6.50\nTOTAL 13.00', [
       { description: 'MULTIPURPOSE BROOM W/4FT', qty: 2, unitPrice: 6.5, amount: 13 },
     ]],
+    ['the unit price beside the description, quantity and amount under it', 'LED TUBE T8 @16.00\n00004285\n5\nSR\n80.00\n16.00\nTOTAL 80.00', [
+      { description: 'LED TUBE T8', qty: 5, unitPrice: 16, amount: 80 },
+    ]],
+    ['a leading number is a quantity when it divides the amount, else a stock code', '5 PVC WALLPLUG\n5.00 SR\n261 COOKING OIL 5KG\nRM24.40 Z\nTOTAL 29.40', [
+      { description: 'PVC WALLPLUG', qty: 5, amount: 5 },
+      { description: 'COOKING OIL 5KG', qty: null, amount: 24.4 },
+    ]],
     ['a size is not a price', 'COKE ZERO 1.25L STOP\nRM2.50 S\nTOTAL 2.50', [{ description: 'COKE ZERO 1.25L STOP', amount: 2.5 }]],
     ['OCR noise after a photographed amount', 'LUXLAIT BUTTERMILK £2.29 eae\nTOTAL 2.29', [{ description: 'LUXLAIT BUTTERMILK', amount: 2.29 }]],
   ])('%s', (_layout, text, expected) => {

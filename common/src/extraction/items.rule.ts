@@ -38,6 +38,17 @@ const NOT_A_DESCRIPTION = new RegExp(
 /** Stock codes and shelf locations printed between a description and its amount ("WA16 - 24", "*S"). */
 const CODE_LINE = /^\*?[A-Z]{0,3}\d[\d\-\/ ]*[A-Z]?$|^\*?[A-Z]{1,2}$/;
 
+/** A description awaiting its amount on the following lines, with the unit price printed beside it. */
+interface Pending {
+  description: string;
+  unitPrice?: number;
+}
+
+/** A description ending in "@ unit price". */
+const UNIT_PRICE_AT_END = /^(.*\p{L}.*?)\s*@\s*(\d+[.,]\d{2})\s*$/u;
+/** A tax-code column on its own line. */
+const TAX_CODE_LINE = /^(SR|ZR|ZRL|S|Z|T|N|X|D)$/;
+
 /** A date or a clock time: the header's or the payment's line, never an item. */
 const DATE_OR_TIME = /\b\d{1,4}[\/.-]\d{1,2}[\/.-]\d{2,4}\b|(?<![\d.,])\d{1,2}:\d{2}(?![\d.,])/;
 
@@ -158,7 +169,7 @@ function isNumberLine(line: string): boolean {
  */
 export function itemsFromTextWithSources(lines: readonly string[], wholeAmounts = false): Array<{ item: LineItem; line: number }> {
   const found: Array<{ item: LineItem; line: number }> = [];
-  let pending: { description: string; line: number } | null = null;
+  let pending: Pending | null = null;
   for (let i = 0; i < lines.length && found.length < MAX_ITEMS; i++) {
     const line = lines[i]!;
     const kind = lineKind(line);
@@ -170,15 +181,21 @@ export function itemsFromTextWithSources(lines: readonly string[], wholeAmounts 
     if (NOT_A_DESCRIPTION.test(line) || DATE_OR_TIME.test(line)) continue;
     if (pending && isNumberLine(line)) {
       const run = numberRun(lines, i);
-      const item = itemFromRun(pending.description, run.texts, wholeAmounts);
+      const item = itemFromRun(pending, run.texts, wholeAmounts);
       if (item) found.push({ item, line: i + run.amountOffset(item.amount) });
       if (item) pending = null;
       i += run.texts.length - 1;
       continue;
     }
     if (CODE_LINE.test(line.trim())) continue;
+    const priced = UNIT_PRICE_AT_END.exec(line);
+    if (priced) {
+      // "TUBE T8 @16.00": the quantity and the amount follow on the lines under it.
+      pending = { description: cleanDescription(priced[1]!), unitPrice: Number(priced[2]!.replace(',', '.')) };
+      continue;
+    }
     if (isDescriptionLine(line, wholeAmounts)) {
-      pending = { description: cleanDescription(line), line: i };
+      pending = { description: cleanDescription(line) };
       continue;
     }
     const parsed = parseItemLine(line, wholeAmounts);
@@ -188,7 +205,8 @@ export function itemsFromTextWithSources(lines: readonly string[], wholeAmounts 
       // A quantity line: it details the item above it (or, with a description pending, names that one).
       const previous = found[found.length - 1];
       if (pending) {
-        found.push({ item: { ...item, description: pending.description }, line: i });
+        const split = splitLeadingNumber(pending.description, item.amount ?? null);
+        found.push({ item: { ...item, description: split.description, qty: item.qty ?? split.qty }, line: i });
         pending = null;
       } else if (previous && previous.line === i - 1 && item.qty !== null && previous.item.amount !== null && previous.item.amount !== undefined && near(item.amount ?? NaN, previous.item.amount)) {
         previous.item = { ...previous.item, qty: item.qty, unitPrice: item.unitPrice };
@@ -206,26 +224,45 @@ export function itemsFromTextWithSources(lines: readonly string[], wholeAmounts 
 /** The lines of numbers starting at `start`, and where in them an amount was printed. */
 function numberRun(lines: readonly string[], start: number) {
   const texts: string[] = [];
-  for (let j = start; j < lines.length && isNumberLine(lines[j]!) && texts.length < 5; j++) texts.push(lines[j]!);
+  // Tax-code columns ("SR") sit between the numbers once the run has begun.
+  for (let j = start; j < lines.length && (isNumberLine(lines[j]!) || (j > start && TAX_CODE_LINE.test(lines[j]!.trim()))) && texts.length < 6; j++) texts.push(lines[j]!);
   return {
     texts,
     amountOffset: (amount: number | null | undefined) => Math.max(0, texts.findIndex((t) => moneyIn(t, false).some((m) => amount != null && near(m.value, amount)))),
   };
 }
 
-/** An item from a description and the number lines under it: qty × unit = amount where they agree, else the largest amount. */
-function itemFromRun(printed: string, texts: readonly string[], wholeAmounts: boolean): LineItem | null {
+/**
+ * A number printed before a description: its quantity when it divides the amount into whole
+ * cents ("5 PVC WALLPLUG" 5.00), else a stock code ("261 HELANG MINYAK" 24.40); dropped either way.
+ */
+function splitLeadingNumber(printed: string, amount: number | null): { description: string; qty: number | null } {
+  const leading = /^(\d{1,3}(?:\.\d{1,3})?)\s+(?=\S)/.exec(printed);
+  if (!leading) return { description: printed, qty: null };
+  const n = Number(leading[1]);
+  const cents = amount !== null && n > 0 ? (amount / n) * 100 : NaN;
+  return { description: printed.slice(leading[0].length), qty: Math.abs(cents - Math.round(cents)) < 1e-6 ? n : null };
+}
+
+/**
+ * An item from a description and the number lines under it: qty × unit = amount where they
+ * agree (the unit price may be printed with the description: "TUBE @16.00"), else the largest amount.
+ */
+function itemFromRun(pending: Pending, texts: readonly string[], wholeAmounts: boolean): LineItem | null {
   const amounts = texts.flatMap((t) => moneyIn(t, wholeAmounts).map((m) => m.value));
   if (amounts.length === 0) return null;
-  // A number before the description is its quantity ("5 PVC WALLPLUG", "0.9 3/4\" ROD") or a stock code.
-  const leading = /^(\d{1,3}(?:\.\d{1,3})?)\s+(?=\S)/.exec(printed);
-  const description = leading ? printed.slice(leading[0].length) : printed;
-  const qtyText = texts.map((t) => /^(\d{1,3}(?:\.\d)?)\s*(?:[xX@*]|$)/.exec(t.trim())?.[1]).find((q) => q !== undefined) ?? leading?.[1];
-  const qty = qtyText !== undefined ? Number(qtyText) : null;
-  if (qty !== null) {
-    for (const a of amounts) for (const u of amounts) if (near(qty * u, a) && (a !== u || qty === 1)) return { description, qty, unitPrice: u, amount: a };
+  const units = pending.unitPrice !== undefined ? [pending.unitPrice] : amounts;
+  const quantities = texts.map((t) => /^(\d{1,3}(?:\.\d)?)\s*(?:[xX@*]|$)/.exec(t.trim())?.[1]).filter((q): q is string => q !== undefined).map(Number);
+  const leading = /^(\d{1,3}(?:\.\d{1,3})?)\s+(?=\S)/.exec(pending.description);
+  if (leading) quantities.push(Number(leading[1]));
+  for (const qty of quantities) {
+    for (const a of amounts) for (const u of units) if (near(qty * u, a) && (a !== u || qty === 1)) {
+      return { description: splitLeadingNumber(pending.description, a).description, qty, unitPrice: u, amount: a };
+    }
   }
-  return { description, qty, unitPrice: null, amount: Math.max(...amounts) };
+  const amount = Math.max(...amounts);
+  const split = splitLeadingNumber(pending.description, amount);
+  return { description: split.description, qty: quantities[0] ?? split.qty, unitPrice: null, amount };
 }
 
 export function itemsFromText(lines: readonly string[], wholeAmounts = false): LineItem[] {
