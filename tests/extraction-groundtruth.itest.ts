@@ -22,7 +22,7 @@ describe('extraction on the SROIE ground-truth transcripts', () => {
   const share = (ok: (r: (typeof results)[number]) => boolean) => results.filter(ok).length / results.length;
 
   it('reads the total', () => {
-    expect(share((r) => r.receipt.total === labelTotal(r.label))).toBeGreaterThanOrEqual(0.8);
+    expect(share((r) => r.receipt.total === labelTotal(r.label))).toBeGreaterThanOrEqual(0.85);
   });
 
   it('reads the date', () => {
@@ -30,7 +30,7 @@ describe('extraction on the SROIE ground-truth transcripts', () => {
   });
 
   it('reads the merchant', () => {
-    expect(share((r) => nameSimilarity(r.receipt.merchantName, r.label.company) >= MERCHANT_SIMILARITY)).toBeGreaterThanOrEqual(0.875);
+    expect(share((r) => nameSimilarity(r.receipt.merchantName, r.label.company) >= MERCHANT_SIMILARITY)).toBeGreaterThanOrEqual(0.9);
   });
 
   it('finds them to be ringgit receipts', () => {

@@ -64,6 +64,10 @@ Total : 37.50 2.25`),
     expect(t.total).toBe(71);
   });
 
+  it('takes a rounding line that prints the rounded total', () => {
+    expect(findTotals(lines(`TOTAL SALES (INCLUSIVE GST) RM 72.74\nROUNDING ADJUSTMENT RM .01\nROUNDING RM\n72.75\nCASH RM 100.00`)).total).toBe(72.75);
+  });
+
   it('falls back to the subtotal when no total is legible', () => {
     expect(findTotals(lines(`2 SubTotal 25.00\nNet Total 25: J`)).total).toBe(25);
   });

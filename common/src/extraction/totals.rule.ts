@@ -47,6 +47,8 @@ const WEIGHT: Record<string, number> = { strong: 4, inclusive: 3, total: 2 };
 const DERIVED_WEIGHT = 2.5;
 /** A total printed after the rounding line is the rounded, final one. */
 const AFTER_ROUNDING_BONUS = 1.5;
+/** The largest rounding adjustment any till prints. */
+const MAX_ROUNDING = 1;
 /** Cash payments are rounded to the coin (5 cents in Malaysia, Australia, Canada, Switzerland …). */
 const CASH_ROUNDING = 0.05;
 /** Payments that add up to a candidate (voucher + card). */
@@ -185,6 +187,8 @@ export function findTotalsWithSources(lines: readonly string[], read: AmountRead
     if (kind in WEIGHT || kind === 'subtotal') sumSeen = true;
     first[kind] ??= found;
     if (kind in WEIGHT) vote(found.amount, WEIGHT[kind]! + (roundingSeen ? AFTER_ROUNDING_BONUS : 0), found.line);
+    // An adjustment is a coin at most; a larger amount on a rounding line is the rounded total.
+    if (kind === 'rounding' && Math.abs(found.amount) > MAX_ROUNDING) vote(found.amount, WEIGHT.total! + AFTER_ROUNDING_BONUS, found.line);
     if (kind === 'rounding') roundingSeen = true;
     if (kind === 'cash' && found.amount > 0) cash.push(found);
     if (kind === 'card' && found.amount > 0) cards.push(found);
