@@ -78,7 +78,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   const currency = detectCurrency(fieldText(fields.CurrencyCode) ?? fieldText(fields.Currency), text, options.currencyCode);
   const dayFirst = isDayFirst(currency);
   const wholeAmounts = ZERO_DECIMAL_CURRENCIES.has(currency);
-  const { totals: fromText, sources: totalSources, contradicted } = findTotalsWithSources(lines, amountReader(currency));
+  const { totals: fromText, sources: totalSources, contradicted } = findTotalsWithSources(lines, amountReader(currency), currency);
   const confidences: FieldConfidences = {};
   const sources: ReceiptSources = {};
 

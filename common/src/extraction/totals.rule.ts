@@ -1,5 +1,6 @@
 import { keywordSource, OCR_TOTAL, type KeywordKind } from './keywords/index.js';
 import { amountsIn } from './money.rule.js';
+import { plausibleTaxRate } from './tax-rate.rule.js';
 
 export interface TextTotals {
   total: number | null;
@@ -157,7 +158,11 @@ export function taxFromRateTable(lines: readonly string[], read: AmountReader = 
  * "subtotal + tax + tip − discount" vote too, so one garbled line does not decide. Cash handed
  * over is not a total when change was given. `contradicted`: cash − change says another amount.
  */
-export function findTotalsWithSources(lines: readonly string[], read: AmountReader = amountsIn): { totals: TextTotals; sources: TotalsSources; contradicted: boolean } {
+export function findTotalsWithSources(
+  lines: readonly string[],
+  read: AmountReader = amountsIn,
+  currency?: string,
+): { totals: TextTotals; sources: TotalsSources; contradicted: boolean } {
   const votes = new Map<number, { weight: number; line: number }>();
   // Only a positive amount can be a total (a negative one is a refund or an adjustment).
   const vote = (amount: number, weight: number, line: number) => {
@@ -247,7 +252,7 @@ export function findTotalsWithSources(lines: readonly string[], read: AmountRead
     total = subtotal;
     sources.total = first.subtotal!.line;
   }
-  const tax = decideTax(taxLines, table, total);
+  const tax = decideTax(taxLines, table, total, currency);
   const totals: TextTotals = {
     total,
     subtotal: subtotal !== null && total !== null && subtotal > total + 0.005 && discount === null ? null : subtotal,
@@ -273,9 +278,9 @@ interface TaxLine {
   stated: boolean;
 }
 
-/** Tax between 0 and 30 % of the total: what any country charges. */
-function plausibleTax(tax: number, total: number | null): boolean {
-  return tax >= 0 && (total === null || (tax <= total * 0.3 && !near(tax, total)));
+/** Tax at a rate the receipt's country can charge on the total. */
+function plausibleTax(tax: number, total: number | null, currency: string | undefined): boolean {
+  return tax >= 0 && (total === null || plausibleTaxRate(currency, tax, total));
 }
 
 /**
@@ -283,19 +288,19 @@ function plausibleTax(tax: number, total: number | null): boolean {
  * (where each prints its own rate), else the first tax line; a rate table's tax when no printed
  * line is plausible for the total.
  */
-export function decideTax(lines: readonly TaxLine[], table: RateTable | null, total: number | null): { amount: number; line: number } | null {
-  const plausible = lines.filter((l) => plausibleTax(l.amount, total));
+export function decideTax(lines: readonly TaxLine[], table: RateTable | null, total: number | null, currency?: string): { amount: number; line: number } | null {
+  const plausible = lines.filter((l) => plausibleTax(l.amount, total, currency));
   const stated = plausible.find((l) => l.stated);
   if (stated) return stated;
   const perRate = plausible.filter((l) => l.rate && l.amount > 0);
   if (perRate.length > 1) {
     const sum = round2(perRate.reduce((s, l) => s + l.amount, 0));
-    if (plausibleTax(sum, total)) return { amount: sum, line: perRate[0]!.line };
+    if (plausibleTax(sum, total, currency)) return { amount: sum, line: perRate[0]!.line };
   }
   if (plausible.length > 0 && (!table || plausible[0]!.amount > 0)) return plausible[0]!;
-  return table && plausibleTax(table.tax, total) ? { amount: table.tax, line: table.line } : (plausible[0] ?? null);
+  return table && plausibleTax(table.tax, total, currency) ? { amount: table.tax, line: table.line } : (plausible[0] ?? null);
 }
 
-export function findTotals(lines: readonly string[], read: AmountReader = amountsIn): TextTotals {
-  return findTotalsWithSources(lines, read).totals;
+export function findTotals(lines: readonly string[], read: AmountReader = amountsIn, currency?: string): TextTotals {
+  return findTotalsWithSources(lines, read, currency).totals;
 }
