@@ -1,4 +1,4 @@
-// npm run bench:accuracy [-- --set world|sroie] [--limit N] [--engine local|documentai] [--concurrency N]
+// npm run bench:accuracy [-- --set world|sroie] [--limit N] [--engine local|documentai] [--concurrency N] [--verbose]
 // The extraction pipeline (decode → prepare → OCR → rules) on ../shared/receipts (40 SROIE scans)
 // and ../shared/receipts-world (real-world photos, scans, PDFs) against their labels, per set,
 // per tune/holdout half and per kind; and, in the same run, today's path before this work
@@ -60,6 +60,7 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '2' },
     child: { type: 'string' },
     side: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
   },
 });
 
@@ -226,6 +227,13 @@ async function runParent(): Promise<void> {
     console.log(`\nours, read by: ${[...readers].map(([k, v]) => `${k} ${v}`).join(', ')}`);
     const errors = reports.ours.outcomes.filter((o) => o.error);
     if (errors.length) console.log(`ours, failed: ${errors.map((o) => `${o.file} (${o.error})`).join('; ')}`);
+
+    if (args.verbose) {
+      console.log('\n| receipt | ours: ms, reader, total/date/merchant/currency | baseline |');
+      console.log('| --- | --- | --- |');
+      const mark = (o: Outcome) => `${(o.ms / 1000).toFixed(1)} s ${o.readBy ?? o.error} ${[o.total, o.date, o.merchant, o.currency].map((b) => (b ? '✓' : '·')).join('')}`;
+      reports.ours.outcomes.forEach((o, j) => console.log(`| ${o.file} | ${mark(o)} | ${mark(reports.baseline.outcomes[j]!)} |`));
+    }
 
     const n = reports.ours.outcomes.length;
     const times = (side: Side) => reports[side].outcomes.map((o) => o.ms);
