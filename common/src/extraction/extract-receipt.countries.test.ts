@@ -244,6 +244,25 @@ BTW 9% 0,51
 Datum: 05-05-2026 16:45`,
     { merchantName: 'VERSMARKT B.V.', date: '2026-05-05', currency: 'EUR', total: 6.18, tax: 0.51, paymentMethod: 'card' },
   ],
+  [
+    'Japanese store with tax added on top (外税), full-width spaces and reduced-rate marks',
+    `イオンスタイル川崎駅前
+電話:044-123-4567
+2026年 6月13日(土) 14:02
+レジ0012  責No.123
+ﾊﾟﾝ ¥198※
+牛乳 ¥238※
+洗剤 ¥640
+小　計 ¥1,076
+外税8%対象額 ¥436
+外税8% ¥34
+外税10%対象額 ¥640
+外税10% ¥64
+合　計 ¥1,174
+お預り ¥2,000
+お釣り ¥826`,
+    { merchantName: 'イオンスタイル川崎駅前', date: '2026-06-13', currency: 'JPY', subtotal: 1076, tax: 98, total: 1174, items: [{ amount: 198 }, { amount: 238 }, { amount: 640 }] },
+  ],
 ];
 
 describe('extractReceipt on receipts from many countries', () => {

@@ -32,7 +32,7 @@ const HEADER_WORD =
 const COLUMN_HEADER = new RegExp(`^(${HEADER_WORD}\\s*)+$`, 'iu');
 /** Lines that are never an item's description: times, phone numbers, pages, opening hours, staff. */
 const NOT_A_DESCRIPTION = new RegExp(
-  `\\b(uhr|hrs|tel|phone|fax|page|seite|cashier|server|staff|table|pax|salesperson|operator)\\b|${keywordSource('date')}|${keywordSource('time')}|${keywordSource('receiptNumber')}\\s*[:#.]`,
+  `\\b(uhr|hrs|tel|phone|fax|telefon|tel(é|e)fono|telefone|page|seite|cashier|server|staff|table|pax|salesperson|operator)\\b|電話|\\d{2,5}-\\d{2,4}-\\d{3,4}|${keywordSource('date')}|${keywordSource('time')}|${keywordSource('receiptNumber')}\\s*[:#.]`,
   'iu',
 );
 /** Stock codes and shelf locations printed between a description and its amount ("WA16 - 24", "*S"). */
@@ -72,8 +72,8 @@ function moneyIn(line: string, wholeAmounts: boolean): Money[] {
   });
 }
 
-/** What may follow an item's amount: a tax code or a currency ("B", "A *", "SR", "EUR/kg"). */
-const TAX_CODE_TAIL = /^\s*(-|[A-Z]{1,2}\d?|\*|[A-Z]\s?\*|€|EUR|[A-Z]{3}\/\w+|\(?[A-Z]\)?)?\s*$/i;
+/** What may follow an item's amount: a tax code, a reduced-rate mark or a currency ("B", "A *", "SR", "※", "EUR/kg"). */
+const TAX_CODE_TAIL = /^\s*(-|[A-Z]{1,2}\d?|\*|[A-Z]\s?\*|€|EUR|[A-Z]{3}\/\w+|\(?[A-Z]\)?|[※★☆軽外内])?\s*$/i;
 /** OCR noise after the amount of a photographed line ("£2.29 eae", "1,99 ¢"): short, no digits, no word. */
 const NOISE_TAIL = /^\s+[^\d]{1,6}$/;
 

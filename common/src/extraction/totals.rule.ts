@@ -26,7 +26,7 @@ const KINDS: Array<{ kind: string; re: RegExp }> = [
   {
     kind: 'ignore',
     re: re(
-      `${OCR_TOTAL}\\s*(savings?|discounts?\\b|points?|tax\\s*code)|0%\\s*supplies|excl(\\.|uding|usive)?\\b[^\\n]*gst|gst\\s*summary|tax\\s*summary|${words('count')}`,
+      `${OCR_TOTAL}\\s*(savings?|discounts?\\b|points?|tax\\s*code)|0%\\s*supplies|excl(\\.|uding|usive)?\\b[^\\n]*gst|gst\\s*summary|tax\\s*summary|${words('count')}|${words('taxBase')}`,
     ),
   },
   { kind: 'subtotal', re: re(words('subtotal')) },

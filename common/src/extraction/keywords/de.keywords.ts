@@ -14,6 +14,7 @@ export const DE_KEYWORDS: KeywordTable = {
   cash: ['bar', 'gegeben', 'geg\\.?', 'bargeld', 'barzahlung'],
   card: ['betrag', 'ec[\\s-]*karte', 'karte', 'kartenzahlung', 'girocard', 'ec[\\s-]*cash', 'kreditkarte', 'bezahlt'],
   count: ['posten', 'anzahl', 'artikel'],
+  taxBase: ['steuerpflichtig'],
   date: ['datum', 'dat\\.?'],
   time: ['uhrzeit', 'zeit', 'uhr'],
   receiptNumber: ['bon[\\s-]*nr', 'beleg(nummer|[\\s-]*nr)?', 'rechnung(snummer|s[\\s-]*nr)?', 'quittung', 'bon', 'trace[\\s-]*nr', 'vorgang'],

@@ -22,6 +22,7 @@ export const EN_KEYWORDS: KeywordTable = {
   cash: ['cash', 'tendered', 'cash\\s*tend(ered)?', 'received'],
   card: ['visa', 'master\\s*card', 'mastercard', 'amex', 'debit', 'credit', 'card', 'eftpos', 'contactless', 'apple\\s*pay', 'google\\s*pay', 'paid', 'payment'],
   count: [`${OCR_TOTAL}\\s*(qty|quantity|items?|number)`, 'item\\s*count', 'no\\.?\\s*of\\s*items', 'items?\\s*sold', 'qty', 'quantity'],
+  taxBase: ['taxable(\\s*(amount|sales|total))?'],
   date: ['date', 'dated', 'dt'],
   time: ['time'],
   receiptNumber: ['receipt', 'rcpt', 'invoice', 'inv', 'bill', 'trans(action)?', 'trx', 'txn', 'order', 'doc(ument)?', 'check', 'chk', 'ticket', 'slip', 'ref'],

@@ -14,6 +14,7 @@ export const ES_KEYWORDS: KeywordTable = {
   cash: ['efectivo', 'entregado', 'recibido', 'contado'],
   card: ['tarjeta', 'tarj\\.?', 'cr(é|e)dito', 'd(é|e)bito', 'pago'],
   count: ['art(í|i)culos', 'cant(idad)?\\.?', 'unidades'],
+  taxBase: [],
   date: ['fecha', 'fec\\.?'],
   time: ['hora'],
   receiptNumber: ['factura', 'ticket', 'boleta', 'n(ú|u)m(ero)?\\.?\\s*(de\\s*)?(factura|ticket|boleta)', 'folio', 'comprobante'],

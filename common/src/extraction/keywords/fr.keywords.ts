@@ -14,6 +14,7 @@ export const FR_KEYWORDS: KeywordTable = {
   cash: ['esp(è|e)ces', 'esp\\.?', 'liquide'],
   card: ['carte(\\s*bancaire)?', 'cb', 'carte\\s*bleue', 'paiement', 'r(è|e)glement'],
   count: ['articles?', 'nb\\s*art', 'nombre'],
+  taxBase: ['base\\s*tva'],
   date: ['date', 'le'],
   time: ['heure'],
   receiptNumber: ['ticket', 'facture', 'n(°|o)\\s*ticket', 'caisse', 'transaction', 'doc'],

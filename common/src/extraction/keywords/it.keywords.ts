@@ -14,6 +14,7 @@ export const IT_KEYWORDS: KeywordTable = {
   cash: ['contanti', 'contante', 'pagamento\\s*contante'],
   card: ['carta', 'bancomat', 'pagamento\\s*elettronico', 'pos'],
   count: ['pezzi', 'articoli', 'n\\.?\\s*pezzi'],
+  taxBase: [],
   date: ['data'],
   time: ['ora'],
   receiptNumber: ['scontrino', 'documento', 'doc\\.?\\s*n', 'fattura', 'ricevuta'],

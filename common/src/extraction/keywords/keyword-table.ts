@@ -27,6 +27,8 @@ export interface KeywordTable {
   card: string[];
   /** Lines counting things, not money: "items", "Posten", "点数". */
   count: string[];
+  /** The amount a tax is charged on, printed beside the tax: "Taxable", "8%対象額". */
+  taxBase: string[];
   date: string[];
   time: string[];
   receiptNumber: string[];

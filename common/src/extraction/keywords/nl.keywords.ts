@@ -14,6 +14,7 @@ export const NL_KEYWORDS: KeywordTable = {
   cash: ['contant', 'kontant', 'ontvangen'],
   card: ['pin', 'pinnen', 'betaald', 'maestro', 'v\\s*pay', 'bankpas', 'creditcard'],
   count: ['artikelen', 'aantal', 'stuks'],
+  taxBase: ['grondslag'],
   date: ['datum'],
   time: ['tijd'],
   receiptNumber: ['bon(nummer|nr)?', 'factuur(nummer)?', 'transactie', 'ticket'],

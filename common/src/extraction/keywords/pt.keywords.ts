@@ -14,6 +14,7 @@ export const PT_KEYWORDS: KeywordTable = {
   cash: ['dinheiro', 'numer(á|a)rio', 'entregue', 'recebido'],
   card: ['cart(ã|a)o', 'cr(é|e)dito', 'd(é|e)bito', 'multibanco', 'mb', 'pagamento', 'pix'],
   count: ['qtd\\.?', 'quantidade', 'itens', 'artigos'],
+  taxBase: ['base\\s*(de\\s*)?incid(ê|e)ncia'],
   date: ['data', 'emiss(ã|a)o'],
   time: ['hora'],
   receiptNumber: ['fatura', 'factura', 'recibo', 'cupom', 'nota', 'n(º|o|°)\\s*(doc|documento)', 'doc(umento)?', 'extrato'],
