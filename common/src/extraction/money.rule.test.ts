@@ -60,6 +60,7 @@ describe('whole amounts (JPY, CLP)', () => {
     ['小計 1 162円', [1162]],
     ['\\2,967', [2967]],
     ['TOTAL 12.50', []],
+    ['4901234567890123', []],
     ['税 8% 219', [8, 219]],
   ])('%j → %j', (line, amounts) => {
     expect(wholeAmountsIn(line)).toEqual(amounts);
