@@ -61,7 +61,7 @@ interface Money {
 /** Amounts on a line with their places; "2.00-" (a trailing minus) is negative. */
 function moneyIn(line: string, wholeAmounts: boolean): Money[] {
   const pattern = wholeAmounts
-    ? /(?<![\d.,:])(?:[$¥\\￥])?\s?(-?\d{1,3}(?:[,.]\d{3})+|-?\d{2,})(?![\d]|[.,:]\d)(?:\s?円)?/g
+    ? /(?<![\d.,:])(?:[$¥\\￥])?\s?(-?\d{1,3}(?:[,.]\d{3}){1,3}|-?\d{2,9})(?![\d]|[.,:]\d)(?:\s?円)?/g
     : new RegExp(AMOUNT_PATTERN.source, 'g');
   return [...line.matchAll(pattern)].map((m) => {
     const raw = wholeAmounts ? Number(m[1]!.replace(/[,.]/g, '')) : Number(`${m[1]!.replace(/[ ,]/g, '')}.${m[2]}`);
