@@ -32,6 +32,15 @@ async function rssMb(pid: number): Promise<number> {
   return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
 }
 
+/**
+ * The service's longest event-loop delay since the previous call (prom-client resets its
+ * histogram on every scrape), in ms: blocking by the service itself, apart from the network.
+ */
+async function eventLoopMaxMs(baseUrl: string): Promise<number> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  return Number(/^nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)/m.exec(text)?.[1]) * 1000;
+}
+
 /** The child processes of `pid` (the decoders), from /proc. */
 async function childPids(pid: number): Promise<number[]> {
   const list = await readFile(`/proc/${pid}/task/${pid}/children`, 'latin1');
@@ -126,6 +135,20 @@ describe('decoding bombs against the running service', () => {
     baselineMb = await rssMb(service.proc.pid!);
   });
 
+  /**
+   * The upload's stored state once it ended. Read from the api, not the socket: a refusal in a
+   * few milliseconds can beat the socket's joining its room.
+   */
+  const ended = (visitor: Visitor, id: string, timeoutMs: number) =>
+    until(
+      async () => (await visitor.json<UploadView>(`/api/uploads/${id}`)).body,
+      (view) => view.status === 'failed' || view.status === 'completed',
+      `upload ${id} to end`,
+      { timeoutMs, everyMs: 50 },
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${service.output().slice(-6000)}`);
+    });
+
   afterAll(async () => {
     await db?.end();
     await queue?.close();
@@ -142,6 +165,7 @@ describe('decoding bombs against the running service', () => {
     const visitor = new Visitor(baseUrl, uniqueIp());
     await visitor.connect();
     const bomb = make();
+    await eventLoopMaxMs(baseUrl);
     const watch = watchService(baseUrl, service.proc.pid!);
     const started = performance.now();
     let id = '';
@@ -151,15 +175,7 @@ describe('decoding bombs against the running service', () => {
       const { status, body } = await visitor.upload(bomb, 'receipt.pdf');
       expect(status).toBe(202);
       id = body.id as string;
-      // The stored state, not the socket: a refusal in a few milliseconds can beat the socket's joining its room.
-      end = await until(
-        async () => (await visitor.json<UploadView>(`/api/uploads/${id}`)).body,
-        (view) => view.status === 'failed' || view.status === 'completed',
-        `upload ${id} to end`,
-        { timeoutMs: 90_000, everyMs: 50 },
-      ).catch((err: Error) => {
-        throw new Error(`${err.message}\n${service.output().slice(-6000)}`);
-      });
+      end = await ended(visitor, id, 90_000);
       failedAfterMs = performance.now() - started;
       // A few more answers after the end, so a fast refusal is measured too.
       await new Promise((r) => setTimeout(r, 300));
@@ -167,10 +183,13 @@ describe('decoding bombs against the running service', () => {
       await watch.stop();
     }
 
-    const maxHealthMs = Math.max(...watch.healthMs);
+    const loopMaxMs = await eventLoopMaxMs(baseUrl);
+    const sorted = [...watch.healthMs].sort((a, b) => a - b);
+    const maxHealthMs = sorted.at(-1)!;
     console.log(
       `${name} (${Math.round(bomb.length / 1024)} KB): failed after ${Math.round(failedAfterMs)} ms; ` +
-        `/healthz answered ${watch.healthMs.length} times, max ${Math.round(maxHealthMs)} ms; ` +
+        `/healthz answered ${sorted.length} times, median ${Math.round(sorted[sorted.length >> 1]!)} ms, max ${Math.round(maxHealthMs)} ms; ` +
+        `service event loop delayed at most ${Math.round(loopMaxMs)} ms; ` +
         `service RSS ${Math.round(baselineMb)} → peak ${Math.round(watch.servicePeakMb)} MB; decoder peak ${Math.round(watch.decoderPeakMb)} MB`,
     );
     expect(end).toMatchObject({ status: 'failed', error: message });
@@ -181,6 +200,7 @@ describe('decoding bombs against the running service', () => {
     expect(watch.healthMs.length).toBeGreaterThanOrEqual(3);
     // Generous: what matters is that it answers at all while the bomb is decoded.
     expect(maxHealthMs).toBeLessThan(1000);
+    expect(loopMaxMs).toBeLessThan(1000);
     // The service itself holds no decoded pixels; decoders stay under their limit (1536 MB default).
     expect(watch.servicePeakMb - baselineMb).toBeLessThan(400);
     expect(watch.decoderPeakMb).toBeLessThan(1536 + 200);
@@ -209,9 +229,7 @@ describe('decoding bombs against the running service', () => {
     ] as const) {
       const { status, body } = await visitor.upload(bytes, filename);
       expect(status).toBe(202);
-      const end = await visitor.waitForEnd(body.id as string);
-      expect(end.event).toBe('upload:completed');
-      const { body: view } = await visitor.json<UploadView>(`/api/uploads/${body.id as string}`);
+      const view = await ended(visitor, body.id as string, 180_000);
       expect(view).toMatchObject({ filename, mimeType, status: 'completed' });
       expect(view.receipt?.total).toBe(10.4);
     }
