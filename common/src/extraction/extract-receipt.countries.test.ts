@@ -261,7 +261,7 @@ Datum: 05-05-2026 16:45`,
 合　計 ¥1,174
 お預り ¥2,000
 お釣り ¥826`,
-    { merchantName: 'イオンスタイル川崎駅前', date: '2026-06-13', currency: 'JPY', subtotal: 1076, tax: 98, total: 1174, items: [{ amount: 198 }, { amount: 238 }, { amount: 640 }] },
+    { merchantName: 'イオンスタイル川崎駅前', date: '2026-06-13', currency: 'JPY', subtotal: 1076, tax: 98, total: 1174, items: [{ description: 'ﾊﾟﾝ', amount: 198 }, { description: '牛乳', amount: 238 }, { description: '洗剤', amount: 640 }] },
   ],
 ];
 
