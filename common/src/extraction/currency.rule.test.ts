@@ -40,6 +40,7 @@ describe('decideCurrency: the user’s selection against the receipt’s evidenc
     ['Total Rs. 200.00', undefined, 'INR'],
     ['VAT No 379 9690 13\nLONDON N1 6RA\nTOTAL 4.58', undefined, 'GBP'],
     ['Total 12.50\nSPRINGFIELD, IL 62701', undefined, 'USD'],
+    ['VATable Sales 223.21\nVAT 26.79\nTOTAL 250.00\nBIR Permit No. 0412-116-00123\nSalamat po!', undefined, 'PHP'],
     // The selection is the prior: one stray symbol cannot override it …
     ['TOTAL 4.58\n¥', 'GBP', 'GBP'],
     ['TOTAL 27.30\n€ 3', 'CAD', 'CAD'],

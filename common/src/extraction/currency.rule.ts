@@ -47,7 +47,8 @@ const CUES: Array<[RegExp, string]> = [
   [/\b(sdn\.?\s*bhd|s\/b|bhd|berhad)\b/i, 'MYR'],
   [/\bgst\s*id\b|\bsst\s*(id|reg|no)\b|\(RM\)|\bRM\b/i, 'MYR'],
   [/\b(singapore|pte\.?\s*ltd)\b/i, 'SGD'],
-  [/\b(philippines|manila|cebu|quezon)\b|\bvat\s*reg\.?\s*tin\b/i, 'PHP'],
+  [/\b(philippines|manila|cebu|quezon|makati|taguig|pasig)\b|\bvat\s*reg\.?\s*tin\b/i, 'PHP'],
+  [/\bBIR\s*(permit|accr|acc(?:reditation)?|ptu)|\bsalamat\b|\bvatable\b/i, 'PHP'],
   [/\b(rupees?|india|gstin|cgst|sgst|igst|mumbai|delhi|bengaluru|bangalore|kolkata|chennai|hyderabad)\b/i, 'INR'],
   [/\+91[\s-]?\d|\bpin\s*code\b/i, 'INR'],
   // "Rs." is India's, but OCR also reads Brazil's R$ as "Rs": a cue, not a symbol.
