@@ -44,6 +44,8 @@ describe('merchant across countries and photos', () => {
     // OCR scraps (letters and digits run together, short lower-case bits) lose to a clean name below them.
     [['GH ape P36lqo1 10 briutor Bao vil mR', 'Sowa wl', 'TESCO', 'Express'], 'TESCO'],
     [['Café de Flore', '172 Bd Saint-Germain'], 'Café de Flore'],
+    // A store line names the chain above it.
+    [['Thank you for shopping', 'FRESHWAY', 'Store #006', 'Kingston'], 'FRESHWAY'],
     // A generic word alone loses to the real name, wherever it is printed.
     [['Cafe', 'Blue Door Bistro', '12 Rue Odessa'], 'Blue Door Bistro'],
     [['Welcome to', 'SIDECAR BAR & GRILL', '577 College Street'], 'SIDECAR BAR & GRILL'],

@@ -29,6 +29,9 @@ const ADDRESS_LINE =
 const NEVER_A_NAME = /(?<![\p{L}])(tel|phone|fax|telefon|t(é|e)l(é|e)phone|www|http)(?![\p{L}])|\.(com|de|fr|es|it|nl|co\.uk|ca)\b|\d{4,}|^[\p{L}\s.]{2,20}:/iu;
 /** Short words names are made with ("Café de Flore", "Bar & Grill"). */
 const NAME_PARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'el', 'los', 'las', 'da', 'do', 'di', 'del', 'der', 'die', 'das', 'und', 'and', 'of', 'the', 'van', 'von', 'y', 'e', 'et', 'am', 'im', 'zum', 'zur', 'au', 'aux']);
+/** A store, branch or register line: "Store #006", "Filiale 0449", "Succursale", "店舗". */
+const STORE_LINE = /^(store|st|branch|filiale|markt|succursale|magasin|tienda|loja|negozio|winkel)\s*(#|no\.?|nr\.?|:)?\s*\d|店舗|支店/i;
+const STORE_LINE_BONUS = 1;
 /** Below this a line is only an address or a greeting: better no name than that. */
 const MIN_NAME_SCORE = -2.5;
 /** Words that begin the legal-form tail of a name printed on a line of its own. */
@@ -124,7 +127,8 @@ export function findMerchant(field: RecognizedField | undefined, lines: readonly
     // A business name may start with a number ("99 Speed Mart"); the spec's fallback may not.
     const business = BUSINESS_WORDS.test(line);
     if (!isNameLike(line, business) || NEVER_A_NAME.test(line)) return;
-    const score = nameScore(line, rank);
+    // A store or branch line under a line names the chain above it ("ALDI" / "Store #006").
+    const score = nameScore(line, rank) + (STORE_LINE.test(kept[rank + 1]?.line ?? '') ? STORE_LINE_BONUS : 0);
     if (!best || score > best.score) best = { index: i, score };
   });
   // Some receipts print the legal name only at the foot ("REWE Markt GmbH"): a legal form there competes too.
