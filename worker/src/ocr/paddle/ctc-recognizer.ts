@@ -14,7 +14,7 @@ export interface RecognizerSettings {
 }
 
 const HEIGHT = 48;
-/** An ink-free gap this wide (in heights of the line's ink) between two characters is a space. */
+/** An ink-free gap this wide (in heights of the line's band of ink) between two characters is a space. */
 const SPACE_GAP = 0.4;
 
 /**
@@ -104,8 +104,8 @@ function sampleCrop(image: RgbImage, box: RotatedBox, width: number, out: Float3
 }
 
 /**
- * Which of the crop's columns hold no ink, and the height of the ink (in rows): ink is darker
- * than halfway between the crop's light and dark ends. Low contrast: no column is blank.
+ * Which of the crop's columns hold no ink within the line's band of rows, and that band's height:
+ * ink is darker than halfway between the crop's light and dark ends. Low contrast: none is blank.
  */
 function blankColumns(input: Float32Array, width: number): { blank: Uint8Array; inkHeight: number } {
   const plane = HEIGHT * width;
@@ -117,16 +117,18 @@ function blankColumns(input: Float32Array, width: number): { blank: Uint8Array; 
   const blank = new Uint8Array(width);
   if (light - dark < 0.25) return { blank, inkHeight: HEIGHT };
   const threshold = (dark + light) / 2;
-  // The ink's rows: those with a few dark pixels (a neighbouring line's edge has fewer).
-  const inkRows: number[] = [];
-  for (let y = 0; y < HEIGHT; y++) {
-    let count = 0;
-    for (let x = 0; x < width; x++) if (gray[y * width + x]! < threshold) count++;
-    if (count >= Math.max(2, width * 0.02)) inkRows.push(y);
-  }
-  if (inkRows.length === 0) return { blank, inkHeight: HEIGHT };
-  const top = inkRows[0]!;
-  const bottom = inkRows[inkRows.length - 1]!;
+  // The line's own band of rows: out from the densest row near the middle while rows stay
+  // inky; the lines above and below, which the grown box takes in too, lie past a paler gap.
+  const counts = new Array<number>(HEIGHT).fill(0);
+  for (let y = 0; y < HEIGHT; y++) for (let x = 0; x < width; x++) if (gray[y * width + x]! < threshold) counts[y]!++;
+  let densest = HEIGHT / 2;
+  for (let y = HEIGHT / 4; y < (3 * HEIGHT) / 4; y++) if (counts[y]! > counts[densest]!) densest = y;
+  if (counts[densest]! === 0) return { blank, inkHeight: HEIGHT };
+  const floor = 0.2 * counts[densest]!;
+  let top = densest;
+  let bottom = densest;
+  while (top > 0 && counts[top - 1]! >= floor) top--;
+  while (bottom < HEIGHT - 1 && counts[bottom + 1]! >= floor) bottom++;
   for (let x = 0; x < width; x++) {
     let ink = false;
     for (let y = top; y <= bottom && !ink; y++) ink = gray[y * width + x]! < threshold;

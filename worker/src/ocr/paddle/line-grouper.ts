@@ -8,8 +8,12 @@ export interface ReadBox {
   confidence: number;
 }
 
-/** Boxes whose centres are this close (in line heights) across the text direction share a line. */
-const SAME_LINE = 0.5;
+/**
+ * Boxes whose centres are this close across the text direction, in box heights, share a line.
+ * Boxes are grown past their text (unclip), to more than the line pitch of dense receipts: at
+ * 0.5 a price joined the line above it.
+ */
+const SAME_LINE = 0.3;
 /** Two boxes overlapping along the line by more than this share of the narrower are not neighbours. */
 const OVERLAP = 0.3;
 
