@@ -11,7 +11,8 @@ describe('parseConfig', () => {
       pgliteDir: '/srv/app/.data/pglite',
       storageDir: '/srv/app/.data/uploads',
       ocrEngine: 'local',
-      OCR_LANGS: ['eng'],
+      OCR_LANGS: ['eng', 'deu', 'fra', 'spa', 'por', 'ita', 'nld', 'jpn'],
+      OCR_PADDLE: 'fallback',
     });
     expect(config.DATABASE_URL).toBeUndefined();
   });

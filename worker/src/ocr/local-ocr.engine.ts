@@ -4,6 +4,7 @@ import { firstPassLanguages, retryLanguages } from './language.choice.js';
 import { originalPoint, type DecodedDocument, type OcrEngine, type PageImage, type PageLine, type RecognizeHints } from './ocr-engine.js';
 import { createPaddleOcr, type PaddleOcr } from './paddle-ocr.engine.js';
 import { readingOrder } from './reading-order.js';
+import { closeOrientationDetector } from './orientation.detector.js';
 import { needsSecondOpinion, readingScore, type Reading } from './second-opinion.policy.js';
 import { TesseractPool } from './tesseract.pool.js';
 
@@ -81,7 +82,7 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
       return readingScore(second, now) > readingScore(first, now) ? second.doc : first.doc;
     },
     async close() {
-      await Promise.allSettled([tesseract.close(), paddle?.close()]);
+      await Promise.allSettled([tesseract.close(), paddle?.close(), closeOrientationDetector()]);
     },
   };
 }
