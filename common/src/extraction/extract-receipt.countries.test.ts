@@ -115,7 +115,8 @@ PAPAS FRITAS 1 6.500
 Total $16.300
 PROPINA SUGERIDA 10%: 1.630
 Total c/Propina: 17.930`,
-    { merchantName: 'BAR LA PIEDRA', date: '2026-10-06', currency: 'CLP', total: 16300, tip: 1630 },
+    // The suggested tip is not the tip paid.
+    { merchantName: 'BAR LA PIEDRA', date: '2026-10-06', currency: 'CLP', total: 16300, tip: null },
   ],
   [
     'Indian restaurant with GST halves',

@@ -100,6 +100,11 @@ describe('totals in every language', () => {
     expect(findTotals(lines('Total $100.300\nEFECTIVO $110.000\nVUELTO $9.700'), wholeAmountsIn).total).toBe(100300);
   });
 
+  it('does not take a suggested tip, or the total with it, for the tip or the total', () => {
+    expect(findTotals(lines('Total $100.300\nPROPINA SUGERIDA 10%: 10.030\nTotal c/Propina: 110.330'), wholeAmountsIn)).toMatchObject({ total: 100300, tip: null });
+    expect(findTotals(lines('TOTAL 50.00\nSuggested gratuity:\n18% 9.00\n20% 10.00'))).toMatchObject({ total: 50, tip: null });
+  });
+
   it('never takes the cash handed over for the total', () => {
     expect(findTotals(lines('CASH 20.00\nCHANGE 7.50')).total).toBe(12.5);
     expect(findTotals(lines('Bar 50,00\nSumme 42,10\nRückgeld 7,90')).total).toBe(42.1);

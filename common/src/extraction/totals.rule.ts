@@ -33,6 +33,8 @@ const KINDS: Array<{ kind: string; re: RegExp }> = [
   // "Total incl. VAT 14.49" states the total; "incl. VAT 19% 2.08" states the tax in it.
   { kind: 'inclusive', re: re(`(${OCR_TOTAL}|${words('total')})[^\\n]*(${words('taxIncluded')})|${OCR_TOTAL}\\s*sales|${OCR_TOTAL}\\s*\\(?rm\\)?\\s*[:\\d]`) },
   { kind: 'strong', re: re(`${words('grandTotal')}|jumlah`) },
+  // A suggested tip was not paid; "Total with tip" repeats the total with a tip that may not be.
+  { kind: 'ignore', re: re(`(${words('tip')})[^\\n]*(${words('suggestion')})|(${words('suggestion')})[^\\n]*(${words('tip')})|(${words('total')})[^\\n]*(${words('tip')})`) },
   { kind: 'tip', re: re(words('tip')) },
   { kind: 'discount', re: re(`${words('discount')}|potongan`) },
   { kind: 'rounding', re: re(words('rounding')) },

@@ -8,6 +8,7 @@ export const DE_KEYWORDS: KeywordTable = {
   tax: ['mwst', 'mw\\.?\\s*st\\.?', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'steuer'],
   taxIncluded: ['inkl\\.?', 'enth(alten|\\.)?', 'incl\\.?'],
   tip: ['trinkgeld'],
+  suggestion: ['empfohlen(es)?', 'vorschlag'],
   discount: ['rabatt', 'nachlass', 'preisvorteil', 'ersparnis', 'gutschein', 'coupon', 'aktion', 'sie\\s*sparen', 'leergut', 'pfandr(ü|ue)ckgabe'],
   rounding: ['rundung'],
   change: ['r(ü|u|ue)ckgeld', 'zur(ü|u|ue)ck', 'wechselgeld'],

@@ -16,6 +16,7 @@ export const EN_KEYWORDS: KeywordTable = {
   tax: ['tax', 'vat', 'gst', 'hst', 'pst', 'qst', 'sst', 'cgst', 'sgst', 'igst', 'sales\\s*tax', 'service\\s*tax'],
   taxIncluded: ['incl(uded|uding|usive)?\\.?', 'inc\\.?'],
   tip: ['tip', 'tips', 'gratuity', 'service\\s*charge'],
+  suggestion: ['suggest(ed|ion|ions)?', 'tip\\s*guide', 'gratuity\\s*guide'],
   discount: ['disc(ount)?s?', 'savings?', 'coupon', 'voucher', 'promo(tion)?', 'less', 'you\\s*saved', 'instant\\s*savings'],
   rounding: ['round(ing)?(\\s*adj(ustment)?)?'],
   change: ['change(\\s*due)?', 'chng', 'cash\\s*back'],

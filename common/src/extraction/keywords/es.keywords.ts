@@ -8,6 +8,7 @@ export const ES_KEYWORDS: KeywordTable = {
   tax: ['iva', 'i\\.v\\.a\\.?', 'impuestos?', 'igic'],
   taxIncluded: ['incl(uido|\\.)?', 'incluye'],
   tip: ['propina'],
+  suggestion: ['sugerid[ao]s?', 'sugerencia'],
   discount: ['descuentos?', 'dto\\.?', 'rebaja', 'ahorro', 'cup(ó|o)n', 'promo(ci(ó|o)n)?'],
   rounding: ['redondeo'],
   change: ['cambio', 'vuelto', 'su\\s*cambio', 'devoluci(ó|o)n'],

@@ -8,6 +8,7 @@ export const FR_KEYWORDS: KeywordTable = {
   tax: ['tva', 'taxes?', 't\\.v\\.a\\.?'],
   taxIncluded: ['dont', 'ttc', 'incluse?'],
   tip: ['pourboire'],
+  suggestion: ['sugg(é|e)r(é|e)e?s?'],
   discount: ['remise', 'r(é|e)duction', 'rabais', 'bon\\s*d.achat', 'coupon', 'avantage', '(é|e)conomie'],
   rounding: ['arrondi'],
   change: ['rendu', 'rendu\\s*monnaie', 'monnaie'],

@@ -8,6 +8,7 @@ export const IT_KEYWORDS: KeywordTable = {
   tax: ['iva', 'imposta'],
   taxIncluded: ['di\\s*cui', 'incl(usa)?\\.?', 'compresa'],
   tip: ['mancia'],
+  suggestion: ['suggerit[oa]', 'consigliat[oa]'],
   discount: ['sconto', 'sconti', 'buono', 'coupon', 'promozione', 'risparmio'],
   rounding: ['arrotondamento'],
   change: ['resto'],

@@ -9,6 +9,7 @@ export const JA_KEYWORDS: KeywordTable = {
   tax: ['消費税', '内消費税', '税額', '外税', '内税', '(内|外)?税\\s*\\d+\\s*%', '消費税等'],
   taxIncluded: ['内税', '内消費税', '税込', '\\(内\\)'],
   tip: ['チップ', 'サービス料'],
+  suggestion: [],
   discount: ['値引', '割引', 'クーポン', '値引き'],
   rounding: ['端数'],
   change: ['お釣り?', 'おつり', '釣銭', 'お返し'],

@@ -17,6 +17,8 @@ export interface KeywordTable {
   /** Words saying the tax is inside the amount, not added: "incl.", "inkl.", "dont", "内税". */
   taxIncluded: string[];
   tip: string[];
+  /** A tip the receipt suggests rather than one that was paid: "suggested gratuity", "propina sugerida". */
+  suggestion: string[];
   discount: string[];
   rounding: string[];
   /** Money handed back. */

@@ -8,6 +8,7 @@ export const NL_KEYWORDS: KeywordTable = {
   tax: ['btw', 'b\\.t\\.w\\.?'],
   taxIncluded: ['incl\\.?', 'inclusief'],
   tip: ['fooi'],
+  suggestion: ['voorgesteld(e)?', 'suggestie'],
   discount: ['korting', 'bonus', 'actie', 'voordeel', 'statiegeld\\s*retour', 'emballage'],
   rounding: ['afronding'],
   change: ['wisselgeld', 'terug'],

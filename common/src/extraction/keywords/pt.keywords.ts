@@ -8,6 +8,7 @@ export const PT_KEYWORDS: KeywordTable = {
   tax: ['iva', 'icms', 'impostos?', 'tributos?', 'trib\\.?'],
   taxIncluded: ['inclu(í|i)do', 'incl\\.?', 'aprox'],
   tip: ['gorjeta', 'taxa\\s*de\\s*servi(ç|c)o'],
+  suggestion: ['sugerid[ao]s?', 'sugest(ã|a)o'],
   discount: ['desconto', 'desc\\.?', 'poupan(ç|c)a', 'cup(ã|a)o', 'vale', 'promo(ç|c)(ã|a)o'],
   rounding: ['arredondamento'],
   change: ['troco'],
