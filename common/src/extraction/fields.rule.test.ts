@@ -14,6 +14,12 @@ describe('fields', () => {
     [{}, 'Invoice No: 2018020851320073885', '2018020851320073885'],
     [{}, 'Doc No CS800012504 Date: 02/01/2018', 'CS800012504'],
     [{}, 'RECEIPT # 12', undefined],
+    [{}, 'Bon-Nr.:933 Markt:0449', undefined],
+    [{}, '13.01.2020 17:25 Bon-Nr.:9331', '9331'],
+    [{}, 'Beleg-Nr. 2992', '2992'],
+    [{}, 'N° ticket 0025243/001', '0025243/001'],
+    [{}, 'Factura: F-12/0034', 'F-12/0034'],
+    [{}, 'Check #: 39580', '39580'],
     [{}, 'Receipt: ABCD', undefined],
   ])('receipt number %j %j → %s', (fields, text, value) => {
     expect(findReceiptNumber(fields, text)).toBe(value);
@@ -24,6 +30,11 @@ describe('fields', () => {
     [{}, 'GST REG : 001125220352', '001125220352'],
     [{}, 'GST ID: 000381399040', '000381399040'],
     [{}, 'TIN 123', undefined],
+    [{}, 'GSTIN: 29ABCDE1234F1Z5', '29ABCDE1234F1Z5'],
+    [{}, 'UID Nr.: DE812706034', 'DE812706034'],
+    [{}, 'SIRET : 823 396 254 00018', '82339625400018'],
+    [{}, 'Steuernummer: 046/220/00003', '046/220/00003'],
+    [{}, 'CNPJ 47.508.411/2407-00', '47.508.411/2407-00'],
   ])('TIN %j %j → %s', (fields, text, value) => {
     expect(findTin(fields, text)).toBe(value);
   });

@@ -62,7 +62,8 @@ export function findTinWithSource(fields: Fields, lines: readonly string[]): { v
   if (value) return { value };
   for (const [i, line] of lines.entries()) {
     const tin = TIN.exec(line)?.groups?.value?.replace(/\s+/g, '');
-    if (tin && tin.length >= 9 && /\d{5}/.test(tin.replace(/[.\-\/]/g, ''))) return { value: tin, line: i };
+    // At least six digits: a registration number, not a word that followed the label.
+    if (tin && tin.length >= 9 && (tin.match(/\d/g) ?? []).length >= 6) return { value: tin, line: i };
   }
   return undefined;
 }
