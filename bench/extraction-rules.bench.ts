@@ -150,7 +150,8 @@ if (existsSync(fixturePath) && typeof extractReceiptWithSources === 'function') 
   }
   console.log(`\n| line items (${fixture.length} receipts) | precision | recall | F1 |`);
   console.log('| --- | --- | --- | --- |');
-  for (const [half, t] of Object.entries(tally)) {
+  const all = { tp: tally.tune.tp + tally.holdout.tp, fp: tally.tune.fp + tally.holdout.fp, fn: tally.tune.fn + tally.holdout.fn };
+  for (const [half, t] of Object.entries({ ...tally, all })) {
     const p = t.tp / Math.max(1, t.tp + t.fp);
     const r = t.tp / Math.max(1, t.tp + t.fn);
     console.log(`| ${half} | ${p.toFixed(2)} | ${r.toFixed(2)} | ${((2 * p * r) / Math.max(1e-9, p + r)).toFixed(2)} |`);
