@@ -1,9 +1,11 @@
 // npx tsx bench/paddle-ocr.bench.ts — PaddleOCR (PP-OCRv4 on onnxruntime) beside tesseract.js on
 // 10 world photos and 5 SROIE scans: time and CPU per page, RSS, and how often each engine's text
-// holds the labelled total and date. One page at a time: the machine's cores are shared.
+// holds the labelled total and date, and how long paddle's pages hold the main event loop (they are
+// read in a worker thread). One page at a time: the machine's cores are shared.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
 import { createPaddleOcr } from '../worker/src/ocr/paddle-ocr.engine.js';
@@ -84,10 +86,13 @@ const paddle = createPaddleOcr();
 const rssBefore = process.memoryUsage().rss;
 await paddle.recognizePage(tiny, signal);
 const rssLoaded = process.memoryUsage().rss;
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
 const paddleRuns = await measure(async (image) => {
   const { lines, confidence } = await paddle.recognizePage(image, signal);
   return { text: lines.map((l) => l.text).join('\n'), confidence };
 });
+loopDelay.disable();
 const rssAfter = process.memoryUsage().rss;
 const paddlePeak = process.resourceUsage().maxRSS * 1024;
 await paddle.close();
@@ -121,4 +126,5 @@ const summary = (name: string, runs: Run[]) => {
 };
 summary('paddle   ', paddleRuns);
 summary('tesseract', tesseractRuns);
+console.log(`paddle, main event-loop delay while reading: max ${(loopDelay.max / 1e6).toFixed(0)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms`);
 console.log(`paddle RSS: ${mb(rssBefore)} MB before, +${mb(rssLoaded - rssBefore)} MB with the sessions loaded, ${mb(rssAfter)} MB after ${samples.length} pages, peak ${mb(paddlePeak)} MB`);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { receiptsDir } from '../../../tests/support/service-process.js';
-import { createPaddleOcr, type OcrLine } from './paddle-ocr.engine.js';
+import { createPaddleOcr, paddleThreadOf, type OcrLine } from './paddle-ocr.engine.js';
 import { tidyLineText } from './paddle/line-grouper.js';
 
 const signal = new AbortController().signal;
@@ -26,6 +26,15 @@ async function syntheticReceipt(): Promise<Buffer> {
       ${row(270, 'BREAD', '9.24')}
       ${row(340, 'TOTAL', '12.34')}
     </g></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** A long page: the detector reads it in several 960 × 960 tiles, each a run of a few hundred ms. */
+async function tallPage(): Promise<Buffer> {
+  const rows = Array.from({ length: 24 }, (_, i) => `<text x="40" y="${80 + i * 100}">ITEM ${i + 1} ........ ${(i * 1.37).toFixed(2)}</text>`);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="960" height="2500">
+    <rect width="100%" height="100%" fill="#fff"/>
+    <g font-family="DejaVu Sans Mono" font-size="36" fill="#222">${rows.join('')}</g></svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
@@ -63,6 +72,61 @@ describe('createPaddleOcr', () => {
     const controller = new AbortController();
     controller.abort(new Error('job cancelled'));
     await expect(ocr.recognizePage(await syntheticReceipt(), controller.signal)).rejects.toThrow('job cancelled');
+  });
+
+  it('keeps the event loop free while a page is read', async () => {
+    const page = await tallPage();
+    await ocr.recognizePage(page, signal); // the thread and its sessions are up
+    const gaps: number[] = [];
+    let last = performance.now();
+    const ticks = setInterval(() => {
+      const now = performance.now();
+      gaps.push(now - last);
+      last = now;
+    }, 10);
+    const started = performance.now();
+    try {
+      const { lines } = await ocr.recognizePage(page, signal);
+      expect(lines.length).toBeGreaterThan(20);
+    } finally {
+      clearInterval(ticks);
+    }
+    expect(performance.now() - started).toBeGreaterThan(500);
+    // On the main thread each of the page's three detector tiles held the loop for 350–500 ms.
+    // One long gap is allowed: on a busy machine the OS may hold this thread back once.
+    expect(gaps.filter((gap) => gap > 150).length).toBeLessThanOrEqual(1);
+  });
+
+  it('fails a page cancelled while the thread reads it at once, and keeps the thread for the next page', async () => {
+    const controller = new AbortController();
+    const reading = ocr.recognizePage(await tallPage(), controller.signal);
+    const thread = paddleThreadOf(ocr);
+    const next = ocr.recognizePage(await syntheticReceipt(), signal);
+    setTimeout(() => controller.abort(new Error('job cancelled')), 50);
+    await expect(reading).rejects.toThrow('job cancelled');
+    expect((await next).lines.map((l) => l.text)).toContain('TOTAL 12.34');
+    expect(paddleThreadOf(ocr)).toBe(thread);
+  });
+
+  it('fails the page a dying thread was reading; the next page gets a new thread', async () => {
+    const reading = ocr.recognizePage(await syntheticReceipt(), signal);
+    const thread = paddleThreadOf(ocr)!;
+    await thread.terminate();
+    await expect(reading).rejects.toThrow('The Paddle OCR thread exited with code 1');
+    const { lines } = await ocr.recognizePage(await syntheticReceipt(), signal);
+    expect(lines.map((l) => l.text)).toContain('TOTAL 12.34');
+    expect(paddleThreadOf(ocr)).not.toBe(thread);
+  });
+
+  it('fails the pages in hand on close; a later page starts the thread again', async () => {
+    const own = createPaddleOcr();
+    const image = await syntheticReceipt();
+    const pages = Promise.allSettled([own.recognizePage(image, signal), own.recognizePage(image, signal)]);
+    await own.close();
+    for (const page of await pages) expect(page).toMatchObject({ status: 'rejected', reason: { message: 'The Paddle OCR engine was closed' } });
+    expect(paddleThreadOf(own)).toBeNull();
+    expect((await own.recognizePage(image, signal)).lines.map((l) => l.text)).toContain('TOTAL 12.34');
+    await own.close();
   });
 
   it('reads nothing, with confidence 0, on a blank page', async () => {

