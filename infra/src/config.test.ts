@@ -12,7 +12,7 @@ describe('parseConfig', () => {
       storageDir: '/srv/app/.data/uploads',
       ocrEngine: 'local',
       OCR_LANGS: ['eng', 'deu', 'fra', 'spa', 'por', 'ita', 'nld', 'jpn'],
-      OCR_PADDLE: 'fallback',
+      OCR_PADDLE: 'photos',
     });
     expect(config.DATABASE_URL).toBeUndefined();
   });

@@ -67,8 +67,8 @@ export const configSchema = z.object({
     .string()
     .default('eng,deu,fra,spa,por,ita,nld,jpn')
     .transform((s) => s.split(/[+,]/).map((l) => l.trim()).filter(Boolean)),
-  /** PaddleOCR in the local engine: for pages tesseract reads poorly (fallback), never, or instead of tesseract. */
-  OCR_PADDLE: z.enum(['never', 'fallback', 'always']).default('fallback'),
+  /** PaddleOCR in the local engine: first for photos (photos), only for pages tesseract reads poorly (fallback), never, or always. */
+  OCR_PADDLE: z.enum(['never', 'fallback', 'photos', 'always']).default('photos'),
   DOCUMENTAI_PROJECT_ID: z.string().optional(),
   DOCUMENTAI_LOCATION: z.string().default('us'),
   DOCUMENTAI_PROCESSOR_ID: z.string().optional(),

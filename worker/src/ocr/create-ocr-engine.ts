@@ -1,7 +1,7 @@
 import type { EngineName } from '@receipts/common';
 import type { Config } from '@receipts/infra';
 import { createDocumentAiEngine, type DocumentAiOptions } from './documentai-ocr.engine.js';
-import { createLocalOcrEngine } from './local-ocr.engine.js';
+import { createLocalOcrEngine, type PaddleMode } from './local-ocr.engine.js';
 import { UnreadableFileError, type OcrEngine } from './ocr-engine.js';
 
 export interface OcrEngineOptions {
@@ -10,7 +10,7 @@ export interface OcrEngineOptions {
   concurrency: number;
   langs?: string[];
   /** PaddleOCR in the local engine (see LocalOcrOptions). */
-  paddle?: 'never' | 'fallback' | 'always';
+  paddle?: PaddleMode;
   /** Page clean-up before the local engine reads (on unless a benchmark measures without it). */
   cleanUp?: boolean;
   documentAi?: DocumentAiOptions;

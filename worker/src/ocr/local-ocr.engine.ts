@@ -13,15 +13,22 @@ export interface LocalOcrOptions {
   concurrency: number;
   /** Languages installed (each an `@tesseract.js-data/<lang>` package); each receipt gets the ones it needs. */
   langs: string[];
-  /** When PaddleOCR reads a page: never, for hard pages only (the default), or always instead of tesseract. */
-  paddle?: 'never' | 'fallback' | 'always';
+  /**
+   * When PaddleOCR reads: never; as the second opinion on pages tesseract reads poorly
+   * (`fallback`); first for photos and second for the rest (`photos`, the default); or always.
+   */
+  paddle?: PaddleMode;
   /** Orientation, crop, lighting and scale before reading; off only to measure what they bring. */
   cleanUp?: boolean;
 }
 
+export type PaddleMode = 'never' | 'fallback' | 'photos' | 'always';
+
 /** A prepared document: every page upright, cropped and straightened, with what OSD saw. */
 interface PreparedDocument extends DecodedDocument {
   script?: string;
+  /** A page was a photo: the receipt was cut out of its background. */
+  photo?: boolean;
 }
 
 interface EngineReading extends Reading {
@@ -29,13 +36,15 @@ interface EngineReading extends Reading {
 }
 
 /**
- * The local engine: tesseract.js first, in the language the receipt needs; PaddleOCR as a
- * second opinion for pages tesseract reads poorly (low confidence, no total or date, or
- * arithmetic that does not hold), keeping whichever reading makes more sense of the receipt.
+ * The local engine: two readers, tesseract.js (in the language the receipt needs) and PaddleOCR.
+ * Flat scans go to tesseract first, photos to PaddleOCR first (it reads curved, shaded and small
+ * print far better, at a little more CPU); when the first reading is poor (low confidence, no
+ * total, date or merchant, or arithmetic that does not hold) the other reader gives a second
+ * opinion and whichever reading makes more sense of the receipt is kept.
  */
 export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
   const tesseract = new TesseractPool(options.concurrency, options.langs);
-  const mode = options.paddle ?? 'fallback';
+  const mode = options.paddle ?? 'photos';
   let paddle: PaddleOcr | undefined;
   // One set of ONNX sessions per process, loaded on the first hard page.
   const paddleOcr = () => (paddle ??= createPaddleOcr());
@@ -69,15 +78,18 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
       const prepared = [];
       for (const page of doc.pages) prepared.push(await preparePage(page, { signal }));
       const script = prepared.find((p) => p.script)?.script;
-      return { ...doc, pages: prepared.map((p) => p.page), script } satisfies PreparedDocument;
+      return { ...doc, pages: prepared.map((p) => p.page), script, photo: prepared.some((p) => p.cropped) } satisfies PreparedDocument;
     },
     async recognize(doc: PreparedDocument, signal, hints = {}) {
       if (doc.textLayer) return textLayerDocument(doc);
+      if (mode === 'never') return (await readWithTesseract(doc, hints, signal)).doc;
       if (mode === 'always') return (await readWithPaddle(doc, hints, signal)).doc;
-      const first = await readWithTesseract(doc, hints, signal);
-      if (mode === 'never' || !needsSecondOpinion(first)) return first.doc;
+      const paddleFirst = mode === 'photos' && doc.photo === true;
+      const [firstReader, secondReader] = paddleFirst ? [readWithPaddle, readWithTesseract] : [readWithTesseract, readWithPaddle];
+      const first = await firstReader(doc, hints, signal);
+      if (!needsSecondOpinion(first)) return first.doc;
       signal.throwIfAborted();
-      const second = await readWithPaddle(doc, hints, signal);
+      const second = await secondReader(doc, hints, signal);
       const now = hints.now ?? new Date();
       return readingScore(second, now) > readingScore(first, now) ? second.doc : first.doc;
     },
