@@ -1,4 +1,5 @@
-// npx tsx bench/prepare-page.bench.ts [orientation|extraction|all] — what each page-preparation step
+// npx tsx bench/prepare-page.bench.ts [orientation|osd|extraction|all] [--quick] (osd: orientation without the
+// slow trial rotations; --quick: extraction for today and preparePage only) — what each page-preparation step
 // (worker/src/document/*.step.ts) does for OCR on ../shared/receipts-world and a sample of the SROIE
 // scans: fields right after extraction and the labelled total found in the OCR text, today's decoded
 // image against prepared ones (all steps, and all but one), tune and holdout halves apart, CPU per image;
@@ -14,17 +15,18 @@ import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
 import { deskewPage } from '../worker/src/document/deskew.step.js';
 import { evenIllumination } from '../worker/src/document/illumination.step.js';
-import { orientPage, turnPage } from '../worker/src/document/orientation.step.js';
+import { chooseTurn, guessOrientation, orientPage, turnPage } from '../worker/src/document/orientation.step.js';
 import { preparePage } from '../worker/src/document/prepare-page.js';
 import { cropToReceipt } from '../worker/src/document/receipt-crop.step.js';
 import { scaleText } from '../worker/src/document/text-scale.step.js';
 import type { PageImage } from '../worker/src/ocr/ocr-engine.js';
-import { closeOrientationDetector } from '../worker/src/ocr/orientation.detector.js';
+import { closeOrientationDetector, type OrientationGuess } from '../worker/src/ocr/orientation.detector.js';
 import { dateMatches, half, loadWorldLabels, merchantMatches, totalMatches, worldDir } from '../tests/support/receipts-world.js';
 import { receiptsDir } from '../tests/support/service-process.js';
 import { labelDate, labelTotal, loadLabels, MERCHANT_SIMILARITY, nameSimilarity } from '../tests/support/sroie.js';
 
 const mode = process.argv[2] ?? 'all';
+const quick = process.argv.includes('--quick');
 const CACHE = '/tmp/prepare-page-bench';
 /** Every SCAN_STEP-th SROIE scan goes into the extraction run (all 40 into the orientation run). */
 const SCAN_STEP = 4;
@@ -137,16 +139,18 @@ async function decode(item: Item): Promise<PageImage> {
 }
 
 type Step = 'crop' | 'illumination' | 'orientation' | 'deskew' | 'scale';
-const STEPS: Step[] = ['crop', 'illumination', 'orientation', 'deskew', 'scale'];
+/** The steps preparePage applies, in its order; deskew and text scaling are measured as additions. */
+const KEPT: Step[] = ['crop', 'illumination', 'orientation'];
+const TRIED: Step[] = ['deskew', 'scale'];
 
-/** The prepared page with one step left out (the same order as preparePage). */
-async function prepareWithout(page: PageImage, skip: Step): Promise<PageImage> {
+/** The page through the given steps, in preparePage's order (deskew and scale after orientation). */
+async function prepareWith(page: PageImage, steps: Step[]): Promise<PageImage> {
   let p = page;
-  if (skip !== 'crop') p = (await cropToReceipt(p)).page;
-  if (skip !== 'illumination') p = (await evenIllumination(p)).page;
-  if (skip !== 'orientation') p = (await orientPage(p, { signal })).page;
-  if (skip !== 'deskew') p = (await deskewPage(p, { signal })).page;
-  if (skip !== 'scale') p = (await scaleText(p)).page;
+  if (steps.includes('crop')) p = (await cropToReceipt(p)).page;
+  if (steps.includes('illumination')) p = (await evenIllumination(p)).page;
+  if (steps.includes('orientation')) p = (await orientPage(p, { signal })).page;
+  if (steps.includes('deskew')) p = (await deskewPage(p, { signal })).page;
+  if (steps.includes('scale')) p = (await scaleText(p)).page;
   return p;
 }
 
@@ -155,7 +159,10 @@ const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math
 
 async function extraction(all: Item[]): Promise<void> {
   const chosen = all.filter((item, i) => item.kind !== 'sroie' || i % SCAN_STEP === 0);
-  const variants = ['today', 'prepared', ...STEPS.map((s) => `without ${s}`)];
+  // `quick`: today against preparePage only, for a rerun after a change to the steps kept.
+  const variants = quick
+    ? ['today', 'prepared']
+    : ['today', 'prepared', ...KEPT.map((s) => `without ${s}`), ...TRIED.map((s) => `with ${s}`)];
   type Row = { item: Item; variant: string; total: boolean; date: boolean; merchant: boolean; inText: boolean; ocrMs: number; prepMs: number };
   const rows: Row[] = [];
   for (const item of chosen) {
@@ -163,7 +170,11 @@ async function extraction(all: Item[]): Promise<void> {
     const pages: Record<string, { image: Buffer; prepMs: number }> = { today: { image: page.image, prepMs: 0 } };
     const prepared = await cpuOf(() => preparePage(page, { signal }));
     pages.prepared = { image: prepared.result.page.image, prepMs: prepared.cpuMs };
-    for (const step of STEPS) pages[`without ${step}`] = { image: (await prepareWithout(page, step)).image, prepMs: 0 };
+    for (const variant of variants.slice(2)) {
+      const [how, step] = variant.split(' ') as ['with' | 'without', Step];
+      const steps = how === 'with' ? [...KEPT, step] : KEPT.filter((s) => s !== step);
+      pages[variant] = { image: (await prepareWith(page, steps)).image, prepMs: 0 };
+    }
     const line: string[] = [];
     for (const variant of variants) {
       const { image, prepMs } = pages[variant]!;
@@ -210,20 +221,23 @@ async function trialRotation(page: PageImage): Promise<number> {
 async function orientation(all: Item[]): Promise<void> {
   type Row = { item: Item; turned: number; method: string; expected: number; got: number; cpuMs: number };
   const rows: Row[] = [];
+  const guesses: { item: Item; expected: number; guess: OrientationGuess | undefined; landscape: boolean }[] = [];
   const scripts: string[] = [];
-  for (const item of all) {
+  for (const [index, item] of all.entries()) {
     // Crop and illumination come before orientation in preparePage: measure OSD on what it sees there.
     const lit = (await evenIllumination((await cropToReceipt(await decode(item))).page)).page;
     // Upright pages turned by the bench show how often a rotated upload is put right; one turn per
-    // page for the costly trial rotations (chosen by the file's hash), all four for OSD.
+    // page for the costly trial rotations (chosen by the file's hash, the scans sampled), all four for OSD.
     const trialTurn = [0, 90, 180, 270][createHash('sha256').update(item.file).digest()[1]! % 4]!;
     for (const turned of [0, 90, 180, 270] as const) {
       const page = await turnPage(lit, turned);
       const expected = (item.rotated - turned + 360) % 360;
-      const osd = await cpuOf(() => orientPage(page, { signal }));
-      rows.push({ item, turned, method: 'osd', expected, got: osd.result.rotated, cpuMs: osd.cpuMs });
-      if (turned === 0) scripts.push(`${path.basename(item.file)} ${item.language}: ${osd.result.script} ${osd.result.scriptConfidence?.toFixed(2)}`);
-      if (turned === trialTurn || (turned === 0 && item.rotated !== 0)) {
+      const osd = await cpuOf(() => guessOrientation(page, { signal }));
+      rows.push({ item, turned, method: 'osd', expected, got: chooseTurn(osd.result, page), cpuMs: osd.cpuMs });
+      guesses.push({ item, expected, guess: osd.result, landscape: page.width > page.height });
+      if (turned === 0) scripts.push(`${path.basename(item.file)} ${item.language}: ${osd.result?.script} ${osd.result?.scriptConfidence?.toFixed(2)}`);
+      const sampled = item.kind !== 'sroie' || index % SCAN_STEP === 0;
+      if (mode !== 'osd' && sampled && (turned === trialTurn || (turned === 0 && item.rotated !== 0))) {
         const trial = await cpuOf(() => trialRotation(page));
         rows.push({ item, turned, method: 'trial', expected, got: trial.result, cpuMs: trial.cpuMs });
       }
@@ -231,6 +245,31 @@ async function orientation(all: Item[]): Promise<void> {
     process.stdout.write('.');
   }
   console.log(`\nOSD scripts seen (upright pages):\n  ${scripts.join('\n  ')}`);
+  const latin = scripts.filter((line) => !/ ja: /.test(line));
+  const japanese = scripts.filter((line) => / ja: /.test(line));
+  console.log(
+    `script right: Latin ${latin.filter((l) => / ja: | Latin /.test(l)).length}/${latin.length}, Japanese ${japanese.filter((l) => /Japanese|Han|Hiragana|Katakana/.test(l)).length}/${japanese.length}`,
+  );
+  // Decision rules on the same OSD answers: a plain confidence bar, and one that trusts a quarter
+  // turn more on a landscape page (receipts are long) and less on a portrait one.
+  const rules: Record<string, (g: OrientationGuess | undefined, landscape: boolean) => number> = {};
+  for (const bar of [0.5, 1, 1.5, 2, 3]) rules[`confidence ≥ ${bar}`] = (g) => (g && g.confidence >= bar ? g.rotate : 0);
+  for (const [low, high] of [[0, 2], [0.3, 2], [0.5, 1.5], [0.5, 2], [0.5, 3], [0.3, 3]] as const) {
+    rules[`quarter turns: landscape ≥ ${low}, portrait ≥ ${high}; half turns ≥ 1`] = (g, landscape) => {
+      if (!g) return 0;
+      const bar = g.rotate === 90 || g.rotate === 270 ? (landscape ? low : high) : 1;
+      return g.confidence >= bar ? g.rotate : 0;
+    };
+  }
+  for (const [name, rule] of Object.entries(rules)) {
+    const line = (['tune', 'holdout'] as const).map((h) => {
+      const m = guesses.filter((g) => g.item.half === h);
+      const rotated = m.filter((g) => g.expected !== 0);
+      const upright = m.filter((g) => g.expected === 0);
+      return `${h}: put right ${pct(rotated.filter((g) => rule(g.guess, g.landscape) === g.expected).length, rotated.length)}, false ${pct(upright.filter((g) => rule(g.guess, g.landscape) !== 0).length, upright.length)}`;
+    });
+    console.log(`rule ${name} — ${line.join('; ')}`);
+  }
   for (const method of ['osd', 'trial']) {
     for (const h of ['tune', 'holdout'] as const) {
       const m = rows.filter((r) => r.method === method && r.item.half === h);
@@ -252,7 +291,7 @@ async function orientation(all: Item[]): Promise<void> {
 
 const all = await items();
 if (!all.length || !(await readdir(worldDir).catch(() => []))) throw new Error('no receipts under ../shared');
-if (mode === 'orientation' || mode === 'all') await orientation(all);
+if (mode === 'orientation' || mode === 'osd' || mode === 'all') await orientation(all);
 if (mode === 'extraction' || mode === 'all') await extraction(all);
 await closeOrientationDetector();
 if (ocrWorker) await (await ocrWorker).terminate();
