@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wholeAmountsIn } from './money.rule.js';
-import { findTotals, findTotalsWithSources, taxFromRateTable } from './totals.rule.js';
+import { findTotals, findTotalsWithSources, lineKind, taxFromRateTable } from './totals.rule.js';
 
 const lines = (text: string) => text.trim().split('\n');
 
@@ -103,6 +103,12 @@ describe('totals in every language', () => {
   it('does not take a suggested tip, or the total with it, for the tip or the total', () => {
     expect(findTotals(lines('Total $100.300\nPROPINA SUGERIDA 10%: 10.030\nTotal c/Propina: 110.330'), wholeAmountsIn)).toMatchObject({ total: 100300, tip: null });
     expect(findTotals(lines('TOTAL 50.00\nSuggested gratuity:\n18% 9.00\n20% 10.00'))).toMatchObject({ total: 50, tip: null });
+  });
+
+  it('reads "Bar" as cash only where it labels a payment', () => {
+    expect(lineKind('Geg. BAR EUR 20,05')).toBe('cash');
+    expect(lineKind('Bar 50,00')).toBe('cash');
+    expect(lineKind('Snickers Bar 1,29')).toBeNull();
   });
 
   it('never takes the cash handed over for the total', () => {

@@ -12,7 +12,8 @@ export const DE_KEYWORDS: KeywordTable = {
   discount: ['rabatt', 'nachlass', 'preisvorteil', 'ersparnis', 'gutschein', 'coupon', 'aktion', 'sie\\s*sparen', 'leergut', 'pfandr(ü|ue)ckgabe'],
   rounding: ['rundung'],
   change: ['r(ü|u|ue)ckgeld', 'zur(ü|u|ue)ck', 'wechselgeld'],
-  cash: ['bar', 'gegeben', 'geg\\.?', 'bargeld', 'barzahlung'],
+  // "Bar" is cash only as a payment label ("Geg. BAR EUR 20,05", "Bar 50,00"), not in "Snickers Bar 1,29".
+  cash: ['(?:^|(?<=geg(?:eben)?\\.?\\s{0,3}))bar(?=\\s*(eur|€|\\d|$))', 'gegeben', 'geg\\.?', 'bargeld', 'barzahlung'],
   card: ['betrag', 'ec[\\s-]*karte', 'karte', 'kartenzahlung', 'girocard', 'ec[\\s-]*cash', 'kreditkarte', 'bezahlt'],
   count: ['posten', 'anzahl', 'artikel'],
   taxBase: ['steuerpflichtig'],

@@ -16,7 +16,7 @@ export const FR_KEYWORDS: KeywordTable = {
   card: ['carte(\\s*bancaire)?', 'cb', 'carte\\s*bleue', 'paiement', 'r(è|e)glement'],
   count: ['articles?', 'nb\\s*art', 'nombre'],
   taxBase: ['base\\s*tva'],
-  date: ['date', 'le'],
+  date: ['date'],
   time: ['heure'],
   receiptNumber: ['ticket', 'facture', 'n(°|o)\\s*ticket', 'caisse', 'transaction', 'doc'],
   tin: ['siret', 'siren', 'tva\\s*intra(communautaire)?', 'n(°|o)\\s*tva', 'tua'],
