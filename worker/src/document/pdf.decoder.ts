@@ -3,8 +3,18 @@ import { UnreadableFileError } from '../ocr/ocr-engine.js';
 import { DECODE_MESSAGES, MAX_INPUT_PIXELS, MAX_PDF_PAGES } from './decode.limits.js';
 import type { TextLine } from './decode.protocol.js';
 
-/** A page's text layer counts when it has at least this many letters or digits. */
+/** A page's text layer counts when it has at least this many letters or digits… */
 const MIN_TEXT_CHARS = 20;
+/**
+ * …and states an amount: a scanned receipt saved from a browser or a scanner app often carries
+ * a few words of text (a link, a header) over the picture of the receipt itself.
+ */
+const AMOUNT = /\d[.,]\d{2}(?!\d)|[$€£¥￥₹]\s?\d|\d\s?(?:円|EUR|USD)/;
+
+/** Whether a text layer holds the receipt, rather than words around a picture of it. */
+export function isReceiptText(text: string): boolean {
+  return text.replace(/[^\p{L}\p{N}]/gu, '').length >= MIN_TEXT_CHARS && AMOUNT.test(text);
+}
 /**
  * Scanned pages are rendered with this long side whatever the page size says, so a page can
  * never raster to more than 2500² pixels: the page-size check is this scale.
@@ -146,7 +156,7 @@ export async function decodePdf(bytes: Buffer): Promise<DecodedPdf> {
         textLines.push(...pageLines(n, (await page.getTextContent()).items as TextItem[], page.getViewport({ scale: 1 })));
       }
       const textLayer = textLines.map((l) => l.text).join('\n');
-      if (textLayer.replace(/[^A-Za-z0-9]/g, '').length >= MIN_TEXT_CHARS) return { pages: [], textLayer, textLines };
+      if (isReceiptText(textLayer)) return { pages: [], textLayer, textLines };
       const pages: Buffer[] = [];
       for (let n = 1; n <= count; n++) {
         const page = await pdf.getPage(n);
