@@ -16,6 +16,7 @@ import { runPipeline } from '@receipts/worker';
 import { createOcrEngine, type OcrEngineOptions } from '../worker/src/ocr/create-ocr-engine.js';
 import { dateMatches, half, loadWorldLabels, merchantMatches, totalMatches, worldAvailable, worldDir } from '../tests/support/receipts-world.js';
 import { receiptsDir } from '../tests/support/service-process.js';
+import { itemScores, loadLineItemLabels, matchItems, type ItemTally } from '../tests/support/line-items.js';
 import { labelDate, labelTotal, loadLabels, MERCHANT_SIMILARITY, nameSimilarity } from '../tests/support/sroie.js';
 
 type SetName = 'sroie' | 'world';
@@ -43,6 +44,8 @@ interface Outcome {
   currency: boolean;
   currencyWithHint: boolean;
   secondary: Partial<Record<'subtotal' | 'tax' | 'tip', boolean>>;
+  /** Against the hand-labelled line items, for the receipts that have them. */
+  items?: ItemTally;
   error?: string;
 }
 
@@ -102,6 +105,7 @@ async function runChild(set: SetName, side: Side): Promise<void> {
       : { engine: config.ocrEngine, concurrency, langs: config.OCR_LANGS, paddle: config.OCR_PADDLE };
   const engine = createOcrEngine({ ...options, documentAi: undefined });
   const cases = (await casesOf(set)).slice(0, args.limit ? Number(args.limit) : undefined);
+  const labelledItems = new Map(loadLineItemLabels().filter((l) => l.set === set).map((l) => [l.file, l.items]));
   const signal = new AbortController().signal;
   const noStep = async () => undefined;
   const read = async (file: string, currencyCode?: string) => {
@@ -134,6 +138,7 @@ async function runChild(set: SetName, side: Side): Promise<void> {
             currency: (r.currency ?? 'USD') === c.currency,
             currencyWithHint: (withHint.currency ?? 'USD') === c.currency,
             secondary: Object.fromEntries(Object.entries(c.secondary).map(([k, v]) => [k, money(r[k as 'tax'], v)])),
+            items: labelledItems.has(path.basename(c.file)) ? matchItems(r.items, labelledItems.get(path.basename(c.file))!) : undefined,
           };
         } catch (err) {
           const no = { total: false, date: false, merchant: false, currency: false, currencyWithHint: false, secondary: {} };
@@ -221,6 +226,18 @@ async function runParent(): Promise<void> {
       console.log('\n| side (where labelled) | subtotal | tax | tip |');
       console.log('| --- | --- | --- | --- |');
       for (const side of ['ours', 'baseline'] as const) console.log(secondaryRow(side, reports[side].outcomes));
+    }
+    const labelled = (side: Side) => reports[side].outcomes.filter((o) => o.items);
+    if (labelled('ours').length > 0) {
+      console.log(`\n| line items (hand-labelled receipts) | n | precision | recall | F1 |`);
+      console.log('| --- | --- | --- | --- | --- |');
+      for (const side of ['ours', 'baseline'] as const) {
+        for (const h of ['tune', 'holdout', undefined] as const) {
+          const outcomes = labelled(side).filter((o) => !h || kindOf.get(o.file)?.half === h);
+          const s = itemScores(outcomes.map((o) => o.items!));
+          console.log(`| ${side} · ${h ?? 'all'} | ${outcomes.length} | ${s.precision.toFixed(2)} | ${s.recall.toFixed(2)} | ${s.f1.toFixed(2)} |`);
+        }
+      }
     }
     const readers = new Map<string, number>();
     for (const o of reports.ours.outcomes) readers.set(o.readBy ?? 'error', (readers.get(o.readBy ?? 'error') ?? 0) + 1);

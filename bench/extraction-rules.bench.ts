@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { itemScores, loadLineItemLabels, matchItems, type ItemTally } from '../tests/support/line-items.js';
 
 // Workspace packages resolve to their TypeScript sources, as under vitest: no build needed.
 if (!process.execArgv.includes('--conditions=source')) {
@@ -117,45 +118,24 @@ if (process.argv.includes('--misses')) {
   }
 }
 
-// Line items: description similar (≥ 0.6) and amount exact, each labelled item matched once.
-interface FixtureReceipt {
-  set: 'world' | 'sroie';
-  file: string;
-  items: Array<{ description: string; amount: number }>;
-}
-const fixturePath = path.resolve(import.meta.dirname, '../common/src/extraction/fixtures/line-items.fixture.json');
-if (existsSync(fixturePath) && typeof extractReceiptWithSources === 'function') {
-  const fixture = JSON.parse(readFileSync(fixturePath, 'utf8')) as FixtureReceipt[];
-  const tally = { tune: { tp: 0, fp: 0, fn: 0 }, holdout: { tp: 0, fp: 0, fn: 0 } };
+// Line items against the hand-labelled fixture (tests/support/line-items.ts says how they match).
+const fixture = loadLineItemLabels();
+if (fixture.length > 0) {
+  const tally: Record<'tune' | 'holdout', ItemTally[]> = { tune: [], holdout: [] };
   for (const receipt of fixture) {
     const text = receipt.set === 'sroie' ? await sroie.groundTruthText(receipt.file) : dumpText('world', receipt.file);
     if (text === null) continue;
     const found = extractReceipt(doc(text), { now: NOW }).items;
-    const open = [...receipt.items];
-    let tp = 0;
-    for (const item of found) {
-      const i = open.findIndex((l) => near(item.amount, l.amount) && sroie.nameSimilarity(item.description, l.description) >= 0.6);
-      if (i >= 0) {
-        open.splice(i, 1);
-        tp++;
-      }
-    }
-    const t = tally[world.half(receipt.file)];
-    t.tp += tp;
-    t.fp += found.length - tp;
-    t.fn += open.length;
-    if (process.argv.includes('--misses') && (open.length > 0 || found.length > tp)) {
-      console.log(`items ${receipt.file}: ${tp} right, ${found.length - tp} extra, ${open.length} missed`);
-    }
+    const t = matchItems(found, receipt.items);
+    tally[world.half(receipt.file)].push(t);
+    if (process.argv.includes('--misses') && (t.fn > 0 || t.fp > 0)) console.log(`items ${receipt.file}: ${t.tp} right, ${t.fp} extra, ${t.fn} missed`);
   }
   console.log(`\n| line items (${fixture.length} receipts) | precision | recall | F1 |`);
   console.log('| --- | --- | --- | --- |');
-  const all = { tp: tally.tune.tp + tally.holdout.tp, fp: tally.tune.fp + tally.holdout.fp, fn: tally.tune.fn + tally.holdout.fn };
-  for (const [half, t] of Object.entries({ ...tally, all })) {
-    const p = t.tp / Math.max(1, t.tp + t.fp);
-    const r = t.tp / Math.max(1, t.tp + t.fn);
-    console.log(`| ${half} | ${p.toFixed(2)} | ${r.toFixed(2)} | ${((2 * p * r) / Math.max(1e-9, p + r)).toFixed(2)} |`);
+  for (const [half, tallies] of Object.entries({ ...tally, all: [...tally.tune, ...tally.holdout] })) {
+    const s = itemScores(tallies);
+    console.log(`| ${half} | ${s.precision.toFixed(2)} | ${s.recall.toFixed(2)} | ${s.f1.toFixed(2)} |`);
   }
 } else {
-  console.log(`\n(receipts dir ${receiptsDir}; no line-item fixture or no extractReceiptWithSources yet)`);
+  console.log('\n(no line-item fixture)');
 }
