@@ -254,10 +254,10 @@ async function orientation(all: Item[]): Promise<void> {
   // turn more on a landscape page (receipts are long) and less on a portrait one.
   const rules: Record<string, (g: OrientationGuess | undefined, landscape: boolean) => number> = {};
   for (const bar of [0.5, 1, 1.5, 2, 3]) rules[`confidence ≥ ${bar}`] = (g) => (g && g.confidence >= bar ? g.rotate : 0);
-  for (const [low, high] of [[0, 2], [0.3, 2], [0.5, 1.5], [0.5, 2], [0.5, 3], [0.3, 3]] as const) {
-    rules[`quarter turns: landscape ≥ ${low}, portrait ≥ ${high}; half turns ≥ 1`] = (g, landscape) => {
+  for (const [low, high, half] of [[0, 2, 1], [0.3, 2, 1], [0.5, 1.5, 1], [0, 2, 1.5], [0, 2, 2], [0, 2, 3], [0, 3, 2]] as const) {
+    rules[`quarter turns: landscape ≥ ${low}, portrait ≥ ${high}; half turns ≥ ${half}`] = (g, landscape) => {
       if (!g) return 0;
-      const bar = g.rotate === 90 || g.rotate === 270 ? (landscape ? low : high) : 1;
+      const bar = g.rotate === 90 || g.rotate === 270 ? (landscape ? low : high) : half;
       return g.confidence >= bar ? g.rotate : 0;
     };
   }

@@ -1,9 +1,11 @@
 import sharp from 'sharp';
 import type { PageImage } from '../ocr/ocr-engine.js';
-import { grayPage, readGray, type Gray } from './prepare-page.raster.js';
+import { asGray, grayPage, readGray, type Gray } from './prepare-page.raster.js';
 
 /** The background is estimated on blocks about this share of the long side: larger than a character, smaller than a shadow. */
 const BLOCK_SHARE = 1 / 60;
+/** Evenness is judged on a copy this size (long side). */
+const MEASURE_SIDE = 600;
 /** Paper whose brightness varies less than this (8-bit levels between its 5th and 95th percentile) is evenly lit: left alone. */
 const EVEN_SPREAD = 40;
 
@@ -51,10 +53,12 @@ function percentile(data: Uint8Array, q: number): number {
  * stretched so the darkest print is black. Output is grayscale; evenly lit pages only turn gray.
  */
 export async function evenIllumination(page: PageImage): Promise<{ page: PageImage; evened: boolean }> {
+  // Judged on a small copy first: flat scans, most pages, then cost next to nothing.
+  const probe = await background(await readGray(page, MEASURE_SIDE));
+  if (percentile(probe.data, 0.95) - percentile(probe.data, 0.05) < EVEN_SPREAD) return { page: await asGray(page), evened: false };
   const gray = await readGray(page);
   const bg = await background(gray);
   const toOriginal = page.toOriginal ?? ((x: number, y: number): [number, number] => [x / page.width, y / page.height]);
-  if (percentile(bg.data, 0.95) - percentile(bg.data, 0.05) < EVEN_SPREAD) return { page: await grayPage(gray, toOriginal), evened: false };
   const out = new Uint8Array(gray.data.length);
   for (let i = 0; i < out.length; i++) out[i] = Math.min(255, (255 * gray.data[i]!) / Math.max(1, bg.data[i]!));
   const black = percentile(out, 0.01);

@@ -7,10 +7,11 @@ import { sharpPage, throughInput } from './prepare-page.raster.js';
 export const OSD_SIDE = 1400;
 /**
  * OSD margins below which its guess is not acted on: a wrong turn costs the whole receipt, a missed
- * one only a sideways page. Receipts are long, so a quarter turn is believed at once on a landscape
- * page and only when clear on a portrait one (tuned on the world set's tune half, bench/prepare-page.bench.ts).
+ * one only a sideways page, and most uploads are upright. Receipts are long, so a quarter turn is
+ * believed at once on a landscape page and only when clear on a portrait one; a half turn only when
+ * clear (at 1, photos were flipped). Tuned on the world set's tune half, bench/prepare-page.bench.ts.
  */
-const MIN_CONFIDENCE = { halfTurn: 1, quarterTurnLandscape: 0, quarterTurnPortrait: 2 };
+const MIN_CONFIDENCE = { halfTurn: 2, quarterTurnLandscape: 0, quarterTurnPortrait: 2 };
 
 export interface Oriented {
   page: PageImage;
