@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { PageImage } from '../ocr/ocr-engine.js';
-import { detectOrientation } from '../ocr/orientation.detector.js';
+import { detectOrientation, type OrientationGuess } from '../ocr/orientation.detector.js';
 import { sharpPage, throughInput } from './prepare-page.raster.js';
 
 /** OSD reads a page this size (long side): enough for receipt print, ~0.3 s instead of seconds at full size. */
