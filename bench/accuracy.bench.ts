@@ -1,4 +1,4 @@
-// npm run bench:accuracy [-- --set world|sroie] [--limit N] [--engine local|documentai] [--concurrency N] [--verbose]
+// npm run bench:accuracy [-- --set world|sroie] [--limit N] [--engine local|documentai] [--concurrency N] [--verbose] [--dump DIR]
 // The extraction pipeline (decode → prepare → OCR → rules) on ../shared/receipts (40 SROIE scans)
 // and ../shared/receipts-world (real-world photos, scans, PDFs) against their labels, per set,
 // per tune/holdout half and per kind; and, in the same run, today's path before this work
@@ -7,7 +7,7 @@
 // take turns going first, and time is compared as the median of per-receipt paired ratios.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { extractReceipt, sniffMimeType, type ReceiptRecord } from '@receipts/common';
@@ -64,6 +64,8 @@ const { values: args } = parseArgs({
     child: { type: 'string' },
     side: { type: 'string' },
     verbose: { type: 'boolean', default: false },
+    /** Write each receipt's recognised text to DIR/<set>/<file>.txt (ours), to tune rules on. */
+    dump: { type: 'string' },
   },
 });
 
@@ -127,6 +129,10 @@ async function runChild(set: SetName, side: Side): Promise<void> {
           const result = await read(c.file);
           const ms = performance.now() - started;
           const r = result.receipt;
+          if (args.dump && side === 'ours') {
+            await mkdir(path.join(args.dump, set), { recursive: true });
+            await writeFile(path.join(args.dump, set, `${path.basename(c.file)}.txt`), result.fullText);
+          }
           const withHint = extractReceipt({ content: result.fullText, documents: [{ fields: {} }] }, { currencyCode: c.currency });
           outcomes[i] = {
             file: path.basename(c.file),
@@ -159,6 +165,7 @@ async function runChild(set: SetName, side: Side): Promise<void> {
 function child(set: SetName, side: Side): Promise<ChildReport> {
   const argv = [...process.execArgv, process.argv[1]!, '--child', set, '--side', side, '--concurrency', args.concurrency!, '--engine', args.engine!];
   if (args.limit) argv.push('--limit', args.limit);
+  if (args.dump) argv.push('--dump', args.dump);
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
     let out = '';
