@@ -6,7 +6,7 @@ import { createPaddleOcr, type PaddleOcr } from './paddle-ocr.engine.js';
 import { readingOrder } from './reading-order.js';
 import { closeOrientationDetector } from './orientation.detector.js';
 import { needsSecondOpinion, readingScore, type Reading } from './second-opinion.policy.js';
-import { TesseractPool } from './tesseract.pool.js';
+import { TesseractPool, TesseractTimeoutError } from './tesseract.pool.js';
 
 export interface LocalOcrOptions {
   /** Jobs recognising at once: the tesseract pool keeps this many workers. */
@@ -51,7 +51,15 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
 
   async function readWithTesseract(doc: PreparedDocument, hints: RecognizeHints, signal: AbortSignal): Promise<EngineReading> {
     const read = async (languages: string[]) => {
-      const pages = await Promise.all(doc.pages.map((page) => tesseract.recognize(page.image, languages, signal)));
+      const pages = await Promise.all(
+        doc.pages.map((page) =>
+          tesseract.recognize(page.image, languages, signal).catch((err: unknown) => {
+            // A page tesseract cannot finish in time reads as nothing: the other reader decides.
+            if (err instanceof TesseractTimeoutError) return { lines: [], confidence: 0 };
+            throw err;
+          }),
+        ),
+      );
       return reading(doc.pages, pages, `tesseract:${languages.join('+')}`, hints);
     };
     const languages = firstPassLanguages({ script: doc.script, currencyCode: hints.currencyCode }, options.langs);

@@ -2,6 +2,16 @@ import Tesseract from 'tesseract.js';
 import type { PageLine } from './ocr-engine.js';
 import { tessdataDir } from './tessdata.js';
 
+/** Longer than any receipt page takes (a long receipt: ~10 s on a busy core). */
+export const DEFAULT_PAGE_TIMEOUT_MS = 30_000;
+
+export class TesseractTimeoutError extends Error {
+  override name = 'TesseractTimeoutError';
+  constructor(ms: number) {
+    super(`tesseract gave up on a page after ${ms} ms`);
+  }
+}
+
 export interface TesseractPage {
   lines: PageLine[];
   /** 0..1, tesseract's mean word confidence. */
@@ -33,15 +43,23 @@ export class TesseractPool {
     this.langPath = tessdataDir(installed);
   }
 
-  /** Lines of `image` read with `langs` (e.g. ['deu', 'eng']), in tesseract's reading order. */
-  async recognize(image: Buffer, langs: readonly string[], signal: AbortSignal): Promise<TesseractPage> {
+  /**
+   * Lines of `image` read with `langs` (e.g. ['deu', 'eng']), in tesseract's reading order.
+   * A page that takes longer than `timeoutMs` (noise it tries to read as text: a photo of a
+   * table, a wall of static) rejects with TesseractTimeoutError and its worker is replaced.
+   */
+  async recognize(image: Buffer, langs: readonly string[], signal: AbortSignal, timeoutMs = DEFAULT_PAGE_TIMEOUT_MS): Promise<TesseractPage> {
     const entry = await this.acquire(langs.join('+'), signal);
+    const job = entry.worker.recognize(image, {}, { blocks: true, text: false });
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new TesseractTimeoutError(timeoutMs)), timeoutMs);
     try {
-      // On abort the caller moves on at once; the worker finishes the page and goes back to the pool.
-      const result = await raceAbort(entry.worker.recognize(image, {}, { blocks: true, text: false }), signal);
-      return pageOf(result.data);
+      return pageOf((await raceAbort(job, AbortSignal.any([signal, timeout.signal]))).data);
     } finally {
-      this.release(entry);
+      clearTimeout(timer);
+      if (timeout.signal.aborted) this.discard(entry);
+      // A cancelled page is finished by its worker, which goes back to the pool only then.
+      else void job.then(() => this.release(entry), () => this.release(entry));
     }
   }
 
@@ -88,6 +106,14 @@ export class TesseractPool {
     }
   }
 
+  /** A worker stuck on a page is ended; the pool makes a new one when asked. */
+  private discard(entry: PooledWorker): void {
+    this.workers.splice(this.workers.indexOf(entry), 1);
+    this.waiting.shift()?.();
+    // Terminating a worker mid-page rejects only that page, which was given up already.
+    entry.worker.terminate().catch(() => undefined);
+  }
+
   private release(entry: PooledWorker): void {
     entry.busy = false;
     this.waiting.shift()?.();
@@ -101,6 +127,7 @@ export class TesseractPool {
 }
 
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
   let onAbort!: () => void;
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason);
