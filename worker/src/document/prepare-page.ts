@@ -15,6 +15,8 @@ export interface PreparedPage {
   skew: number;
   /** Whether a photo was cropped to its receipt. */
   cropped: boolean;
+  /** Whether OSD was asked which way up the page is (see `orient`). */
+  oriented: boolean;
   /** The script OSD saw ("Latin", "Japanese", …), for choosing OCR languages; see scriptConfidence. */
   script?: string;
   scriptConfidence?: number;
@@ -25,18 +27,33 @@ export interface PreparedPage {
  * pages only) and turned upright. The crop comes first so the other steps measure the receipt,
  * not the table it lies on. Text scaling (text-scale.step.ts) is left out too: it lost fields on
  * the tune half and made pages up to 3× the pixels to read.
+ *
+ * `orient`: ask OSD which way up the page is — always (the default), never, or only when the page
+ * is wider than tall (receipts are long, so such a page is probably sideways); OSD is a fifth of
+ * a scan's reading time, and a caller can ask later (`orientPrepared`) when the reading is poor.
  */
-export async function preparePage(page: PageImage, options: { signal: AbortSignal }): Promise<PreparedPage> {
+export async function preparePage(
+  page: PageImage,
+  options: { signal: AbortSignal; orient?: 'always' | 'never' | 'landscape' },
+): Promise<PreparedPage> {
   const crop = await cropToReceipt(page);
   options.signal.throwIfAborted();
   const lit = await evenIllumination(crop.page);
   options.signal.throwIfAborted();
-  const oriented = await orientPage(lit.page, options);
+  const orient = options.orient ?? 'always';
+  const prepared: PreparedPage = { page: lit.page, rotated: 0, skew: 0, cropped: crop.cropped, oriented: false };
+  return orient === 'always' || (orient === 'landscape' && lit.page.width > lit.page.height) ? orientPrepared(prepared, options) : prepared;
+}
+
+/** A prepared page turned upright by OSD (once: a page OSD has seen is returned as it is). */
+export async function orientPrepared(prepared: PreparedPage, options: { signal: AbortSignal }): Promise<PreparedPage> {
+  if (prepared.oriented) return prepared;
+  const oriented = await orientPage(prepared.page, options);
   return {
+    ...prepared,
     page: oriented.page,
     rotated: oriented.rotated,
-    skew: 0,
-    cropped: crop.cropped,
+    oriented: true,
     script: oriented.script,
     scriptConfidence: oriented.scriptConfidence,
   };

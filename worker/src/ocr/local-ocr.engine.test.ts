@@ -4,6 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { worldDir } from '../../../tests/support/receipts-world.js';
+import { receiptsDir } from '../../../tests/support/service-process.js';
 import { boxOnOriginal, createLocalOcrEngine } from './local-ocr.engine.js';
 import type { DecodedDocument, PageImage } from './ocr-engine.js';
 
@@ -75,6 +76,17 @@ describe('the local engine', () => {
     const doc = await read(await printed(lines, { fontSize: 28, blur: 3, scale: 0.5 }));
     expect(doc.readBy).toBe('paddle');
     expect(doc.content).toMatch(/4[.,]34/);
+  });
+
+  describe.skipIf(!existsSync(path.join(receiptsDir, 'X51005568881.jpg')))('on a shared scan turned upside down (../shared/receipts)', () => {
+    it('reads it upright once the first reading comes out poor', async () => {
+      const png = await sharp(await readFile(path.join(receiptsDir, 'X51005568881.jpg'))).rotate(180).png().toBuffer();
+      const { width = 0, height = 0 } = await sharp(png).metadata();
+      const doc = await read({ mimeType: 'image/png', original: png, pages: [{ image: png, width, height }] });
+      expect(doc.content).toMatch(/10[.,]40/);
+      // The first line read is the shop's name, at the top of the upright page: the bottom of the stored one.
+      expect(doc.lines![0]!.box.y).toBeGreaterThan(0.5);
+    });
   });
 
   describe.skipIf(!existsSync(path.join(worldDir, 'jp_abcmart_1.jpg')))('on a real Japanese receipt (../shared/receipts-world)', () => {

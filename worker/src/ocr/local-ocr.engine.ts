@@ -1,5 +1,5 @@
 import { extractReceipt, type RecognizedDocument, type RecognizedLine } from '@receipts/common';
-import { preparePage } from '../document/prepare-page.js';
+import { orientPrepared, preparePage, type PreparedPage } from '../document/prepare-page.js';
 import { firstPassLanguages, retryLanguages } from './language.choice.js';
 import { originalPoint, type DecodedDocument, type OcrEngine, type PageImage, type PageLine, type RecognizeHints } from './ocr-engine.js';
 import { createPaddleOcr, type PaddleOcr } from './paddle-ocr.engine.js';
@@ -24,11 +24,22 @@ export interface LocalOcrOptions {
 
 export type PaddleMode = 'never' | 'fallback' | 'photos' | 'always';
 
-/** A prepared document: every page upright, cropped and straightened, with what OSD saw. */
+/** A prepared document: every page cropped and lit evenly, upright where OSD was asked. */
 interface PreparedDocument extends DecodedDocument {
   script?: string;
   /** A page was a photo: the receipt was cut out of its background. */
   photo?: boolean;
+  /** The pages as prepared, to ask OSD later about those it has not seen. */
+  prepared?: PreparedPage[];
+}
+
+/** The document with every page turned upright by OSD; null when no page needed turning. */
+async function orientedDocument(doc: PreparedDocument, signal: AbortSignal): Promise<PreparedDocument | null> {
+  if (!doc.prepared || doc.prepared.every((p) => p.oriented)) return null;
+  const prepared: PreparedPage[] = [];
+  for (const page of doc.prepared) prepared.push(await orientPrepared(page, { signal }));
+  if (prepared.every((p) => p.rotated === 0)) return null;
+  return { ...doc, pages: prepared.map((p) => p.page), prepared, script: prepared.find((p) => p.script)?.script ?? doc.script };
 }
 
 interface EngineReading extends Reading {
@@ -84,9 +95,11 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
     async prepare(doc, signal) {
       if (doc.textLayer || options.cleanUp === false) return doc;
       const prepared = [];
-      for (const page of doc.pages) prepared.push(await preparePage(page, { signal }));
+      // With two readers, OSD only for pages that look sideways now; the others only if their reading is poor.
+      const orient = mode === 'never' || mode === 'always' ? 'always' : 'landscape';
+      for (const page of doc.pages) prepared.push(await preparePage(page, { signal, orient }));
       const script = prepared.find((p) => p.script)?.script;
-      return { ...doc, pages: prepared.map((p) => p.page), script, photo: prepared.some((p) => p.cropped) } satisfies PreparedDocument;
+      return { ...doc, pages: prepared.map((p) => p.page), prepared, script, photo: prepared.some((p) => p.cropped) } satisfies PreparedDocument;
     },
     async recognize(doc: PreparedDocument, signal, hints = {}) {
       if (doc.textLayer) return textLayerDocument(doc);
@@ -94,11 +107,18 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
       if (mode === 'always') return (await readWithPaddle(doc, hints, signal)).doc;
       const paddleFirst = mode === 'photos' && doc.photo === true;
       const [firstReader, secondReader] = paddleFirst ? [readWithPaddle, readWithTesseract] : [readWithTesseract, readWithPaddle];
-      const first = await firstReader(doc, hints, signal);
+      let first = await firstReader(doc, hints, signal);
+      const now = hints.now ?? new Date();
       if (!needsSecondOpinion(first)) return first.doc;
+      // A poor reading may be of a page upside down or sideways: ask OSD, read the turned pages again.
+      const oriented = await orientedDocument(doc, signal);
+      if (oriented) {
+        const again = await firstReader(oriented, hints, signal);
+        if (readingScore(again, now) > readingScore(first, now)) [first, doc] = [again, oriented];
+        if (!needsSecondOpinion(first)) return first.doc;
+      }
       signal.throwIfAborted();
       const second = await secondReader(doc, hints, signal);
-      const now = hints.now ?? new Date();
       return readingScore(second, now) > readingScore(first, now) ? second.doc : first.doc;
     },
     async close() {
