@@ -187,7 +187,7 @@ describe('decodeDocument', () => {
   });
 
   it('reads only the first pages of a 300-page PDF', async () => {
-    const pages = Array.from({ length: 300 }, (_, i) => [`Page ${i + 1} of the statement`]);
+    const pages = Array.from({ length: 300 }, (_, i) => [`Page ${i + 1} of the statement, balance 12.34`]);
     const started = Date.now();
     const doc = await decode(textPdf(pages));
     expect(new Set(doc.textLines!.map((l) => l.page))).toEqual(new Set(Array.from({ length: MAX_PDF_PAGES }, (_, i) => i + 1)));
