@@ -5,7 +5,7 @@ import { originalPoint, type DecodedDocument, type OcrEngine, type PageImage, ty
 import { createPaddleOcr, type PaddleOcr } from './paddle-ocr.engine.js';
 import { readingOrder } from './reading-order.js';
 import { closeOrientationDetector } from './orientation.detector.js';
-import { needsSecondOpinion, readingScore, type Reading } from './second-opinion.policy.js';
+import { isBetterReading, needsSecondOpinion, type Reading } from './second-opinion.policy.js';
 import { TesseractPool, TesseractTimeoutError } from './tesseract.pool.js';
 
 export interface LocalOcrOptions {
@@ -80,7 +80,7 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
     signal.throwIfAborted();
     const again = await read(retry);
     const now = hints.now ?? new Date();
-    return readingScore(again, now) > readingScore(first, now) ? again : first;
+    return isBetterReading(again, first, now, true) ? again : first;
   }
 
   async function readWithPaddle(doc: PreparedDocument, hints: RecognizeHints, signal: AbortSignal): Promise<EngineReading> {
@@ -114,12 +114,12 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
       const oriented = await orientedDocument(doc, signal);
       if (oriented) {
         const again = await firstReader(oriented, hints, signal);
-        if (readingScore(again, now) > readingScore(first, now)) [first, doc] = [again, oriented];
+        if (isBetterReading(again, first, now, true)) [first, doc] = [again, oriented];
         if (!needsSecondOpinion(first)) return first.doc;
       }
       signal.throwIfAborted();
       const second = await secondReader(doc, hints, signal);
-      return readingScore(second, now) > readingScore(first, now) ? second.doc : first.doc;
+      return isBetterReading(second, first, now, false) ? second.doc : first.doc;
     },
     async close() {
       await Promise.allSettled([tesseract.close(), paddle?.close(), closeOrientationDetector()]);

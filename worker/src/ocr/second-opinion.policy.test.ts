@@ -1,6 +1,6 @@
 import type { ReceiptRecord } from '@receipts/common';
 import { describe, expect, it } from 'vitest';
-import { needsSecondOpinion, readingScore } from './second-opinion.policy.js';
+import { isBetterReading, needsSecondOpinion, readingScore } from './second-opinion.policy.js';
 
 const now = new Date('2025-06-01T12:00:00Z');
 const receipt = (over: Partial<ReceiptRecord> = {}): ReceiptRecord => ({
@@ -28,16 +28,24 @@ describe('needsSecondOpinion', () => {
   });
 });
 
-describe('readingScore', () => {
-  it('prefers the reading that found the total over a more confident one that did not', () => {
-    expect(readingScore({ receipt: receipt(), confidence: 0.5 }, now)).toBeGreaterThan(readingScore({ receipt: receipt({ total: null }), confidence: 0.95 }, now));
+describe('isBetterReading', () => {
+  const better = (a: ReceiptRecord, ca: number, b: ReceiptRecord, cb: number, same = false) =>
+    isBetterReading({ receipt: a, confidence: ca }, { receipt: b, confidence: cb }, now, same);
+  it('takes the reading that found the total over a more confident one that did not', () => {
+    expect(better(receipt(), 0.5, receipt({ total: null }), 0.95)).toBe(true);
+    expect(better(receipt({ total: null }), 0.95, receipt(), 0.5)).toBe(false);
   });
-  it('prefers arithmetic that holds', () => {
-    const holds = readingScore({ receipt: receipt({ subtotal: 11.5, tax: 1 }), confidence: 0.6 }, now);
-    const breaks = readingScore({ receipt: receipt({ subtotal: 10, tax: 1, total: 17.5 }), confidence: 0.6 }, now);
-    expect(holds).toBeGreaterThan(breaks);
+  it('takes arithmetic that holds', () => {
+    expect(better(receipt({ subtotal: 11.5, tax: 1 }), 0.6, receipt({ subtotal: 10, tax: 1, total: 17.5 }), 0.6)).toBe(true);
   });
-  it('breaks a tie by confidence', () => {
-    expect(readingScore({ receipt: receipt(), confidence: 0.9 }, now)).toBeGreaterThan(readingScore({ receipt: receipt(), confidence: 0.7 }, now));
+  it('keeps the incumbent on a tie with the other reader, however confident', () => {
+    expect(better(receipt(), 0.99, receipt(), 0.55)).toBe(false);
+  });
+  it('breaks a tie by confidence between readings of the same reader', () => {
+    expect(better(receipt(), 0.9, receipt(), 0.7, true)).toBe(true);
+    expect(better(receipt(), 0.7, receipt(), 0.9, true)).toBe(false);
+  });
+  it('counts validation issues against a reading', () => {
+    expect(readingScore({ receipt: receipt({ date: '1999-01-01' }), confidence: 1 }, now)).toBeLessThan(readingScore({ receipt: receipt(), confidence: 1 }, now));
   });
 });

@@ -21,17 +21,26 @@ export function needsSecondOpinion(reading: Reading): boolean {
 }
 
 /**
- * How much of a receipt a reading makes sense of: the key fields found, the arithmetic that
- * holds, then the engine's confidence to break ties. Used to keep the better of two readings.
+ * How much of a receipt a reading makes sense of: the key fields found and the arithmetic that
+ * holds, less the issues validation raises.
  */
 export function readingScore(reading: Reading, now: Date): number {
   const { receipt } = reading;
-  const issues = validateReceipt(receipt, now);
   let score = 0;
   if (receipt.total != null && receipt.total > 0) score += 3;
   if (receipt.date) score += 2;
   if (receipt.merchantName) score += 1;
   if (receipt.subtotal != null && receipt.tax != null && receipt.total != null && totalMismatch(receipt) === null) score += 2;
-  score -= issues.length;
-  return score + reading.confidence;
+  return score - validateReceipt(receipt, now).length;
+}
+
+/**
+ * Whether `candidate` should replace `incumbent`: it makes more sense of the receipt. On a tie a
+ * reading by the same reader (another language) wins on its confidence; a reading by the other
+ * reader does not, as the two readers' confidences are not on one scale (PaddleOCR's run high)
+ * and the incumbent's reader was chosen for this kind of page.
+ */
+export function isBetterReading(candidate: Reading, incumbent: Reading, now: Date, sameReader: boolean): boolean {
+  const difference = readingScore(candidate, now) - readingScore(incumbent, now);
+  return difference > 0 || (difference === 0 && sameReader && candidate.confidence > incumbent.confidence);
 }
