@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { receiptRecordSchema } from '../receipt.schema.js';
-import { extractReceipt, extractReceiptWithSources, rawTextPreview, textLines } from './extract-receipt.js';
+import { receiptRecordSchema, type ReceiptRecord } from '../receipt.schema.js';
+import { extractReceipt, extractReceiptWithSources, netInclusiveSubtotal, rawTextPreview, textLines } from './extract-receipt.js';
+import { totalMismatch } from './validation.rules.js';
 
 describe('rawTextPreview (spec §9)', () => {
   it.each<[string, string]>([
@@ -117,5 +118,21 @@ describe('extractReceiptWithSources', () => {
     const agree = extractReceipt({ content: 'SHOP LTD\n01/02/2026\nSUBTOTAL 10.00\nTAX 1.00\nTOTAL 11.00', documents: [{ fields: {} }] });
     const disagree = extractReceipt({ content: 'SHOP LTD\n01/02/2026\nSUBTOTAL 10.00\nTAX 1.00\nTOTAL 15.00', documents: [{ fields: {} }] });
     expect(disagree.quality).toBeLessThan(agree.quality);
+  });
+});
+
+describe('netInclusiveSubtotal', () => {
+  const record = (over: Partial<ReceiptRecord>): ReceiptRecord => ({ category: 'other', quality: 1, items: [], rawText: '', ...over });
+  it.each([
+    ['a subtotal holding the tax (内税) is recorded net of it', { total: 438, subtotal: 438, tax: 32 }, 406],
+    ['with a tip beside it', { total: 120, subtotal: 100, tax: 19, tip: 20 }, 81],
+    ['a subtotal before tax stays', { total: 110, subtotal: 100, tax: 10 }, 100],
+    ['a subtotal that fits neither stays (validation flags it)', { total: 150, subtotal: 100, tax: 10 }, 100],
+    ['no tax, nothing to net', { total: 100, subtotal: 100, tax: 0 }, 100],
+  ])('%s', (_, fields, subtotal) => {
+    const r = record(fields);
+    netInclusiveSubtotal(r);
+    expect(r.subtotal).toBe(subtotal);
+    if (fields.tax > 0) expect(totalMismatch(r) === null).toBe(fields.total !== 150);
   });
 });

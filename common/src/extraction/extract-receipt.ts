@@ -9,7 +9,7 @@ import { findMerchant } from './merchant.rule.js';
 import { amountReader, ZERO_DECIMAL_CURRENCIES } from './money.rule.js';
 import { computeQuality, type FieldConfidences } from './quality.rule.js';
 import { findTotalsWithSources } from './totals.rule.js';
-import { totalMismatch } from './validation.rules.js';
+import { totalMismatch, totalTolerance } from './validation.rules.js';
 
 export const RAW_TEXT_PREVIEW = 200;
 /** How sure a value read from plain text by a rule is, compared with a service's own confidence. */
@@ -145,6 +145,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
     items,
     rawText: rawTextPreview(doc.content.trim()),
   };
+  netInclusiveSubtotal(record);
   if (receiptNumber?.line !== undefined) sources.receiptNumber = rawIndex(receiptNumber.line);
   if (tin?.line !== undefined) sources.tin = rawIndex(tin.line);
   if (payment?.line !== undefined) sources.paymentMethod = rawIndex(payment.line);
@@ -153,6 +154,19 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   record.quality = computeQuality(confidences, doc.documents[0]?.confidence);
   for (const key of Object.keys(sources) as Array<keyof ReceiptSources>) if (sources[key] === undefined) delete sources[key];
   return { receipt: record, sources };
+}
+
+/**
+ * Where prices include the tax (VAT-inclusive receipts, 内税) the printed subtotal already holds
+ * it and equals the total; the record's subtotal is the amount before tax (spec §5's
+ * subtotal + tax + tip − discount = total), so such a subtotal is recorded net of its tax.
+ */
+export function netInclusiveSubtotal(r: ReceiptRecord): void {
+  if (r.total == null || r.subtotal == null || r.tax == null || r.tax <= 0) return;
+  const rest = (r.tip ?? 0) - (r.discount ?? 0);
+  const tolerance = totalTolerance(r.total) + 1e-9;
+  const inclusive = Math.abs(r.subtotal + rest - r.total) <= tolerance && Math.abs(r.subtotal + r.tax + rest - r.total) > tolerance;
+  if (inclusive) r.subtotal = Math.round((r.subtotal - r.tax) * 100) / 100;
 }
 
 /** The spec §5 extraction: the record alone. */

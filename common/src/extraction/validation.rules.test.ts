@@ -25,8 +25,8 @@ describe('receipt issues (spec §5)', () => {
     // Below 1.00 the tolerance is 0.01.
     [{ total: 0.5, subtotal: 0.4, tax: 0.09 }, null],
     [{ total: 0.5, subtotal: 0.4, tax: 0.08 }, 'Total mismatch: 0.50 vs calculated 0.48'],
-    // A subtotal with the tax inside it (VAT-inclusive prices) agrees with the total.
-    [{ total: 438, subtotal: 438, tax: 32 }, null],
+    // The spec's rule as it stands: a subtotal must be before tax (extraction nets out an inclusive one).
+    [{ total: 438, subtotal: 438, tax: 32 }, 'Total mismatch: 438.00 vs calculated 470.00'],
     [{ total: 450, subtotal: 438, tax: 32 }, 'Total mismatch: 450.00 vs calculated 470.00'],
     // Checked only when total, subtotal and tax are all present.
     [{ total: 110, subtotal: 50 }, null],

@@ -19,19 +19,17 @@ export function missingKeyFields(r: ReceiptRecord): string | null {
   return !r.merchantName && !present(r.total) && !r.date ? ISSUE_TEXTS.missingKeyFields : null;
 }
 
-/**
- * calculated = subtotal + tax + tip − discount; tolerance max(0.01, 1 % of total); only with
- * total, subtotal and tax. A subtotal that already contains the tax (VAT-inclusive prices, 内税)
- * is no mismatch: the total then equals subtotal + tip − discount.
- */
+/** Spec §5: the larger of 0.01 and 1 % of the total. */
+export function totalTolerance(total: number): number {
+  return Math.max(0.01, Math.abs(total) * 0.01);
+}
+
+/** calculated = subtotal + tax + tip − discount; tolerance max(0.01, 1 % of total); only with total, subtotal and tax. */
 export function totalMismatch(r: ReceiptRecord): string | null {
   if (!present(r.total) || !present(r.subtotal) || !present(r.tax)) return null;
   const calculated = r.subtotal + r.tax + (r.tip ?? 0) - (r.discount ?? 0);
-  const tolerance = Math.max(0.01, Math.abs(r.total) * 0.01);
   // A hair of slack so a difference of exactly the tolerance is not lost to binary fractions.
-  const off = (value: number) => Math.abs(value - r.total!) > tolerance + 1e-9;
-  const taxIncluded = r.tax > 0 && !off(calculated - r.tax);
-  return off(calculated) && !taxIncluded ? `Total mismatch: ${r.total.toFixed(2)} vs calculated ${calculated.toFixed(2)}` : null;
+  return Math.abs(calculated - r.total) > totalTolerance(r.total) + 1e-9 ? `Total mismatch: ${r.total.toFixed(2)} vs calculated ${calculated.toFixed(2)}` : null;
 }
 
 export function dateIssue(r: ReceiptRecord, now: Date): string | null {
