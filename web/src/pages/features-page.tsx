@@ -2,6 +2,7 @@ import { CATEGORIES, MEASURED_ACCURACY, SUPPORTED_CURRENCY_COUNT } from '@receip
 import { Link } from 'react-router-dom';
 import { usePageTitle } from '../hooks/use-page-title.js';
 
+const { world, scans } = MEASURED_ACCURACY;
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 const SECTIONS = [
@@ -23,7 +24,10 @@ const SECTIONS = [
       ['Corrections', 'Fix any field in the receipt details; the checks run again on what you typed.'],
       ['Categories', `Receipts are sorted into ${CATEGORIES.join(', ')}.`],
       ['Currencies', `${SUPPORTED_CURRENCY_COUNT} ISO 4217 currencies recognised from codes, symbols and place names.`],
-      ['Measured accuracy', `On ${MEASURED_ACCURACY.receipts} real scanned receipts: ${pct(MEASURED_ACCURACY.total)} of totals, ${pct(MEASURED_ACCURACY.date)} of dates and ${pct(MEASURED_ACCURACY.merchant)} of merchant names read correctly.`],
+      [
+        'Measured accuracy',
+        `On ${world.receipts} ${world.description}: ${pct(world.total)} of totals, ${pct(world.date)} of dates, ${pct(world.merchant)} of merchant names and ${pct(world.currency)} of currencies read correctly. On ${scans.receipts} ${scans.description}: ${pct(scans.total)}, ${pct(scans.date)} and ${pct(scans.merchant)}.`,
+      ],
       ['Duplicate warnings', 'A receipt uploaded twice is flagged, never silently dropped.'],
     ],
   },

@@ -1,4 +1,12 @@
-import { CATEGORIES, MEASURED_ACCURACY, PIPELINE_STEPS, SUPPORTED_CURRENCY_COUNT, FREE_DAILY_LIMIT } from '@receipts/common';
+import {
+  BUNDLED_OCR_LANGUAGES,
+  CATEGORIES,
+  FREE_DAILY_LIMIT,
+  MEASURED_ACCURACY,
+  MEASURED_OCR_LANGUAGES,
+  PIPELINE_STEPS,
+  SUPPORTED_CURRENCY_COUNT,
+} from '@receipts/common';
 import { Link } from 'react-router-dom';
 import { runExport } from '../components/export-controls.js';
 import { ExportPreview } from '../components/export-preview.js';
@@ -10,10 +18,11 @@ import { COUNTRIES } from '../lib/demo-data.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 
 const pct = (share: number) => `${Math.round(share * 100)}%`;
+const listed = (names: readonly string[]) => `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 
 export const HOME_STATS = [
-  { value: pct(MEASURED_ACCURACY.total), label: `of receipt totals read exactly in our benchmark of ${MEASURED_ACCURACY.receipts} real scanned receipts` },
-  { value: pct(MEASURED_ACCURACY.date), label: 'of receipt dates read correctly in the same benchmark' },
+  { value: pct(MEASURED_ACCURACY.world.total), label: `of receipt totals read exactly in our benchmark of ${MEASURED_ACCURACY.world.receipts} ${MEASURED_ACCURACY.world.description}` },
+  { value: pct(MEASURED_ACCURACY.world.date), label: 'of receipt dates read correctly in the same benchmark' },
   { value: String(SUPPORTED_CURRENCY_COUNT), label: 'ISO 4217 currencies recognised on receipts' },
   { value: String(PIPELINE_STEPS.length), label: 'processing steps you can watch live for every file' },
 ];
@@ -29,7 +38,7 @@ const FEATURES = [
   { title: 'Live progress', text: 'See every step — reading, recognising, extracting, checking — as it happens, in every open tab.' },
   { title: 'Validation checks', text: 'Totals that do not add up, odd tax rates and impossible dates are flagged beside the field.' },
   { title: 'Fix what OCR missed', text: 'Correct any field in the receipt details; the checks run again on your corrections.' },
-  { title: 'Photos and PDFs', text: 'JPG, PNG, WebP, HEIC and PDF files up to 10MB, scanned or digital.' },
+  { title: 'Photos and PDFs', text: 'JPG, PNG, WebP, HEIC, TIFF, GIF and PDF files up to 10MB, scanned or digital.' },
   { title: 'Private by design', text: 'Receipt images are deleted after 90 days; your extracted data stays until you delete it.' },
 ];
 
@@ -113,8 +122,8 @@ export function HomePage() {
             Works worldwide
           </h2>
           <p className="section-lead">
-            Pick your currency before uploading, or let the receipt tell us: symbols, codes and place names are recognised. Text recognition ships with
-            English; receipts in other Latin-script languages often read well, but we have only measured English ones.
+            Pick your currency before uploading, or let the receipt tell us: symbols, codes and place names are recognised. Text recognition ships with{' '}
+            {listed(BUNDLED_OCR_LANGUAGES)}; our benchmark has measured receipts in {listed(MEASURED_OCR_LANGUAGES)}.
           </p>
           <ul className="country-grid">
             {COUNTRIES.map((c) => (
