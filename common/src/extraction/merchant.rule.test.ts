@@ -16,6 +16,9 @@ describe('merchant', () => {
     [['Sine, :', 'POPULAR BOOK', 'CO. (M) SDN BHD', '(Co. No. 113825-K)'], 'POPULAR BOOK CO. (M) SDN BHD'],
     [['AIK HUAT HARDWARE', 'ENTERPRISE (SETIA', 'ALAM) SIN BHD', '822737-X'], 'AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SIN BHD'],
     [['I ——', 'OLD ASIA', 'OWN BY: CHEF LEE SDN BHD', 'CO. NO. (458592-T)'], 'CHEF LEE SDN BHD'],
+    // A company-number label read on a line of its own is no part of the name.
+    [['ACME HARDWARE SDN BHD', 'CO.N0.', '(123456-A)', 'NO. 1, JALAN MAJU'], 'ACME HARDWARE SDN BHD'],
+    [['NORTHWIND TRADING LTD', 'Company No.', '01234567'], 'NORTHWIND TRADING LTD'],
     [['3180305y |', 'MR. D.I.Y. (M) SDN BHD', '(CO.REG :860671-D)', 'KAWASAN PERINDUSTRIAN BALAKONG,'], 'MR. D.I.Y. (M) SDN BHD'],
     [['99 SPEED MART S/B {519537-%)', 'LOT P.T. 2811'], '99 SPEED MART S/B'],
     [['Dion Realties Sdn Bhd (Co. No:20154-T)'], 'Dion Realties Sdn Bhd'],

@@ -34,8 +34,8 @@ const STORE_LINE = /^(store|st|branch|filiale|markt|succursale|magasin|tienda|lo
 const STORE_LINE_BONUS = 1;
 /** Below this a line is only an address or a greeting: better no name than that. */
 const MIN_NAME_SCORE = -2.5;
-/** Words that begin the legal-form tail of a name printed on a line of its own. */
-const LEGAL_FORM_START = /^(co\.|company\b|sdn\b|s\/b\b|bhd\b|berhad\b|ltd\b|limited\b|inc\b|llc\b|gmbh\b|pty\b|pte\b|plc\b|corp\b|enterprise\b|trading\b|\(m\))/i;
+/** Words that begin the legal-form tail of a name printed on a line of its own (a company-number label does not). */
+const LEGAL_FORM_START = /^(co\.(?!\s*(?:n[o0]|reg)\b)|company\b(?!\s*(?:n[o0]|reg)\b)|sdn\b|s\/b\b|bhd\b|berhad\b|ltd\b|limited\b|inc\b|llc\b|gmbh\b|pty\b|pte\b|plc\b|corp\b|enterprise\b|trading\b|\(m\))/i;
 const OWNED_BY = /^(owned|own|operated|managed)\s*by\s*:?\s*/i;
 /** How many lines from the top a name may be printed, once junk lines are skipped. */
 const HEAD_LINES = 8;
