@@ -17,7 +17,8 @@ const receipt = (over: Partial<ReceiptRecord> = {}): ReceiptRecord => ({
 describe('needsSecondOpinion', () => {
   it.each([
     ['a confident reading with merchant, date and total', receipt(), 0.85, false],
-    ['low engine confidence', receipt(), 0.4, true],
+    ['a page the engine made little of', receipt(), 0.3, true],
+    ['a middling confidence with every key field', receipt(), 0.55, false],
     ['no total', receipt({ total: null }), 0.9, true],
     ['no date', receipt({ date: undefined }), 0.9, true],
     ['no merchant', receipt({ merchantName: undefined }), 0.9, true],

@@ -1,7 +1,7 @@
 import { totalMismatch, validateReceipt, type ReceiptRecord } from '@receipts/common';
 
-/** Below this mean word confidence a page reads poorly enough to be worth a second engine. */
-export const LOW_CONFIDENCE = 0.6;
+/** Below this mean word confidence a page is barely read, whatever fields its text seems to give. */
+export const LOW_CONFIDENCE = 0.4;
 
 export interface Reading {
   receipt: ReceiptRecord;
@@ -10,8 +10,10 @@ export interface Reading {
 }
 
 /**
- * A reading is worth a second opinion (the slower engine) when the engine doubted its own
- * text, or when a key field the receipt must print is missing or contradicts the arithmetic.
+ * A reading is worth a second opinion (the other reader) when a key field the receipt must
+ * print is missing or contradicts the arithmetic, or when the engine made little of the page.
+ * A middling confidence alone is not enough: on flat scans it cost a second reading of one
+ * receipt in eight for fields that were already right.
  */
 export function needsSecondOpinion(reading: Reading): boolean {
   const { receipt } = reading;
