@@ -3,30 +3,7 @@
  * naively. Nothing here is committed as bytes.
  */
 import { constants, deflateRawSync, deflateSync } from 'node:zlib';
-
-/** A PDF from object bodies, numbered 1..n; object 1 is the catalog. */
-function assemblePdf(objects: Array<string | Buffer>): Buffer {
-  const parts: Buffer[] = [];
-  let length = 0;
-  const offsets: number[] = [];
-  const push = (chunk: string | Buffer) => {
-    const b = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
-    parts.push(b);
-    length += b.length;
-  };
-  push('%PDF-1.7\n');
-  objects.forEach((obj, i) => {
-    offsets.push(length);
-    push(`${i + 1} 0 obj\n`);
-    push(obj);
-    push('\nendobj\n');
-  });
-  const xref = length;
-  push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`);
-  for (const offset of offsets) push(`${String(offset).padStart(10, '0')} 00000 n \n`);
-  push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
-  return Buffer.concat(parts);
-}
+import { assemblePdf } from './pdf-fixtures.js';
 
 const streamObject = (dict: string, data: Buffer) =>
   Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);

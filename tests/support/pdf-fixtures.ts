@@ -1,17 +1,27 @@
 /** Small PDFs written by hand for tests: text layers, embedded scans, empty, encrypted. */
 
-function assemble(objects: string[], trailerExtra = ''): Buffer {
-  let body = '%PDF-1.4\n';
+/** A PDF from object bodies (text or binary), numbered 1..n; object 1 is the catalog. */
+export function assemblePdf(objects: Array<string | Buffer>, trailerExtra = ''): Buffer {
+  const parts: Buffer[] = [];
   const offsets: number[] = [];
+  let length = 0;
+  const push = (chunk: Buffer | string) => {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
+    parts.push(b);
+    length += b.length;
+  };
+  push('%PDF-1.4\n');
   objects.forEach((obj, i) => {
-    offsets.push(Buffer.byteLength(body, 'latin1'));
-    body += `${i + 1} 0 obj\n${obj}\nendobj\n`;
+    offsets.push(length);
+    push(`${i + 1} 0 obj\n`);
+    push(obj);
+    push('\nendobj\n');
   });
-  const xref = Buffer.byteLength(body, 'latin1');
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailerExtra}>>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
+  const xref = length;
+  push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`);
+  for (const offset of offsets) push(`${String(offset).padStart(10, '0')} 00000 n \n`);
+  push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailerExtra}>>\nstartxref\n${xref}\n%%EOF\n`);
+  return Buffer.concat(parts);
 }
 
 const stream = (content: string, dict = '') => `<< /Length ${Buffer.byteLength(content, 'latin1')} ${dict}>>\nstream\n${content}\nendstream`;
@@ -27,25 +37,15 @@ export function textPdf(pages: string[][]): Buffer {
     kids.push(`${objects.length} 0 R`);
   }
   objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${kids.length} >>`;
-  return assemble(objects);
+  return assemblePdf(objects);
 }
 
 /** A PDF with one page showing a JPEG (a scanned receipt): no text layer. */
 export function scannedPdf(jpeg: Buffer, width: number, height: number): Buffer {
   const scale = 500 / Math.max(width, height);
   const [w, h] = [Math.round(width * scale), Math.round(height * scale)];
-  // The image stream is binary, so this one is put together from buffers.
-  const parts: Buffer[] = [];
-  const offsets: number[] = [];
-  let length = 0;
-  const push = (chunk: Buffer | string) => {
-    const b = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
-    parts.push(b);
-    length += b.length;
-  };
   const content = `q ${w} 0 0 ${h} 50 50 cm /Im1 Do Q`;
-  push('%PDF-1.4\n');
-  const objects: Array<Buffer | string> = [
+  return assemblePdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w + 100} ${h + 100}] /Resources << /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>`,
@@ -55,28 +55,17 @@ export function scannedPdf(jpeg: Buffer, width: number, height: number): Buffer 
       jpeg,
       Buffer.from('\nendstream', 'latin1'),
     ]),
-  ];
-  objects.forEach((obj, i) => {
-    offsets.push(length);
-    push(`${i + 1} 0 obj\n`);
-    push(obj);
-    push('\nendobj\n');
-  });
-  const xref = length;
-  push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`);
-  for (const offset of offsets) push(`${String(offset).padStart(10, '0')} 00000 n \n`);
-  push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
-  return Buffer.concat(parts);
+  ]);
 }
 
 export function emptyPdf(): Buffer {
-  return assemble(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [] /Count 0 >>']);
+  return assemblePdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [] /Count 0 >>']);
 }
 
 /** Encrypted with a user password (the /U entry matches no empty password). */
 export function encryptedPdf(): Buffer {
   const pad = (c: string) => `<${c.repeat(64)}>`;
-  return assemble(
+  return assemblePdf(
     [
       '<< /Type /Catalog /Pages 2 0 R >>',
       '<< /Type /Pages /Kids [] /Count 0 >>',

@@ -10,6 +10,8 @@ import { DECODE_MESSAGES } from './decode.limits.js';
 import type { DecodedPages, DecodeReply, DecodeRequest } from './decode.protocol.js';
 
 /** How often a busy decoder's resident memory is read: an allocation outruns the limit by at most this much time. */
+/** A decoder gets at least this long to start, whatever the per-file limit. */
+const MIN_START_MS = 30_000;
 const RSS_POLL_MS = 50;
 /**
  * Decoders run at a lower CPU priority than the service: on a busy host the event loop that
@@ -226,10 +228,12 @@ export class DecodeSandbox {
       this.log.warn({ err: (err as Error).message, decoderPid: child.pid }, 'cannot lower the decoder priority; it competes with the service as an equal');
     }
     return new Promise<ChildProcess>((resolve, reject) => {
+      // Starting is not the file's time: a busy machine may take seconds to load pdfjs and sharp.
+      const startMs = Math.max(this.limits.DECODE_TIMEOUT_MS, MIN_START_MS);
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        fail(new Error(`decoder process did not start within ${this.limits.DECODE_TIMEOUT_MS} ms`));
-      }, this.limits.DECODE_TIMEOUT_MS);
+        fail(new Error(`decoder process did not start within ${startMs} ms`));
+      }, startMs);
       const onMessage = (reply: DecodeReply) => {
         if (reply.type !== 'ready') return;
         cleanup();
