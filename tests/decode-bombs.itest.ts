@@ -13,12 +13,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heicClaiming, hugeImagePdf, pathBombPdf } from './support/decode-bombs.js';
 import { freePort } from './support/free-port.js';
-import { receiptsDir, startServiceProcess, type ServiceProcess } from './support/service-process.js';
+import { printedReceipt } from './support/printed-receipt.js';
+import { startServiceProcess, type ServiceProcess } from './support/service-process.js';
 import { provisionServices, type TestServices } from './support/services.js';
 import { until } from './support/until.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
 
-const RECEIPT = 'X51005568881.jpg'; // HON HWA HARDWARE TRADING, total 10.40
+const RECEIPT = 'receipt.png';
 /** Shorter than the 30 s default so the run stays short; the bomb would take ~45 s and 1.2 GB unchecked. */
 const DECODE_TIMEOUT_MS = 12_000;
 
@@ -103,7 +104,7 @@ describe('decoding bombs against the running service', () => {
   let baselineMb: number;
 
   beforeAll(async () => {
-    receipt = await readFile(path.join(receiptsDir, RECEIPT));
+    receipt = await printedReceipt();
     services = await provisionServices();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'receipts-bombs-'));
     service = await startServiceProcess('api', {

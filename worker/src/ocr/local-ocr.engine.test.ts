@@ -3,23 +3,19 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { printedReceipt } from '../../../tests/support/printed-receipt.js';
 import { worldDir } from '../../../tests/support/receipts-world.js';
 import { receiptsDir } from '../../../tests/support/service-process.js';
 import { boxOnOriginal, createLocalOcrEngine } from './local-ocr.engine.js';
 import type { DecodedDocument, PageImage } from './ocr-engine.js';
 
-/** A receipt printed from SVG text lines on white paper, as a decoded single-page document. */
+/** A made-up receipt as a decoded single-page document, shrunk by `scale`. */
 async function printed(lines: string[], options: { fontSize?: number; blur?: number; scale?: number } = {}): Promise<DecodedDocument> {
-  const size = options.fontSize ?? 28;
-  const width = size * 18;
-  const height = Math.round(size * (1.6 * lines.length + 2));
-  const text = lines
-    .map((l, i) => `<text xml:space="preserve" x="${size}" y="${size * (1.8 + 1.6 * i)}" font-family="DejaVu Sans Mono" font-size="${size * 0.8}" fill="#111">${l}</text>`)
-    .join('');
-  let image = sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/>${text}</svg>`));
-  if (options.blur) image = sharp(await image.blur(options.blur).png().toBuffer());
-  const scale = options.scale ?? 1;
-  const png = await image.resize(Math.round(width * scale)).png().toBuffer();
+  let png = await printedReceipt(lines, options);
+  if (options.scale) {
+    const { width = 0 } = await sharp(png).metadata();
+    png = await sharp(png).resize(Math.round(width * options.scale)).png().toBuffer();
+  }
   const { width: w = 0, height: h = 0 } = await sharp(png).metadata();
   return { mimeType: 'image/png', original: png, pages: [{ image: png, width: w, height: h }] };
 }
