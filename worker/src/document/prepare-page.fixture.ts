@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { PageImage } from '../ocr/ocr-engine.js';
-import type { Box } from './receipt-crop.step.js';
+import type { Box } from './prepare-page.raster.js';
 
 const LINES = [
   'CORNER GROCERY',

@@ -76,3 +76,51 @@ export function otsuThreshold(data: Uint8Array): number {
   }
   return threshold;
 }
+
+/** A rectangle in an image's pixels. */
+export interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** The 4-connected regions of the pixels `inside` holds for, with their pixel counts and bounding boxes. */
+export function regions(width: number, height: number, inside: (i: number) => boolean): Array<{ area: number; box: Box }> {
+  const seen = new Uint8Array(width * height);
+  const stack = new Int32Array(width * height);
+  const found: Array<{ area: number; box: Box }> = [];
+  for (let start = 0; start < seen.length; start++) {
+    if (seen[start] || !inside(start)) continue;
+    let top = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    let area = 0;
+    let x0 = width;
+    let y0 = height;
+    let x1 = 0;
+    let y1 = 0;
+    while (top > 0) {
+      const i = stack[--top]!;
+      const x = i % width;
+      const y = (i - x) / width;
+      area++;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      const push = (j: number) => {
+        if (!seen[j] && inside(j)) {
+          seen[j] = 1;
+          stack[top++] = j;
+        }
+      };
+      if (x > 0) push(i - 1);
+      if (x < width - 1) push(i + 1);
+      if (y > 0) push(i - width);
+      if (y < height - 1) push(i + width);
+    }
+    found.push({ area, box: { left: x0, top: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 } });
+  }
+  return found;
+}

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { PageImage } from '../ocr/ocr-engine.js';
-import { otsuThreshold, sharpPage, throughInput } from './prepare-page.raster.js';
+import { otsuThreshold, regions, sharpPage, throughInput, type Box } from './prepare-page.raster.js';
 
 /** The paper is looked for on a copy this size (long side): a receipt is a large bright shape. */
 const FIND_SIDE = 512;
@@ -20,13 +20,6 @@ const MIN_PAPER_SHARE = 0.04;
 const MIN_FILL = 0.45;
 /** Margin kept around the paper, as a share of its box: the edge of the print sits close to the edge of the paper. */
 const MARGIN = 0.03;
-
-export interface Box {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
 
 /**
  * Where the receipt lies in a photo, in the page's pixels: the largest bright, colourless region,
@@ -66,7 +59,7 @@ export async function findReceipt(page: PageImage): Promise<Box | undefined> {
   // does not, so the receipt is everything else, text included.
   const receipt = new Uint8Array(n).fill(255);
   for (const i of borderConnected(closed, width, height)) receipt[i] = 0;
-  const found = regions(receipt, width, height);
+  const found = regions(width, height, (i) => receipt[i]! >= 128).sort((a, b) => b.area - a.area);
   if (!found.length) return undefined;
   // A fold or a shadow across the paper can cut it in two: every large piece belongs to the receipt.
   const pieces = found.filter((r) => r.area >= PIECE_SHARE * found[0]!.area);
@@ -140,48 +133,6 @@ function borderConnected(mask: Uint8Array, width: number, height: number): Int32
     if (i < mask.length - width) visit(i + width);
   }
   return found.subarray(0, count);
-}
-
-/**
- * The 4-connected regions of values ≥ 128 with their pixel counts and bounding boxes, largest first.
- */
-function regions(mask: Uint8Array, width: number, height: number): { area: number; box: Box }[] {
-  const seen = new Uint8Array(mask.length);
-  const stack = new Int32Array(mask.length);
-  const found: { area: number; box: Box }[] = [];
-  for (let start = 0; start < mask.length; start++) {
-    if (seen[start] || mask[start]! < 128) continue;
-    let top = 0;
-    stack[top++] = start;
-    seen[start] = 1;
-    let area = 0;
-    let x0 = width;
-    let y0 = height;
-    let x1 = 0;
-    let y1 = 0;
-    while (top > 0) {
-      const i = stack[--top]!;
-      const x = i % width;
-      const y = (i - x) / width;
-      area++;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      const push = (j: number) => {
-        if (!seen[j] && mask[j]! >= 128) {
-          seen[j] = 1;
-          stack[top++] = j;
-        }
-      };
-      if (x > 0) push(i - 1);
-      if (x < width - 1) push(i + 1);
-      if (y > 0) push(i - width);
-      if (y < height - 1) push(i + width);
-    }
-    found.push({ area, box: { left: x0, top: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 } });
-  }
-  return found.sort((a, b) => b.area - a.area);
 }
 
 /** Crops a photo to its receipt; a page with no distinct receipt comes back as it was. */

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { PageImage } from '../ocr/ocr-engine.js';
-import { otsuThreshold, readGray, sharpPage, throughInput, type Gray } from './prepare-page.raster.js';
+import { otsuThreshold, readGray, regions, sharpPage, throughInput, type Gray } from './prepare-page.raster.js';
 
 /** Character height (median ink blob, pixels) tesseract reads best at. */
 export const TARGET_TEXT_HEIGHT = 32;
@@ -19,43 +19,10 @@ const MAX_PIXELS = 16_000_000;
 export function medianTextHeight(gray: Gray): number | undefined {
   const { width, height, data } = gray;
   const threshold = otsuThreshold(data);
-  const seen = new Uint8Array(data.length);
-  const stack = new Int32Array(data.length);
   const heights: number[] = [];
-  for (let start = 0; start < data.length; start++) {
-    if (seen[start] || data[start]! >= threshold) continue;
-    let top = 0;
-    stack[top++] = start;
-    seen[start] = 1;
-    let area = 0;
-    let x0 = width;
-    let y0 = height;
-    let x1 = 0;
-    let y1 = 0;
-    while (top > 0) {
-      const i = stack[--top]!;
-      const x = i % width;
-      const y = (i - x) / width;
-      area++;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      const push = (j: number) => {
-        if (!seen[j] && data[j]! < threshold) {
-          seen[j] = 1;
-          stack[top++] = j;
-        }
-      };
-      if (x > 0) push(i - 1);
-      if (x < width - 1) push(i + 1);
-      if (y > 0) push(i - width);
-      if (y < height - 1) push(i + width);
-    }
-    const h = y1 - y0 + 1;
-    const w = x1 - x0 + 1;
+  for (const { area, box } of regions(width, height, (i) => data[i]! < threshold)) {
     // Characters: a few pixels high, not long rules or big logos, not mere dots.
-    if (h >= 4 && h <= height / 10 && w <= 3 * h && area >= 6) heights.push(h);
+    if (box.height >= 4 && box.height <= height / 10 && box.width <= 3 * box.height && area >= 6) heights.push(box.height);
   }
   if (heights.length < 20) return undefined;
   heights.sort((a, b) => a - b);
