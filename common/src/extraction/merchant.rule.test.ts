@@ -22,6 +22,19 @@ describe('merchant', () => {
     [['3180305y |', 'MR. D.I.Y. (M) SDN BHD', '(CO.REG :860671-D)', 'KAWASAN PERINDUSTRIAN BALAKONG,'], 'MR. D.I.Y. (M) SDN BHD'],
     [['99 SPEED MART S/B {519537-%)', 'LOT P.T. 2811'], '99 SPEED MART S/B'],
     [['Dion Realties Sdn Bhd (Co. No:20154-T)'], 'Dion Realties Sdn Bhd'],
+    // A letter-spaced logo is one word; a trade word on the next line ends the name.
+    [['WHOLE FOODS', 'M A R K E T', '2748 Green Bay Rd'], 'WHOLE FOODS MARKET'],
+    // Priced lines and "served by" lines are never the name.
+    [['Wr', 'You were served by Veronika', 'ANYTIME DAY TC 36.90'], null],
+    [['Multiv Tropic Drink 1.69 B', 'Cheese Singles 0.83 A'], null],
+    // A known chain in the header, even read in pieces, beats a weaker line; its trade word stays.
+    [['Steinhauser Auel 1', 'Lidl Plus', 'EUR'], 'Lidl'],
+    [['Westfa len T ankste l le', 'Hermann Michael Dirker', 'Detmolder Str. 112'], 'Westfa len T ankste l le'],
+    // A shop's legal name beats the mall's chain printed above it.
+    [['AEON MALL SHAH ALAM', 'LAVENDER CONFECTIONERY & BAKERY S/B', '(123456-A)'], 'LAVENDER CONFECTIONERY & BAKERY S/B'],
+    // A chain named lower down stands in only for a header with no real name.
+    [['Oct 27, 2025 order', 'Order# 2000138-23252666', '$1.00 Walmart Cash added!'], 'Walmart'],
+    [['BLUE DOOR BISTRO', '12 Main St', 'Pay with your Walmart card 1.00'], 'BLUE DOOR BISTRO'],
   ])('%j → %s', (lines, name) => {
     expect(findMerchant(undefined, lines)?.name ?? null).toBe(name);
   });

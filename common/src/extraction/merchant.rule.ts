@@ -1,32 +1,32 @@
 import type { RecognizedField } from '../recognized-document.js';
+import { findChain } from './chain.rule.js';
 import { ISO_4217 } from './currency.rule.js';
 
 export const MERCHANT_CONFIDENCE = 0.8;
-const SKIPPED_PREFIXES = /^(receipt|official|sales|vat|invoice)/i;
+/** Spec §5's skipped words, and "Tax invoice" however OCR spells the second word. */
+const SKIPPED_PREFIXES = /^(receipt|official|sales|vat|invoice|tax\s+in)/i;
 /** Legal forms and trade words that mark a business name, in the languages receipts come in. */
-const BUSINESS_WORDS = new RegExp(
-  '(?<![\\p{L}])(' +
-    [
-      'sdn\\.?\\s*bhd', 's\\/b', 'bhd', 'berhad', 'enterprise', 'trading', 'ltd', 'limited', 'llc', 'l\\.l\\.c', 'inc', 'corp(oration)?',
-      'co\\.', 'company', 'pty', 'plc', 'pte', 'gmbh', 'ag', 'kg', 'ohg', 'e\\.?\\s?k', 'ug', 's\\.?a\\.?s?', 's\\.?l\\.?', 'sarl', 's\\.?r\\.?l',
-      's\\.?p\\.?a', 'b\\.?v', 'n\\.?v', 'lda', 'ltda', 'eireli', 'k\\.?k', 'restoran', 'restaurant', 'ristorante', 'restaurante',
-      'kedai', 'syarikat', 'perniagaan', 'hardware', 'stationery', 'bakery', 'bakeries', 'b(ä|a)ckerei', 'boulangerie', 'panader(í|i)a',
-      'cafe', 'café', 'caf(é|e)t(é|e)ria', 'mart', 'market', 'markt', 'march(é|e)', 'mercado', 'supermercado', 'supermarch(é|e)',
-      'store', 'shop', 'supermarket', 'pharmacy', 'apotheke', 'pharmacie', 'farmacia', 'florist', 'pizza', 'pizzeria', 'grill',
-      'bar', 'tavern', 'pub', 'bistro', 'brasserie', 'trattoria', 'tankstelle', 'station', 'hotel', 'diner', 'deli', 'foods?',
-      'wholesale', 'retail', 'centre', 'center', 'hipermercados?', 'distribui(ç|c)(ã|a)o',
-    ].join('|') +
-    ')(?![\\p{L}])|株式会社|有限会社|店',
-  'iu',
-);
+const BUSINESS_WORD_LIST = [
+  'sdn\\.?\\s*bhd', 's\\/b', 'bhd', 'berhad', 'enterprise', 'trading', 'ltd', 'limited', 'llc', 'l\\.l\\.c', 'inc', 'corp(oration)?',
+  'co\\.', 'company', 'pty', 'plc', 'pte', 'gmbh', 'ag', 'kg', 'ohg', 'e\\.?\\s?k', 'ug', 's\\.?a\\.?s?', 's\\.?l\\.?', 'sarl', 's\\.?r\\.?l',
+  's\\.?p\\.?a', 'b\\.?v', 'n\\.?v', 'lda', 'ltda', 'eireli', 'k\\.?k', 'restoran', 'restaurant', 'ristorante', 'restaurante',
+  'kedai', 'syarikat', 'perniagaan', 'hardware', 'stationery', 'bakery', 'bakeries', 'b(ä|a)ckerei', 'boulangerie', 'panader(í|i)a',
+  'cafe', 'café', 'caf(é|e)t(é|e)ria', 'mart', 'market', 'markt', 'march(é|e)', 'mercado', 'supermercado', 'supermarch(é|e)',
+  'store', 'shop', 'supermarket', 'pharmacy', 'apotheke', 'pharmacie', 'farmacia', 'florist', 'pizza', 'pizzeria', 'grill',
+  'bar', 'tavern', 'pub', 'bistro', 'brasserie', 'trattoria', 'tankstelle', 'station', 'hotel', 'diner', 'deli', 'foods?',
+  'wholesale', 'retail', 'centre', 'center', 'hipermercados?', 'distribui(ç|c)(ã|a)o',
+];
+const BUSINESS_WORDS = new RegExp(`(?<![\\p{L}])(${BUSINESS_WORD_LIST.join('|')})(?![\\p{L}])|株式会社|有限会社|店`, 'iu');
+/** Trade words alone: what may follow a chain's name on its line ("Westfalen Tankstelle", "T&T Supermarket"). */
+const TRADE_WORDS_ONLY = new RegExp(`^(?:${BUSINESS_WORD_LIST.join('|')})+$`, 'iu');
 /** Lines that greet, title or thank: a name only when nothing better is printed. */
 const GENERIC_LINE =
   /^(welcome|willkommen|bienvenue|bienvenido|benvenuti|receipt|tax\s*invoice|invoice|kassenbon|kassenbeleg|rechnung|quittung|ticket|facture|factura|recibo|cup(om|ão)\s*fiscal|thank\s*you|danke|merci|gracias|obrigad[oa]|grazie|copy|duplicate|customer\s*copy|cafe|café|restaurant|supermarket|bar|store|shop|market|markt|deli)\b[\s!.,:]*(to|zu|à|a)?\b[\s!.,:]*$/i;
 /** Lines of an address, a phone or a web page: never the name. */
 const ADDRESS_LINE =
   /(?<![\p{L}])(tel|phone|fax|telefon|t(é|e)l(é|e)phone|www|http|str(aße|asse)|street|road|avenue|ave|blvd|boulevard|rue|calle|avenida|rua|via|platz|weg|allee|lot|jalan|jln|taman|suite|unit|floor|flr)(?![\p{L}])|(str|st|rd)\.(\s|$)|\.(com|de|fr|es|it|nl|co\.uk|ca)\b|\d{4,}/iu;
-/** Phone numbers, web addresses, postcodes and "label: value" lines are never the name. */
-const NEVER_A_NAME = /(?<![\p{L}])(tel|phone|fax|telefon|t(é|e)l(é|e)phone|www|http)(?![\p{L}])|\.(com|de|fr|es|it|nl|co\.uk|ca)\b|\d{4,}|^[\p{L}\s.]{2,20}:/iu;
+/** Phone numbers, web addresses, postcodes, "label: value" lines and priced lines (items, totals) are never the name. */
+const NEVER_A_NAME = /(?<![\p{L}])(tel|phone|fax|telefon|t(é|e)l(é|e)phone|www|http|served\s+by|cashier|server|bedient|kassierer(in)?)(?![\p{L}])|\.(com|de|fr|es|it|nl|co\.uk|ca)\b|\d{4,}|^[\p{L}\s.]{2,20}:|\d[.,]\d{2}(?!\d)/iu;
 /** Short words names are made with ("Café de Flore", "Bar & Grill"). */
 const NAME_PARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'el', 'los', 'las', 'da', 'do', 'di', 'del', 'der', 'die', 'das', 'und', 'and', 'of', 'the', 'van', 'von', 'y', 'e', 'et', 'am', 'im', 'zum', 'zur', 'au', 'aux']);
 /** A store, branch or register line: "Store #006", "Filiale 0449", "Succursale", "店舗". */
@@ -45,7 +45,9 @@ const TAIL_LINES = 8;
 const TAIL_BONUS = 1;
 /** Legal forms only: a company's registered name. */
 const LEGAL_FORM =
-  /(?<![\p{L}])(gmbh|ag|kg|ohg|e\.\s?k|ltd|limited|llc|inc|corp|plc|pty|pte|sdn\.?\s*bhd|bhd|berhad|s\.a\.?s?|s\.l\.|sarl|s\.r\.l|s\.p\.a|b\.v|n\.v|lda|ltda)\.?(?![\p{L}])|株式会社|有限会社/iu;
+  /(?<![\p{L}])(gmbh|ag|kg|ohg|e\.\s?k|ltd|limited|llc|inc|corp|plc|pty|pte|sdn\.?\s*bhd|bhd|berhad|s\/b|s\.a\.?s?|s\.l\.|sarl|s\.r\.l|s\.p\.a|b\.v|n\.v|lda|ltda)\.?(?![\p{L}])|株式会社|有限会社/iu;
+/** Below this a header line is only a guess: a chain named elsewhere on the receipt is more likely the merchant. */
+const WEAK_NAME_SCORE = 1;
 /** Lines looked at, junk included: a photo's background may put a few above the receipt. */
 const SCANNED_LINES = 16;
 
@@ -60,6 +62,8 @@ export function cleanMerchantLine(line: string): string {
     .replace(/\(\s*[\dA-Z]{0,3}\d{4,}\S*$/i, ' ')
     .replace(/\b(co\.?\s*)?(reg|gst|company)\.?\s*(no|id)?\.?\s*[:.]?\s*[\dA-Z-]{5,}.*$/i, ' ')
     .replace(/^[^\p{L}0-9]+|[^\p{L}0-9.)]+$/gu, '')
+    // A letter-spaced logo ("M A R K E T", "R E W E") is one word.
+    .replace(/(?<![\p{L}])\p{L}(?: \p{L}(?![\p{L}])){2,}/gu, (m) => m.replace(/ /g, ''))
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -114,11 +118,46 @@ function nameScore(line: string, rank: number): number {
  * The merchant: the service's MerchantName at confidence 0.8 or more; otherwise the strongest
  * name-like line among the first lines once junk is skipped — a legal form or trade word and
  * capitals raise a line, a greeting or a generic word alone ("Cafe", "Receipt") lowers it, an
- * address is never a name.
+ * address is never a name. A known chain (known-chains.table.ts) named in the header, where OCR
+ * often reads only part of a logo, names the merchant.
  */
 export function findMerchant(field: RecognizedField | undefined, lines: readonly string[]): { name: string; confidence: number; line?: number } | null {
   const fromService = typeof field?.value === 'string' ? field.value : field?.content;
   if (fromService && (field?.confidence ?? 0) >= MERCHANT_CONFIDENCE) return { name: fromService.trim(), confidence: field!.confidence! };
+  const named = nameLine(lines);
+  const chain = findChain(lines);
+  // A known chain in the header names the merchant, unless the chosen line already holds its name
+  // in full ("AEON CO. (M) BHD" for AEON): then that printed form is the better one.
+  // A header line that holds the chain's name ("MODELO CONTINENTE HIPERMERCADOS SA") is its fuller printed form.
+  const holdsChain = named && chain && named.line < SCANNED_LINES && findChain([named.name])?.chain === chain.chain;
+  const asPrinted = chain && { name: chainName(chain.chain.name, cleanMerchantLine(lines[chain.line]!)), line: chain.line };
+  // A legal name in the header ("LAVENDER BAKERY S/B") beats a chain there: a shop inside a mall.
+  const legalHeader = named && named.line < SCANNED_LINES && LEGAL_FORM.test(named.name);
+  if (chain?.where === 'header' && !holdsChain && !legalHeader) return { ...asPrinted!, confidence: 0.8 };
+  // A web address or a mention elsewhere only stands in for a header with no real name.
+  if (chain && !holdsChain && (!named || named.score < WEAK_NAME_SCORE)) return { ...asPrinted!, confidence: 0.5 };
+  return named && { name: named.name, confidence: named.confidence, line: named.line };
+}
+
+
+/** The chain's line as printed when the rest of it is trade words, else the chain's own name. */
+function chainName(name: string, line: string): string {
+  const letters = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}&]/gu, '');
+  const want = letters(name);
+  // Walk the line until its letters cover the chain's name; what follows must be trade words.
+  let seen = '';
+  for (let i = 0; i < line.length; i++) {
+    seen += letters(line[i]!);
+    if (seen.length >= want.length) {
+      const rest = line.slice(i + 1).replace(/\s+/g, '');
+      return rest && TRADE_WORDS_ONLY.test(rest) ? line : name;
+    }
+  }
+  return name;
+}
+
+/** The strongest name-like line of the header (or a legal name at the foot), with its score. */
+function nameLine(lines: readonly string[]): { name: string; confidence: number; line: number; score: number } | null {
   const raw = lines.slice(0, SCANNED_LINES);
   const head = raw.map(cleanMerchantLine);
   const kept = head.map((line, i) => ({ line, i })).filter(({ line }) => !isJunkLine(line)).slice(0, HEAD_LINES);
@@ -141,9 +180,9 @@ export function findMerchant(field: RecognizedField | undefined, lines: readonly
   }
   if (!best || (best as { score: number }).score < MIN_NAME_SCORE) return null;
   const { index, score } = best as { index: number; score: number };
-  if (index >= SCANNED_LINES) return { name: cleanMerchantLine(lines[index]!), confidence: 0.5, line: index };
-  const name = joinNameLines(raw, head, index);
-  return { name, confidence: score >= 2 ? 0.7 : 0.5, line: index };
+  const confidence = score >= 2 ? 0.7 : 0.5;
+  if (index >= SCANNED_LINES) return { name: cleanMerchantLine(lines[index]!), confidence: 0.5, line: index, score };
+  return { name: joinNameLines(raw, head, index), confidence, line: index, score };
 }
 
 /**
@@ -159,7 +198,9 @@ function joinNameLines(raw: readonly string[], head: readonly string[], index: n
   for (let next = index + 1; next < Math.min(head.length, index + 3); next++) {
     const line = head[next]!;
     const open = (name.match(/\(/g) ?? []).length > (name.match(/\)/g) ?? []).length;
-    if (!(open || LEGAL_FORM_START.test(line)) || !/\p{L}{2}/u.test(line) || /\d{3,}/.test(line)) break;
+    // A trade word on a line of its own ("WHOLE FOODS" / "MARKET") ends the name above it.
+    const tradeWord = TRADE_WORDS_ONLY.test(line.replace(/\s+/g, ''));
+    if (!(open || tradeWord || LEGAL_FORM_START.test(line)) || !/\p{L}{2}/u.test(line) || /\d{3,}/.test(line)) break;
     name = `${name} ${line}`;
   }
   return name.replace(/\s+/g, ' ').trim();

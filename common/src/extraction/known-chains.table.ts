@@ -1,0 +1,67 @@
+/**
+ * Retail and restaurant chains of the countries the product serves, by the name their receipts
+ * print (often only as a logo OCR cannot read, or read with a letter wrong). A chain named in a
+ * receipt's header, or by its web domain anywhere, names the merchant; a chain of one country
+ * places the receipt there. Adding a country is adding its list.
+ */
+export interface KnownChain {
+  /** How the chain writes its name. */
+  name: string;
+  /** Other printed forms, lower case (a legal name, a name without spaces). */
+  aliases?: string[];
+  /** ISO 3166-1 alpha-2 of the countries where it trades (its receipts' currency follows). */
+  countries: string[];
+}
+
+const chains = (countries: string[], names: Array<string | [string, ...string[]]>): KnownChain[] =>
+  names.map((n) => (typeof n === 'string' ? { name: n, countries } : { name: n[0], aliases: n.slice(1), countries }));
+
+export const KNOWN_CHAINS: readonly KnownChain[] = [
+  ...chains(['US'], [
+    'Walmart', 'Target', 'Kroger', 'Safeway', 'Albertsons', 'Publix', 'Meijer', 'Walgreens', 'Home Depot', "Lowe's",
+    ["Trader Joe's", 'trader joes'], 'Whole Foods Market', 'Wegmans', 'H-E-B', 'Food Lion', 'Giant Eagle', 'Stop & Shop',
+    'ShopRite', 'Hy-Vee', "Dillard's", "Macy's", 'Best Buy', 'Dollar General', 'Family Dollar', 'Dollar Tree', "Dunkin'",
+    'Chipotle', 'Panera Bread', 'Taco Bell', "Wendy's", 'Chick-fil-A', 'Sprouts Farmers Market', 'Piggly Wiggly',
+  ]),
+  ...chains(['US', 'CA'], ['Costco Wholesale', 'CVS Pharmacy', 'Staples', 'Starbucks', "McDonald's", 'Subway', 'Burger King']),
+  ...chains(['CA'], [
+    'Loblaws', ['Loblaw'], 'Sobeys', 'Metro', 'No Frills', 'Real Canadian Superstore', 'Shoppers Drug Mart', 'Canadian Tire',
+    'Save-On-Foods', 'T&T Supermarket', 'FreshCo', 'Farm Boy', 'Food Basics', 'Tim Hortons', 'Dollarama', 'Provigo', 'IGA',
+  ]),
+  ...chains(['GB'], [
+    'Tesco', "Sainsbury's", 'Asda', 'Morrisons', 'Waitrose', 'Marks & Spencer', 'Co-op Food', 'Iceland', 'Boots', 'Greggs',
+    'Pret A Manger', 'Roadchef', 'Moto', 'Welcome Break', 'WHSmith', 'Superdrug', 'Wilko', 'Poundland', 'GWR', 'Avanti West Coast',
+  ]),
+  ...chains(['DE', 'AT'], [
+    'REWE', 'EDEKA', 'Kaufland', 'Netto Marken-Discount', 'Penny', 'Marktkauf', 'Globus', 'Rossmann', 'Müller',
+    'Tegut', 'Norma', 'Famila', 'Westfalen', 'Aral', 'Shell', 'Esso', 'Hornbach', 'OBI', 'Bauhaus', 'Toom',
+    'Spar', 'Billa', 'Hofer', 'Thalia', 'Tchibo',
+  ]),
+  ...chains(['DE', 'AT', 'FR', 'ES', 'PT', 'IT', 'NL', 'BE', 'GB', 'CH', 'IE', 'US'], ['Lidl', 'Aldi', 'IKEA', 'Decathlon']),
+  ...chains(['FR'], [
+    'Carrefour', 'E.Leclerc', 'Auchan', 'Intermarché', 'Monoprix', 'Franprix', 'Casino', 'Super U', 'Système U', 'Picard',
+    'Leroy Merlin', 'Fnac', 'Boulanger', 'Biocoop', 'Cora',
+  ]),
+  ...chains(['ES'], ['Mercadona', 'Consum', 'Eroski', 'Alcampo', 'El Corte Inglés', 'Hipercor', 'Caprabo', 'Ahorramás', 'Bonpreu']),
+  ...chains(['PT'], ['Continente', 'Pingo Doce', 'Intermarché', 'Minipreço', 'Jumbo', 'Worten']),
+  ...chains(['IT'], ['Esselunga', 'Conad', 'Coop Italia', 'Carrefour Market', 'Eurospin', 'Pam Panorama', 'Despar', 'Iper']),
+  ...chains(['NL', 'BE'], ['Albert Heijn', 'Jumbo', 'Dirk', 'Hoogvliet', 'Colruyt', 'Delhaize', 'Kruidvat', 'HEMA']),
+  ...chains(['CH'], ['Coop', 'Migros', 'Denner', 'Volg', 'Manor', 'Globus']),
+  ...chains(['AU', 'NZ'], ['Coles', 'Woolworths', 'IGA', 'Bunnings', 'Kmart', 'Big W', 'Countdown', 'New World', "PAK'nSAVE", 'Chemist Warehouse']),
+  ...chains(['JP'], [
+    ['AEON', 'イオン'], ['AEON STYLE', 'イオンスタイル'], ['Ito-Yokado', 'イトーヨーカドー'], ['Seven-Eleven', 'セブン-イレブン', '7-eleven'],
+    ['FamilyMart', 'ファミリーマート'], ['Lawson', 'ローソン'], ['ライフ'], ['Gyomu Super', '業務スーパー'], ['Uniqlo', 'ユニクロ'],
+    ['ABC-MART', 'abc mart'], ['Daiso', 'ダイソー'], ['Matsumoto Kiyoshi', 'マツモトキヨシ'], ['Don Quijote', 'ドン・キホーテ'],
+    ['Yodobashi Camera', 'ヨドバシカメラ'], ['Bic Camera', 'ビックカメラ'], ['Seiyu', '西友'], ['Summit', 'サミット'],
+  ]),
+  ...chains(['IN'], [
+    'Smart Bazaar', 'Reliance Fresh', 'Reliance Digital', 'DMart', 'Big Bazaar', 'More Supermarket', 'Spencer’s', "Haldiram's",
+    'Croma', 'Spar Hypermarket', 'Star Bazaar', 'Nature’s Basket',
+  ]),
+  ...chains(['BR'], ['Pão de Açúcar', 'Carrefour', 'Assaí Atacadista', 'Atacadão', 'Mercado Livre', 'Drogasil']),
+  ...chains(['CL'], ['Jumbo', 'Líder', 'Unimarc', 'Santa Isabel', 'Tottus', 'Falabella']),
+  ...chains(['MX'], ['Soriana', 'Chedraui', 'Bodega Aurrera', 'Oxxo', 'La Comer']),
+  ...chains(['PH'], ['SM Supermarket', 'Puregold', 'Robinsons Supermarket', 'Jollibee', 'Mercury Drug']),
+  ...chains(['SG'], ['FairPrice', 'Cold Storage', 'Giant', 'Sheng Siong']),
+  ...chains(['MY'], ['Mydin', 'Giant', 'Tesco', 'AEON', '99 Speedmart', 'Econsave', 'Guardian', 'Watsons']),
+];
