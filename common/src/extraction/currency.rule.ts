@@ -1,3 +1,6 @@
+import { findChain } from './chain.rule.js';
+import { COUNTRY_CURRENCY } from './known-chains.table.js';
+
 /** ISO 4217 codes in use (no funds or precious-metal codes). */
 export const ISO_4217 = new Set(
   ('AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF CLP CNY ' +
@@ -7,6 +10,8 @@ export const ISO_4217 = new Set(
     'SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST XAF XCD XOF ' +
     'XPF YER ZAR ZMW ZWL').split(' '),
 );
+
+const JAPANESE_SCRIPT = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u;
 
 /** How much a piece of evidence weighs; the user's selection is worth PRIOR_WEIGHT. */
 const PRIOR_WEIGHT = 2.5;
@@ -50,6 +55,8 @@ const CUES: Array<[RegExp, string]> = [
   [/\b(philippines|manila|cebu|quezon|makati|taguig|pasig)\b|\bvat\s*reg\.?\s*tin\b/i, 'PHP'],
   [/\bBIR\s*(permit|accr|acc(?:reditation)?|ptu)|\bsalamat\b|\bvatable\b/i, 'PHP'],
   [/\b(rupees?|india|gstin|cgst|sgst|igst|mumbai|delhi|bengaluru|bangalore|kolkata|chennai|hyderabad)\b/i, 'INR'],
+  // A GSTIN: state code, PAN (five letters, four digits, a letter), entity number, Z, check character.
+  [/\b\d{2}[A-Z]{5}\d{4}[A-Z][0-9A-Z]{3}\b/, 'INR'],
   [/\+91[\s-]?\d|\bpin\s*code\b/i, 'INR'],
   // "Rs." is India's, but OCR also reads Brazil's R$ as "Rs": a cue, not a symbol.
   [/\bRs\.?\s?\d/, 'INR'],
@@ -61,16 +68,18 @@ const CUES: Array<[RegExp, string]> = [
   [/\bgst\s*\/\s*hst\b|\bhst\s*(#|no\.?|number|reg)/i, 'CAD'],
   // Australia and New Zealand.
   [/\bABN\b|\bAustralia\b|\bAUSTRALIA\b|\b(NSW|VIC|QLD|WA|SA|TAS|ACT|NT)\s+\d{4}\b/, 'AUD'],
-  [/\b(new zealand|auckland|wellington)\b|\bgst\s*no\b/i, 'NZD'],
+  [/\b(new zealand|auckland|wellington)\b/i, 'NZD'],
   // Euro area: the tax names and words of its languages, its VAT ids.
   [/\b(mwst|ust|umsatzsteuer|mehrwertsteuer|steuer-?nr|ust-?id(nr)?)\b/i, 'EUR'],
   [/\b(summe|gesamt|r(ü|u|ue)ckgeld|gegeben|bar|kasse|danke|vielen dank|pfand|leergut|stk|deutschland|gmbh)\b/i, 'EUR'],
   [/\b(tva|ttc|siret|siren|merci|esp(è|e)ces|rendu|montant)\b/i, 'EUR'],
-  [/\b(iva|nif|cif|factura|importe|efectivo|gracias|españa|espana)\b/i, 'EUR'],
+  // Spanish and Portuguese words are Latin America's too: only Spain's and Portugal's own ids and names place a receipt in the euro area.
+  [/\b(nif|cif|españa|espana)\b/i, 'EUR'],
   [/\b(btw|totaal|bedankt|kassabon|pinnen)\b/i, 'EUR'],
   [/\b(scontrino|totale|contanti|grazie|partita iva|p\.\s?iva)\b/i, 'EUR'],
-  [/\b(nipc|contribuinte|portugal|obrigad[oa]|multibanco)\b/i, 'EUR'],
-  [/\b(DE|FR|ES|IT|NL|PT|AT|BE|IE)\s?\d{8,12}\b/, 'EUR'],
+  [/\b(nipc|contribuinte|portugal|multibanco)\b/i, 'EUR'],
+  // VAT ids in each country's own format.
+  [/\b(DE\s?\d{9}|FR\s?[0-9A-Z]{2}\s?\d{9}|IT\s?\d{11}|NL\s?\d{9}B\d{2}|PT\s?\d{9}|ATU\s?\d{8}|BE\s?0\d{9}|ES\s?[A-Z0-9]\d{7}[A-Z0-9])\b/, 'EUR'],
   [/\+(49|33|34|39|31|351|43|32|353)[\s-]?\d/, 'EUR'],
   // Switzerland: CHE-numbers, Swiss cantons and cities (its receipts also say MwSt).
   [/\bCHE[-\s]?\d{3}\.\d{3}\.\d{3}\b|\b(zürich|zurich|genève|geneve|basel|bern|lausanne|luzern|winterthur|lugano)\b/i, 'CHF'],
@@ -88,6 +97,8 @@ const CUES: Array<[RegExp, string]> = [
   [/\bnota fiscal\b|\bconsumidor\b/i, 'BRL'],
   [/\btrib(utos)?\.?\s*aprox/i, 'BRL'],
   [/\b(rio de janeiro|s(ã|a)o paulo|belo horizonte)\b/i, 'BRL'],
+  // An NFC-e's access key and the state treasury's web address.
+  [/\bchave\s+de\s+acesso\b|\bfazenda\b|\.gov\.br\b/i, 'BRL'],
   [/\b(rfc|m(é|e)xico|cdmx)\b/i, 'MXN'],
   // United States: a state and ZIP code, sales tax.
   [/\b(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY),?\s+\d{5}(-\d{4})?\b/, 'USD'],
@@ -110,18 +121,26 @@ export function currencyEvidence(text: string): CurrencyEvidence[] {
   const evidence: CurrencyEvidence[] = [];
   // An ISO code beside an amount ("EUR 13,05", "13.05 CAD") or alone on its line (a column header).
   const codes = new Set<string>();
-  const codePattern = /(?<![A-Za-z])([A-Z]{3})(?:\s?-?\d+[.,]\d{2}(?!\d)|\s*$)|\d[.,]\d{2}\s?([A-Z]{3})(?![A-Za-z])/gm;
+  const codePattern = /(?<![A-Za-z])([A-Z]{3})(?:\$?\s?-?\d+[.,]\d{2}(?!\d)|\s*$)|\d[.,]\d{2}\s?([A-Z]{3})(?![A-Za-z])/gm;
   for (const m of text.matchAll(codePattern)) {
     const code = m[1] ?? m[2]!;
     if (!ISO_4217.has(code) || CODES_THAT_ARE_WORDS.has(code) || codes.has(code)) continue;
     codes.add(code);
     evidence.push({ code, weight: CODE_WEIGHT });
   }
+  // Yen beside prices with cents, on a receipt with no Japanese script, is a misread mark; with no script at all, a weak sign.
+  const japanese = JAPANESE_SCRIPT.test(text);
+  const cents = (text.match(/\d[.,]\d{2}(?!\d)/g) ?? []).length >= 3;
   for (const [re, code] of SYMBOLS) {
+    if (code === 'JPY' && !japanese && cents) continue;
     const count = [...text.matchAll(new RegExp(re.source, re.flags + 'g'))].length;
-    if (count > 0) evidence.push({ code, weight: SYMBOL_WEIGHT + Math.min(2, count - 1) * SYMBOL_REPEAT_WEIGHT });
+    if (count > 0) evidence.push({ code, weight: code === 'JPY' && !japanese ? SYMBOL_REPEAT_WEIGHT : SYMBOL_WEIGHT + Math.min(2, count - 1) * SYMBOL_REPEAT_WEIGHT });
   }
   for (const [re, code] of CUES) if (re.test(text)) evidence.push({ code, weight: CUE_WEIGHT });
+  // A chain that trades in one currency's countries only ("T&T Supermarket", "Coles") places the receipt.
+  const chain = findChain(text.split('\n'))?.chain;
+  const chainCurrencies = new Set(chain?.countries.map((c) => COUNTRY_CURRENCY[c]));
+  if (chainCurrencies.size === 1) evidence.push({ code: [...chainCurrencies][0]!, weight: CUE_WEIGHT });
   return evidence;
 }
 

@@ -13,12 +13,19 @@ export interface KnownChain {
   countries: string[];
 }
 
+/** The currency of each country a chain trades in. */
+export const COUNTRY_CURRENCY: Readonly<Record<string, string>> = {
+  US: 'USD', CA: 'CAD', GB: 'GBP', IE: 'EUR', DE: 'EUR', AT: 'EUR', FR: 'EUR', ES: 'EUR', PT: 'EUR', IT: 'EUR', NL: 'EUR', BE: 'EUR',
+  CH: 'CHF', AU: 'AUD', NZ: 'NZD', JP: 'JPY', IN: 'INR', BR: 'BRL', CL: 'CLP', MX: 'MXN', PH: 'PHP', SG: 'SGD', MY: 'MYR',
+};
+
 const chains = (countries: string[], names: Array<string | [string, ...string[]]>): KnownChain[] =>
   names.map((n) => (typeof n === 'string' ? { name: n, countries } : { name: n[0], aliases: n.slice(1), countries }));
 
 export const KNOWN_CHAINS: readonly KnownChain[] = [
+  ...chains(['US', 'CA', 'MX'], ['Walmart']),
   ...chains(['US'], [
-    'Walmart', 'Target', 'Kroger', 'Safeway', 'Albertsons', 'Publix', 'Meijer', 'Walgreens', 'Home Depot', "Lowe's",
+    'Target', 'Kroger', 'Safeway', 'Albertsons', 'Publix', 'Meijer', 'Walgreens', 'Home Depot', "Lowe's",
     ["Trader Joe's", 'trader joes'], 'Whole Foods Market', 'Wegmans', 'H-E-B', 'Food Lion', 'Giant Eagle', 'Stop & Shop',
     'ShopRite', 'Hy-Vee', "Dillard's", "Macy's", 'Best Buy', 'Dollar General', 'Family Dollar', 'Dollar Tree', "Dunkin'",
     'Chipotle', 'Panera Bread', 'Taco Bell', "Wendy's", 'Chick-fil-A', 'Sprouts Farmers Market', 'Piggly Wiggly',
