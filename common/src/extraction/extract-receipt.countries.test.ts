@@ -246,6 +246,30 @@ Datum: 05-05-2026 16:45`,
     { merchantName: 'VERSMARKT B.V.', date: '2026-05-05', currency: 'EUR', total: 6.18, tax: 0.51, paymentMethod: 'card' },
   ],
   [
+    // As a recogniser trained on Chinese reads Japanese: simplified forms (计, 领收证) and spaces between characters.
+    'Japanese receipt read with simplified forms and spaced characters',
+    `イオンスタイル古川橋駅前
+领 收 证
+2026/6/13(土) 12:21
+薄皮 178
+小 计 ¥1,076
+合 计 ¥1,162
+(内消费税等 ¥86)`,
+    { date: '2026-06-13', currency: 'JPY', total: 1162, subtotal: 1076 },
+  ],
+  [
+    // "ZU" misread before "ZAHLEN": the word for the amount due still marks the total over the cash handed over.
+    'German discounter with its total keyword half read',
+    `ALDI SÜD
+Milch 1,09 A
+Brot 2,49 A
+IU ZAHLEN EURD 19,82
+Gegeben BAR 52,47
+Rückgeld 32,65
+MwSt 7% 1,30`,
+    { currency: 'EUR', total: 19.82 },
+  ],
+  [
     'Japanese store with tax added on top (外税), full-width spaces and reduced-rate marks',
     `イオンスタイル川崎駅前
 電話:044-123-4567

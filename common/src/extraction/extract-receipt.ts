@@ -22,7 +22,23 @@ export function rawTextPreview(text: string): string {
   return text.length > RAW_TEXT_PREVIEW ? `${text.slice(0, RAW_TEXT_PREVIEW)}...` : text;
 }
 
-const cleanLine = (l: string) => l.replace(/^[|!\s]+|[|\s]+$/g, '').replace(/\s+/g, ' ');
+/**
+ * Simplified Chinese forms a recogniser trained on Chinese reads for Japanese kanji (合计 for 合計,
+ * 领收证 for 領収証): Japanese never writes them, so they are mapped back before the keywords are matched.
+ */
+const JAPANESE_FORMS: Readonly<Record<string, string>> = {
+  计: '計', 额: '額', 领: '領', 收: '収', 证: '証', 对: '対', 录: '録', 现: '現', 预: '預', 钱: '銭', 费: '費', 买: '買',
+  卖: '売', 总: '総', 应: '応', 书: '書', 发: '発', 单: '単', 货: '貨', 务: '務', 业: '業',
+};
+/** Japanese characters standing one by one with spaces between ("合 計", "領 収 証"): OCR's spacing, not the text's. */
+const SPACED_KANA_KANJI = /(?<![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}](?: [\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}](?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]))+/gu;
+
+const cleanLine = (l: string) =>
+  l
+    .replace(/^[|!\s]+|[|\s]+$/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(SPACED_KANA_KANJI, (m) => m.replace(/ /g, ''))
+    .replace(/[\u4e00-\u9fff]/g, (c) => JAPANESE_FORMS[c] ?? c);
 
 /** OCR text as trimmed, non-empty lines with the scanner's edge marks removed. */
 export function textLines(content: string): string[] {

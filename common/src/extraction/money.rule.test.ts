@@ -56,6 +56,8 @@ describe('no shared regex state', () => {
 describe('whole amounts (JPY, CLP)', () => {
   it.each<[string, number[]]>([
     ['合計 ¥4,389', [4389]],
+    // OCR puts a space after the thousands comma.
+    ['合計 ¥4, 389', [4389]],
     ['Total $100.300', [100300]],
     ['小計 1 162円', [1162]],
     ['\\2,967', [2967]],

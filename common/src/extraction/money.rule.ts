@@ -15,11 +15,11 @@ export function validMoney(value: unknown): number | null {
 export const AMOUNT_PATTERN = /(?<![\d.,:])(?:[A-Z]{1,3}\$?|[$€£¥₱₹])?\s?(-?\d{1,3}(?:[ ,]\d{3})*|-?\d+)\s?[.,:]\s?(\d{2})(?![\d]|[:.]\d)/;
 
 /**
- * A whole amount as currencies without minor units print it (JPY, CLP, KRW): 4,389 · 100.300 ·
+ * A whole amount as currencies without minor units print it (JPY, CLP, KRW): 4,389 · 4, 389 (OCR) · 100.300 ·
  * ¥1 162 · \2,967 (OCR's ¥). Groups of three after a separator, so 12.50 is not read as 1250;
  * at most nine digits, so a bar code is not an amount.
  */
-export const WHOLE_AMOUNT_PATTERN = /(?<![\d.,:])(?:[$¥\\￥]|円)?\s?(-?\d{1,3}(?:[,.]\d{3}){1,3}|-?\d{1,3} \d{3}(?![\d ,.])|-?\d{1,9})(?![\d]|[.,:]\d)(?:\s?円)?/;
+export const WHOLE_AMOUNT_PATTERN = /(?<![\d.,:])(?:[$¥\\￥]|円)?\s?(-?\d{1,3}(?:[,.]\s?\d{3}){1,3}|-?\d{1,3} \d{3}(?![\d ,.])|-?\d{1,9})(?![\d]|[.,:]\d)(?:\s?円)?/;
 
 const toNumber = (m: RegExpMatchArray) => Number(`${m[1]!.replace(/[ ,]/g, '')}.${m[2]}`);
 

@@ -3,7 +3,8 @@ import type { KeywordTable } from './keyword-table.js';
 export const DE_KEYWORDS: KeywordTable = {
   language: 'de',
   total: ['summe', 'gesamt', 'gesamtbetrag', 'endbetrag', 'endsumme', 'total'],
-  grandTotal: ['zu\\s*zahlen', 'zahlbetrag', 'gesamtsumme', 'rechnungsbetrag', 'endbetrag', 'zu\\s*zahlender\\s*betrag'],
+  // "Zahlen" alone too: OCR often misreads the short "zu" before it.
+  grandTotal: ['(?:zu\\s*)?zahlen', 'zahlbetrag', 'gesamtsumme', 'rechnungsbetrag', 'endbetrag', 'zu\\s*zahlender\\s*betrag'],
   subtotal: ['zwischensumme', 'netto', 'nettobetrag', 'summe\\s*netto'],
   tax: ['mwst', 'mw\\.?\\s*st\\.?', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'steuer'],
   taxIncluded: ['inkl\\.?', 'enth(alten|\\.)?', 'incl\\.?'],
