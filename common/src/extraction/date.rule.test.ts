@@ -19,6 +19,11 @@ describe('parseDate', () => {
     ['TOTAL 10.40', true, null],
     ['31/02/2018', true, null],
     ['Tel 03-4021 0276', true, null],
+    // PaddleOCR drops spaces: a date glued to a number before it and a time after it.
+    ['2101401306/21/202104:27 PM', false, '2021-06-21'],
+    // A month word beside an item's size is no date ("MAYO" is May in Spanish).
+    ['GV MAYO 300 007874206531 F 3.14', false, null],
+    ['Mayo 3, 2000', false, '2000-05-03'],
   ])('%j (day first %s) → %s', (line, dayFirst, date) => {
     expect(parseDate(line, dayFirst)).toBe(date);
   });

@@ -68,7 +68,8 @@ const PATTERNS: Array<{ re: RegExp; read: Reader }> = [
   },
   // May 7, 2018 · August 3 , 2014 · Jun 30,2022 · Mar. 24 2026
   {
-    re: new RegExp(`(?<![\\p{L}])(${MONTH_WORD})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?\\s*[,.]?\\s*'?(\\d{4}|\\d{2})(?![\\d]|[.,]\\d)`, 'iu'),
+    // The day and the year apart: "MAYO 300" (an item and its size) is no date.
+    re: new RegExp(`(?<![\\p{L}])(${MONTH_WORD})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*[,.]\\s*|\\s+)'?(\\d{4}|\\d{2})(?![\\d]|[.,]\\d)`, 'iu'),
     read: (g) => sure(iso(expandYear(Number(g[3])), monthOf(g[1]!)!, Number(g[2]))),
   },
   // 21/09/2017, 19-03-2018, 01/03/18, 7.6.2018, 26-03-18, 12 06 2011
@@ -81,6 +82,11 @@ const PATTERNS: Array<{ re: RegExp; read: Reader }> = [
       const ambiguous = a <= 12 && b <= 12 && a !== b;
       return { date, ambiguous, dayFirst: ambiguous ? dayFirst : a > 12 ? true : b > 12 ? false : undefined };
     },
+  },
+  // Glued to the digits around it, as PaddleOCR drops spaces: "…1306/21/202104:27 PM" (a time must follow).
+  {
+    re: /(\d{2})([\/\-.])(\d{2})\2(20\d{2}|\d{2})(?=[0-2]?\d:[0-5]\d)/,
+    read: (g, dayFirst) => sure(normalizeDayMonth(Number(g[1]), Number(g[3]), Number(g[4]), dayFirst)),
   },
   {
     re: /(?<![\d.,:])(\d{1,2}) (\d{1,2}) (20\d{2})(?!\d)/,
