@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiptsDir } from '../../../tests/support/service-process.js';
 import type { PageImage } from '../ocr/ocr-engine.js';
 import { closeOrientationDetector } from '../ocr/orientation.detector.js';
-import { orientPage } from './orientation.step.js';
+import { chooseTurn, orientPage } from './orientation.step.js';
 import { syntheticPhoto } from './prepare-page.fixture.js';
 
 const require = createRequire(import.meta.url);
@@ -49,5 +49,20 @@ describe.skipIf(!existsSync(path.join(receiptsDir, 'labels.json')))('orientPage 
     expect(rotated).toBe(360 - turn);
     const { data } = await ocr.recognize(page.image);
     expect(data.text).toContain('10.40');
+  });
+});
+
+describe('chooseTurn: how sure OSD must be', () => {
+  const portrait = { width: 1000, height: 3000 };
+  const landscape = { width: 3000, height: 1000 };
+  it.each<[string, { rotate: 0 | 90 | 180 | 270; confidence: number }, { width: number; height: number }, boolean, number]>([
+    ['a clear half turn', { rotate: 180, confidence: 2.5 }, portrait, false, 180],
+    ['an unsure half turn, acted on at once', { rotate: 180, confidence: 1 }, portrait, false, 0],
+    ['an unsure half turn, to be judged by a second reading', { rotate: 180, confidence: 1 }, portrait, true, 180],
+    ['a mere hint, even on trial', { rotate: 180, confidence: 0.3 }, portrait, true, 0],
+    ['a quarter turn of a landscape page', { rotate: 90, confidence: 0.1 }, landscape, false, 90],
+    ['an unsure quarter turn of a portrait page', { rotate: 270, confidence: 1.5 }, portrait, false, 0],
+  ])('%s', (_, guess, page, trial, turn) => {
+    expect(chooseTurn({ ...guess, script: 'Latin', scriptConfidence: 1 }, page, trial)).toBe(turn);
   });
 });

@@ -12,6 +12,12 @@ export const OSD_SIDE = 1400;
  * clear (at 1, photos were flipped). Tuned on the world set's tune half, bench/prepare-page.bench.ts.
  */
 const MIN_CONFIDENCE = { halfTurn: 2, quarterTurnLandscape: 0, quarterTurnPortrait: 2 };
+/**
+ * When the page as it stands read poorly, a turn is only tried: the turned page is read again and
+ * the better reading kept (local-ocr.engine.ts), so a weaker guess is worth acting on. A crumpled
+ * photo upside down gave OSD a margin of 1.0.
+ */
+const TRIAL_CONFIDENCE = 0.5;
 
 export interface Oriented {
   page: PageImage;
@@ -44,16 +50,20 @@ export async function guessOrientation(page: PageImage, options: { signal: Abort
 }
 
 /** The turn to make of OSD's guess on a page of this shape. */
-export function chooseTurn(guess: OrientationGuess | undefined, page: { width: number; height: number }): Oriented['rotated'] {
+export function chooseTurn(guess: OrientationGuess | undefined, page: { width: number; height: number }, trial = false): Oriented['rotated'] {
   if (!guess || guess.rotate === 0) return 0;
+  if (trial) return guess.confidence >= TRIAL_CONFIDENCE ? guess.rotate : 0;
   const bar =
     guess.rotate === 180 ? MIN_CONFIDENCE.halfTurn : page.width > page.height ? MIN_CONFIDENCE.quarterTurnLandscape : MIN_CONFIDENCE.quarterTurnPortrait;
   return guess.confidence >= bar ? guess.rotate : 0;
 }
 
-/** Finds which way up the text is (tesseract OSD on a shrunk copy) and turns the page upright. */
-export async function orientPage(page: PageImage, options: { signal: AbortSignal }): Promise<Oriented> {
+/**
+ * Finds which way up the text is (tesseract OSD on a shrunk copy) and turns the page upright;
+ * `trial`: the turn will be judged by reading the page again, so a less sure guess is taken.
+ */
+export async function orientPage(page: PageImage, options: { signal: AbortSignal; trial?: boolean }): Promise<Oriented> {
   const guess = await guessOrientation(page, options);
-  const rotated = chooseTurn(guess, page);
+  const rotated = chooseTurn(guess, page, options.trial);
   return { page: await turnPage(page, rotated), rotated, script: guess?.script, scriptConfidence: guess?.scriptConfidence };
 }

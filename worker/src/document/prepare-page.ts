@@ -45,8 +45,8 @@ export async function preparePage(
   return orient === 'always' || (orient === 'landscape' && lit.page.width > lit.page.height) ? orientPrepared(prepared, options) : prepared;
 }
 
-/** A prepared page turned upright by OSD (once: a page OSD has seen is returned as it is). */
-export async function orientPrepared(prepared: PreparedPage, options: { signal: AbortSignal }): Promise<PreparedPage> {
+/** A prepared page turned upright by OSD (once: a page OSD has seen is returned as it is); `trial` as for orientPage. */
+export async function orientPrepared(prepared: PreparedPage, options: { signal: AbortSignal; trial?: boolean }): Promise<PreparedPage> {
   if (prepared.oriented) return prepared;
   const oriented = await orientPage(prepared.page, options);
   return {

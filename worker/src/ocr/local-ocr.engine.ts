@@ -37,7 +37,8 @@ interface PreparedDocument extends DecodedDocument {
 async function orientedDocument(doc: PreparedDocument, signal: AbortSignal): Promise<PreparedDocument | null> {
   if (!doc.prepared || doc.prepared.every((p) => p.oriented)) return null;
   const prepared: PreparedPage[] = [];
-  for (const page of doc.prepared) prepared.push(await orientPrepared(page, { signal }));
+  // Only a poor reading leads here, and the turned pages are read again and judged: a trial.
+  for (const page of doc.prepared) prepared.push(await orientPrepared(page, { signal, trial: true }));
   if (prepared.every((p) => p.rotated === 0)) return null;
   return { ...doc, pages: prepared.map((p) => p.page), prepared, script: prepared.find((p) => p.script)?.script ?? doc.script };
 }
