@@ -121,10 +121,30 @@ const TABLE_ROWS = 8;
 const TAX_WORD = re(`${words('tax')}|${words('subtotal')}`);
 const TOTAL_WORD = re(`${words('total')}|${words('grandTotal')}`);
 
+/** Each row is rounded to the cent on its own: net + tax may miss the gross by one cent. */
+const ROW_ROUNDING = 0.0105;
+
+/** Net, tax and gross in any column order: two add up to the third, the smaller addend is the tax. */
+function addingRow([a, b, c]: [number, number, number]): { tax: number; gross: number } | null {
+  const adds = (x: number, y: number, z: number) => Math.abs(x + y - z) <= ROW_ROUNDING;
+  const tax = adds(a, b, c) ? Math.min(a, b) : adds(b, c, a) ? Math.min(b, c) : adds(a, c, b) ? Math.min(a, c) : null;
+  return tax === null ? null : { tax, gross: Math.max(a, b, c) };
+}
+
+/** A rate and two amounts ("B 20 % 3.84 0.64"): the tax is the rate's share of the gross, or of the net. */
+function rateRow([a, b]: [number, number], line: string): { tax: number; gross: number } | null {
+  const rate = /(\d{1,2}(?:[.,]\d{1,3})?)\s*%/.exec(line);
+  if (!rate) return null;
+  const r = Number(rate[1]!.replace(',', '.')) / 100;
+  if (Math.abs((a * r) / (1 + r) - b) <= ROW_ROUNDING) return { tax: b, gross: a };
+  if (Math.abs(a * r - b) <= ROW_ROUNDING) return { tax: b, gross: round2(a + b) };
+  return null;
+}
+
 /**
  * The tax of a rate table (Netto / Steuer / Brutto, HT / TVA / TTC, Net / VAT / Gross): rows
- * with three amounts where two add up to the third, in whatever column order, that print a rate
- * or sit under a header naming the tax. The smaller addend is the tax; the table's own total
+ * with three amounts where two add up to the third, in whatever column order (or a rate and two
+ * amounts, the tax being the rate's share), that print a rate or sit under a header naming the tax. The smaller addend is the tax; the table's own total
  * row wins over the sum of the rate rows.
  */
 export function taxFromRateTable(lines: readonly string[], read: AmountReader = amountsIn): RateTable | null {
@@ -134,21 +154,22 @@ export function taxFromRateTable(lines: readonly string[], read: AmountReader = 
   let header = -Infinity;
   let totalRow: RateTable | null = null;
   lines.forEach((line, i) => {
-    const amounts = read(withoutRates(line));
+    let amounts = read(withoutRates(line));
     if (amounts.length === 0 && TAX_WORD.test(line)) header = i;
-    if (amounts.length !== 3) return;
+    // A rate column printed without its % ("20.00 A 1.50 0.30 1.80") comes first.
+    if (amounts.length === 4) amounts = amounts.slice(1);
+    if (amounts.length !== 3 && amounts.length !== 2) return;
     const inTable = /%/.test(line) || TAX_WORD.test(line) || i - header <= TABLE_ROWS || first >= 0;
     if (!inTable) return;
-    const [a, b, c] = amounts as [number, number, number];
-    const tax = near(a + b, c) ? Math.min(a, b) : near(b + c, a) ? Math.min(b, c) : near(a + c, b) ? Math.min(a, c) : null;
-    if (tax === null || tax <= 0) return;
+    const row = amounts.length === 3 ? addingRow(amounts as [number, number, number]) : rateRow(amounts as [number, number], line);
+    if (row === null || row.tax <= 0) return;
     if (/%/.test(line) || (first < 0 && !TOTAL_WORD.test(line))) {
       if (first < 0) first = i;
-      sum += tax;
-      gross += Math.max(a, b, c);
+      sum += row.tax;
+      gross += row.gross;
       return;
     }
-    totalRow ??= { tax, gross: Math.max(a, b, c), line: i };
+    totalRow ??= { ...row, line: i };
   });
   if (totalRow) return totalRow;
   return first >= 0 ? { tax: round2(sum), gross: round2(gross), line: first } : null;
