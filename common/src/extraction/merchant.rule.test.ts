@@ -30,8 +30,9 @@ describe('merchant', () => {
     // A known chain in the header, even read in pieces, beats a weaker line; its trade word stays.
     [['Steinhauser Auel 1', 'Lidl Plus', 'EUR'], 'Lidl'],
     [['Westfa len T ankste l le', 'Hermann Michael Dirker', 'Detmolder Str. 112'], 'Westfa len T ankste l le'],
-    // A shop's legal name beats the mall's chain printed above it.
-    [['AEON MALL SHAH ALAM', 'LAVENDER CONFECTIONERY & BAKERY S/B', '(123456-A)'], 'LAVENDER CONFECTIONERY & BAKERY S/B'],
+    // A shop's legal name beats the mall's chain in its address; the company under a chain's name operates it.
+    [['LAVENDER CONFECTIONERY & BAKERY S/B', 'COMPANY NO: 499702-V', 'LOT G30, AEON Mall TEBRAU CITY,'], 'LAVENDER CONFECTIONERY & BAKERY S/B'],
+    [['/EON STYLE', 'TEL06-6906-7311', '领收证', 'イオンリテール株式会社'], 'AEON STYLE'],
     // A chain named lower down stands in only for a header with no real name.
     [['Oct 27, 2025 order', 'Order# 2000138-23252666', '$1.00 Walmart Cash added!'], 'Walmart'],
     [['BLUE DOOR BISTRO', '12 Main St', 'Pay with your Walmart card 1.00'], 'BLUE DOOR BISTRO'],

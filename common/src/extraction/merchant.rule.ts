@@ -131,8 +131,9 @@ export function findMerchant(field: RecognizedField | undefined, lines: readonly
   // A header line that holds the chain's name ("MODELO CONTINENTE HIPERMERCADOS SA") is its fuller printed form.
   const holdsChain = named && chain && named.line < SCANNED_LINES && findChain([named.name])?.chain === chain.chain;
   const asPrinted = chain && { name: chainName(chain.chain.name, cleanMerchantLine(lines[chain.line]!)), line: chain.line };
-  // A legal name in the header ("LAVENDER BAKERY S/B") beats a chain there: a shop inside a mall.
-  const legalHeader = named && named.line < SCANNED_LINES && LEGAL_FORM.test(named.name);
+  // A legal name printed above the chain ("LAVENDER BAKERY S/B" over "AEON Mall …") is a shop inside
+  // the chain's mall; one printed below it is the company operating the chain's store (イオンリテール株式会社).
+  const legalHeader = named && chain && named.line < chain.line && LEGAL_FORM.test(named.name);
   if (chain?.where === 'header' && !holdsChain && !legalHeader) return { ...asPrinted!, confidence: 0.8 };
   // A web address or a mention elsewhere only stands in for a header with no real name.
   if (chain && !holdsChain && (!named || named.score < WEAK_NAME_SCORE)) return { ...asPrinted!, confidence: 0.5 };
