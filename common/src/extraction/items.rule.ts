@@ -73,7 +73,7 @@ function moneyIn(line: string, wholeAmounts: boolean): Money[] {
 }
 
 /** What may follow an item's amount: a tax code, a reduced-rate mark or a currency ("B", "A *", "SR", "※", "EUR/kg"). */
-const TAX_CODE_TAIL = /^\s*(-|[A-Z]{1,2}\d?|\*|[A-Z]\s?\*|€|EUR|[A-Z]{3}\/\w+|\(?[A-Z]\)?|[※★☆軽外内])?\s*$/i;
+const TAX_CODE_TAIL = /^\s*(-|[A-Z]{1,2}\d?|ZRL|\*|[A-Z]\s?\*|€|EUR|[A-Z]{3}\/\w+|\(?[A-Z]\)?|[※★☆軽外内])?\s*$/i;
 /** OCR noise after the amount of a photographed line ("£2.29 eae", "1,99 ¢"): short, no digits, no word. */
 const NOISE_TAIL = /^\s+[^\d]{1,6}$/;
 
@@ -86,8 +86,8 @@ function endsAnItem(tail: string): boolean {
 /** "2 x", "0,792 kg x", "3 @", "4 Stk x": a quantity and the sign before a unit price. */
 const QTY_SIGN = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:kg|g|lb|lbs|stk|st|pcs|pc|un|ea|点|個|コ)?\s*[x×@*]\s*$/i;
 const LEADING_QTY = /^(\d{1,3})\s*[x×*]?\s+(?=\p{L})/iu;
-/** Article numbers and bar codes printed before a description. */
-const LEADING_CODE = /^(\d{4,}|[A-Z]?\d{5,})(-\s*|\s+)/;
+/** Article numbers and bar codes printed before a description, with the tax code before them ("SR 100100000035- Vegetable"). */
+const LEADING_CODE = /^(?:(?:\S\s+)?(?:SR|ZRL|ZR|TX)\s+)?(\d{4,}|[A-Z]?\d{5,})(-\s*|\s+)/;
 
 const CURRENCY_AT_END = /\s?(RM|S\$|\$|€|£|¥|EUR|USD|GBP|CHF|CAD|AUD|MYR)\s*$/i;
 
@@ -157,7 +157,7 @@ function isDescriptionLine(line: string, wholeAmounts: boolean): boolean {
 
 /** The numbers printed under a description (one box per line): "2 X", "SR", "1.70", "165 SR". */
 function isNumberLine(line: string): boolean {
-  return /^[\d\s.,:xX@*\-()]*(SR|ZR|S|Z|T|N|X)?\s*$/.test(line.trim()) && /\d/.test(line);
+  return /^[\d\s.,:xX@*\-()]*(SR|ZRL|ZR|S|Z|T|N|X)?\s*$/.test(line.trim()) && /\d/.test(line);
 }
 
 /**
@@ -210,6 +210,11 @@ export function itemsFromTextWithSources(lines: readonly string[], wholeAmounts 
         pending = null;
       } else if (previous && previous.line === i - 1 && item.qty !== null && previous.item.amount !== null && previous.item.amount !== undefined && near(item.amount ?? NaN, previous.item.amount)) {
         previous.item = { ...previous.item, qty: item.qty, unitPrice: item.unitPrice };
+      } else if (i + 1 < lines.length && isDescriptionLine(lines[i + 1]!, wholeAmounts) && !NOT_A_DESCRIPTION.test(lines[i + 1]!)) {
+        // Numbers first, the description on the line under them ("1 D 4.00 SR" / "White Rice").
+        const split = splitLeadingNumber(cleanDescription(lines[i + 1]!), item.amount ?? null);
+        found.push({ item: { ...item, description: split.description, qty: item.qty ?? split.qty }, line: i });
+        i++;
       }
       continue;
     }
