@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { PageImage } from '../ocr/ocr-engine.js';
-import { grayPage, readGray, type Gray } from './prepare-page.raster.js';
+import { asGray, grayPage, readGray, type Gray } from './prepare-page.raster.js';
 
 /** The background is estimated on blocks about this share of the long side: larger than a character, smaller than a shadow. */
 const BLOCK_SHARE = 1 / 60;
@@ -50,13 +50,12 @@ function percentile(data: Uint8Array, q: number): number {
 
 /**
  * Evens out shadows and uneven light: each pixel divided by the paper's brightness around it, then
- * stretched so the darkest print is black (grayscale). Evenly lit pages are returned as they are:
- * converting them to gray first cost 0.05 CPU-s a scan and tesseract read them no faster.
+ * stretched so the darkest print is black. Output is grayscale; evenly lit pages only turn gray.
  */
 export async function evenIllumination(page: PageImage): Promise<{ page: PageImage; evened: boolean }> {
   // Judged on a small copy first: flat scans, most pages, then cost next to nothing.
   const probe = await background(await readGray(page, MEASURE_SIDE));
-  if (percentile(probe.data, 0.95) - percentile(probe.data, 0.05) < EVEN_SPREAD) return { page, evened: false };
+  if (percentile(probe.data, 0.95) - percentile(probe.data, 0.05) < EVEN_SPREAD) return { page: await asGray(page), evened: false };
   const gray = await readGray(page);
   const bg = await background(gray);
   const toOriginal = page.toOriginal ?? ((x: number, y: number): [number, number] => [x / page.width, y / page.height]);

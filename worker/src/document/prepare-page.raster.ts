@@ -25,6 +25,13 @@ export async function grayPage(gray: Gray, toOriginal: ToOriginal): Promise<Page
   return { image, width: gray.width, height: gray.height, toOriginal };
 }
 
+/** The page in grayscale: as it is when it already has one channel (no re-encoding), else converted. */
+export async function asGray(page: PageImage): Promise<PageImage> {
+  const { channels, hasAlpha } = await sharp(page.image).metadata();
+  if (channels === 1 && !hasAlpha) return page;
+  return sharpPage(sharp(page.image), page.toOriginal ?? ((x, y) => [x / page.width, y / page.height]));
+}
+
 /** An encoded sharp pipeline's result as a page (grayscale PNG). */
 export async function sharpPage(pipeline: Sharp, toOriginal: ToOriginal): Promise<PageImage> {
   const { data, info } = await pipeline.grayscale().png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });

@@ -4,7 +4,7 @@ import { orientPage } from './orientation.step.js';
 import { cropToReceipt } from './receipt-crop.step.js';
 
 export interface PreparedPage {
-  /** Upright (grayscale where it was cropped, evened or turned); `toOriginal` leads back to the page as decoded. */
+  /** Grayscale and upright; `toOriginal` leads back to the page as decoded. */
   page: PageImage;
   /** Clockwise degrees the page was turned (0, 90, 180, 270). */
   rotated: number;
