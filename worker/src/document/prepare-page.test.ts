@@ -38,4 +38,12 @@ describe('preparePage', () => {
     expect(prepared).toMatchObject({ rotated: 0, cropped: false, skew: 0 });
     expect(originalPoint(prepared.page, 0, 0)).toEqual([0, 0]);
   });
+
+  it('keeps the whole frame when asked not to crop (to read again where a crop may have cut the receipt)', async () => {
+    const photo = await syntheticPhoto();
+    const prepared = await preparePage({ image: photo.image, width: photo.width, height: photo.height }, { signal, orient: 'never', crop: false });
+    expect(prepared).toMatchObject({ cropped: false, rotated: 0 });
+    expect([prepared.page.width, prepared.page.height]).toEqual([photo.width, photo.height]);
+    expect(originalPoint(prepared.page, prepared.page.width, prepared.page.height)).toEqual([1, 1]);
+  });
 });

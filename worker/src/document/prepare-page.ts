@@ -28,15 +28,16 @@ export interface PreparedPage {
  * not the table it lies on. Text scaling (text-scale.step.ts) is left out too: it lost fields on
  * the tune half and made pages up to 3× the pixels to read.
  *
+ * `crop: false` keeps the whole frame (to read again when a crop may have cut the receipt).
  * `orient`: ask OSD which way up the page is — always (the default), never, or only when the page
  * is wider than tall (receipts are long, so such a page is probably sideways); OSD is a fifth of
  * a scan's reading time, and a caller can ask later (`orientPrepared`) when the reading is poor.
  */
 export async function preparePage(
   page: PageImage,
-  options: { signal: AbortSignal; orient?: 'always' | 'never' | 'landscape' },
+  options: { signal: AbortSignal; orient?: 'always' | 'never' | 'landscape'; crop?: boolean },
 ): Promise<PreparedPage> {
-  const crop = await cropToReceipt(page);
+  const crop = options.crop === false ? { page, cropped: false } : await cropToReceipt(page);
   options.signal.throwIfAborted();
   const lit = await evenIllumination(crop.page);
   options.signal.throwIfAborted();

@@ -1,4 +1,5 @@
 import { extractReceipt, type RecognizedDocument, type RecognizedLine } from '@receipts/common';
+import { turnPage } from '../document/orientation.step.js';
 import { orientPrepared, preparePage, type PreparedPage } from '../document/prepare-page.js';
 import { firstPassLanguages, retryLanguages } from './language.choice.js';
 import { originalPoint, type DecodedDocument, type OcrEngine, type PageImage, type PageLine, type RecognizeHints } from './ocr-engine.js';
@@ -31,6 +32,23 @@ interface PreparedDocument extends DecodedDocument {
   photo?: boolean;
   /** The pages as prepared, to ask OSD later about those it has not seen. */
   prepared?: PreparedPage[];
+  /** The pages as decoded, to read whole when a crop may have cut the receipt. */
+  decoded?: PageImage[];
+}
+
+/** The cropped pages read whole instead (lit and turned as before); null when no page was cropped. */
+async function uncroppedDocument(doc: PreparedDocument, signal: AbortSignal): Promise<PreparedDocument | null> {
+  if (!doc.prepared || !doc.decoded || !doc.prepared.some((p) => p.cropped)) return null;
+  const pages: PageImage[] = [];
+  for (const [n, page] of doc.prepared.entries()) {
+    if (!page.cropped) {
+      pages.push(page.page);
+      continue;
+    }
+    const whole = await preparePage(doc.decoded[n]!, { signal, orient: 'never', crop: false });
+    pages.push(await turnPage(whole.page, page.rotated as 0 | 90 | 180 | 270));
+  }
+  return { ...doc, pages };
 }
 
 /** The document with every page turned upright by OSD; null when no page needed turning. */
@@ -100,7 +118,7 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
       const orient = mode === 'never' || mode === 'always' ? 'always' : 'landscape';
       for (const page of doc.pages) prepared.push(await preparePage(page, { signal, orient }));
       const script = prepared.find((p) => p.script)?.script;
-      return { ...doc, pages: prepared.map((p) => p.page), prepared, script, photo: prepared.some((p) => p.cropped) } satisfies PreparedDocument;
+      return { ...doc, pages: prepared.map((p) => p.page), prepared, decoded: doc.pages, script, photo: prepared.some((p) => p.cropped) } satisfies PreparedDocument;
     },
     async recognize(doc: PreparedDocument, signal, hints = {}) {
       if (doc.textLayer) return textLayerDocument(doc);
@@ -120,7 +138,14 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
       }
       signal.throwIfAborted();
       const second = await secondReader(doc, hints, signal);
-      return isBetterReading(second, first, now, false) ? second.doc : first.doc;
+      const best = isBetterReading(second, first, now, false) ? second : first;
+      if (!paddleFirst || !needsSecondOpinion(best)) return best.doc;
+      // Still poor: the crop may have cut the receipt (the brightest paper was only its lit part, or a
+      // lit patch of table). PaddleOCR finds text on a whole frame, background and all.
+      const whole = await uncroppedDocument(doc, signal);
+      if (!whole) return best.doc;
+      const again = await readWithPaddle(whole, hints, signal);
+      return isBetterReading(again, best, now, best === first) ? again.doc : best.doc;
     },
     async close() {
       await Promise.allSettled([tesseract.close(), paddle?.close(), closeOrientationDetector()]);
