@@ -258,6 +258,20 @@ Datum: 05-05-2026 16:45`,
     { date: '2026-06-13', currency: 'JPY', total: 1162, subtotal: 1076 },
   ],
   [
+    // A card slip with a tip-suggestion table left blank: the charged amount is the total.
+    'US card slip with a suggested gratuity table',
+    `WOODSTOCK'S PIZZA
+Card Issue Visa
+Amount: $5.76
+Gratuity: 15% 18% 20%
++Amount: 0.86 1.04 1.15
+=Total: 6.62 6.80 6.91
+I agree to pay the above
+total amount according to the
+card issuer agreement.`,
+    { total: 5.76 },
+  ],
+  [
     // "ZU" misread before "ZAHLEN": the word for the amount due still marks the total over the cash handed over.
     'German discounter with its total keyword half read',
     `ALDI SÜD

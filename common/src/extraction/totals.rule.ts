@@ -205,8 +205,8 @@ export function findTotalsWithSources(
   lines.forEach((line, i) => {
     const kind = lineKind(line);
     if (!kind || kind === 'ignore') return;
-    // A row with several amounts under a plain "total" is a summary table, not the total.
-    if ((kind === 'total' || kind === 'tax') && read(line).length > 2) return;
+    // A row with several amounts under a plain "total" (or a payment word) is a summary or tip-suggestion table, not the total.
+    if ((kind === 'total' || kind === 'tax' || kind === 'card') && read(line).length > 2) return;
     if (kind === 'total' && read(line).length > 1 && amountsIn(line).length > 1) return;
     const found = amountFor(lines, i, read);
     if (found === null) return;

@@ -21,7 +21,9 @@ export const EN_KEYWORDS: KeywordTable = {
   rounding: ['round(ing)?(\\s*adj(ustment)?)?'],
   change: ['change(\\s*due)?', 'chng', 'cash\\s*back'],
   cash: ['cash', 'tendered', 'cash\\s*tend(ered)?', 'received'],
-  card: ['visa', 'master\\s*card', 'mastercard', 'amex', 'debit', 'credit', 'card', 'eftpos', 'contactless', 'apple\\s*pay', 'google\\s*pay', 'paid', 'payment'],
+  card: ['visa', 'master\\s*card', 'mastercard', 'amex', 'debit', 'credit', 'card', 'eftpos', 'contactless', 'apple\\s*pay', 'google\\s*pay', 'paid', 'payment',
+    // A card slip's "Amount: $5.76": first on its line, before a currency sign ("Tax amount" is no payment).
+    '(?<=^[^\\p{L}]{0,3})amount(?=\\s*:?\\s*(?:[$€£]|$))'],
   count: [`${OCR_TOTAL}\\s*(qty|quantity|items?|number)`, 'item\\s*count', 'no\\.?\\s*of\\s*items', 'items?\\s*sold', 'qty', 'quantity'],
   taxBase: ['taxable(\\s*(amount|sales|total))?'],
   date: ['date', 'dated', 'dt'],
