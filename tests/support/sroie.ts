@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseDate, validMoney } from '@receipts/common';
+import { editDistance, parseDate, validMoney } from '@receipts/common';
 import { receiptsDir } from './service-process.js';
 
 export interface SroieLabel {
@@ -40,26 +40,12 @@ export function labelDate(label: SroieLabel): string | null {
 
 const normalizeName = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
-function levenshtein(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = current;
-    }
-  }
-  return row[b.length]!;
-}
-
 /** Similarity of two names, 0 to 1, on their upper-cased letters and digits. */
 export function nameSimilarity(a: string | undefined, b: string): number {
   const x = normalizeName(a ?? '');
   const y = normalizeName(b);
   if (!x || !y) return 0;
-  return 1 - levenshtein(x, y) / Math.max(x.length, y.length);
+  return 1 - editDistance(x, y) / Math.max(x.length, y.length);
 }
 
 export const MERCHANT_SIMILARITY = 0.8;

@@ -1,3 +1,4 @@
+import { editDistance } from './edit-distance.js';
 import { KNOWN_CHAINS, type KnownChain } from './known-chains.table.js';
 
 export interface ChainMatch {
@@ -34,20 +35,6 @@ const FORMS: readonly Form[] = KNOWN_CHAINS.flatMap((chain) =>
   [chain.name, ...(chain.aliases ?? [])].map((f) => ({ chain, letters: compact(f) })).filter((f) => f.letters.length >= 3),
 );
 
-function levenshtein(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
-}
-
 const isLetter = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
 
 /**
@@ -70,7 +57,7 @@ function startsWithName(line: string, start: number, form: Form): boolean {
   return lengths.some((n) => {
     if (letters.length < n) return false;
     const read = letters.slice(0, n).join('');
-    const same = read === form.letters || (want >= FUZZY_LENGTH && 1 - levenshtein(read, form.letters) / want >= SIMILAR);
+    const same = read === form.letters || (want >= FUZZY_LENGTH && 1 - editDistance(read, form.letters) / want >= SIMILAR);
     // "Coop" must not be read in "Cooperativa": the name ends where a word ends (Japanese has no spaces to end it).
     return same && (UNSPACED.test(form.letters) || !isLetter(line[at[n - 1]! + 1]));
   });

@@ -1,5 +1,5 @@
 import { findChain } from './chain.rule.js';
-import { COUNTRY_CURRENCY } from './known-chains.table.js';
+import { currencyForCountry } from '../currency-country.js';
 
 /** ISO 4217 codes in use (no funds or precious-metal codes). */
 export const ISO_4217 = new Set(
@@ -139,7 +139,7 @@ export function currencyEvidence(text: string): CurrencyEvidence[] {
   for (const [re, code] of CUES) if (re.test(text)) evidence.push({ code, weight: CUE_WEIGHT });
   // A chain that trades in one currency's countries only ("T&T Supermarket", "Coles") places the receipt.
   const chain = findChain(text.split('\n'))?.chain;
-  const chainCurrencies = new Set(chain?.countries.map((c) => COUNTRY_CURRENCY[c]));
+  const chainCurrencies = new Set(chain?.countries.map(currencyForCountry));
   if (chainCurrencies.size === 1) evidence.push({ code: [...chainCurrencies][0]!, weight: CUE_WEIGHT });
   return evidence;
 }

@@ -13,12 +13,6 @@ export interface KnownChain {
   countries: string[];
 }
 
-/** The currency of each country a chain trades in. */
-export const COUNTRY_CURRENCY: Readonly<Record<string, string>> = {
-  US: 'USD', CA: 'CAD', GB: 'GBP', IE: 'EUR', DE: 'EUR', AT: 'EUR', FR: 'EUR', ES: 'EUR', PT: 'EUR', IT: 'EUR', NL: 'EUR', BE: 'EUR',
-  CH: 'CHF', AU: 'AUD', NZ: 'NZD', JP: 'JPY', IN: 'INR', BR: 'BRL', CL: 'CLP', MX: 'MXN', PH: 'PHP', SG: 'SGD', MY: 'MYR',
-};
-
 const chains = (countries: string[], names: Array<string | [string, ...string[]]>): KnownChain[] =>
   names.map((n) => (typeof n === 'string' ? { name: n, countries } : { name: n[0], aliases: n.slice(1), countries }));
 
