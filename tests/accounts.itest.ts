@@ -1,13 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { AUTH_MESSAGES, type QuotaView, type UploadView, type UserProfile } from '@receipts/common';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activateSubscription } from './support/accounts.js';
 import { Deployment } from './support/deployment.js';
-import { receiptsDir } from './support/service-process.js';
 import { startSmtpSink } from './support/smtp-sink.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
+import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
 
 const PASSWORD = 'Secret123';
 
@@ -31,7 +29,7 @@ describe('accounts and quotas', () => {
   const cancelAll = (v: Visitor, ids: string[]) => Promise.all(ids.map((id) => v.request(`/api/ocr/cancel/${id}`, { method: 'POST' })));
 
   beforeAll(async () => {
-    receipt = await readFile(path.join(receiptsDir, 'X51005568881.jpg'));
+    receipt = await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' });
     smtp = await startSmtpSink();
     deployment = await Deployment.start('postgres', { SMTP_URL: smtp.url, PUBLIC_URL: 'http://receipts.test' });
   });

@@ -1,10 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { UploadView } from '@receipts/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deployment } from './support/deployment.js';
-import { receiptsDir } from './support/service-process.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
+import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
 
 const json = (method: string, body: unknown) => ({ method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -43,7 +41,7 @@ describe('admin', () => {
   });
 
   it('shows failures and queue depth per lane, serves the dashboard, and retries a failed upload', async () => {
-    const truncated = (await readFile(path.join(receiptsDir, 'X51005568881.jpg'))).subarray(0, 2000);
+    const truncated = (await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' })).subarray(0, 2000);
     await user.connect();
     const { body } = await user.upload(truncated, 'broken.jpg');
     const id = body.id as string;

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   EXPORT_COLUMNS,
@@ -18,12 +17,18 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activateSubscription } from './support/accounts.js';
 import { Deployment, type DeploymentMode } from './support/deployment.js';
-import { receiptsDir } from './support/service-process.js';
+import { printedReceipt } from './support/printed-receipt.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
 
 const PASSWORD = 'Secret123';
 // Scanned Malaysian receipts; all dated 2017–2018, so they arrive "out of reasonable range".
-const FILES = { honHwa: 'X51005568881.jpg', aeon: 'X51005605286.jpg', limSeng: 'X51005663311.jpg' } as const;
+const FILES = { honHwa: 'honhwa.jpg', aeon: 'aeon.jpg', limSeng: 'limseng.jpg' } as const;
+/** Made-up Malaysian receipts the test prints, dated years back (out of the reasonable range until corrected). */
+const PRINTED: Record<string, string[]> = {
+  [FILES.honHwa]: ['HON HWA HARDWARE TRADING', 'NO 37 JALAN MANIS, KAJANG', 'DATE 21/09/2017 10:20', 'KILAT NAIL RM 5.00', 'PVC WALLPLUG RM 5.40', 'TOTAL RM 10.40'],
+  [FILES.aeon]: ['AEON CO. (M) BHD', 'DATE 10/03/2018 14:02', 'BREAD RM 4.20', 'MILK RM 5.50', 'TOTAL RM 9.70'],
+  [FILES.limSeng]: ['LIM SENG THO HARDWARE', 'DATE 05/01/2018 09:12', 'NUTS RM 3.00', 'TOTAL RM 3.00'],
+};
 
 const json = (body: unknown): RequestInit => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 /** A day inside the spec's "reasonable range": `n` days ago. */
@@ -38,7 +43,7 @@ async function signUp(deployment: Deployment): Promise<{ visitor: Visitor; email
 }
 
 async function processed(visitor: Visitor, file: string, name = file): Promise<string> {
-  const { status, body } = await visitor.upload(await readFile(path.join(receiptsDir, file)), name);
+  const { status, body } = await visitor.upload(await printedReceipt(PRINTED[file]!, { format: 'jpeg' }), name);
   expect(status).toBe(202);
   const end = await visitor.waitForEnd(body.id as string);
   expect(end.event).toBe('upload:completed');
@@ -338,7 +343,7 @@ describe('export and the receipts library', () => {
 
   it('deletes an account and everything of it, once the password confirms it', async () => {
     const { visitor, email: gone } = await signUp(deployment);
-    const uploadId = (await visitor.upload(await readFile(path.join(receiptsDir, FILES.limSeng)), 'mine.jpg', '?wait=1')).body.id as string;
+    const uploadId = (await visitor.upload(await printedReceipt(PRINTED[FILES.limSeng]!, { format: 'jpeg' }), 'mine.jpg', '?wait=1')).body.id as string;
     const stored = path.join(deployment.env.DATA_DIR!, 'uploads', uploadId.slice(0, 2), uploadId);
     expect(existsSync(stored)).toBe(true);
 

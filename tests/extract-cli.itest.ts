@@ -5,7 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { receiptRecordSchema } from '@receipts/common';
 import { describe, expect, it } from 'vitest';
-import { receiptsDir, repoRoot } from './support/service-process.js';
+import { printedReceipt } from './support/printed-receipt.js';
+import { repoRoot } from './support/service-process.js';
 
 const run = promisify(execFile);
 
@@ -14,7 +15,9 @@ describe('extract CLI', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'extract-cli-'));
     const fake = path.join(dir, 'notes.pdf');
     await writeFile(fake, 'just some text, not a PDF');
-    const receipt = path.join(receiptsDir, 'X51005568881.jpg');
+    // A made-up Malaysian receipt from 2017: ringgit, and a date out of today's reasonable range.
+    const receipt = path.join(dir, 'receipt.jpg');
+    await writeFile(receipt, await printedReceipt(['KEDAI MAJU SDN BHD', 'DATE 21/09/2017 10:20', 'ROD RM 5.40', 'WALLPLUG RM 5.00', 'TOTAL RM 10.40'], { format: 'jpeg' }));
     const { stdout } = await run('node', ['worker/dist/extract.cli.js', fake, receipt, path.join(dir, 'missing.jpg')], {
       cwd: repoRoot,
       env: { ...process.env, LOG_LEVEL: 'silent' },
@@ -30,7 +33,7 @@ describe('extract CLI', () => {
     expect(record.total).toBe(10.4);
     expect(record.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(record.currency).toBe('MYR');
-    expect(read.valid).toBe(false); // a 2019 receipt is out of the reasonable date range today
+    expect(read.valid).toBe(false); // a 2017 receipt is out of the reasonable date range today
     expect(read.issues).toContain('Date out of reasonable range');
   });
 });

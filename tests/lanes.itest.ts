@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { LANE_PRIORITY, type UploadBusMessage } from '@receipts/common';
@@ -20,7 +19,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubscriber } from './support/accounts.js';
 import { provisionServices, type TestServices } from './support/services.js';
-import { receiptsDir } from './support/service-process.js';
+import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
 
 describe('lanes', () => {
   let services: TestServices;
@@ -53,7 +52,7 @@ describe('lanes', () => {
       prefix: services.prefix,
       jobAttempts: 1,
     });
-    receipt = await readFile(path.join(receiptsDir, 'X51005568881.jpg'));
+    receipt = await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' });
   });
 
   afterAll(async () => {

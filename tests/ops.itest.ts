@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deployment } from './support/deployment.js';
 import { freePort } from './support/free-port.js';
-import { receiptsDir, startServiceProcess } from './support/service-process.js';
+import { startServiceProcess } from './support/service-process.js';
 import { Visitor, uniqueIp } from './support/visitor.js';
+import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
 
 const METRICS_TOKEN = 'ops-test-metrics-token-0123456789';
 
@@ -52,7 +51,7 @@ describe('operations: metrics and request ids (api and worker as separate proces
     workerMetricsUrl = `http://127.0.0.1:${port}/metrics`;
     const visitor = new Visitor(deployment.baseUrl, uniqueIp());
     const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(await readFile(path.join(receiptsDir, 'X51005568881.jpg')))]), 'receipt.jpg');
+    form.append('file', new Blob([new Uint8Array(await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' }))]), 'receipt.jpg');
     const res = await visitor.request('/api/ocr?wait=1', { method: 'POST', body: form, headers: { 'X-Request-Id': requestId } });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBe(requestId);
@@ -120,7 +119,7 @@ describe('operations: metrics and request ids (api and worker as separate proces
     const visitor = new Visitor(baseUrl, uniqueIp());
     await visitor.connect();
     const disconnected = new Promise<string>((resolve) => visitor.socket!.once('disconnect', resolve));
-    const inFlight = visitor.upload(await readFile(path.join(receiptsDir, 'X51005605286.jpg')), 'drain.jpg', '?wait=1');
+    const inFlight = visitor.upload(await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' }), 'drain.jpg', '?wait=1');
     await eventually(() => expect(logLines(api.output()).some((l) => l.msg === 'upload queued')).toBe(true));
     const exited = api.stop('SIGTERM');
     const answered = await inFlight;

@@ -1,14 +1,13 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { PIPELINE_STEPS, type UploadView } from '@receipts/common';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Deployment, type DeploymentMode } from './support/deployment.js';
-import { receiptsDir } from './support/service-process.js';
 import { until } from './support/until.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
+import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
 
-const RECEIPT = 'X51005568881.jpg'; // HON HWA HARDWARE TRADING, total 10.40
+/** A made-up receipt the test prints (total 10.40), as a JPEG. */
+const RECEIPT = 'receipt.jpg';
 
 describe.each<DeploymentMode>(['pglite', 'postgres'])('pipeline spine on %s', (mode) => {
   let deployment: Deployment;
@@ -16,7 +15,7 @@ describe.each<DeploymentMode>(['pglite', 'postgres'])('pipeline spine on %s', (m
   let receipt: Buffer;
 
   beforeAll(async () => {
-    receipt = await readFile(path.join(receiptsDir, RECEIPT));
+    receipt = await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' });
     deployment = await Deployment.start(mode);
   });
 

@@ -3,7 +3,7 @@
 // restarted empty, PostgreSQL stopped, a worker SIGTERMed. After each, every upload must end
 // completed exactly once or failed with a message and its quota unit back. Prints what was
 // injected and what was lost.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -12,7 +12,8 @@ import { signedUpSubscriber } from './support/accounts.js';
 import { freePort } from './support/free-port.js';
 import { PrivatePostgres, PrivateRedis } from './support/private-services.js';
 import { until } from './support/until.js';
-import { receiptsDir, startServiceProcess, type ServiceProcess } from './support/service-process.js';
+import { madeUpReceipts } from './support/printed-receipt.js';
+import { startServiceProcess, type ServiceProcess } from './support/service-process.js';
 import { Visitor } from './support/visitor.js';
 
 interface Outcome {
@@ -121,8 +122,7 @@ describe('resilience: 1 api + 3 workers on private PostgreSQL and Redis', () => 
     db = new pg.Pool({ connectionString: postgres.url, max: 3 });
     db.on('error', () => undefined);
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'receipts-resilience-'));
-    const names = (await readdir(receiptsDir)).filter((f) => f.endsWith('.jpg')).sort();
-    receipts = await Promise.all(names.map((n) => readFile(path.join(receiptsDir, n))));
+    receipts = await madeUpReceipts(20);
     env = {
       DATABASE_URL: postgres.url,
       REDIS_URL: redis.url,

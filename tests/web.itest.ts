@@ -1,17 +1,24 @@
 // The built web app in Debian's Chromium against the real api + worker (embedded mode).
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshotPath } from './support/browser.js';
 import { Deployment } from './support/deployment.js';
-import { receiptsDir, repoRoot } from './support/service-process.js';
+import { writeMadeUpReceipts } from './support/printed-receipt.js';
+import { repoRoot } from './support/service-process.js';
 
-const RECEIPTS = ['X51005568881.jpg', 'X51005605286.jpg', 'X51005663311.jpg', 'X51005676549.jpg', 'X51005711403.jpg', 'X51005712039.jpg'];
+/** Made-up receipts the test prints (receipt-N.jpg), each its own shop, date and total. */
+const names = (from: number, count: number) => Array.from({ length: count }, (_, i) => `receipt-${from + i}.jpg`);
+const RECEIPTS = names(1, 6);
 /** Uploaded after signing up, so their rows are not confused with the anonymous ones. */
-const MORE_RECEIPTS = ['X51005719893.jpg', 'X51005724629.jpg', 'X51005757199.jpg'];
+const MORE_RECEIPTS = names(7, 3);
+/** A subscriber's batch. */
+const BATCH = names(10, 10);
+let receiptsDir: string;
 const file = (name: string) => path.join(receiptsDir, name);
 
 let deployment: Deployment;
@@ -41,6 +48,8 @@ const row = (page: Page, name: string) => page.locator(`[data-testid="upload-row
 describe('the web app in a real browser', () => {
   beforeAll(async () => {
     if (!existsSync(path.join(repoRoot, 'web/dist/index.html'))) throw new Error('web/dist is missing: run npm run build first');
+    receiptsDir = await mkdtemp(path.join(os.tmpdir(), 'web-receipts-'));
+    await writeMadeUpReceipts(receiptsDir, [...RECEIPTS, ...MORE_RECEIPTS, ...BATCH]);
     deployment = await Deployment.start('pglite');
     browser = await launchChromium();
     visitor = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
@@ -163,7 +172,7 @@ describe('the web app in a real browser', () => {
     await home.getByTestId('quota-badge').filter({ hasText: '0/5 used today' }).waitFor();
     await home.getByTestId('file-input').setInputFiles(MORE_RECEIPTS.map(file));
     // Two workers for three files: one of them waits in the queue while the others are read.
-    const waiting = home.locator('[data-testid="upload-row"][data-status="queued"]').filter({ hasText: /X5100/ }).first();
+    const waiting = home.locator('[data-testid="upload-row"][data-status="queued"]').filter({ hasText: /receipt-/ }).first();
     await waiting.waitFor({ timeout: 60_000 });
     const name = (await waiting.getAttribute('aria-label'))!;
     expect(MORE_RECEIPTS).toContain(name);
@@ -188,9 +197,7 @@ describe('the web app in a real browser', () => {
   });
 
   it('a subscriber drops 10 receipts at once: the rows survive a reload mid-batch and all end completed', async () => {
-    const taken = new Set([...RECEIPTS, ...MORE_RECEIPTS]);
-    const batch = (await readdir(receiptsDir)).filter((f) => f.endsWith('.jpg') && !taken.has(f)).sort().slice(0, 10);
-    expect(batch).toHaveLength(10);
+    const batch = BATCH;
     await home.goto(`${deployment.baseUrl}/`);
     await home.getByTestId('file-input').setInputFiles(batch.map(file));
     const rowsOf = (page: Page) => page.locator(batch.map((n) => `[data-testid="upload-row"][aria-label="${n}"]`).join(', '));

@@ -1,12 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import { extractReceipt, sniffMimeType, validateReceipt } from '@receipts/common';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { heicClaiming, hugeImagePdf } from '../../../tests/support/decode-bombs.js';
 import { emptyPdf, encryptedPdf, scannedPdf, textPdf } from '../../../tests/support/pdf-fixtures.js';
-import { receiptsDir } from '../../../tests/support/service-process.js';
+import { printedReceipt, PRINTED_RECEIPT_LINES } from '../../../tests/support/printed-receipt.js';
 import { createOcrEngine } from '../ocr/create-ocr-engine.js';
 import { UnreadableFileError } from '../ocr/ocr-engine.js';
 import { runPipeline } from '../receipt.pipeline.js';
@@ -180,7 +178,7 @@ describe('decodeDocument', () => {
   });
 
   it('rasterises a scanned PDF and reads it', async () => {
-    const jpeg = await readFile(path.join(receiptsDir, 'X51005568881.jpg'));
+    const jpeg = await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' });
     const meta = await sharp(jpeg).metadata();
     const result = await runPipeline({ bytes: scannedPdf(jpeg, meta.width!, meta.height!), mimeType: 'application/pdf' }, engine, async () => undefined, signal());
     expect(result.receipt.total).toBe(10.4);
@@ -197,7 +195,7 @@ describe('decodeDocument', () => {
 
   it.each<[string, () => Buffer | Promise<Buffer>, RegExp]>([
     ['a zero-byte file', () => Buffer.alloc(0), /damaged or incomplete/],
-    ['a truncated JPEG', async () => (await readFile(path.join(receiptsDir, 'X51005568881.jpg'))).subarray(0, 3000), /damaged or incomplete/],
+    ['a truncated JPEG', async () => (await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' })).subarray(0, 3000), /damaged or incomplete/],
     ['a PNG claiming 50 000 × 50 000 pixels', () => pngClaiming(50_000, 50_000), /^This image is too large to process \(more than 80 megapixels\)\.$/],
     ['a TIFF claiming 10 000 × 9 000 pixels', () => tiffClaiming(10_000, 9_000), /^This image is too large to process \(more than 80 megapixels\)\.$/],
     ['a GIF claiming 65 535 × 65 535 pixels', () => gifClaiming(65_535, 65_535), /^This image is too large to process \(more than 80 megapixels\)\.$/],
@@ -234,12 +232,12 @@ describe('decodeDocument', () => {
     expect(validateReceipt(photo.receipt, new Date())).toContain('Missing all key fields (merchant, total, and date)');
 
     const real = await runPipeline(
-      { bytes: await readFile(path.join(receiptsDir, 'X51005568881.jpg')), mimeType: 'image/jpeg' },
+      { bytes: await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' }), mimeType: 'image/jpeg' },
       engine,
       async () => undefined,
       signal(),
     );
-    expect(real.fullText).toContain('HON HWA');
+    expect(real.fullText).toContain('CORNER HARDWARE');
     expect(extractReceipt({ content: real.fullText, documents: [{ fields: {} }] }).total).toBe(10.4);
   });
 });
