@@ -18,10 +18,10 @@ export const MEASURED_ACCURACY = {
   world: {
     receipts: 55,
     description: 'real-world phone photos, scans and PDFs from 13 countries in 6 languages',
-    total: 0.76,
-    date: 0.89,
-    merchant: 0.44,
-    currency: 0.76,
+    total: 0.87,
+    date: 0.95,
+    merchant: 0.8,
+    currency: 0.95,
   },
 } as const;
 
