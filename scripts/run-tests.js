@@ -12,7 +12,9 @@ const run = spawnSync(
 try {
   const results = JSON.parse(readFileSync(report, 'utf8'));
   const skipped = results.numPendingTests + results.numTodoTests;
-  console.log(`\ntests: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped`);
+  // A file whose hook failed fails with none of its tests counted as failed: count it once.
+  const brokenFiles = results.testResults.filter((f) => f.status === 'failed' && !f.assertionResults.some((a) => a.status === 'failed')).length;
+  console.log(`\ntests: ${results.numPassedTests} passed, ${results.numFailedTests + brokenFiles} failed, ${skipped} skipped`);
   if (results.numTotalTests === 0) process.exit(1);
 } catch {
   console.log('\ntests: 0 passed, 1 failed (the runner produced no report)');

@@ -65,4 +65,11 @@ describe('chooseTurn: how sure OSD must be', () => {
   ])('%s', (_, guess, page, trial, turn) => {
     expect(chooseTurn({ ...guess, script: 'Latin', scriptConfidence: 1 }, page, trial)).toBe(turn);
   });
+
+  it('takes only quarter turns when asked before any reading (a landscape page is sideways, not upside down)', () => {
+    const guess = (rotate: 0 | 90 | 180 | 270) => ({ rotate, confidence: 2.5, script: 'Latin', scriptConfidence: 1 });
+    expect(chooseTurn(guess(180), landscape, false, true)).toBe(0);
+    expect(chooseTurn(guess(90), landscape, false, true)).toBe(90);
+    expect(chooseTurn(guess(180), landscape, false, false)).toBe(180);
+  });
 });

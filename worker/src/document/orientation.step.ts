@@ -23,6 +23,8 @@ export interface Oriented {
   page: PageImage;
   /** Clockwise degrees the page was turned. */
   rotated: 0 | 90 | 180 | 270;
+  /** OSD saw a half turn that was not acted on (`quarterOnly`): worth asking again if the reading is poor. */
+  halfTurnDeferred: boolean;
   script?: string;
   scriptConfidence?: number;
 }
@@ -50,8 +52,8 @@ export async function guessOrientation(page: PageImage, options: { signal: Abort
 }
 
 /** The turn to make of OSD's guess on a page of this shape. */
-export function chooseTurn(guess: OrientationGuess | undefined, page: { width: number; height: number }, trial = false): Oriented['rotated'] {
-  if (!guess || guess.rotate === 0) return 0;
+export function chooseTurn(guess: OrientationGuess | undefined, page: { width: number; height: number }, trial = false, quarterOnly = false): Oriented['rotated'] {
+  if (!guess || guess.rotate === 0 || (quarterOnly && guess.rotate === 180)) return 0;
   if (trial) return guess.confidence >= TRIAL_CONFIDENCE ? guess.rotate : 0;
   const bar =
     guess.rotate === 180 ? MIN_CONFIDENCE.halfTurn : page.width > page.height ? MIN_CONFIDENCE.quarterTurnLandscape : MIN_CONFIDENCE.quarterTurnPortrait;
@@ -60,10 +62,13 @@ export function chooseTurn(guess: OrientationGuess | undefined, page: { width: n
 
 /**
  * Finds which way up the text is (tesseract OSD on a shrunk copy) and turns the page upright;
- * `trial`: the turn will be judged by reading the page again, so a less sure guess is taken.
+ * `trial`: the turn will be judged by reading the page again, so a less sure guess is taken;
+ * `quarterOnly`: only a quarter turn is taken (a landscape page before any reading: its shape says
+ * sideways, nothing says upside down; OSD turned a short upright receipt over at a margin of 2.5).
  */
-export async function orientPage(page: PageImage, options: { signal: AbortSignal; trial?: boolean }): Promise<Oriented> {
+export async function orientPage(page: PageImage, options: { signal: AbortSignal; trial?: boolean; quarterOnly?: boolean }): Promise<Oriented> {
   const guess = await guessOrientation(page, options);
-  const rotated = chooseTurn(guess, page, options.trial);
-  return { page: await turnPage(page, rotated), rotated, script: guess?.script, scriptConfidence: guess?.scriptConfidence };
+  const rotated = chooseTurn(guess, page, options.trial, options.quarterOnly);
+  const halfTurnDeferred = options.quarterOnly === true && guess?.rotate === 180;
+  return { page: await turnPage(page, rotated), rotated, halfTurnDeferred, script: guess?.script, scriptConfidence: guess?.scriptConfidence };
 }

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { originalPoint, type PageImage } from '../ocr/ocr-engine.js';
 import { closeOrientationDetector } from '../ocr/orientation.detector.js';
+import { printedReceipt } from '../../../tests/support/printed-receipt.js';
 import { syntheticPhoto } from './prepare-page.fixture.js';
 import { preparePage } from './prepare-page.js';
 
@@ -45,5 +46,14 @@ describe('preparePage', () => {
     expect(prepared).toMatchObject({ cropped: false, rotated: 0 });
     expect([prepared.page.width, prepared.page.height]).toEqual([photo.width, photo.height]);
     expect(originalPoint(prepared.page, prepared.page.width, prepared.page.height)).toEqual([1, 1]);
+  });
+
+  it('does not turn a short, wide receipt over before reading it (OSD guessed a half turn on it)', async () => {
+    const lines = ['HON HWA HARDWARE TRADING', 'NO 37 JALAN MANIS, KAJANG', 'DATE 21/09/2017 10:20', 'KILAT NAIL RM 5.00', 'PVC WALLPLUG RM 5.40', 'TOTAL RM 10.40'];
+    const image = await printedReceipt(lines, { format: 'jpeg' });
+    const { width, height } = await sharp(image).metadata();
+    expect(width!).toBeGreaterThan(height!);
+    const prepared = await preparePage({ image, width: width!, height: height! }, { signal, orient: 'landscape' });
+    expect(prepared.rotated).toBe(0);
   });
 });

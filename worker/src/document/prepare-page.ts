@@ -43,18 +43,20 @@ export async function preparePage(
   options.signal.throwIfAborted();
   const orient = options.orient ?? 'always';
   const prepared: PreparedPage = { page: lit.page, rotated: 0, skew: 0, cropped: crop.cropped, oriented: false };
-  return orient === 'always' || (orient === 'landscape' && lit.page.width > lit.page.height) ? orientPrepared(prepared, options) : prepared;
+  if (orient === 'always') return orientPrepared(prepared, options);
+  return orient === 'landscape' && lit.page.width > lit.page.height ? orientPrepared(prepared, { ...options, quarterOnly: true }) : prepared;
 }
 
 /** A prepared page turned upright by OSD (once: a page OSD has seen is returned as it is); `trial` as for orientPage. */
-export async function orientPrepared(prepared: PreparedPage, options: { signal: AbortSignal; trial?: boolean }): Promise<PreparedPage> {
+export async function orientPrepared(prepared: PreparedPage, options: { signal: AbortSignal; trial?: boolean; quarterOnly?: boolean }): Promise<PreparedPage> {
   if (prepared.oriented) return prepared;
   const oriented = await orientPage(prepared.page, options);
   return {
     ...prepared,
     page: oriented.page,
-    rotated: oriented.rotated,
-    oriented: true,
+    rotated: (prepared.rotated + oriented.rotated) % 360,
+    // A half turn left for later is asked again if the reading is poor.
+    oriented: !oriented.halfTurnDeferred,
     script: oriented.script,
     scriptConfidence: oriented.scriptConfidence,
   };

@@ -51,13 +51,14 @@ async function uncroppedDocument(doc: PreparedDocument, signal: AbortSignal): Pr
   return { ...doc, pages };
 }
 
-/** The document with every page turned upright by OSD; null when no page needed turning. */
+/** The document with every page turned upright by OSD; null when no page turned further. */
 async function orientedDocument(doc: PreparedDocument, signal: AbortSignal): Promise<PreparedDocument | null> {
   if (!doc.prepared || doc.prepared.every((p) => p.oriented)) return null;
   const prepared: PreparedPage[] = [];
   // Only a poor reading leads here, and the turned pages are read again and judged: a trial.
   for (const page of doc.prepared) prepared.push(await orientPrepared(page, { signal, trial: true }));
-  if (prepared.every((p) => p.rotated === 0)) return null;
+  // Nothing new turned (orientPrepared returns a page it has seen as it was): no second reading.
+  if (prepared.every((p, n) => p.rotated === doc.prepared![n]!.rotated)) return null;
   return { ...doc, pages: prepared.map((p) => p.page), prepared, script: prepared.find((p) => p.script)?.script ?? doc.script };
 }
 
