@@ -26,7 +26,7 @@ const FILES = { honHwa: 'honhwa.jpg', aeon: 'aeon.jpg', limSeng: 'limseng.jpg' }
 /** Made-up Malaysian receipts the test prints, dated years back (out of the reasonable range until corrected). */
 const PRINTED: Record<string, string[]> = {
   [FILES.honHwa]: ['HON HWA HARDWARE TRADING', 'NO 37 JALAN MANIS, KAJANG', 'DATE 21/09/2017 10:20', 'KILAT NAIL RM 5.00', 'PVC WALLPLUG RM 5.40', 'TOTAL RM 10.40'],
-  [FILES.aeon]: ['AEON CO. (M) BHD', 'DATE 10/03/2018 14:02', 'BREAD RM 4.20', 'MILK RM 5.50', 'TOTAL RM 9.70'],
+  [FILES.aeon]: ['AEON CO. (M) BHD', 'DATE 09/02/2018 14:02', 'BREAD RM 4.20', 'MILK RM 5.50', 'TOTAL RM 9.70'],
   [FILES.limSeng]: ['LIM SENG THO HARDWARE', 'DATE 05/01/2018 09:12', 'NUTS RM 3.00', 'TOTAL RM 3.00'],
 };
 
