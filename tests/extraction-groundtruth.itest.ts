@@ -1,14 +1,15 @@
+import path from 'node:path';
 import { extractReceipt } from '@receipts/common';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { groundTruthText, labelDate, labelTotal, loadLabels, MERCHANT_SIMILARITY, nameSimilarity, sroieAvailable, type SroieLabel } from './support/sroie.js';
-
-if (!sroieAvailable) console.log('skipped: extraction on the SROIE transcripts — ../shared/receipts is not beside the repository');
+import { receiptsDir } from './support/service-process.js';
+import { sharedFileThere } from './support/shared-sets.js';
+import { groundTruthText, labelDate, labelTotal, loadLabels, MERCHANT_SIMILARITY, nameSimilarity, type SroieLabel } from './support/sroie.js';
 
 /**
  * The extraction rules on the 40 SROIE receipts' own transcripts (no OCR noise): floors just
  * under what the rules reach today, so a regression in any field fails here.
  */
-describe.skipIf(!sroieAvailable)('extraction on the SROIE ground-truth transcripts', () => {
+describe.skipIf(!sharedFileThere(path.join(receiptsDir, 'labels.json'), 'extraction on the SROIE transcripts'))('extraction on the SROIE ground-truth transcripts', () => {
   let results: Array<{ label: SroieLabel; receipt: ReturnType<typeof extractReceipt> }>;
 
   beforeAll(async () => {

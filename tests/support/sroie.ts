@@ -1,11 +1,7 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { editDistance, parseDate, validMoney } from '@receipts/common';
 import { receiptsDir } from './service-process.js';
-
-/** ../shared/receipts (the 40 SROIE scans with labels and transcripts) is beside the repository. */
-export const sroieAvailable = existsSync(path.join(receiptsDir, 'labels.json'));
 
 export interface SroieLabel {
   file: string;

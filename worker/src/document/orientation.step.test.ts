@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -9,6 +8,7 @@ import type { PageImage } from '../ocr/ocr-engine.js';
 import { closeOrientationDetector } from '../ocr/orientation.detector.js';
 import { chooseTurn, orientPage } from './orientation.step.js';
 import { syntheticPhoto } from './prepare-page.fixture.js';
+import { sharedFileThere } from '../../../tests/support/shared-sets.js';
 
 const require = createRequire(import.meta.url);
 const signal = new AbortController().signal;
@@ -32,7 +32,7 @@ describe('orientPage on made-up print', () => {
   });
 });
 
-describe.skipIf(!existsSync(path.join(receiptsDir, 'labels.json')))('orientPage on a shared receipt', () => {
+describe.skipIf(!sharedFileThere(path.join(receiptsDir, 'labels.json'), 'orientation of shared receipts'))('orientPage on a shared receipt', () => {
   const file = path.join(receiptsDir, 'X51005568881.jpg');
   let ocr: Tesseract.Worker;
   beforeAll(async () => {

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { originalPoint } from '../ocr/ocr-engine.js';
 import { syntheticPhoto } from './prepare-page.fixture.js';
 import { readGray } from './prepare-page.raster.js';
 import { cropToReceipt, findReceipt } from './receipt-crop.step.js';
+import { sharedFileThere } from '../../../tests/support/shared-sets.js';
 
 describe('cropToReceipt', () => {
   it('finds a receipt on a textured background and crops to it', async () => {
@@ -32,7 +32,7 @@ describe('cropToReceipt', () => {
 });
 
 const aldi = path.join(worldDir, 'us_aldi_1.jpg');
-describe.skipIf(!existsSync(aldi))('cropToReceipt on a phone photo', () => {
+describe.skipIf(!sharedFileThere(aldi, 'cropping a real phone photo'))('cropToReceipt on a phone photo', () => {
   it('crops a long receipt on a dark table to the receipt, print and all', async () => {
     // Decoding applies the EXIF orientation; so does this.
     const { data, info } = await sharp(aldi).rotate().resize(2000, 2000, { fit: 'inside' }).png().toBuffer({ resolveWithObject: true });

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -8,6 +7,7 @@ import { worldDir } from '../../../tests/support/receipts-world.js';
 import { receiptsDir } from '../../../tests/support/service-process.js';
 import { boxOnOriginal, createLocalOcrEngine } from './local-ocr.engine.js';
 import type { DecodedDocument, PageImage } from './ocr-engine.js';
+import { sharedFileThere } from '../../../tests/support/shared-sets.js';
 
 /** A made-up receipt as a decoded single-page document, shrunk by `scale`. */
 async function printed(lines: string[], options: { fontSize?: number; blur?: number; scale?: number } = {}): Promise<DecodedDocument> {
@@ -74,7 +74,7 @@ describe('the local engine', () => {
     expect(doc.content).toMatch(/4[.,]34/);
   });
 
-  describe.skipIf(!existsSync(path.join(receiptsDir, 'X51005568881.jpg')))('on a shared scan turned upside down (../shared/receipts)', () => {
+  describe.skipIf(!sharedFileThere(path.join(receiptsDir, 'X51005568881.jpg'), 'the local engine on a shared scan'))('on a shared scan turned upside down (../shared/receipts)', () => {
     it('reads it upright once the first reading comes out poor', async () => {
       const png = await sharp(await readFile(path.join(receiptsDir, 'X51005568881.jpg'))).rotate(180).png().toBuffer();
       const { width = 0, height = 0 } = await sharp(png).metadata();
@@ -85,7 +85,7 @@ describe('the local engine', () => {
     });
   });
 
-  describe.skipIf(!existsSync(path.join(worldDir, 'jp_abcmart_1.jpg')))('on a real Japanese receipt (../shared/receipts-world)', () => {
+  describe.skipIf(!sharedFileThere(path.join(worldDir, 'jp_abcmart_1.jpg'), 'the local engine on a real Japanese receipt'))('on a real Japanese receipt (../shared/receipts-world)', () => {
     it('reads it in Japanese', async () => {
       const bytes = await readFile(path.join(worldDir, 'jp_abcmart_1.jpg'));
       const png = await sharp(bytes).rotate().resize(2000, 2000, { fit: 'inside' }).png().toBuffer();

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -6,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { receiptsDir } from '../../../tests/support/service-process.js';
 import { createPaddleOcr, paddleThreadOf, type OcrLine } from './paddle-ocr.engine.js';
 import { tidyLineText } from './paddle/line-grouper.js';
+import { sharedFileThere } from '../../../tests/support/shared-sets.js';
 
 const signal = new AbortController().signal;
 const ocr = createPaddleOcr();
@@ -152,7 +152,7 @@ describe('tidyLineText', () => {
 });
 
 const sroie = path.join(receiptsDir, 'X51005568881.jpg');
-describe.skipIf(!existsSync(sroie))('on a shared receipt scan (../shared/receipts)', () => {
+describe.skipIf(!sharedFileThere(sroie, 'PaddleOCR on a shared scan'))('on a shared receipt scan (../shared/receipts)', () => {
   it('finds the total, the date with its time, in reading order', async () => {
     const { lines, confidence } = await ocr.recognizePage(await readFile(sroie), signal);
     expect(confidence).toBeGreaterThan(0.8);
