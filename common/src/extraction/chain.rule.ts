@@ -24,43 +24,78 @@ const PRICED = /\d[.,]\d{2}(?!\d)/;
 /** Scripts written without spaces between words. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
-const compact = (s: string) => s.toLowerCase().normalize('NFKC').replace(/[^\p{L}\p{N}&]/gu, '');
+/** A name's letters and digits, lower case, spaces and marks taken out: how names are compared. */
+export const nameLetters = (s: string) => s.toLowerCase().normalize('NFKC').replace(/[^\p{L}\p{N}&]/gu, '');
+
+/** Which letters a string holds, a bit each (a–z, digits, anything else): to rule out a fuzzy match cheaply. */
+function letterMask(s: string): number {
+  let mask = 0;
+  for (const c of s) {
+    const code = c.charCodeAt(0);
+    mask |= 1 << (code >= 97 && code <= 122 ? code - 97 : code >= 48 && code <= 57 ? 26 : 27);
+  }
+  return mask;
+}
+
+function bits(n: number): number {
+  let count = 0;
+  for (let m = n; m; m &= m - 1) count++;
+  return count;
+}
 
 interface Form {
   chain: KnownChain;
   letters: string;
+  mask: number;
 }
 
 const FORMS: readonly Form[] = KNOWN_CHAINS.flatMap((chain) =>
-  [chain.name, ...(chain.aliases ?? [])].map((f) => ({ chain, letters: compact(f) })).filter((f) => f.letters.length >= 3),
+  [chain.name, ...(chain.aliases ?? [])].map((f) => ({ chain, letters: nameLetters(f), mask: letterMask(nameLetters(f)) })).filter((f) => f.letters.length >= 3),
 );
 
+const LONGEST_FORM = Math.max(...FORMS.map((f) => f.letters.length));
+
 const isLetter = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+
+/** The letters of a line from one word start on (spaces and marks taken out), where each was printed, and which letters its first k hold. */
+interface Reading {
+  letters: string;
+  at: number[];
+  masks: number[];
+}
+
+function readFrom(line: string, start: number, max: number): Reading {
+  let letters = '';
+  const at: number[] = [];
+  const masks = [0];
+  for (let i = start; i < line.length && at.length < max; i++) {
+    const c = nameLetters(line[i]!);
+    if (!c) continue;
+    letters += c;
+    at.push(i);
+    masks.push(masks[masks.length - 1]! | letterMask(c));
+  }
+  return { letters, at, masks };
+}
 
 /**
  * Whether a chain's name starts at a word of `line` and ends at a word's end: the letters are
  * compared with spaces taken out, since OCR splits words ("Westfa len") and letter-spaced logos
  * ("R E W E") read as single letters. Long names may have one letter in six misread.
  */
-function startsWithName(line: string, start: number, form: Form): boolean {
-  const letters: string[] = [];
-  const at: number[] = [];
-  for (let i = start; i < line.length && letters.length <= form.letters.length; i++) {
-    const c = compact(line[i]!);
-    if (!c) continue;
-    letters.push(c);
-    at.push(i);
-  }
+function startsWithName(line: string, read: Reading, form: Form): boolean {
   const want = form.letters.length;
+  // "Coop" must not be read in "Cooperativa": the name ends where a word ends (Japanese has no spaces to end it).
+  const endsWord = (n: number) => UNSPACED.test(form.letters) || !isLetter(line[read.at[n - 1]! + 1]);
+  if (read.letters.startsWith(form.letters)) return endsWord(want);
+  if (want < FUZZY_LENGTH) return false;
+  const allowed = Math.floor(want * (1 - SIMILAR) + 1e-9);
+  // Each edit loses at most one of the name's letters: more missing from what was read, no match.
+  if (bits(form.mask & ~read.masks[Math.min(want + 1, read.letters.length)]!) > allowed) return false;
   // One letter dropped or added by OCR ("HALIDIRAM'S") is allowed in long names: try each length.
-  const lengths = want >= FUZZY_LENGTH ? [want, want - 1, want + 1] : [want];
-  return lengths.some((n) => {
-    if (letters.length < n) return false;
-    const read = letters.slice(0, n).join('');
-    const same = read === form.letters || (want >= FUZZY_LENGTH && 1 - editDistance(read, form.letters) / want >= SIMILAR);
-    // "Coop" must not be read in "Cooperativa": the name ends where a word ends (Japanese has no spaces to end it).
-    return same && (UNSPACED.test(form.letters) || !isLetter(line[at[n - 1]! + 1]));
-  });
+  return [want, want - 1, want + 1].some(
+    (n) => read.letters.length >= n && editDistance(read.letters.slice(0, n), form.letters, allowed) <= allowed && endsWord(n),
+  );
 }
 
 /** Where words start on a line: a letter or digit after anything but a letter, a digit or a dot ("S.COOP." holds no "Coop"). */
@@ -75,8 +110,9 @@ function inHeader(lines: readonly string[]): ChainMatch | null {
     const line = lines[i]!;
     if (PRICED.test(line)) continue;
     for (const start of wordStarts(line)) {
+      const read = readFrom(line, start, LONGEST_FORM + 1);
       // The longest name that fits wins: "AEON STYLE" over "AEON".
-      const found = FORMS.filter((f) => startsWithName(line, start, f)).sort((a, b) => b.letters.length - a.letters.length)[0];
+      const found = FORMS.filter((f) => startsWithName(line, read, f)).sort((a, b) => b.letters.length - a.letters.length)[0];
       if (found) return { chain: found.chain, line: i, where: 'header' };
     }
   }
@@ -88,7 +124,7 @@ const DOMAIN = /(?:www\.|@|\/\/|\b)([a-z0-9-]{3,})\.(?:com?\.)?(?:com|[a-z]{2})\
 function byDomain(lines: readonly string[]): ChainMatch | null {
   for (let i = 0; i < lines.length; i++) {
     for (const m of lines[i]!.matchAll(DOMAIN)) {
-      const label = compact(m[1]!);
+      const label = nameLetters(m[1]!);
       const found = FORMS.find((f) => f.letters === label);
       if (found) return { chain: found.chain, line: i, where: 'domain' };
     }
@@ -96,17 +132,17 @@ function byDomain(lines: readonly string[]): ChainMatch | null {
   return null;
 }
 
+/** Each chain's name as it prints it and in capitals, four letters or more. */
+const MENTIONS = KNOWN_CHAINS.flatMap((chain) => [chain.name, chain.name.toUpperCase()].filter((form) => form.length >= 4).map((form) => ({ chain, form })));
+
 /** The name as the chain prints it (or in capitals), as a whole word anywhere. */
 function mentioned(lines: readonly string[]): ChainMatch | null {
   for (let i = 0; i < lines.length; i++) {
-    for (const chain of KNOWN_CHAINS) {
-      for (const form of [chain.name, chain.name.toUpperCase()]) {
-        const at = lines[i]!.indexOf(form);
-        const before = lines[i]![at - 1];
-        if (at >= 0 && form.length >= 4 && !isLetter(before) && before !== '.' && !isLetter(lines[i]![at + form.length])) {
-          return { chain, line: i, where: 'mention' };
-        }
-      }
+    const line = lines[i]!;
+    for (const { chain, form } of MENTIONS) {
+      const at = line.indexOf(form);
+      const before = line[at - 1];
+      if (at >= 0 && !isLetter(before) && before !== '.' && !isLetter(line[at + form.length])) return { chain, line: i, where: 'mention' };
     }
   }
   return null;

@@ -1,4 +1,4 @@
-import { findChain } from './chain.rule.js';
+import { findChain, type ChainMatch } from './chain.rule.js';
 import { currencyForCountry } from '../currency-country.js';
 
 /** ISO 4217 codes in use (no funds or precious-metal codes). */
@@ -116,8 +116,8 @@ export interface CurrencyEvidence {
   weight: number;
 }
 
-/** Every piece of evidence the text holds, with its weight. */
-export function currencyEvidence(text: string): CurrencyEvidence[] {
+/** Every piece of evidence the text holds, with its weight; `chain`: the known chain it names, when already looked for. */
+export function currencyEvidence(text: string, chain: ChainMatch | null = findChain(text.split('\n'))): CurrencyEvidence[] {
   const evidence: CurrencyEvidence[] = [];
   // An ISO code beside an amount ("EUR 13,05", "13.05 CAD") or alone on its line (a column header).
   const codes = new Set<string>();
@@ -132,14 +132,14 @@ export function currencyEvidence(text: string): CurrencyEvidence[] {
   const japanese = JAPANESE_SCRIPT.test(text);
   const cents = (text.match(/\d[.,]\d{2}(?!\d)/g) ?? []).length >= 3;
   for (const [re, code] of SYMBOLS) {
-    if (code === 'JPY' && !japanese && cents) continue;
+    const strayYen = code === 'JPY' && !japanese;
+    if (strayYen && cents) continue;
     const count = [...text.matchAll(new RegExp(re.source, re.flags + 'g'))].length;
-    if (count > 0) evidence.push({ code, weight: code === 'JPY' && !japanese ? SYMBOL_REPEAT_WEIGHT : SYMBOL_WEIGHT + Math.min(2, count - 1) * SYMBOL_REPEAT_WEIGHT });
+    if (count > 0) evidence.push({ code, weight: strayYen ? SYMBOL_REPEAT_WEIGHT : SYMBOL_WEIGHT + Math.min(2, count - 1) * SYMBOL_REPEAT_WEIGHT });
   }
   for (const [re, code] of CUES) if (re.test(text)) evidence.push({ code, weight: CUE_WEIGHT });
   // A chain that trades in one currency's countries only ("T&T Supermarket", "Coles") places the receipt.
-  const chain = findChain(text.split('\n'))?.chain;
-  const chainCurrencies = new Set(chain?.countries.map(currencyForCountry));
+  const chainCurrencies = new Set(chain?.chain.countries.map(currencyForCountry));
   if (chainCurrencies.size === 1) evidence.push({ code: [...chainCurrencies][0]!, weight: CUE_WEIGHT });
   return evidence;
 }
@@ -151,11 +151,11 @@ export function currencyEvidence(text: string): CurrencyEvidence[] {
  * German words → EUR, 消費税 → JPY). Amounts with no decimals where a "$" stands point to a
  * peso rather than a dollar. Without any evidence: the selection, else USD.
  */
-export function decideCurrency(text: string, userHint?: string): string {
+export function decideCurrency(text: string, userHint?: string, chain?: ChainMatch | null): string {
   const hint = userHint && ISO_4217.has(userHint.toUpperCase()) ? userHint.toUpperCase() : undefined;
   const scores = new Map<string, number>();
   const add = (code: string, weight: number) => scores.set(code, (scores.get(code) ?? 0) + weight);
-  for (const { code, weight } of currencyEvidence(text)) add(code, weight);
+  for (const { code, weight } of currencyEvidence(text, chain)) add(code, weight);
   // Switzerland also writes MwSt and German words: Swiss cues take the euro cues' weight.
   if (scores.has('CHF') && scores.has('EUR') && !/€/.test(text)) add('CHF', scores.get('EUR')!);
   const dollars = /\$\s?\d/.test(text);
@@ -175,7 +175,7 @@ export function decideCurrency(text: string, userHint?: string): string {
  * Spec §5 order: a currency code the service gave, then what the text says (symbols, codes,
  * keywords) weighed against the currency the user picked; the default is USD.
  */
-export function detectCurrency(fieldCode: unknown, text: string, userHint?: string): string {
+export function detectCurrency(fieldCode: unknown, text: string, userHint?: string, chain?: ChainMatch | null): string {
   if (typeof fieldCode === 'string' && ISO_4217.has(fieldCode.toUpperCase())) return fieldCode.toUpperCase();
-  return decideCurrency(text, userHint);
+  return decideCurrency(text, userHint, chain);
 }

@@ -12,4 +12,10 @@ describe('editDistance', () => {
     expect(editDistance(a, b)).toBe(distance);
     expect(editDistance(b, a)).toBe(distance);
   });
+
+  it('stops counting past a limit, answering just above it', () => {
+    expect(editDistance('walmart', 'kaufland', 1)).toBe(2);
+    expect(editDistance('haldirams', 'halidirams', 1)).toBe(1);
+    expect(editDistance('kitten', 'sitting', 5)).toBe(3);
+  });
 });

@@ -1,6 +1,7 @@
 import type { ReceiptRecord } from '../receipt.schema.js';
 import type { RecognizedDocument } from '../recognized-document.js';
 import { categorize } from './category.rule.js';
+import { findChain } from './chain.rule.js';
 import { detectCurrency } from './currency.rule.js';
 import { findDateWithSource, findTimeWithSource, isDayFirst, normalizeDayMonth } from './date.rule.js';
 import { fieldMoney, fieldText, findPaymentMethodWithSource, findReceiptNumberWithSource, findTinWithSource, taxFromFields } from './fields.rule.js';
@@ -91,14 +92,16 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   const lines = indexed.map((l) => l.text);
   const rawIndex = (i: number | undefined) => (i === undefined ? undefined : indexed[i]?.raw);
   const text = lines.join('\n');
-  const currency = detectCurrency(fieldText(fields.CurrencyCode) ?? fieldText(fields.Currency), text, options.currencyCode);
+  // A known chain places the receipt and names the merchant: looked for once.
+  const chain = findChain(lines);
+  const currency = detectCurrency(fieldText(fields.CurrencyCode) ?? fieldText(fields.Currency), text, options.currencyCode, chain);
   const dayFirst = isDayFirst(currency);
   const wholeAmounts = ZERO_DECIMAL_CURRENCIES.has(currency);
   const { totals: fromText, sources: totalSources, contradicted } = findTotalsWithSources(lines, amountReader(currency), currency);
   const confidences: FieldConfidences = {};
   const sources: ReceiptSources = {};
 
-  const merchant = findMerchant(fields.MerchantName, lines);
+  const merchant = findMerchant(fields.MerchantName, lines, chain);
   if (merchant) {
     confidences.merchant = merchant.confidence;
     sources.merchantName = rawIndex(merchant.line);

@@ -1,5 +1,5 @@
 import type { RecognizedField } from '../recognized-document.js';
-import { findChain } from './chain.rule.js';
+import { findChain, nameLetters, type ChainMatch } from './chain.rule.js';
 import { ISO_4217 } from './currency.rule.js';
 
 export const MERCHANT_CONFIDENCE = 0.8;
@@ -121,14 +121,16 @@ function nameScore(line: string, rank: number): number {
  * address is never a name. A known chain (known-chains.table.ts) named in the header, where OCR
  * often reads only part of a logo, names the merchant.
  */
-export function findMerchant(field: RecognizedField | undefined, lines: readonly string[]): { name: string; confidence: number; line?: number } | null {
+export function findMerchant(
+  field: RecognizedField | undefined,
+  lines: readonly string[],
+  chain: ChainMatch | null = findChain(lines),
+): { name: string; confidence: number; line?: number } | null {
   const fromService = typeof field?.value === 'string' ? field.value : field?.content;
   if (fromService && (field?.confidence ?? 0) >= MERCHANT_CONFIDENCE) return { name: fromService.trim(), confidence: field!.confidence! };
   const named = nameLine(lines);
-  const chain = findChain(lines);
-  // A known chain in the header names the merchant, unless the chosen line already holds its name
-  // in full ("AEON CO. (M) BHD" for AEON): then that printed form is the better one.
-  // A header line that holds the chain's name ("MODELO CONTINENTE HIPERMERCADOS SA") is its fuller printed form.
+  // A known chain in the header names the merchant; a header line that holds the chain's name
+  // ("MODELO CONTINENTE HIPERMERCADOS SA") is its fuller printed form.
   const holdsChain = named && chain && named.line < SCANNED_LINES && findChain([named.name])?.chain === chain.chain;
   const asPrinted = chain && { name: chainName(chain.chain.name, cleanMerchantLine(lines[chain.line]!)), line: chain.line };
   // A legal name printed above the chain ("LAVENDER BAKERY S/B" over "AEON Mall …") is a shop inside
@@ -140,15 +142,13 @@ export function findMerchant(field: RecognizedField | undefined, lines: readonly
   return named && { name: named.name, confidence: named.confidence, line: named.line };
 }
 
-
 /** The chain's line as printed when the rest of it is trade words, else the chain's own name. */
 function chainName(name: string, line: string): string {
-  const letters = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}&]/gu, '');
-  const want = letters(name);
+  const want = nameLetters(name);
   // Walk the line until its letters cover the chain's name; what follows must be trade words.
   let seen = '';
   for (let i = 0; i < line.length; i++) {
-    seen += letters(line[i]!);
+    seen += nameLetters(line[i]!);
     if (seen.length >= want.length) {
       const rest = line.slice(i + 1).replace(/\s+/g, '');
       return rest && TRADE_WORDS_ONLY.test(rest) ? line : name;
