@@ -22,12 +22,12 @@ import { uniqueIp, Visitor } from './support/visitor.js';
 
 const PASSWORD = 'Secret123';
 // Scanned Malaysian receipts; all dated 2017–2018, so they arrive "out of reasonable range".
-const FILES = { honHwa: 'honhwa.jpg', aeon: 'aeon.jpg', limSeng: 'limseng.jpg' } as const;
+const FILES = { majuJaya: 'majujaya.jpg', seriMurni: 'serimurni.jpg', teckLeong: 'teckleong.jpg' } as const;
 /** Made-up Malaysian receipts the test prints, dated years back (out of the reasonable range until corrected). */
 const PRINTED: Record<string, string[]> = {
-  [FILES.honHwa]: ['HON HWA HARDWARE TRADING', 'NO 37 JALAN MANIS, KAJANG', 'DATE 21/09/2017 10:20', 'KILAT NAIL RM 5.00', 'PVC WALLPLUG RM 5.40', 'TOTAL RM 10.40'],
-  [FILES.aeon]: ['AEON CO. (M) BHD', 'DATE 09/02/2018 14:02', 'BREAD RM 4.20', 'MILK RM 5.50', 'TOTAL RM 9.70'],
-  [FILES.limSeng]: ['LIM SENG THO HARDWARE', 'DATE 05/01/2018 09:12', 'NUTS RM 3.00', 'TOTAL RM 3.00'],
+  [FILES.majuJaya]: ['MAJU JAYA HARDWARE TRADING', 'NO 8 JALAN BESAR, KLANG', 'DATE 21/09/2017 10:20', 'STEEL NAIL RM 5.00', 'WIRE MESH RM 5.40', 'TOTAL RM 10.40'],
+  [FILES.seriMurni]: ['SERI MURNI CO. (M) BHD', 'DATE 09/02/2018 14:02', 'BREAD RM 4.20', 'MILK RM 5.50', 'TOTAL RM 9.70'],
+  [FILES.teckLeong]: ['TECK LEONG HARDWARE', 'DATE 05/01/2018 09:12', 'NUTS RM 3.00', 'TOTAL RM 3.00'],
 };
 
 const json = (body: unknown): RequestInit => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -92,21 +92,21 @@ describe('export and the receipts library', () => {
     await activateSubscription(deployment.services.databaseUrl, email);
     await owner.connect();
     await Promise.all(Object.values(FILES).map((f) => processed(owner, f)));
-    duplicateUploadId = await processed(owner, FILES.honHwa, 'again.jpg');
+    duplicateUploadId = await processed(owner, FILES.majuJaya, 'again.jpg');
     ({ visitor: stranger } = await signUp(deployment));
     await library();
     // Two receipts corrected into valid ones (a recent date; the items the OCR missed).
-    const honHwa = await patch(owner, byFile[FILES.honHwa]!.id, {
+    const majuJaya = await patch(owner, byFile[FILES.majuJaya]!.id, {
       date: daysAgo(3),
       subtotal: 9.81,
       tax: 0.59,
       items: [
-        { description: 'KILAT NAIL 2"', qty: 2, unitPrice: 2.5, amount: 5 },
+        { description: 'STEEL NAIL 2"', qty: 2, unitPrice: 2.5, amount: 5 },
         { description: '', qty: 1, unitPrice: 4.81, amount: 4.81 },
       ],
     });
-    expect(honHwa.body).toMatchObject({ valid: true, issues: [] });
-    expect((await patch(owner, byFile[FILES.aeon]!.id, { date: daysAgo(5) })).body.valid).toBe(true);
+    expect(majuJaya.body).toMatchObject({ valid: true, issues: [] });
+    expect((await patch(owner, byFile[FILES.seriMurni]!.id, { date: daysAgo(5) })).body.valid).toBe(true);
     await library();
   });
 
@@ -126,15 +126,15 @@ describe('export and the receipts library', () => {
     const [receiptsSheet, issuesSheet, summarySheet] = workbook.worksheets as [ExcelJS.Worksheet, ExcelJS.Worksheet, ExcelJS.Worksheet];
     const [header, ...valid] = rowsOf(receiptsSheet);
     expect(header).toEqual([...EXPORT_COLUMNS]);
-    expect(valid.map((r) => r[0]).sort()).toEqual([FILES.honHwa, FILES.aeon].sort());
+    expect(valid.map((r) => r[0]).sort()).toEqual([FILES.majuJaya, FILES.seriMurni].sort());
 
-    const honHwaRow = receiptsSheet.getRow(valid.findIndex((r) => r[0] === FILES.honHwa) + 2);
-    const cell = (column: string) => honHwaRow.getCell(EXPORT_COLUMNS.indexOf(column) + 1);
-    expect(cell('merchantName').value).toBe('HON HWA HARDWARE TRADING');
+    const majuJayaRow = receiptsSheet.getRow(valid.findIndex((r) => r[0] === FILES.majuJaya) + 2);
+    const cell = (column: string) => majuJayaRow.getCell(EXPORT_COLUMNS.indexOf(column) + 1);
+    expect(cell('merchantName').value).toBe('MAJU JAYA HARDWARE TRADING');
     expect(cell('total').value).toBe(10.4);
     expect(cell('total').numFmt).toBe('"MYR "#,##0.00');
     expect(cell('date').value).toEqual(new Date(`${daysAgo(3)}T00:00:00Z`));
-    expect(cell('item_1_desc').value).toBe('KILAT NAIL 2"');
+    expect(cell('item_1_desc').value).toBe('STEEL NAIL 2"');
     expect(cell('item_1_qty').value).toBe(2);
     expect(cell('item_1_unitPrice').value).toBe(2.5);
     expect(cell('item_2_desc').value).toBe('Unknown Item');
@@ -144,7 +144,7 @@ describe('export and the receipts library', () => {
 
     const [issueHeader, ...issues] = rowsOf(issuesSheet);
     expect(issueHeader).toEqual([...ISSUE_COLUMNS]);
-    expect(issues.map((r) => r[0]).sort()).toEqual(['again.jpg', FILES.limSeng].sort());
+    expect(issues.map((r) => r[0]).sort()).toEqual(['again.jpg', FILES.teckLeong].sort());
     for (const row of issues) {
       expect(row[3]).toMatch(/^\d+%$/);
       expect(row[4]).toContain('Date out of reasonable range');
@@ -163,47 +163,47 @@ describe('export and the receipts library', () => {
   });
 
   it('exports a selection under its own name and sheet names', async () => {
-    const ids = [byFile[FILES.honHwa]!.id, byFile[FILES.limSeng]!.id].join(',');
+    const ids = [byFile[FILES.majuJaya]!.id, byFile[FILES.teckLeong]!.id].join(',');
     const { res, bytes } = await download(owner, `ids=${ids}&name=March%20expenses&receiptsSheet=Spent&summarySheet=Totals`);
     expect(res.headers.get('content-disposition')).toContain('filename="March expenses.xlsx"');
     const workbook = await workbookOf(bytes);
     expect(workbook.worksheets.map((s) => s.name)).toEqual(['Spent', 'Validation Issues', 'Totals']);
-    expect(rowsOf(workbook.worksheets[0]!).slice(1).map((r) => r[0])).toEqual([FILES.honHwa]);
-    expect(rowsOf(workbook.worksheets[1]!).slice(1).map((r) => r[0])).toEqual([FILES.limSeng]);
+    expect(rowsOf(workbook.worksheets[0]!).slice(1).map((r) => r[0])).toEqual([FILES.majuJaya]);
+    expect(rowsOf(workbook.worksheets[1]!).slice(1).map((r) => r[0])).toEqual([FILES.teckLeong]);
 
     // A selection too long for a URL goes as a JSON body.
-    const posted = await owner.request('/api/export', { method: 'POST', ...json({ format: 'csv', ids: [byFile[FILES.aeon]!.id] }) });
+    const posted = await owner.request('/api/export', { method: 'POST', ...json({ format: 'csv', ids: [byFile[FILES.seriMurni]!.id] }) });
     expect(posted.status).toBe(200);
     expect(parse(await posted.text(), { bom: true })).toHaveLength(2);
   });
 
   it('writes CSV files QuickBooks and Xero import, with money spent as negative amounts', async () => {
-    const honHwa = byFile[FILES.honHwa]!;
-    const aeon = byFile[FILES.aeon]!;
-    const [y, m, d] = honHwa.date!.split('-');
+    const majuJaya = byFile[FILES.majuJaya]!;
+    const seriMurni = byFile[FILES.seriMurni]!;
+    const [y, m, d] = majuJaya.date!.split('-');
 
     const quickbooks = await download(owner, 'format=csv&preset=quickbooks');
     expect(quickbooks.res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const qbRows = parse(quickbooks.bytes, { columns: true }) as Array<Record<string, string>>;
     expect(Object.keys(qbRows[0]!)).toEqual(['Date', 'Description', 'Amount']);
     expect(qbRows).toHaveLength(2);
-    expect(qbRows).toContainEqual({ Date: `${m}/${d}/${y}`, Description: honHwa.merchantName, Amount: '-10.40' });
-    const aeonLine = qbRows.find((r) => r.Description!.startsWith(aeon.merchantName!))!;
-    expect(aeonLine.Description).toBe(`${aeon.merchantName}${aeon.receiptNumber ? ` #${aeon.receiptNumber}` : ''}`);
-    expect(aeonLine.Amount).toBe(`-${aeon.total!.toFixed(2)}`);
+    expect(qbRows).toContainEqual({ Date: `${m}/${d}/${y}`, Description: majuJaya.merchantName, Amount: '-10.40' });
+    const seriMurniLine = qbRows.find((r) => r.Description!.startsWith(seriMurni.merchantName!))!;
+    expect(seriMurniLine.Description).toBe(`${seriMurni.merchantName}${seriMurni.receiptNumber ? ` #${seriMurni.receiptNumber}` : ''}`);
+    expect(seriMurniLine.Amount).toBe(`-${seriMurni.total!.toFixed(2)}`);
 
     const xero = await download(owner, 'format=csv&preset=xero');
     const xeroRows = parse(xero.bytes, { columns: true }) as Array<Record<string, string>>;
     expect(Object.keys(xeroRows[0]!)).toEqual(['*Date', '*Amount', 'Payee', 'Description', 'Reference', 'Cheque Number']);
-    expect(xeroRows.find((r) => r.Payee === honHwa.merchantName)).toMatchObject({ '*Date': `${d}/${m}/${y}`, '*Amount': '-10.40' });
+    expect(xeroRows.find((r) => r.Payee === majuJaya.merchantName)).toMatchObject({ '*Date': `${d}/${m}/${y}`, '*Amount': '-10.40' });
     expect(xero.res.headers.get('x-export-rows')).toBe('2');
 
     const isoDates = parse((await download(owner, 'format=csv&preset=xero&dateFormat=YYYY-MM-DD')).bytes, { columns: true }) as Array<Record<string, string>>;
-    expect(isoDates.map((r) => r['*Date'])).toContain(honHwa.date);
+    expect(isoDates.map((r) => r['*Date'])).toContain(majuJaya.date);
 
     const generic = parse((await download(owner, 'format=csv')).bytes, { bom: true }) as string[][];
     expect(generic[0]).toEqual([...EXPORT_COLUMNS]);
-    expect(generic.slice(1).map((r) => r[0]).sort()).toEqual([FILES.honHwa, FILES.aeon].sort());
+    expect(generic.slice(1).map((r) => r[0]).sort()).toEqual([FILES.majuJaya, FILES.seriMurni].sort());
   });
 
   it("refuses bad requests with the spec's texts before sending a byte", async () => {
@@ -221,14 +221,14 @@ describe('export and the receipts library', () => {
     const empty = await new Visitor(deployment.baseUrl, uniqueIp()).json('/api/export?format=xlsx');
     expect(empty).toMatchObject({ status: 400, body: { error: 'NOTHING_TO_EXPORT', message: 'No completed receipts to export' } });
     // Another account's receipt is not found, not forbidden.
-    const foreign = await stranger.json(`/api/export?ids=${byFile[FILES.aeon]!.id}`);
+    const foreign = await stranger.json(`/api/export?ids=${byFile[FILES.seriMurni]!.id}`);
     expect(foreign.status).toBe(404);
   });
 
   it('searches, filters and pages the library', async () => {
-    expect((await library('?q=aeon')).items.map((r) => r.filename)).toEqual([FILES.aeon]);
-    expect((await library('?valid=false')).items.map((r) => r.filename).sort()).toEqual(['again.jpg', FILES.limSeng].sort());
-    expect((await library(`?from=${daysAgo(4)}`)).items.map((r) => r.filename)).toEqual([FILES.honHwa]);
+    expect((await library('?q=murni')).items.map((r) => r.filename)).toEqual([FILES.seriMurni]);
+    expect((await library('?valid=false')).items.map((r) => r.filename).sort()).toEqual(['again.jpg', FILES.teckLeong].sort());
+    expect((await library(`?from=${daysAgo(4)}`)).items.map((r) => r.filename)).toEqual([FILES.majuJaya]);
     expect((await library('?category=retail&sort=total&order=asc&pageSize=1&page=1')).total).toBeGreaterThan(0);
     const paged = await library('?pageSize=3&page=2&sort=uploadedAt&order=asc');
     expect(paged).toMatchObject({ total: 4, page: 2, pageSize: 3 });
@@ -238,7 +238,7 @@ describe('export and the receipts library', () => {
   });
 
   it('re-validates a corrected receipt, keeps its quality and records the edit', async () => {
-    const { id, quality } = byFile[FILES.honHwa]!;
+    const { id, quality } = byFile[FILES.majuJaya]!;
     const wrong = await patch(owner, id, { total: 12 });
     expect(wrong.status).toBe(200);
     expect(wrong.body.issues).toContain('Total mismatch: 12.00 vs calculated 10.40');
@@ -261,20 +261,20 @@ describe('export and the receipts library', () => {
   });
 
   it('flags the same file uploaded twice, and a receipt that repeats another, and lets the owner keep or delete them', async () => {
-    const honHwa = byFile[FILES.honHwa]!;
+    const majuJaya = byFile[FILES.majuJaya]!;
     const { body: again } = await owner.json<UploadView>(`/api/uploads/${duplicateUploadId}`);
-    expect(again.duplicateOf).toEqual({ uploadId: honHwa.uploadId, filename: FILES.honHwa, reason: 'same-file' });
+    expect(again.duplicateOf).toEqual({ uploadId: majuJaya.uploadId, filename: FILES.majuJaya, reason: 'same-file' });
     expect((await library('?duplicate=true')).items.map((r) => r.filename)).toEqual(['again.jpg']);
 
     // Corrected into the same merchant, date and total as an earlier receipt: flagged too.
-    const aeon = byFile[FILES.aeon]!;
-    const limSeng = byFile[FILES.limSeng]!;
-    const copied = await patch(owner, limSeng.id, { merchantName: 'aeon co (m) bhd', date: aeon.date, total: aeon.total });
-    const [earlier, later] = [aeon, limSeng].sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt)) as [LibraryReceipt, LibraryReceipt];
-    const flagged = later === limSeng ? copied.body : (await owner.json<ReceiptDetail>(`/api/receipts/${aeon.id}`)).body;
+    const seriMurni = byFile[FILES.seriMurni]!;
+    const teckLeong = byFile[FILES.teckLeong]!;
+    const copied = await patch(owner, teckLeong.id, { merchantName: 'seri murni co (m) bhd', date: seriMurni.date, total: seriMurni.total });
+    const [earlier, later] = [seriMurni, teckLeong].sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt)) as [LibraryReceipt, LibraryReceipt];
+    const flagged = later === teckLeong ? copied.body : (await owner.json<ReceiptDetail>(`/api/receipts/${seriMurni.id}`)).body;
     expect(flagged.duplicateOf).toEqual({ uploadId: earlier.uploadId, filename: earlier.filename, reason: 'same-receipt' });
     // Corrected apart again: the flag goes.
-    const apart = await patch(owner, limSeng.id, { total: (aeon.total ?? 0) + 1 });
+    const apart = await patch(owner, teckLeong.id, { total: (seriMurni.total ?? 0) + 1 });
     expect((await owner.json<ReceiptDetail>(`/api/receipts/${later.id}`)).body.duplicateOf).toBeUndefined();
     expect(apart.status).toBe(200);
 
@@ -292,58 +292,58 @@ describe('export and the receipts library', () => {
   });
 
   it('re-extracts through the queue with live progress, for one quota unit', async () => {
-    const aeon = byFile[FILES.aeon]!;
+    const seriMurni = byFile[FILES.seriMurni]!;
     const usedBefore = (await owner.json<QuotaView>('/api/user/quota')).body.used;
-    expect(await owner.json(`/api/receipts/${aeon.id}/reextract`, { method: 'POST', ...json({ engine: 'documentai' }) })).toMatchObject({
+    expect(await owner.json(`/api/receipts/${seriMurni.id}/reextract`, { method: 'POST', ...json({ engine: 'documentai' }) })).toMatchObject({
       status: 400,
       body: { message: 'Document AI is not configured on this server.' },
     });
 
-    const eventsBefore = owner.eventsFor(aeon.uploadId).length;
-    const started = await owner.json<{ id: string; receiptId: string; lane: string }>(`/api/receipts/${aeon.id}/reextract`, {
+    const eventsBefore = owner.eventsFor(seriMurni.uploadId).length;
+    const started = await owner.json<{ id: string; receiptId: string; lane: string }>(`/api/receipts/${seriMurni.id}/reextract`, {
       method: 'POST',
       ...json({ engine: 'local' }),
     });
-    expect(started).toMatchObject({ status: 202, body: { id: aeon.uploadId, receiptId: aeon.id, status: 'queued', lane: 'express' } });
-    const busy = await owner.json(`/api/receipts/${aeon.id}/reextract`, { method: 'POST', ...json({}) });
+    expect(started).toMatchObject({ status: 202, body: { id: seriMurni.uploadId, receiptId: seriMurni.id, status: 'queued', lane: 'express' } });
+    const busy = await owner.json(`/api/receipts/${seriMurni.id}/reextract`, { method: 'POST', ...json({}) });
     expect(busy.status).toBe(409);
     await owner.waitFor(
-      () => owner.eventsFor(aeon.uploadId).slice(eventsBefore).some((e) => e.event === 'upload:completed'),
+      () => owner.eventsFor(seriMurni.uploadId).slice(eventsBefore).some((e) => e.event === 'upload:completed'),
       120_000,
       're-extraction',
     );
-    const rerun = owner.eventsFor(aeon.uploadId).slice(eventsBefore);
+    const rerun = owner.eventsFor(seriMurni.uploadId).slice(eventsBefore);
     expect(rerun.filter((e) => e.event === 'upload:progress').map((e) => e.payload.progress)).toEqual(PIPELINE_STEPS.map((s) => s.progress));
     expect((await owner.json<QuotaView>('/api/user/quota')).body.used).toBe(usedBefore + 1);
 
     // The extraction's own values are back (the corrected date is replaced), under the same receipt id.
-    const { body: after } = await owner.json<ReceiptDetail>(`/api/receipts/${aeon.id}`);
+    const { body: after } = await owner.json<ReceiptDetail>(`/api/receipts/${seriMurni.id}`);
     expect(after.date).toBe('2018-02-09');
     expect(after.uploadStatus).toBe('completed');
-    expect(after.edits.at(-1)).toMatchObject({ kind: 'reextraction', changes: { date: { from: aeon.date, to: '2018-02-09' } } });
-    expect((await stranger.json(`/api/receipts/${aeon.id}/reextract`, { method: 'POST', ...json({}) })).status).toBe(404);
+    expect(after.edits.at(-1)).toMatchObject({ kind: 'reextraction', changes: { date: { from: seriMurni.date, to: '2018-02-09' } } });
+    expect((await stranger.json(`/api/receipts/${seriMurni.id}/reextract`, { method: 'POST', ...json({}) })).status).toBe(404);
   });
 
   it('deletes originals after the retention period and keeps the extracted data', async () => {
-    const limSeng = byFile[FILES.limSeng]!;
-    const stored = path.join(deployment.env.DATA_DIR!, 'uploads', limSeng.uploadId.slice(0, 2), limSeng.uploadId);
+    const teckLeong = byFile[FILES.teckLeong]!;
+    const stored = path.join(deployment.env.DATA_DIR!, 'uploads', teckLeong.uploadId.slice(0, 2), teckLeong.uploadId);
     expect(existsSync(stored)).toBe(true);
     const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
     await db.connect();
-    await db.query(`UPDATE uploads SET created_at = now() - interval '91 days' WHERE id = $1`, [limSeng.uploadId]);
+    await db.query(`UPDATE uploads SET created_at = now() - interval '91 days' WHERE id = $1`, [teckLeong.uploadId]);
     await db.end();
     // The sweep runs every second here (RETENTION_SWEEP_MS).
     await owner.waitFor(() => !existsSync(stored), 30_000, 'the retention sweep');
-    const { body } = await owner.json<ReceiptDetail>(`/api/receipts/${limSeng.id}`);
-    expect(body).toMatchObject({ originalAvailable: false, merchantName: 'aeon co (m) bhd' });
-    const refused = await owner.json<{ message: string }>(`/api/receipts/${limSeng.id}/reextract`, { method: 'POST', ...json({}) });
+    const { body } = await owner.json<ReceiptDetail>(`/api/receipts/${teckLeong.id}`);
+    expect(body).toMatchObject({ originalAvailable: false, merchantName: 'seri murni co (m) bhd' });
+    const refused = await owner.json<{ message: string }>(`/api/receipts/${teckLeong.id}/reextract`, { method: 'POST', ...json({}) });
     expect(refused).toMatchObject({ status: 409, body: { message: 'The original file was deleted after 90 days, so this receipt cannot be extracted again.' } });
-    expect(existsSync(path.join(deployment.env.DATA_DIR!, 'uploads', byFile[FILES.honHwa]!.uploadId.slice(0, 2), byFile[FILES.honHwa]!.uploadId))).toBe(true);
+    expect(existsSync(path.join(deployment.env.DATA_DIR!, 'uploads', byFile[FILES.majuJaya]!.uploadId.slice(0, 2), byFile[FILES.majuJaya]!.uploadId))).toBe(true);
   });
 
   it('deletes an account and everything of it, once the password confirms it', async () => {
     const { visitor, email: gone } = await signUp(deployment);
-    const uploadId = (await visitor.upload(await printedReceipt(PRINTED[FILES.limSeng]!, { format: 'jpeg' }), 'mine.jpg', '?wait=1')).body.id as string;
+    const uploadId = (await visitor.upload(await printedReceipt(PRINTED[FILES.teckLeong]!, { format: 'jpeg' }), 'mine.jpg', '?wait=1')).body.id as string;
     const stored = path.join(deployment.env.DATA_DIR!, 'uploads', uploadId.slice(0, 2), uploadId);
     expect(existsSync(stored)).toBe(true);
 
@@ -387,11 +387,11 @@ describe.each<DeploymentMode>(['pglite'])('export on the embedded database (%s)'
   });
 
   it("streams an anonymous visitor's workbook", async () => {
-    await processed(visitor, FILES.honHwa);
+    await processed(visitor, FILES.majuJaya);
     const { res, bytes } = await download(visitor, 'format=xlsx');
     expect(res.status).toBe(200);
     const workbook = await workbookOf(bytes);
-    expect(rowsOf(workbook.getWorksheet('Validation Issues')!).map((r) => r[0])).toEqual(['filename', FILES.honHwa]);
+    expect(rowsOf(workbook.getWorksheet('Validation Issues')!).map((r) => r[0])).toEqual(['filename', FILES.majuJaya]);
     expect(rowsOf(workbook.getWorksheet('Summary')!)[1]).toEqual(['Total processed', 1]);
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 
 /** Lines of a small made-up receipt whose total reads 10.40. */
-export const PRINTED_RECEIPT_LINES = ['CORNER HARDWARE TRADING', 'DATE 21/09/2024 10:20', 'ROD 5.40', 'WALLPLUG 5.00', 'TOTAL 10.40', 'CASH 20.00', 'CHANGE 9.60'];
+export const PRINTED_RECEIPT_LINES = ['CORNER HARDWARE TRADING', 'DATE 21/09/2024 10:20', 'NAILS 5.40', 'HINGES 5.00', 'TOTAL 10.40', 'CASH 20.00', 'CHANGE 9.60'];
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 

@@ -39,17 +39,17 @@ describe('decideCurrency: the user’s selection against the receipt’s evidenc
     ['NOTA FISCAL DE CONSUMIDOR\nVALOR TOTAL Rs 19,67\nTrib aprox R$: 2,10', undefined, 'BRL'],
     ['Total Rs. 200.00', undefined, 'INR'],
     // A code written against its sign; a GSTIN; an NFC-e's access key.
-    ['Total for 5 items: $31.20\nPURCHASE AUD$ 31.20', undefined, 'AUD'],
-    ['GST NO.-19AAPFT1928D12Y\nTotal 200.00', undefined, 'INR'],
-    ['TOTAL 19,67 ¥ 0\nConsulte pela Chave de Acesso', undefined, 'BRL'],
+    ['Total for 3 items: $18.40\nPURCHASE AUD$ 18.40', undefined, 'AUD'],
+    ['GST NO.-27ABCDE1234F1Z5\nTotal 350.00', undefined, 'INR'],
+    ['TOTAL 42,10 ¥ 0\nConsulte pela Chave de Acesso', undefined, 'BRL'],
     // A chain that trades in one country; one trading in several places nothing.
-    ['T&T Supermarket\n12/02/25\nTOTAL $32.70', undefined, 'CAD'],
-    ['Walmart\nTOTAL $27.30', undefined, 'USD'],
+    ['T&T Supermarket\n05/11/25\nTOTAL $14.25', undefined, 'CAD'],
+    ['Walmart\nTOTAL $12.60', undefined, 'USD'],
     // A yen sign among prices with cents, and no Japanese anywhere, is a misread mark.
-    ['MIMOLETTE 1,60\nROQUEFORT 1,75 ¥\nTOTAL 3,35\nEUR', undefined, 'EUR'],
+    ['GOUDA 2,40\nBRIE 3,15 ¥\nTOTAL 5,55\nEUR', undefined, 'EUR'],
     // Spanish words alone do not make a euro receipt; a foreign-looking VAT id of the wrong length neither.
-    ['MESA 0003\nTotal $ 100.300\nGRACIAS POR SU VISITA', undefined, 'CLP'],
-    ['TC# 3210 FR 019434644718\nTOTAL 275.64', undefined, 'USD'],
+    ['MESA 0012\nTotal $ 45.600\nGRACIAS POR SU VISITA', undefined, 'CLP'],
+    ['TC# 8812 FR 123456789012\nTOTAL 48.10', undefined, 'USD'],
     ['VAT No 379 9690 13\nLONDON N1 6RA\nTOTAL 4.58', undefined, 'GBP'],
     ['Total 12.50\nSPRINGFIELD, IL 62701', undefined, 'USD'],
     ['VATable Sales 223.21\nVAT 26.79\nTOTAL 250.00\nBIR Permit No. 0412-116-00123\nSalamat po!', undefined, 'PHP'],

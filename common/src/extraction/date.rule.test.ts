@@ -20,9 +20,9 @@ describe('parseDate', () => {
     ['31/02/2018', true, null],
     ['Tel 03-4021 0276', true, null],
     // PaddleOCR drops spaces: a date glued to a number before it and a time after it.
-    ['2101401306/21/202104:27 PM', false, '2021-06-21'],
+    ['8807123411/05/202309:15 AM', false, '2023-11-05'],
     // A month word beside an item's size is no date ("MAYO" is May in Spanish).
-    ['GV MAYO 300 007874206531 F 3.14', false, null],
+    ['BEST MAYO 500 004412345678 F 2.89', false, null],
     ['Mayo 3, 2000', false, '2000-05-03'],
   ])('%j (day first %s) → %s', (line, dayFirst, date) => {
     expect(parseDate(line, dayFirst)).toBe(date);

@@ -248,40 +248,41 @@ Datum: 05-05-2026 16:45`,
   [
     // As a recogniser trained on Chinese reads Japanese: simplified forms (计, 领收证) and spaces between characters.
     'Japanese receipt read with simplified forms and spaced characters',
-    `イオンスタイル古川橋駅前
+    `イオンスタイル新宿店
 领 收 证
-2026/6/13(土) 12:21
-薄皮 178
-小 计 ¥1,076
-合 计 ¥1,162
-(内消费税等 ¥86)`,
-    { date: '2026-06-13', currency: 'JPY', total: 1162, subtotal: 1076 },
+2026/5/20(水) 18:05
+食パン 258
+小 计 ¥1,240
+合 计 ¥1,339
+(内消费税等 ¥99)`,
+    { date: '2026-05-20', currency: 'JPY', total: 1339, subtotal: 1240 },
   ],
   [
     // A card slip with a tip-suggestion table left blank: the charged amount is the total.
     'US card slip with a suggested gratuity table',
-    `WOODSTOCK'S PIZZA
+    `HILLTOP DINER
 Card Issue Visa
-Amount: $5.76
+Amount: $12.40
 Gratuity: 15% 18% 20%
-+Amount: 0.86 1.04 1.15
-=Total: 6.62 6.80 6.91
++Amount: 1.86 2.23 2.48
+=Total: 14.26 14.63 14.88
 I agree to pay the above
 total amount according to the
 card issuer agreement.`,
-    { total: 5.76 },
+    { total: 12.4 },
   ],
   [
     // "ZU" misread before "ZAHLEN": the word for the amount due still marks the total over the cash handed over.
     'German discounter with its total keyword half read',
     `ALDI SÜD
-Milch 1,09 A
+Milch 1,19 A
 Brot 2,49 A
-IU ZAHLEN EURD 19,82
-Gegeben BAR 52,47
-Rückgeld 32,65
-MwSt 7% 1,30`,
-    { currency: 'EUR', total: 19.82 },
+Kaffee 5,06 A
+IU ZAHLEN EUR 8,74
+Gegeben BAR 20,00
+Rückgeld 11,26
+MwSt 7% 0,57`,
+    { currency: 'EUR', total: 8.74 },
   ],
   [
     'Japanese store with tax added on top (外税), full-width spaces and reduced-rate marks',

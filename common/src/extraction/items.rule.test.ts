@@ -43,17 +43,17 @@ describe('item layouts', () => {
     ['a weight line under its item', 'APFEL GRANNY SMI 1,97 B\n0,792 kg x 2,49 EUR/kg\nSUMME 1,97', [
       { description: 'APFEL GRANNY SMI', qty: 0.792, unitPrice: 2.49, amount: 1.97 },
     ]],
-    ['numbers first, the description under them', 'Qty Description Total TAX\n1 D 32.00 SR\nChicken Item\n1 D 4.00 SR\nWhite Rice\nTotal (Excluding GST): 36.00', [
-      { description: 'Chicken Item', qty: 1, amount: 32 },
-      { description: 'White Rice', qty: 1, amount: 4 },
+    ['numbers first, the description under them', 'Qty Description Total TAX\n1 D 12.00 SR\nFish Curry\n1 D 3.50 SR\nPlain Rice\nTotal (Excluding GST): 15.50', [
+      { description: 'Fish Curry', qty: 1, amount: 12 },
+      { description: 'Plain Rice', qty: 1, amount: 3.5 },
     ]],
-    ['the amount on the next line with a ZRL tax code', 'Teh (B)\n2 x 2.20 4.40 ZRL\nTake Away\n3 x 0.20 0.60 ZRL\nTotal QTY: 5', [
-      { description: 'Teh (B)', qty: 2, unitPrice: 2.2, amount: 4.4 },
-      { description: 'Take Away', qty: 3, unitPrice: 0.2, amount: 0.6 },
+    ['the amount on the next line with a ZRL tax code', 'Kopi (B)\n2 x 1.80 3.60 ZRL\nPacking\n3 x 0.20 0.60 ZRL\nTotal QTY: 5', [
+      { description: 'Kopi (B)', qty: 2, unitPrice: 1.8, amount: 3.6 },
+      { description: 'Packing', qty: 3, unitPrice: 0.2, amount: 0.6 },
     ]],
-    ['a tax code and stock number before the description', 'SR 100100000170- Imported Veggies 1.60\no SR 100100000015- Vegetable 4.12\nTotal 5.72', [
-      { description: 'Imported Veggies', amount: 1.6 },
-      { description: 'Vegetable', amount: 4.12 },
+    ['a tax code and stock number before the description', 'SR 200300000411- Fried Egg 1.20\no SR 200300000027- Mixed Greens 3.80\nTotal 5.00', [
+      { description: 'Fried Egg', amount: 1.2 },
+      { description: 'Mixed Greens', amount: 3.8 },
     ]],
     ['a count line under its item', 'H-MILCH 2,92 B\n4 Stk x 0,73\nSUMME 2,92', [{ description: 'H-MILCH', qty: 4, unitPrice: 0.73, amount: 2.92 }]],
     ['qty description amount (fr)', '1 ENTRECOTE GRILLEE 24.50 C\n2 BADOIT ROUGE 11.60 C\nTOTAL 36.10', [

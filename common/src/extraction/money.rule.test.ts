@@ -57,7 +57,7 @@ describe('whole amounts (JPY, CLP)', () => {
   it.each<[string, number[]]>([
     ['合計 ¥4,389', [4389]],
     // OCR puts a space after the thousands comma.
-    ['合計 ¥4, 389', [4389]],
+    ['合計 ¥2, 716', [2716]],
     ['Total $100.300', [100300]],
     ['小計 1 162円', [1162]],
     ['\\2,967', [2967]],

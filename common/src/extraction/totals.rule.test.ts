@@ -139,12 +139,12 @@ describe('taxFromRateTable', () => {
     // Three amounts that add up but neither print a rate nor sit under a tax header: items.
     ['BAT PROTEIN 1,75 1,75 3,50', null],
     // A rate column without its % sign in front; a zero-rated row adds nothing.
-    ['VAT Analysis\nRate Code Excl VAT Inc\n20.00 A 1.50 0.30 1.80\n0.00 B 4.49 0.00 4.49', { tax: 0.3, gross: 1.8 }],
+    ['VAT Analysis\nRate Code Excl VAT Inc\n20.00 A 2.50 0.50 3.00\n0.00 B 3.20 0.00 3.20', { tax: 0.5, gross: 3 }],
     // A rate and two amounts: the gross and the rate's share of it, or the net and the rate on it.
-    ['VAT RATE SALES VAT\nA 0% 4.27 0.00\nB 20 % 3.84 0.64', { tax: 0.64, gross: 3.84 }],
+    ['VAT RATE SALES VAT\nA 0% 2.15 0.00\nB 20 % 4.80 0.80', { tax: 0.8, gross: 4.8 }],
     ['GST 10% 20.00 2.00', { tax: 2, gross: 22 }],
     // Net + tax missing the gross by the row's own rounding cent.
-    ['MWST Netto MWST-BETRAG BRUTTO\nD 19,00% 3,08 0,59 3,68', { tax: 0.59, gross: 3.68 }],
+    ['MWST Netto MWST-BETRAG BRUTTO\nD 19,00% 4,21 0,80 5,02', { tax: 0.8, gross: 5.02 }],
     // Two amounts with a rate that is no share of either: not a tax row.
     ['Rabatt 10% 5.00 1.00', null],
   ])('%j', (text, table) => {

@@ -49,7 +49,7 @@ describe('preparePage', () => {
   });
 
   it('does not turn a short, wide receipt over before reading it (OSD guessed a half turn on it)', async () => {
-    const lines = ['HON HWA HARDWARE TRADING', 'NO 37 JALAN MANIS, KAJANG', 'DATE 21/09/2017 10:20', 'KILAT NAIL RM 5.00', 'PVC WALLPLUG RM 5.40', 'TOTAL RM 10.40'];
+    const lines = ['MAJU JAYA HARDWARE TRADING', 'NO 8 JALAN BESAR, KLANG', 'DATE 21/09/2017 10:20', 'STEEL NAIL RM 5.00', 'WIRE MESH RM 5.40', 'TOTAL RM 10.40'];
     const image = await printedReceipt(lines, { format: 'jpeg' });
     const { width, height } = await sharp(image).metadata();
     expect(width!).toBeGreaterThan(height!);
