@@ -31,7 +31,7 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
   ]),
   ...chains(['GB'], [
     'Tesco', "Sainsbury's", 'Asda', 'Morrisons', 'Waitrose', 'Marks & Spencer', 'Co-op Food', 'Iceland', 'Boots', 'Greggs',
-    'Pret A Manger', 'Roadchef', 'Moto', 'Welcome Break', 'WHSmith', 'Superdrug', 'Wilko', 'Poundland', 'GWR', 'Avanti West Coast',
+    'Pret A Manger', 'Roadchef', 'Moto', 'Welcome Break', 'WHSmith', 'Superdrug', 'Wilko', 'Poundland',
   ]),
   ...chains(['DE', 'AT'], [
     'REWE', 'EDEKA', 'Kaufland', 'Netto Marken-Discount', 'Penny', 'Marktkauf', 'Globus', 'Rossmann', 'Müller',
