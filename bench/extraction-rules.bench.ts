@@ -118,23 +118,30 @@ if (process.argv.includes('--misses')) {
   }
 }
 
-// Line items against the hand-labelled fixture (tests/support/line-items.ts says how they match).
+// Line items against the hand-labelled fixture (tests/support/line-items.ts says how they match):
+// on the OCR dumps (what the pipeline sees) and, for SROIE, on the transcripts (the rules alone).
 const fixture = loadLineItemLabels();
 if (fixture.length > 0) {
-  const tally: Record<'tune' | 'holdout', ItemTally[]> = { tune: [], holdout: [] };
-  for (const receipt of fixture) {
-    const text = receipt.set === 'sroie' ? await sroie.groundTruthText(receipt.file) : dumpText('world', receipt.file);
-    if (text === null) continue;
-    const found = extractReceipt(doc(text), { now: NOW }).items;
-    const t = matchItems(found, receipt.items);
-    tally[world.half(receipt.file)].push(t);
-    if (process.argv.includes('--misses') && (t.fn > 0 || t.fp > 0)) console.log(`items ${receipt.file}: ${t.tp} right, ${t.fp} extra, ${t.fn} missed`);
-  }
-  console.log(`\n| line items (${fixture.length} receipts) | precision | recall | F1 |`);
-  console.log('| --- | --- | --- | --- |');
-  for (const [half, tallies] of Object.entries({ ...tally, all: [...tally.tune, ...tally.holdout] })) {
-    const s = itemScores(tallies);
-    console.log(`| ${half} | ${s.precision.toFixed(2)} | ${s.recall.toFixed(2)} | ${s.f1.toFixed(2)} |`);
+  const sources = {
+    ocr: (set: string, file: string) => Promise.resolve(dumpText(set, file)),
+    transcript: (set: string, file: string) => (set === 'sroie' ? sroie.groundTruthText(file) : Promise.resolve(dumpText(set, file))),
+  };
+  console.log(`\n| line items (${fixture.length} receipts) | text | precision | recall | F1 |`);
+  console.log('| --- | --- | --- | --- | --- |');
+  for (const [source, read] of Object.entries(sources)) {
+    const tally: Record<'tune' | 'holdout', ItemTally[]> = { tune: [], holdout: [] };
+    for (const receipt of fixture) {
+      const text = await read(receipt.set, receipt.file);
+      if (text === null) continue;
+      const found = extractReceipt(doc(text), { now: NOW }).items;
+      const t = matchItems(found, receipt.items);
+      tally[world.half(receipt.file)].push(t);
+      if (process.argv.includes('--misses') && (t.fn > 0 || t.fp > 0)) console.log(`items (${source}) ${receipt.file}: ${t.tp} right, ${t.fp} extra, ${t.fn} missed`);
+    }
+    for (const [half, tallies] of Object.entries({ ...tally, all: [...tally.tune, ...tally.holdout] })) {
+      const s = itemScores(tallies);
+      console.log(`| ${half} (${tallies.length}) | ${source} | ${s.precision.toFixed(2)} | ${s.recall.toFixed(2)} | ${s.f1.toFixed(2)} |`);
+    }
   }
 } else {
   console.log('\n(no line-item fixture)');

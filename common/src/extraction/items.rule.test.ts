@@ -86,6 +86,21 @@ describe('item layouts', () => {
       { description: 'COOKING OIL 5KG', qty: null, amount: 24.4 },
     ]],
     ['a size is not a price', 'COKE ZERO 1.25L STOP\nRM2.50 S\nTOTAL 2.50', [{ description: 'COKE ZERO 1.25L STOP', amount: 2.5 }]],
+    ['decimal points lost in OCR, put back where quantity × unit price agrees', '0.5 COPPER PIPE 15MM 800 400 SR\n3 CABLE TIE 250 750SR\nTotal 11.50', [
+      { description: 'COPPER PIPE 15MM', qty: 0.5, unitPrice: 8, amount: 4 },
+      { description: 'CABLE TIE', qty: 3, unitPrice: 2.5, amount: 7.5 },
+    ]],
+    ['a unit price split at its point, the description under the numbers', 'Item Qty S/Price Amount Tax\n2231 3 12 40 3720 SR\nGARDEN HOSE 20M\nTotal 37.20', [
+      { description: 'GARDEN HOSE 20M', qty: 3, unitPrice: 12.4, amount: 37.2 },
+    ]],
+    ['an article code with the name printed under it', 'ITEM QTY UP AMOUNT\nKT4410 2 3.00 6.00\nKITCHEN TOWEL 2PLY\nSUB-TOTAL 6.00', [
+      { description: 'KITCHEN TOWEL 2PLY', qty: 2, amount: 6 },
+    ]],
+    ['a dimension in the description is no price', 'Envelope C5 6.4X9.25 3.20 T\nTotal 3.20', [{ description: 'Envelope C5 6.4X9.25', amount: 3.2 }]],
+    ['a pack-size line and an OCR-read "1X" between an item and its numbers', 'DISH RACK 2T *S\n(KQ7 - 12/48\n8123456 1% 7.90 7.90\nTotal 7.90', [
+      { description: 'DISH RACK 2T *S', amount: 7.9 },
+    ]],
+    ['a tax code S read as 5', 'TEA BAGS 100S RM8.90 5\nTotal 8.90', [{ description: 'TEA BAGS 100S', amount: 8.9 }]],
     ['OCR noise after a photographed amount', 'LUXLAIT BUTTERMILK £2.29 eae\nTOTAL 2.29', [{ description: 'LUXLAIT BUTTERMILK', amount: 2.29 }]],
   ])('%s', (_layout, text, expected) => {
     expect(items(text)).toMatchObject(expected);

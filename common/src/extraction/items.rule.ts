@@ -35,8 +35,8 @@ const NOT_A_DESCRIPTION = new RegExp(
   `\\b(uhr|hrs|tel|phone|fax|telefon|tel(é|e)fono|telefone|page|seite|cashier|server|staff|table|pax|salesperson|operator)\\b|電話|\\d{2,5}-\\d{2,4}-\\d{3,4}|${keywordSource('date')}|${keywordSource('time')}|${keywordSource('receiptNumber')}\\s*[:#.]`,
   'iu',
 );
-/** Stock codes and shelf locations printed between a description and its amount ("WA16 - 24", "*S"). */
-const CODE_LINE = /^\*?[A-Z]{0,3}\d[\d\-\/ ]*[A-Z]?$|^\*?[A-Z]{1,2}$/;
+/** Stock codes, shelf locations and pack sizes printed between a description and its amount ("WA16 - 24", "*S", "BD52 - 10/100"). */
+const CODE_LINE = /^\*?[A-Z]{0,3}\d[\d\-\/ ]*[A-Z]?$|^\*?[A-Z]{1,2}$|^\S{2,10}\s?-\s?\d{1,4}\/\d{1,4}$/;
 
 /** A description awaiting its amount on the following lines, with the unit price printed beside it. */
 interface Pending {
@@ -72,8 +72,54 @@ function moneyIn(line: string, wholeAmounts: boolean): Money[] {
   });
 }
 
-/** What may follow an item's amount: a tax code, a reduced-rate mark or a currency ("B", "A *", "SR", "※", "EUR/kg"). */
-const TAX_CODE_TAIL = /^\s*(-|[A-Z]{1,2}\d?|ZRL|\*|[A-Z]\s?\*|€|EUR|[A-Z]{3}\/\w+|\(?[A-Z]\)?|[※★☆軽外内])?\s*$/i;
+/** A tax code after the last number, printed apart or glued to it ("540 SR", "500SR"). */
+const TRAILING_TAX_CODE = /^(.*?\d)\s*(SR|ZRL|ZR|S|Z|T|N|X)?\s*[|]?\s*$/;
+
+/**
+ * A thermal print's decimal points lost in OCR ("0.9 ALUMINIUM ROD 600 540 SR", "1041 2 15 90 3180 SR"):
+ * the last number, whole, read as cents where a quantity times the unit price before it gives it
+ * exactly — the arithmetic is the evidence, so nothing else is rewritten. The line with the points
+ * put back ("… 0.9 x 6.00 5.40 SR"), or the line as it was.
+ */
+export function restoreLostPoints(line: string): string {
+  const split = TRAILING_TAX_CODE.exec(line);
+  if (!split) return line;
+  const tokens = split[1]!.split(/\s+/);
+  const code = split[2] ? ` ${split[2]}` : '';
+  const last = tokens[tokens.length - 1]!;
+  if (!/^\d{3,7}$/.test(last) || tokens.length < 3) return line;
+  const cents = Number(last);
+  const isQty = (t: string | undefined) => t !== undefined && /^\d{1,3}(?:[.,]\d{1,3})?$/.test(t) && Number(t.replace(',', '.')) > 0;
+  const qtyOf = (t: string) => Number(t.replace(',', '.'));
+  // The unit price: printed with its point, whole (points lost too), or split at its point ("15 90").
+  const units: Array<{ value: number; start: number }> = [];
+  const before = tokens[tokens.length - 2]!;
+  if (/^\d{1,5}[.,]\d{2}$/.test(before)) units.push({ value: Number(before.replace(',', '.')), start: tokens.length - 2 });
+  if (/^\d{2,7}$/.test(before)) units.push({ value: Number(before) / 100, start: tokens.length - 2 });
+  if (/^\d{2}$/.test(before) && /^\d{1,5}$/.test(tokens[tokens.length - 3] ?? '')) units.push({ value: Number(`${tokens[tokens.length - 3]}.${before}`), start: tokens.length - 3 });
+  for (const unit of units) {
+    // The quantity just before the unit price, or first on the line ("Qty Description Price Total").
+    const candidates = [unit.start - 1, 0].filter((i, n, all) => i >= 0 && i < unit.start && all.indexOf(i) === n && isQty(tokens[i]));
+    for (const q of candidates) {
+      const qty = qtyOf(tokens[q]!);
+      if (unit.value <= 0 || Math.abs(qty * unit.value * 100 - cents) > 0.5) continue;
+      const description = tokens.filter((_, i) => i !== q && i < unit.start).join(' ');
+      return `${description} ${tokens[q]} x ${unit.value.toFixed(2)} ${(cents / 100).toFixed(2)}${code}`.trim();
+    }
+  }
+  return line;
+}
+
+/** A number that is a dimension ("4.5X9.75") or carries a unit glued to it ("1.25L"), not money. */
+function isSize(line: string, m: Money): boolean {
+  return /\d[.,]\d+[xX×*]$/.test(line.slice(0, m.index)) || /^\p{L}/u.test(line.slice(m.end));
+}
+
+/**
+ * What may follow an item's amount: a tax code, a reduced-rate mark or a currency ("B", "A *", "SR", "※",
+ * "EUR/kg"); a lone 5, 8 or 2 is an S, B or Z code as OCR reads thermal print.
+ */
+const TAX_CODE_TAIL = /^\s*(-|[A-Z]{1,2}\d?|ZRL|\*|[A-Z]\s?\*|€|EUR|[A-Z]{3}\/\w+|\(?[A-Z]\)?|[※★☆軽外内]|[528]R?)?\s*$/i;
 /** OCR noise after the amount of a photographed line ("£2.29 eae", "1,99 ¢"): short, no digits, no word. */
 const NOISE_TAIL = /^\s+[^\d]{1,6}$/;
 
@@ -105,13 +151,17 @@ function cleanDescription(text: string): string {
 }
 
 const hasLetters = (s: string) => (s.match(/\p{L}/gu) ?? []).length >= 2;
+/** An article code where a name would stand ("SB/01-3", "NE3555"): the name may be printed under it. */
+const STOCK_CODE = /^(?=.*\d)(?!.*\p{L}{3})[\p{L}\d\/.#-]+$/u;
 
 /**
  * One printed line as an item, or as the quantity part of one: "desc qty x unit amount",
  * "qty desc amount", "desc amount [tax code]", "0,792 kg x 2,49 [amount]" (no description).
  */
-export function parseItemLine(line: string, wholeAmounts = false): (LineItem & { descriptionless?: boolean }) | null {
-  const money = moneyIn(line, wholeAmounts);
+export function parseItemLine(printed: string, wholeAmounts = false): (LineItem & { descriptionless?: boolean; stockCode?: boolean }) | null {
+  const line = wholeAmounts ? printed : restoreLostPoints(printed);
+  // A size in the description ("ENV 4.5X9.75", "1.25L") is no price: only the last number may be one anyway.
+  const money = moneyIn(line, wholeAmounts).filter((m, n, all) => n === all.length - 1 || !isSize(line, m));
   if (money.length === 0) return null;
   const amount = money[money.length - 1]!;
   if (!endsAnItem(line.slice(amount.end))) return null;
@@ -141,13 +191,13 @@ export function parseItemLine(line: string, wholeAmounts = false): (LineItem & {
     // "2 x 1.50" with no amount: the price is the unit price.
     unitPrice = amount.value;
     const description = cleanDescription(left);
-    return { description: description || 'Unknown Item', qty, unitPrice, amount: round2(qty * unitPrice), descriptionless: !hasLetters(description) };
+    return { description: description || 'Unknown Item', qty, unitPrice, amount: round2(qty * unitPrice), descriptionless: !hasLetters(description), stockCode: STOCK_CODE.test(description) };
   }
   if (qty !== null && unitPrice === null && qty > 0 && Number.isInteger(qty)) unitPrice = round2(amount.value / qty);
   // Money is never negative (spec §5): a deduction's sign lives on its amount only.
   if (unitPrice !== null && unitPrice < 0) unitPrice = null;
   const description = cleanDescription(left);
-  return { description: description || 'Unknown Item', qty, unitPrice, amount: amount.value, descriptionless: !hasLetters(description) };
+  return { description: description || 'Unknown Item', qty, unitPrice, amount: amount.value, descriptionless: !hasLetters(description), stockCode: STOCK_CODE.test(description) };
 }
 
 /** A line that can only be a description: letters, no amount, not a column header or a keyword line. */
@@ -157,7 +207,8 @@ function isDescriptionLine(line: string, wholeAmounts: boolean): boolean {
 
 /** The numbers printed under a description (one box per line): "2 X", "SR", "1.70", "165 SR". */
 function isNumberLine(line: string): boolean {
-  return /^[\d\s.,:xX@*\-()]*(SR|ZRL|ZR|S|Z|T|N|X)?\s*$/.test(line.trim()) && /\d/.test(line);
+  // "1% 0.90" is "1X 0.90" as OCR reads it.
+  return /^[\d\s.,:xX@*%\-()]*(SR|ZRL|ZR|S|Z|T|N|X)?\s*$/.test(line.trim()) && /\d/.test(line);
 }
 
 /**
@@ -200,7 +251,14 @@ export function itemsFromTextWithSources(lines: readonly string[], wholeAmounts 
     }
     const parsed = parseItemLine(line, wholeAmounts);
     if (!parsed) continue;
-    const { descriptionless, ...item } = parsed;
+    const { descriptionless, stockCode, ...item } = parsed;
+    if (stockCode && i + 1 < lines.length && isDescriptionLine(lines[i + 1]!, wholeAmounts)) {
+      // "SB/01-3 1 7.00 7.00" over "SATIN BIAS TAPE": the name is printed under the code.
+      found.push({ item: { ...item, description: cleanDescription(lines[i + 1]!) }, line: i });
+      pending = null;
+      i++;
+      continue;
+    }
     if (descriptionless) {
       // A quantity line: it details the item above it (or, with a description pending, names that one).
       const previous = found[found.length - 1];
@@ -219,7 +277,7 @@ export function itemsFromTextWithSources(lines: readonly string[], wholeAmounts 
       continue;
     }
     // A discount line among the items, or a line printing a rate, is an item only when printed as a deduction.
-    if ((kind === 'discount' || /%/.test(line)) && (item.amount ?? 0) >= 0) continue;
+    if ((kind === 'discount' || /%(?!\s?\d)/.test(line)) && (item.amount ?? 0) >= 0) continue;
     if (kind === 'discount' || (item.amount ?? 0) < 0 || hasLetters(item.description)) found.push({ item, line: i });
     pending = null;
   }

@@ -13,7 +13,9 @@ export const NL_KEYWORDS: KeywordTable = {
   rounding: ['afronding'],
   change: ['wisselgeld', 'terug'],
   cash: ['contant', 'kontant', 'ontvangen'],
-  card: ['pin', 'pinnen', 'betaald', 'maestro', 'v\\s*pay', 'bankpas', 'creditcard'],
+  card: [
+    // First on its line: "PIN 12,50" pays; "SAFETY PIN 2.00" is an item.
+    '(?<=^[^\\p{L}]{0,3})pin', 'pinnen', 'betaald', 'maestro', 'v\\s*pay', 'bankpas', 'creditcard'],
   count: ['artikelen', 'aantal', 'stuks'],
   taxBase: ['grondslag'],
   date: ['datum'],
