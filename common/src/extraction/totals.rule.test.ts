@@ -130,6 +130,19 @@ describe('totals in every language', () => {
   });
 });
 
+describe('tax from a rate line the sums confirm', () => {
+  it.each<[string, string, number | null]>([
+    ['the rate\'s share of a VAT-inclusive total, the tax word garbled (fr)', 'TOTAL EUR 30.00\ndont TUR (20%) EUR 5.00', 5],
+    ['the amount the subtotal lacks, on per-class lines (us)', 'SUBTOTAL 40.00\nB-Taxable @6.250% 0.50\nA-Taxable @0.00% 0.00\nTOTAL 40.50', 0.5],
+    ['the rate on the subtotal', 'SUBTOTAL 20.00\nH 10% 2.00\nTOTAL 22.00', 2],
+    ['a service charge is no tax', 'SUBTOTAL 20.00\nService charge 10% 2.00\nTOTAL 22.00', null],
+    ['a rate line the sums do not confirm is not the tax', 'TOTAL 30.00\nMember 10% 4.00', null],
+    ['a discount stays a discount', 'SUBTOTAL 20.00\nDiscount 10% 2.00\nTOTAL 18.00', null],
+  ])('%s', (_case, text, tax) => {
+    expect(findTotals(lines(text)).tax).toBe(tax);
+  });
+});
+
 describe('taxFromRateTable', () => {
   it.each<[string, { tax: number; gross: number } | null]>([
     // Netto / Steuer / Brutto with a total row.

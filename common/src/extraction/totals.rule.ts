@@ -223,6 +223,16 @@ export function findTotalsWithSources(
     if (kind === 'change' && change === null) change = found.amount;
     if (kind === 'tax') taxLines.push({ ...found, rate: /\d\s*%/.test(line), stated: /total|summe|gesamt|合計|計/i.test(line) });
   });
+  // Lines printing a rate and one amount, whatever their words ("dont TVA (19.6%) 7.37" read as "TUR"):
+  // the tax when the arithmetic says so (below).
+  const rateLines: RateLine[] = [];
+  lines.forEach((line, i) => {
+    const kind = lineKind(line);
+    const rate = RATE.exec(line);
+    if (!rate || (kind !== null && kind !== 'tax' && kind !== 'ignore')) return;
+    const amounts = read(withoutRates(line));
+    if (amounts.length === 1 && amounts[0]! > 0) rateLines.push({ amount: amounts[0]!, line: i, rate: Number(rate[1]!.replace(',', '.')) / 100 });
+  });
 
   const changeAmount = change as number | null;
   const payments = [...cash, ...cards];
@@ -275,7 +285,7 @@ export function findTotalsWithSources(
     total = subtotal;
     sources.total = first.subtotal!.line;
   }
-  const tax = decideTax(taxLines, table, total, currency);
+  const tax = decideTax(taxLines, table, total, currency) ?? taxByArithmetic(rateLines, total, subtotal, tip, discount);
   const totals: TextTotals = {
     total,
     subtotal: subtotal !== null && total !== null && subtotal > total + 0.005 && discount === null ? null : subtotal,
@@ -299,6 +309,34 @@ interface TaxLine {
   rate: boolean;
   /** Says it is the total tax ("Total tax", "Summe MwSt"). */
   stated: boolean;
+}
+
+/** A line's tax rate: "19.6%", "@8.000%", "7 %". */
+const RATE = /(\d{1,2}(?:[.,]\d{1,3})?)\s*%/;
+
+interface RateLine {
+  amount: number;
+  line: number;
+  rate: number;
+}
+
+/**
+ * With no tax line to go by, a line printing a rate and one amount is the tax when the sums say
+ * so: the rate's share of the total (prices include it) or of the subtotal (added to it), or the
+ * amount the subtotal lacks to make the total ("C-Taxable @8.000% 0.25" under "SUBTOTAL 86.52",
+ * total 86.77). Several rate lines may make that amount between them.
+ */
+export function taxByArithmetic(lines: readonly RateLine[], total: number | null, subtotal: number | null, tip: number | null, discount: number | null): { amount: number; line: number } | null {
+  if (total === null || lines.length === 0) return null;
+  const share = (l: RateLine) => Math.abs((total * l.rate) / (1 + l.rate) - l.amount) <= ROW_ROUNDING || (subtotal !== null && Math.abs(subtotal * l.rate - l.amount) <= ROW_ROUNDING);
+  const single = lines.find(share);
+  if (single) return { amount: single.amount, line: single.line };
+  if (subtotal === null) return null;
+  const missing = round2(total - subtotal - (tip ?? 0) + (discount ?? 0));
+  const sum = round2(lines.reduce((s, l) => s + l.amount, 0));
+  if (missing > 0 && near(sum, missing)) return { amount: sum, line: lines[0]!.line };
+  const one = lines.find((l) => near(l.amount, missing));
+  return missing > 0 && one ? { amount: one.amount, line: one.line } : null;
 }
 
 /** Tax at a rate the receipt's country can charge on the total. */
