@@ -114,8 +114,11 @@ async function runChild(set: SetName, side: Side): Promise<void> {
     const bytes = await readFile(file);
     return runPipeline({ bytes, mimeType: sniffMimeType(bytes) ?? 'image/jpeg', currencyCode }, engine, noStep, signal);
   };
-  // Start-up (workers, models) is paid once per process, not per receipt.
+  // Start-up (workers, models) is paid once per process, not per receipt: PaddleOCR's models too,
+  // which a worker loads on its first hard page and keeps.
+  // A first file the engine cannot read has warmed it all the same; its own run below reports it.
   await read(cases[0]!.file).catch(() => undefined);
+  await engine.warmUp?.();
   const cpuStart = process.cpuUsage();
   const outcomes: Outcome[] = new Array(cases.length);
   let next = 0;

@@ -101,7 +101,10 @@ export async function findReceipt(page: PageImage): Promise<Box | undefined> {
 async function blurLevel(mask: Uint8Array, width: number, height: number, sigma: number, level: number): Promise<Uint8Array> {
   // Raw one-channel input comes out as sRGB unless told otherwise.
   const blurred = await sharp(mask, { raw: { width, height, channels: 1 } }).blur(sigma).toColourspace('b-w').raw().toBuffer();
-  return blurred.map((v) => (v > level ? 255 : 0));
+  // A plain loop: Buffer#map builds its result through Buffer's species, several times slower.
+  const out = new Uint8Array(blurred.length);
+  for (let i = 0; i < blurred.length; i++) out[i] = blurred[i]! > level ? 255 : 0;
+  return out;
 }
 
 /** Pixels below 128 that are 4-connected to the frame's edge. */

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { extractReceipt, type RecognizedDocument, type RecognizedLine } from '@receipts/common';
 import { turnPage } from '../document/orientation.step.js';
 import { orientPrepared, preparePage, type PreparedPage } from '../document/prepare-page.js';
@@ -147,6 +148,12 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
       if (!whole) return best.doc;
       const again = await readWithPaddle(whole, hints, signal);
       return isBetterReading(again, best, now, best === first) ? again.doc : best.doc;
+    },
+    async warmUp() {
+      // PaddleOCR's sessions load with the first page it reads: a blank page loads them.
+      if (mode === 'never') return;
+      const blank = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ffffff' } }).png().toBuffer();
+      await paddleOcr().recognizePage(blank, new AbortController().signal);
     },
     async close() {
       await Promise.allSettled([tesseract.close(), paddle?.close(), closeOrientationDetector()]);

@@ -54,6 +54,8 @@ export interface OcrEngine {
   /** Whatever this engine wants done to the pages first (grayscale, crop, scale); 30 % after it. */
   prepare(doc: DecodedDocument, signal: AbortSignal): Promise<DecodedDocument>;
   recognize(doc: DecodedDocument, signal: AbortSignal, hints?: RecognizeHints): Promise<RecognizedDocument>;
+  /** Loads what the engine otherwise loads on the first page that needs it (models), so a measurement sees steady state. */
+  warmUp?(): Promise<void>;
   close(): Promise<void>;
 }
 
