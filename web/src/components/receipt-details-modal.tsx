@@ -1,9 +1,8 @@
-import { CATEGORIES, type ReceiptView } from '@receipts/common';
+import { CATEGORIES, formatMoney, type IssueField, type ReceiptView } from '@receipts/common';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { messageOf } from '../lib/api.js';
-import { formatMoney } from '../lib/currency.js';
-import { issuesByField, type IssueField } from '../lib/upload-rules.js';
+import { issuesByField } from '../lib/upload-rules.js';
 import { saveReceipt, type ReceiptCorrection } from '../lib/receipts-api.js';
 
 const MONEY_FIELDS = [

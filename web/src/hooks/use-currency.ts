@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { apiJson } from '../lib/api.js';
 import { defaultCurrency } from '../lib/browser-storage.js';
-import { DEFAULT_CURRENCY, isOfferedCurrency } from '../lib/currency.js';
+import { DEFAULT_CURRENCY, isOfferedCurrency } from '@receipts/common';
 
 let detected: Promise<string> | null = null;
 

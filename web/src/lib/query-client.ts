@@ -1,3 +1,4 @@
+import { USER_MESSAGES } from '@receipts/common';
 import { MutationCache, QueryCache, QueryClient, type QueryFunction, type QueryKey } from '@tanstack/react-query';
 import { ApiError, apiJson, messageOf } from './api.js';
 
@@ -61,7 +62,7 @@ export function createQueryClient(onError: (message: string) => void): QueryClie
   client = new QueryClient({
     queryCache: new QueryCache({
       onError: (err, query) => {
-        if (!(query.meta as QueryMeta | undefined)?.silent) onError(messageOf(err, 'Something went wrong. Please try again.'));
+        if (!(query.meta as QueryMeta | undefined)?.silent) onError(messageOf(err, USER_MESSAGES.somethingWentWrong));
       },
     }),
     mutationCache: new MutationCache(),

@@ -3,7 +3,7 @@ import { Link, Navigate } from 'react-router-dom';
 import { useProfile } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { apiPost, messageOf } from '../lib/api.js';
-import { formatMoney } from '../lib/currency.js';
+import { formatMoney } from '@receipts/common';
 import { keys } from '../lib/query-client.js';
 import { toast } from '../lib/toast.js';
 

@@ -1,4 +1,4 @@
-import { FREE_DAILY_LIMIT } from '@receipts/common';
+import { formatMoney, FREE_DAILY_LIMIT } from '@receipts/common';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useRefreshAccount } from '../hooks/use-account.js';
@@ -6,7 +6,6 @@ import { usePageTitle } from '../hooks/use-page-title.js';
 import { PAYMENT_METHOD_LABELS, PAYMENT_METHOD_TYPES, usePlans, type CataloguePlan } from '../hooks/use-plans.js';
 import { trackPlanView } from '../lib/analytics.js';
 import { pendingSubscription, subscriptionError } from '../lib/browser-storage.js';
-import { formatMoney } from '../lib/currency.js';
 import { loginPathFor, subscribePath } from '../lib/login-redirect.js';
 import { toast } from '../lib/toast.js';
 

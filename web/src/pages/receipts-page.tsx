@@ -1,11 +1,10 @@
-import { CATEGORIES, type LibraryReceipt, type ReceiptList } from '@receipts/common';
+import { CATEGORIES, formatMoney, type LibraryReceipt, type ReceiptList } from '@receipts/common';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ExportControls, runExport } from '../components/export-controls.js';
 import { ReceiptDetailsModal } from '../components/receipt-details-modal.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { messageOf } from '../lib/api.js';
-import { formatMoney } from '../lib/currency.js';
 import { deleteReceipt, libraryUrl, listReceipts, reextractReceipt, type LibraryQuery } from '../lib/receipts-api.js';
 import { toast } from '../lib/toast.js';
 

@@ -1,3 +1,4 @@
+import { formatMoney, USER_MESSAGES } from '@receipts/common';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { usePageTitle } from '../hooks/use-page-title.js';
@@ -5,7 +6,6 @@ import { usePlans } from '../hooks/use-plans.js';
 import { ApiError, apiPost } from '../lib/api.js';
 import { trackSubscription } from '../lib/analytics.js';
 import { pendingSubscription, subscriptionError } from '../lib/browser-storage.js';
-import { formatMoney } from '../lib/currency.js';
 import { loginPathFor, subscribePath } from '../lib/login-redirect.js';
 import { checkoutPlan, isAuthError, nextChargeDate } from '../lib/subscribe-flow.js';
 
@@ -42,7 +42,7 @@ export function SubscribePage() {
       (reply) => {
         if (reply?.testMode) navigate('/pricing?test=success', { replace: true });
         else if (reply?.clientSecret) setClientSecret(reply.clientSecret);
-        else fail('No client secret received');
+        else fail(USER_MESSAGES.noClientSecret);
       },
       (err: unknown) => fail(err instanceof ApiError ? `${err.message} ${err.userMessage}` : err instanceof Error ? err.message : String(err)),
     );
