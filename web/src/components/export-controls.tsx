@@ -1,6 +1,6 @@
 import { EXPORT_PRESET_LABELS, EXPORT_PRESETS } from '@receipts/common';
 import { useId, useState } from 'react';
-import { downloadExport, NO_COMPLETED_RECEIPTS, type ExportFormat, type ExportPreset } from '../lib/export.js';
+import { downloadExport, NO_COMPLETED_RECEIPTS, type ExportFormat, type ExportPreset } from '../lib/export-api.js';
 import { toast } from '../lib/toast.js';
 
 /** Runs an export and tells the person when it did not work (spec §5 wording). */

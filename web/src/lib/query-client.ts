@@ -82,13 +82,3 @@ export function createQueryClient(onError: (message: string) => void): QueryClie
   });
   return client;
 }
-
-/** Query keys of the reads the screens share. */
-export const keys = {
-  profile: ['/api/user/profile'] as const,
-  quota: ['/api/user/quota'] as const,
-  subscription: ['/api/user/subscription'] as const,
-  plans: ['/api/plans'] as const,
-  billing: ['/api/billing'] as const,
-  config: ['/api/config'] as const,
-};
