@@ -13,5 +13,6 @@ export interface EngineSettings {
 
 /** The local engine always; Document AI only with both its project and its processor. */
 export function availableEngines(settings: EngineSettings): EngineName[] {
-  return settings.DOCUMENTAI_PROJECT_ID && settings.DOCUMENTAI_PROCESSOR_ID ? ['local', 'documentai'] : ['local'];
+  const documentAi = Boolean(settings.DOCUMENTAI_PROJECT_ID && settings.DOCUMENTAI_PROCESSOR_ID);
+  return ENGINE_NAMES.filter((name) => name !== 'documentai' || documentAi);
 }

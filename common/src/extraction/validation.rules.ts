@@ -42,7 +42,7 @@ export interface ReceiptIssue {
   message: string;
 }
 
-function issueText(code: IssueCode, values: Record<string, string> = {}): string {
+function issueText(code: IssueCode, values: Record<string, string>): string {
   return ISSUE_TEXTS[code].replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
 }
 
