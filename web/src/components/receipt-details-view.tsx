@@ -1,9 +1,7 @@
-import { formatMoney, type IssueField, type ReceiptView } from '@receipts/common';
+import { formatMoney, type IssueField, type LineItem, type ReceiptView } from '@receipts/common';
 import { issuesByField } from '../lib/upload-rules.js';
 import { DataTable, type TableColumn } from './data-table.js';
 import { DetailField, MONEY_FIELDS } from './receipt-field.js';
-
-type LineItem = ReceiptView['items'][number];
 
 /** Spec §2 Receipt Details: fields only when present, money when not null, USD when no currency. */
 export function ReceiptDetailsView({ receipt }: { receipt: ReceiptView }) {
