@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { availableEngines } from '@receipts/common';
 import { createReceiptQueue, connectProducerRedis, createRedis, initMetrics, QuotaService, type Runtime } from '@receipts/infra';
 import express from 'express';
 import { adminRoutes, queueDashboard, requireAdmin } from './admin/admin.routes.js';
@@ -52,7 +53,7 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
     producer,
     prefix: config.QUEUE_PREFIX,
     jobAttempts: config.JOB_ATTEMPTS,
-    engines: config.DOCUMENTAI_PROJECT_ID && config.DOCUMENTAI_PROCESSOR_ID ? ['local', 'documentai'] : ['local'],
+    engines: availableEngines(config),
     log,
   });
   const waiters = new UploadWaiters();

@@ -1,4 +1,4 @@
-import { MAX_UPLOAD_BYTES, isFinal, uploadFieldsSchema, type UploadAccepted } from '@receipts/common';
+import { MAX_UPLOAD_BYTES, isFinal, uploadFieldsSchema, USER_MESSAGES, type UploadAccepted } from '@receipts/common';
 import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import { HttpError } from './http-error.js';
@@ -13,7 +13,7 @@ const singleFile: RequestHandler = (req, res, next) => {
   receiveFile(req, res, (err: unknown) => {
     if (!err) return next();
     if (err instanceof multer.MulterError) {
-      if (err.code === 'LIMIT_FILE_SIZE') return next(new HttpError(413, 'FILE_TOO_LARGE', 'The file is larger than the 10MB limit.'));
+      if (err.code === 'LIMIT_FILE_SIZE') return next(new HttpError(413, 'FILE_TOO_LARGE', USER_MESSAGES.fileTooLarge));
       if (err.code === 'LIMIT_UNEXPECTED_FILE' || err.code === 'LIMIT_FILE_COUNT') {
         return next(new HttpError(400, 'BAD_REQUEST', 'Send exactly one file, in the form field "file".'));
       }

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { laneFor, quotaExceededMessage, sniffMimeType, type EngineName, type UploadView } from '@receipts/common';
+import { laneFor, quotaExceededMessage, sniffMimeType, USER_MESSAGES, type EngineName, type UploadView } from '@receipts/common';
 import {
   cancelChannel,
   duplicateOriginal,
@@ -72,7 +72,7 @@ export class UploadService {
     if (file.buffer.length === 0) throw new HttpError(400, 'FILE_EMPTY', 'The file is empty.');
     const mimeType = sniffMimeType(file.buffer);
     if (!mimeType) {
-      throw new HttpError(415, 'UNSUPPORTED_FILE_TYPE', 'This file is not a JPG, PNG, WebP, HEIC or PDF file.');
+      throw new HttpError(415, 'UNSUPPORTED_FILE_TYPE', USER_MESSAGES.unsupportedFile);
     }
     // Refuse before writing anything when the queue cannot take the job.
     await producer.ping().catch(() => {
@@ -201,7 +201,7 @@ export class UploadService {
   async reextract(owner: Owner, id: string, engine?: EngineName): Promise<UploadRow> {
     const { db, queue, producer, quota, bus, jobAttempts } = this.deps;
     if (engine && !(this.deps.engines ?? ['local']).includes(engine)) {
-      throw new HttpError(400, 'VALIDATION_FAILED', 'Document AI is not configured on this server.');
+      throw new HttpError(400, 'VALIDATION_FAILED', USER_MESSAGES.documentAiNotConfigured);
     }
     await producer.ping().catch(() => {
       throw unavailable();

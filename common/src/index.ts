@@ -17,4 +17,7 @@ export * from './product-facts.js';
 export * from './client-config.schema.js';
 export * from './duplicate.schema.js';
 export * from './receipt-library.schema.js';
+export * from './ocr-engine.rules.js';
+export * from './currency-options.js';
+export * from './user-messages.js';
 export * from './receipt-edit.rule.js';

@@ -3,12 +3,8 @@ import { CELL_TEXT_MAX, WORKBOOK_ERRORS } from './export/workbook.rules.js';
 import { ISO_4217 } from './extraction/currency.rule.js';
 import { categorySchema, lineItemSchema, receiptViewSchema } from './receipt.schema.js';
 import { duplicateOfSchema } from './duplicate.schema.js';
+import { engineNameSchema } from './ocr-engine.rules.js';
 import { uploadStatusSchema } from './upload.schema.js';
-
-/** The OCR engines a receipt can be (re-)extracted with. */
-export const ENGINE_NAMES = ['local', 'documentai'] as const;
-export const engineNameSchema = z.enum(ENGINE_NAMES, { message: 'engine must be "local" or "documentai"' });
-export type EngineName = z.infer<typeof engineNameSchema>;
 
 export const RECEIPT_EDIT_KINDS = ['correction', 'reextraction'] as const;
 export type ReceiptEditKind = (typeof RECEIPT_EDIT_KINDS)[number];

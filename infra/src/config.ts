@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { availableEngines, ENGINE_NAMES, type EngineName } from '@receipts/common';
 import { z } from 'zod';
 import { decodeConfigShape } from './config.decode.js';
 
@@ -61,7 +62,7 @@ export const configSchema = z.object({
   RUN_MIGRATIONS: bool.default(true),
   /** When set, GET /metrics asks for `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
-  OCR_ENGINE: z.enum(['local', 'documentai']).optional(),
+  OCR_ENGINE: z.enum(ENGINE_NAMES).optional(),
   /** Languages the local engine may read in (each an @tesseract.js-data package); each receipt gets the one it needs. */
   OCR_LANGS: z
     .string()
@@ -109,7 +110,7 @@ export interface Config extends RawConfig {
   pgliteDir: string;
   webDistDir: string;
   sessionSecret: string;
-  ocrEngine: 'local' | 'documentai';
+  ocrEngine: EngineName;
   publicUrl: string;
   billingTestMode: boolean;
   stripePrices: Record<'starter' | 'professional' | 'business' | 'enterprise', string | undefined>;
@@ -131,7 +132,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env, repoRoot = pro
   const raw = parsed.data;
   const problems: string[] = [];
   if (raw.NODE_ENV === 'production' && !raw.SESSION_SECRET) problems.push('SESSION_SECRET: required in production');
-  const documentAiConfigured = Boolean(raw.DOCUMENTAI_PROJECT_ID && raw.DOCUMENTAI_PROCESSOR_ID);
+  const documentAiConfigured = availableEngines(raw).includes('documentai');
   if (raw.OCR_ENGINE === 'documentai' && !documentAiConfigured) {
     problems.push('OCR_ENGINE: documentai needs DOCUMENTAI_PROJECT_ID and DOCUMENTAI_PROCESSOR_ID');
   }

@@ -2,7 +2,7 @@
 // One JSON line per file: { file, receipt, issues, valid, ms }, or { file, error } and on to the next.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { MAX_UPLOAD_BYTES, sniffMimeType } from '@receipts/common';
+import { MAX_UPLOAD_BYTES, sniffMimeType, USER_MESSAGES } from '@receipts/common';
 import { parseConfig, ConfigError } from '@receipts/infra';
 import { createOcrEngineFromConfig } from './ocr/create-ocr-engine.js';
 import { runPipeline } from './receipt.pipeline.js';
@@ -40,9 +40,9 @@ for (const file of args.positionals) {
   try {
     const bytes = await readFile(file);
     if (bytes.length === 0) throw new Error('The file is empty.');
-    if (bytes.length > MAX_UPLOAD_BYTES) throw new Error('The file is larger than the 10MB limit.');
+    if (bytes.length > MAX_UPLOAD_BYTES) throw new Error(USER_MESSAGES.fileTooLarge);
     const mimeType = sniffMimeType(bytes);
-    if (!mimeType) throw new Error('This file is not a JPG, PNG, WebP, HEIC or PDF file.');
+    if (!mimeType) throw new Error(USER_MESSAGES.unsupportedFile);
     const result = await runPipeline(
       { bytes, mimeType, currencyCode: args.values.currency?.toUpperCase() },
       engine,

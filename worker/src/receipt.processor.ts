@@ -3,6 +3,7 @@ import {
   progressOf,
   receiptChanges,
   sniffMimeType,
+  USER_MESSAGES,
   type PipelineStep,
   type ReceiptJob,
 } from '@receipts/common';
@@ -128,7 +129,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
         throw err;
       });
       const mimeType = sniffMimeType(bytes);
-      if (!mimeType) throw new UnreadableFileError('This file is not a JPG, PNG, WebP, HEIC or PDF file.');
+      if (!mimeType) throw new UnreadableFileError(USER_MESSAGES.unsupportedFile);
       const result = await runPipeline(
         { bytes, mimeType, currencyCode: upload.currencyCode ?? undefined },
         engines.get(upload.engine),

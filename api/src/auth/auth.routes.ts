@@ -3,6 +3,7 @@ import {
   loginSchema,
   registerSchema,
   resetPasswordSchema,
+  USER_MESSAGES,
 } from '@receipts/common';
 import type { Logger, UserRow } from '@receipts/infra';
 import { Router, type Request } from 'express';
@@ -12,7 +13,7 @@ import { HttpError, parseBody } from '../http-error.js';
 import { AccountService, EmailTakenError, InvalidResetTokenError } from './account.service.js';
 import type { ProfileService } from './profile.service.js';
 
-const invalidCredentials = () => new HttpError(401, 'INVALID_CREDENTIALS', 'Invalid email or password');
+const invalidCredentials = () => new HttpError(401, 'INVALID_CREDENTIALS', USER_MESSAGES.invalidCredentials);
 
 /**
  * Signs `user` in: a new session id (no fixation), the user id in it, and the anonymous
@@ -84,11 +85,11 @@ export function authRoutes(accounts: AccountService, profiles: ProfileService, l
       await accounts.resetPassword(token, password);
     } catch (err) {
       if (err instanceof InvalidResetTokenError) {
-        throw new HttpError(400, 'INVALID_TOKEN', 'This password reset link is invalid or has expired.');
+        throw new HttpError(400, 'INVALID_TOKEN', USER_MESSAGES.invalidResetLink);
       }
       throw err;
     }
-    res.json({ message: 'Password reset successful!' });
+    res.json({ message: USER_MESSAGES.passwordResetSuccessful });
   });
 
   return router;

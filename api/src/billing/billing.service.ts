@@ -1,4 +1,4 @@
-import { PLANS, planById, type Plan, type PlanId } from '@receipts/common';
+import { formatMoney, PLANS, planById, USER_MESSAGES, type Plan, type PlanId } from '@receipts/common';
 import { schema, type Config, type Database, type Logger, type Mailer, type UserRow } from '@receipts/infra';
 import { desc, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
@@ -70,7 +70,7 @@ export class BillingService {
     await this.applySubscription(subscription);
     const invoice = subscription.latest_invoice as Stripe.Invoice | null;
     const clientSecret = invoice?.confirmation_secret?.client_secret;
-    if (!clientSecret) throw new HttpError(502, 'SERVICE_UNAVAILABLE', 'No client secret received');
+    if (!clientSecret) throw new HttpError(502, 'SERVICE_UNAVAILABLE', USER_MESSAGES.noClientSecret);
     return { clientSecret };
   }
 
@@ -188,7 +188,7 @@ export class BillingService {
     await this.mailer.send({
       to: email,
       subject: `Welcome to ${plan.name}`,
-      text: `Thank you for subscribing to the ${plan.name} plan ($${plan.price.toFixed(2)} a month).\n\nYou can now process ${plan.receiptLimit.toLocaleString('en-US')} receipts a month on the express lane.\nManage your subscription: ${this.config.publicUrl}/billing\n`,
+      text: `Thank you for subscribing to the ${plan.name} plan (${formatMoney(plan.price, 'USD')} a month).\n\nYou can now process ${plan.receiptLimit.toLocaleString('en-US')} receipts a month on the express lane.\nManage your subscription: ${this.config.publicUrl}/billing\n`,
     });
   }
 

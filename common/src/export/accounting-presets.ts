@@ -5,6 +5,13 @@ export const EXPORT_PRESETS = ['generic', 'quickbooks', 'xero'] as const;
 export type ExportPreset = (typeof EXPORT_PRESETS)[number];
 export type AccountingPresetName = Exclude<ExportPreset, 'generic'>;
 
+/** What the layout picker and the messages call each preset. */
+export const EXPORT_PRESET_LABELS: Readonly<Record<ExportPreset, string>> = {
+  generic: 'Excel (all fields)',
+  quickbooks: 'QuickBooks',
+  xero: 'Xero',
+};
+
 export const DATE_FORMATS = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
@@ -42,7 +49,7 @@ function spent(source: ExportSource): string | null {
  * confirmed on import).
  */
 const quickbooks: AccountingPreset = {
-  label: 'QuickBooks',
+  label: EXPORT_PRESET_LABELS.quickbooks,
   columns: ['Date', 'Description', 'Amount'],
   defaultDateFormat: 'MM/DD/YYYY',
   line(source, dateFormat) {
@@ -61,7 +68,7 @@ const quickbooks: AccountingPreset = {
  * the template's DD/MM/YYYY.
  */
 const xero: AccountingPreset = {
-  label: 'Xero',
+  label: EXPORT_PRESET_LABELS.xero,
   columns: ['*Date', '*Amount', 'Payee', 'Description', 'Reference', 'Cheque Number'],
   defaultDateFormat: 'DD/MM/YYYY',
   line(source, dateFormat) {

@@ -1,3 +1,5 @@
+import { currencyOption, DEFAULT_CURRENCY } from '../currency-options.js';
+
 /** How money of one currency is written: the symbol and decimals English-language Excel users expect. */
 export interface CurrencyStyle {
   symbol: string;
@@ -34,4 +36,20 @@ export function plainAmount(value: number, currency: string): string {
   const text = value.toFixed(currencyStyle(currency).decimals);
   // -0.00 is not an amount anyone writes.
   return /^-0(\.0+)?$/.test(text) ? text.slice(1) : text;
+}
+
+/** Spec §9: amounts people read are in whole numbers for JPY and KRW, with 2 decimals for every other currency. */
+export function displayDecimals(code: string): number {
+  return code === 'JPY' || code === 'KRW' ? 0 : 2;
+}
+
+/**
+ * An amount as the screens and e-mails show it, with the offered currency's own symbol (`RM 12.00`,
+ * `¥9,253`); a currency not offered shows its code. Workbooks use `moneyNumFmt` instead.
+ */
+export function formatMoney(amount: number, code: string = DEFAULT_CURRENCY): string {
+  const digits = displayDecimals(code);
+  const number = Math.abs(amount).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const symbol = currencyOption(code)?.symbol ?? `${code} `;
+  return `${amount < 0 ? '-' : ''}${symbol}${number}`;
 }

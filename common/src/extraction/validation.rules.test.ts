@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReceiptRecord } from '../receipt.schema.js';
-import { dateIssue, isExportValid, missingKeyFields, taxRateIssue, totalIssue, totalMismatch, validateReceipt } from './validation.rules.js';
+import { dateIssue, isExportValid, ISSUE_TEXTS, missingKeyFields, readIssue, taxRateIssue, totalIssue, totalMismatch, validateReceipt } from './validation.rules.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const receipt = (fields: Partial<ReceiptRecord>): ReceiptRecord => ({ category: 'other', quality: 0.9, items: [], rawText: '', ...fields });
@@ -82,5 +82,28 @@ describe('receipt issues (spec §5)', () => {
     expect(isExportValid({ ...good, quality: 0.59 }, [])).toBe(false);
     expect(isExportValid({ ...good, quality: 0.6 }, [])).toBe(true);
     expect(isExportValid(good, ['Invalid date format'])).toBe(false);
+  });
+});
+
+describe('issue codes read back from the messages (stored and sent as text)', () => {
+  it.each<[string | null, string, string | null]>([
+    [missingKeyFields(receipt({})), 'missingKeyFields', null],
+    [totalMismatch(receipt({ total: 110, subtotal: 101.2, tax: 10 })), 'totalMismatch', 'total'],
+    [dateIssue(receipt({ date: '2026-02-30' }), NOW), 'invalidDate', 'date'],
+    [dateIssue(receipt({ date: '2030-01-01' }), NOW), 'dateOutOfRange', 'date'],
+    [totalIssue(receipt({ total: 0 })), 'nonPositiveTotal', 'total'],
+    [totalIssue(receipt({ total: 20000 })), 'largeTotal', 'total'],
+    [taxRateIssue(receipt({ subtotal: 100, tax: 51 })), 'suspiciousTaxRate', 'tax'],
+  ])('%s → %s beside %s', (message, code, field) => {
+    expect(readIssue(message!)).toEqual({ code, field, message });
+  });
+
+  it('covers every code, and knows no other message', () => {
+    expect(Object.keys(ISSUE_TEXTS)).toHaveLength(7);
+    expect(readIssue('Quality below 60%')).toBeNull();
+    // A message is read whole: the start of one, or one with text around it, is not that issue.
+    expect(readIssue('Total mismatch')).toBeNull();
+    expect(readIssue('Note: Invalid date format')).toBeNull();
+    expect(readIssue('Invalid date format.')).toBeNull();
   });
 });

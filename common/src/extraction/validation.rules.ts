@@ -5,13 +5,64 @@ export const MAX_TOTAL = 10000;
 export const MAX_TAX_RATE = 0.5;
 const DATE_RANGE_YEARS = 2;
 
+/** Each receipt issue's message (spec §5, character for character), by its code; `{name}` stands for a value. */
 export const ISSUE_TEXTS = {
   missingKeyFields: 'Missing all key fields (merchant, total, and date)',
+  totalMismatch: 'Total mismatch: {total} vs calculated {calculated}',
   invalidDate: 'Invalid date format',
   dateOutOfRange: 'Date out of reasonable range',
   nonPositiveTotal: 'Zero or negative total amount',
   largeTotal: 'Unusually large total amount',
+  suspiciousTaxRate: 'Suspicious tax rate: {rate}%',
 } as const;
+
+/** What an issue is, for code that places or counts issues; its message is what people read. */
+export type IssueCode = keyof typeof ISSUE_TEXTS;
+
+/** Receipt fields an issue can be about. */
+export type IssueField = 'merchantName' | 'date' | 'total' | 'subtotal' | 'tax';
+
+/**
+ * The fields each issue concerns. `field` is the one it is about (shown beside it); null when
+ * it is about the receipt as a whole.
+ */
+export const ISSUE_FIELDS: Readonly<Record<IssueCode, { field: IssueField | null; fields: readonly IssueField[] }>> = {
+  missingKeyFields: { field: null, fields: ['merchantName', 'date', 'total'] },
+  totalMismatch: { field: 'total', fields: ['total', 'subtotal', 'tax'] },
+  invalidDate: { field: 'date', fields: ['date'] },
+  dateOutOfRange: { field: 'date', fields: ['date'] },
+  nonPositiveTotal: { field: 'total', fields: ['total'] },
+  largeTotal: { field: 'total', fields: ['total'] },
+  suspiciousTaxRate: { field: 'tax', fields: ['tax'] },
+};
+
+export interface ReceiptIssue {
+  code: IssueCode;
+  field: IssueField | null;
+  message: string;
+}
+
+function issueText(code: IssueCode, values: Record<string, string>): string {
+  return ISSUE_TEXTS[code].replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
+}
+
+// Issues are stored and sent as their messages; each message template read back as a pattern.
+const ISSUE_PATTERNS = (Object.keys(ISSUE_TEXTS) as IssueCode[]).map((code) => {
+  const literal = ISSUE_TEXTS[code].split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return [code, new RegExp(`^${literal.join('(.+)')}$`)] as const;
+});
+
+/** The issue a message states, with its code and field; null for a message that is no receipt issue. */
+export function readIssue(message: string): ReceiptIssue | null {
+  const code = ISSUE_PATTERNS.find(([, pattern]) => pattern.test(message))?.[0];
+  return code ? { code, field: ISSUE_FIELDS[code].field, message } : null;
+}
+
+/** Every field the issue a message states concerns (none for a message that is no receipt issue). */
+export function fieldsOfIssue(message: string): IssueField[] {
+  const issue = readIssue(message);
+  return issue ? [...ISSUE_FIELDS[issue.code].fields] : [];
+}
 
 const present = (v: number | null | undefined): v is number => typeof v === 'number';
 
@@ -29,7 +80,7 @@ export function totalMismatch(r: ReceiptRecord): string | null {
   if (!present(r.total) || !present(r.subtotal) || !present(r.tax)) return null;
   const calculated = r.subtotal + r.tax + (r.tip ?? 0) - (r.discount ?? 0);
   // A hair of slack so a difference of exactly the tolerance is not lost to binary fractions.
-  return Math.abs(calculated - r.total) > totalTolerance(r.total) + 1e-9 ? `Total mismatch: ${r.total.toFixed(2)} vs calculated ${calculated.toFixed(2)}` : null;
+  return Math.abs(calculated - r.total) > totalTolerance(r.total) + 1e-9 ? issueText('totalMismatch', { total: r.total.toFixed(2), calculated: calculated.toFixed(2) }) : null;
 }
 
 export function dateIssue(r: ReceiptRecord, now: Date): string | null {
@@ -55,9 +106,9 @@ export function totalIssue(r: ReceiptRecord): string | null {
 export function taxRateIssue(r: ReceiptRecord): string | null {
   if (!present(r.tax) || r.tax <= 0) return null;
   const base = present(r.subtotal) && r.subtotal > 0 ? r.subtotal : present(r.total) ? r.total - r.tax : null;
-  if (base === null || base <= 0) return present(r.total) ? `Suspicious tax rate: ${Math.round((r.tax / r.total) * 100)}%` : null;
+  if (base === null || base <= 0) return present(r.total) ? issueText('suspiciousTaxRate', { rate: String(Math.round((r.tax / r.total) * 100)) }) : null;
   const rate = r.tax / base;
-  return rate > MAX_TAX_RATE ? `Suspicious tax rate: ${Math.round(rate * 100)}%` : null;
+  return rate > MAX_TAX_RATE ? issueText('suspiciousTaxRate', { rate: String(Math.round(rate * 100)) }) : null;
 }
 
 /** The receipt issues of spec §5, in a fixed order. */

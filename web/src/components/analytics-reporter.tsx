@@ -4,13 +4,13 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useProfile } from '../hooks/use-account.js';
 import { initAnalytics, setAccountState, trackPageView } from '../lib/analytics.js';
-import { keys } from '../lib/query-client.js';
+import { configKey } from '../lib/config-api.js';
 
 /** Analytics: the path on every route change and the account state as user properties (spec §1). */
 export function AnalyticsReporter() {
   const { pathname } = useLocation();
   const { profile, loading } = useProfile();
-  const config = useQuery<ClientConfig | null>({ queryKey: keys.config, meta: { silent: true } });
+  const config = useQuery<ClientConfig | null>({ queryKey: configKey, meta: { silent: true } });
   const id = config.data?.analyticsMeasurementId ?? null;
   useEffect(() => {
     initAnalytics(id);

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { CURRENCIES, MORE_CURRENCIES } from '../lib/currency.js';
+import { CURRENCIES, MORE_CURRENCIES } from '@receipts/common';
 
 export function CurrencySelect({ value, onChange, label = 'Currency' }: { value: string; onChange: (code: string) => void; label?: string }) {
   const id = useId();

@@ -1,5 +1,6 @@
+import { EXPORT_PRESET_LABELS, EXPORT_PRESETS } from '@receipts/common';
 import { useId, useState } from 'react';
-import { downloadExport, EXPORT_PRESET_OPTIONS, NO_COMPLETED_RECEIPTS, type ExportFormat, type ExportPreset } from '../lib/export.js';
+import { downloadExport, NO_COMPLETED_RECEIPTS, type ExportFormat, type ExportPreset } from '../lib/export-api.js';
 import { toast } from '../lib/toast.js';
 
 /** Runs an export and tells the person when it did not work (spec §5 wording). */
@@ -24,9 +25,9 @@ export function ExportControls({ ids, label = 'Export all', name }: { ids?: read
       <div className="field-inline">
         <label htmlFor={presetId}>Layout</label>
         <select id={presetId} value={preset} onChange={(e) => setPreset(e.target.value as ExportPreset)}>
-          {EXPORT_PRESET_OPTIONS.map((p) => (
-            <option key={p.value} value={p.value}>
-              {p.label}
+          {EXPORT_PRESETS.map((p) => (
+            <option key={p} value={p}>
+              {EXPORT_PRESET_LABELS[p]}
             </option>
           ))}
         </select>

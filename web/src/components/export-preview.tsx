@@ -1,7 +1,27 @@
-import { DEMO_RECEIPTS } from '../lib/demo-data.js';
 import { demoCurrency, formatDemo } from '../lib/currency.js';
+import { DEMO_RECEIPTS, type DemoReceipt } from '../lib/demo-data.js';
+import { DataTable, type TableColumn } from './data-table.js';
 
-const HEAD = ['Merchant Name', 'Date', 'Time', 'Subtotal', 'Tax', 'Total', 'Currency', 'Payment Method', 'Category'];
+/** The sample's columns, with the amounts in `shown` (headers stay left-aligned like the sheet's). */
+function previewColumns(shown: string): Array<TableColumn<DemoReceipt>> {
+  const money = (header: string, usd: (r: DemoReceipt) => number): TableColumn<DemoReceipt> => ({ header, cellClassName: 'num', cell: (r) => formatDemo(usd(r), shown) });
+  return [
+    { header: 'Merchant Name', cell: (r) => r.merchantName },
+    { header: 'Date', cell: (r) => r.date },
+    { header: 'Time', cell: (r) => r.time },
+    money('Subtotal', (r) => r.subtotal),
+    money('Tax', (r) => r.tax),
+    money('Total', (r) => r.total),
+    { header: 'Currency', cell: () => shown },
+    { header: 'Payment Method', cell: (r) => r.paymentMethod },
+    { header: 'Category', cell: (r) => r.category },
+    ...([0, 1] as const).flatMap((i): Array<TableColumn<DemoReceipt>> => [
+      { header: `Item ${i + 1} Desc`, cell: (r) => r.items[i].desc },
+      { header: `Item ${i + 1} Qty`, cellClassName: 'num', cell: (r) => r.items[i].qty },
+      money(`Item ${i + 1} Price`, (r) => r.items[i].price),
+    ]),
+  ];
+}
 
 /** A static sample of the Receipts sheet, converted to the chosen currency at fixed demo rates. */
 export function ExportPreview({ currency }: { currency: string }) {
@@ -17,48 +37,7 @@ export function ExportPreview({ currency }: { currency: string }) {
           {shown !== currency ? ` (no demo rate for ${currency})` : ''}, converted at fixed demo rates — not live exchange rates.
         </p>
         <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="preview-title">
-          <table className="table sheet">
-            <thead>
-              <tr>
-                {HEAD.map((h) => (
-                  <th key={h} scope="col">
-                    {h}
-                  </th>
-                ))}
-                {[1, 2].flatMap((n) =>
-                  ['Desc', 'Qty', 'Price'].map((c) => (
-                    <th key={`${n}${c}`} scope="col">
-                      Item {n} {c}
-                    </th>
-                  )),
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {DEMO_RECEIPTS.map((r) => (
-                <tr key={r.merchantName}>
-                  <td>{r.merchantName}</td>
-                  <td>{r.date}</td>
-                  <td>{r.time}</td>
-                  <td className="num">{formatDemo(r.subtotal, shown)}</td>
-                  <td className="num">{formatDemo(r.tax, shown)}</td>
-                  <td className="num">{formatDemo(r.total, shown)}</td>
-                  <td>{shown}</td>
-                  <td>{r.paymentMethod}</td>
-                  <td>{r.category}</td>
-                  {r.items.flatMap((item, i) => [
-                    <td key={`d${i}`}>{item.desc}</td>,
-                    <td key={`q${i}`} className="num">
-                      {item.qty}
-                    </td>,
-                    <td key={`p${i}`} className="num">
-                      {formatDemo(item.price, shown)}
-                    </td>,
-                  ])}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable className="sheet" columns={previewColumns(shown)} rows={DEMO_RECEIPTS} rowKey={(r) => r.merchantName} />
         </div>
       </div>
     </section>

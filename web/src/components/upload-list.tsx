@@ -1,8 +1,7 @@
-import { labelOf } from '@receipts/common';
+import { formatMoney, labelOf } from '@receipts/common';
 import { useState } from 'react';
 import { messageOf } from '../lib/api.js';
-import { formatMoney } from '../lib/currency.js';
-import { keepUpload } from '../lib/receipts-api.js';
+import { keepUpload } from '../lib/uploads-api.js';
 import { toast } from '../lib/toast.js';
 import { useUploadStore, type UploadItem } from '../stores/upload-store.js';
 import { ExportControls, runExport } from './export-controls.js';

@@ -1,12 +1,12 @@
 import { FREE_DAILY_LIMIT, type QuotaView, type SubscriptionView, type UserProfile } from '@receipts/common';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { apiPost } from '../lib/api.js';
-import { keys } from '../lib/query-client.js';
+import { accountKeys } from '../lib/account-api.js';
+import { signOut } from '../lib/auth-api.js';
 
 /** The signed-in user, or null for an anonymous visitor (a failed profile call means anonymous). */
 export function useProfile() {
-  const query = useQuery<UserProfile | null>({ queryKey: keys.profile, meta: { silent: true } });
+  const query = useQuery<UserProfile | null>({ queryKey: accountKeys.profile, meta: { silent: true } });
   return { profile: query.data ?? null, loading: query.isPending, signedIn: Boolean(query.data) };
 }
 
@@ -18,12 +18,12 @@ export function anonymousQuota(now = new Date()): QuotaView {
 export const QUOTA_REFETCH_MS = 60_000;
 
 export function useQuota() {
-  const query = useQuery<QuotaView | null>({ queryKey: keys.quota, refetchInterval: QUOTA_REFETCH_MS });
+  const query = useQuery<QuotaView | null>({ queryKey: accountKeys.quota, refetchInterval: QUOTA_REFETCH_MS });
   return { quota: query.data ?? anonymousQuota(), loaded: query.isSuccess && Boolean(query.data) };
 }
 
 export function useSubscription(enabled: boolean) {
-  const query = useQuery<SubscriptionView | null>({ queryKey: keys.subscription, enabled, meta: { silent: true } });
+  const query = useQuery<SubscriptionView | null>({ queryKey: accountKeys.subscription, enabled, meta: { silent: true } });
   return { subscription: query.data ?? null, loading: enabled && query.isPending };
 }
 
@@ -32,7 +32,7 @@ export function useRefreshAccount() {
   const client = useQueryClient();
   return useCallback(
     () =>
-      Promise.all([keys.profile, keys.subscription, keys.quota].map((queryKey) => client.invalidateQueries({ queryKey, refetchType: 'all' }))),
+      Promise.all([accountKeys.profile, accountKeys.subscription, accountKeys.quota].map((queryKey) => client.invalidateQueries({ queryKey, refetchType: 'all' }))),
     [client],
   );
 }
@@ -44,9 +44,9 @@ export function useLogout() {
   const logout = useCallback(async () => {
     setPending(true);
     try {
-      await apiPost('/api/auth/logout');
+      await signOut();
     } finally {
-      for (const queryKey of [keys.profile, keys.subscription, keys.quota]) client.removeQueries({ queryKey });
+      for (const queryKey of [accountKeys.profile, accountKeys.subscription, accountKeys.quota]) client.removeQueries({ queryKey });
       window.location.assign('/');
     }
   }, [client]);

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
-import { apiJson } from '../lib/api.js';
 import { defaultCurrency } from '../lib/browser-storage.js';
-import { DEFAULT_CURRENCY, isOfferedCurrency } from '../lib/currency.js';
+import { detectCurrency } from '../lib/config-api.js';
+import { DEFAULT_CURRENCY, isOfferedCurrency } from '@receipts/common';
 
 let detected: Promise<string> | null = null;
 
 /** The detected currency, asked once per page load; any failure falls back silently to USD (spec §8). */
 function detect(): Promise<string> {
-  detected ??= apiJson<{ currency?: string }>('/api/detect-currency')
+  detected ??= detectCurrency()
     .then((r) => (isOfferedCurrency(r?.currency) ? r.currency : DEFAULT_CURRENCY))
     .catch(() => DEFAULT_CURRENCY);
   return detected;

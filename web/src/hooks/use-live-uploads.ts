@@ -2,10 +2,10 @@ import type { ClientToServerEvents, QuotaView, ServerToClientEvents, UploadView 
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { io, type Socket } from 'socket.io-client';
-import { apiJson } from '../lib/api.js';
 import { dismissedUploads } from '../lib/browser-storage.js';
-import { keys } from '../lib/query-client.js';
+import { accountKeys } from '../lib/account-api.js';
 import { trackOcrResult } from '../lib/analytics.js';
+import { getUpload, listUploads } from '../lib/uploads-api.js';
 import { useUploadStore } from '../stores/upload-store.js';
 
 type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -28,14 +28,14 @@ export function useLiveUploads(identity: string): void {
       if (store().items.some((i) => i.id === id) || fetching.has(id)) return;
       fetching.add(id);
       setTimeout(() => {
-        void apiJson<UploadView>(`/api/uploads/${id}`)
+        void getUpload(id)
           .then((view) => store().upsert(view, dismissedUploads.get()))
           .catch(() => undefined)
           .finally(() => fetching.delete(id));
       }, 300);
     };
     // A first /api call gives the visitor a session cookie; the socket then rides on it.
-    void apiJson<UploadView[]>('/api/uploads')
+    void listUploads()
       .then(sync)
       .catch(() => undefined)
       .finally(() => {
@@ -56,7 +56,7 @@ export function useLiveUploads(identity: string): void {
           store().patch(e.id, { status: 'error', step: null, error: e.error });
         });
         socket.on('upload:cancelled', (e) => store().remove(e.id));
-        socket.on('quota:updated', (quota: QuotaView) => client.setQueryData(keys.quota, quota));
+        socket.on('quota:updated', (quota: QuotaView) => client.setQueryData(accountKeys.quota, quota));
       });
     return () => {
       closed = true;

@@ -1,19 +1,10 @@
-import { PLANS, type Plan } from '@receipts/common';
+import { PLANS } from '@receipts/common';
 import { useQuery } from '@tanstack/react-query';
-import { keys } from '../lib/query-client.js';
-
-export interface CataloguePlan extends Plan {
-  stripePriceId: string | null;
-}
-export interface Catalogue {
-  plans: CataloguePlan[];
-  publishableKey: string | null;
-  testMode: boolean;
-}
+import { billingKeys, type Catalogue } from '../lib/billing-api.js';
 
 /** The plans with the price ids they are sold at; the built-in catalogue until the api answers. */
 export function usePlans(): { catalogue: Catalogue; loaded: boolean } {
-  const query = useQuery<Catalogue | null>({ queryKey: keys.plans });
+  const query = useQuery<Catalogue | null>({ queryKey: billingKeys.plans });
   return {
     catalogue: query.data ?? { plans: PLANS.map((p) => ({ ...p, stripePriceId: null })), publishableKey: null, testMode: false },
     loaded: Boolean(query.data),

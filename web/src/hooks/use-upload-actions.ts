@@ -1,11 +1,10 @@
-import type { UploadAccepted } from '@receipts/common';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { apiJson } from '../lib/api.js';
 import { dismissedUploads } from '../lib/browser-storage.js';
-import { keys } from '../lib/query-client.js';
+import { accountKeys } from '../lib/account-api.js';
 import { trackUpload } from '../lib/analytics.js';
 import { uploadErrorMessage } from '../lib/upload-rules.js';
+import { cancelUpload, sendUpload } from '../lib/uploads-api.js';
 import { useUploadStore, type UploadItem } from '../stores/upload-store.js';
 
 /** Local ids whose row was removed while the file was still being sent: cancelled once it lands. */
@@ -13,7 +12,7 @@ const removedWhileSending = new Set<string>();
 
 async function cancelOnServer(id: string): Promise<void> {
   // Best effort (spec §7): a failure is only logged.
-  await apiJson(`/api/ocr/cancel/${id}`, { method: 'POST', headers: { 'Content-Type': 'application/json' } }).catch((err: unknown) => console.warn('cancel failed', err));
+  await cancelUpload(id).catch((err: unknown) => console.warn('cancel failed', err));
 }
 
 export function useUploadActions(signedIn: boolean) {
@@ -27,12 +26,9 @@ export function useUploadActions(signedIn: boolean) {
       for (const file of files) {
         const localId = `local-${crypto.randomUUID()}`;
         store().add({ id: localId, filename: file.name, status: 'uploading', progress: 0, step: null, file, createdAt: Date.now() });
-        const form = new FormData();
-        form.append('file', file);
-        form.append('currencyCode', currencyCode);
-        apiJson<UploadAccepted>('/api/ocr', { method: 'POST', body: form }).then(
+        sendUpload(file, currencyCode).then(
           (accepted) => {
-            void client.invalidateQueries({ queryKey: keys.quota });
+            void client.invalidateQueries({ queryKey: accountKeys.quota });
             if (removedWhileSending.delete(localId)) {
               dismissedUploads.add(accepted.id);
               void cancelOnServer(accepted.id);
@@ -43,7 +39,7 @@ export function useUploadActions(signedIn: boolean) {
           (err: unknown) => {
             removedWhileSending.delete(localId);
             store().patch(localId, { status: 'error', error: uploadErrorMessage(err, signedIn), file: undefined });
-            void client.invalidateQueries({ queryKey: keys.quota });
+            void client.invalidateQueries({ queryKey: accountKeys.quota });
           },
         );
       }

@@ -1,5 +1,9 @@
 import { apiErrorSchema } from '@receipts/common';
 
+// The calls themselves live in one module per resource beside this one (`<resource>-api.ts`):
+// a read is a query key that is its url, read by the shared query function (query-client.ts,
+// spec §7); a write is a function. Pages and hooks use those, never fetch directly.
+
 /**
  * A non-OK answer. Its message is the spec §8 form, "<status>: <body text>"; `userMessage` is
  * the api's `{ message }` when it sent one, for the screens.

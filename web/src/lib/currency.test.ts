@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { convertDemo, CURRENCIES, DEMO_RATES, demoCurrency, formatDemo, formatMoney, SAMPLE_BASE_PRICE } from './currency.js';
+import { CURRENCIES, formatMoney } from '@receipts/common';
+import { convertDemo, DEMO_RATES, demoCurrency, formatDemo, SAMPLE_BASE_PRICE } from './currency.js';
 
 describe('currency options', () => {
   it('offers the spec’s first 20 in order, each with a demo rate', () => {

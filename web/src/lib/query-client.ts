@@ -1,3 +1,4 @@
+import { USER_MESSAGES } from '@receipts/common';
 import { MutationCache, QueryCache, QueryClient, type QueryFunction, type QueryKey } from '@tanstack/react-query';
 import { ApiError, apiJson, messageOf } from './api.js';
 
@@ -61,7 +62,7 @@ export function createQueryClient(onError: (message: string) => void): QueryClie
   client = new QueryClient({
     queryCache: new QueryCache({
       onError: (err, query) => {
-        if (!(query.meta as QueryMeta | undefined)?.silent) onError(messageOf(err, 'Something went wrong. Please try again.'));
+        if (!(query.meta as QueryMeta | undefined)?.silent) onError(messageOf(err, USER_MESSAGES.somethingWentWrong));
       },
     }),
     mutationCache: new MutationCache(),
@@ -81,13 +82,3 @@ export function createQueryClient(onError: (message: string) => void): QueryClie
   });
   return client;
 }
-
-/** Query keys of the reads the screens share. */
-export const keys = {
-  profile: ['/api/user/profile'] as const,
-  quota: ['/api/user/quota'] as const,
-  subscription: ['/api/user/subscription'] as const,
-  plans: ['/api/plans'] as const,
-  billing: ['/api/billing'] as const,
-  config: ['/api/config'] as const,
-};

@@ -1,4 +1,4 @@
-import type { Lane, ReceiptDetail, ReceiptList, ReceiptPatch, ReceiptView, UploadView } from '@receipts/common';
+import type { Lane, ReceiptDetail, ReceiptPatch, ReceiptView } from '@receipts/common';
 import { apiJson } from './api.js';
 
 /** The fields the details view lets a person correct (a subset of PATCH /api/receipts/:id). */
@@ -22,17 +22,14 @@ export interface LibraryQuery {
   pageSize: number;
 }
 
+/** The library read for a query: its url is its key, read by the shared query function (spec §7). */
 export function libraryUrl(query: LibraryQuery): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
   return `/api/receipts?${params.toString()}`;
 }
 
-export const listReceipts = (query: LibraryQuery) => apiJson<ReceiptList>(libraryUrl(query));
 export const deleteReceipt = (id: string) => apiJson<unknown>(`/api/receipts/${id}`, { method: 'DELETE' });
 /** Reads the stored original again; progress arrives as upload events for the returned upload id. */
 export const reextractReceipt = (id: string) =>
   apiJson<{ id: string; receiptId: string; status: 'queued'; lane: Lane }>(`/api/receipts/${id}/reextract`, { method: 'POST', json: {} });
-
-/** Keeps an upload that was flagged as a possible duplicate (clears the flag). */
-export const keepUpload = (id: string) => apiJson<UploadView>(`/api/uploads/${id}/keep`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });

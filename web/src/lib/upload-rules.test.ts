@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api.js';
-import { fieldsOfIssue, issuesByField, uploadErrorMessage } from './upload-rules.js';
+import { fieldsOfIssue } from '@receipts/common';
+import { issuesByField, uploadErrorMessage } from './upload-rules.js';
 
 const apiError = (status: number, body: string) => new ApiError(status, body, 'Status Text');
 

@@ -1,4 +1,4 @@
-import { quotaExceededMessage, ISSUE_TEXTS } from '@receipts/common';
+import { quotaExceededMessage, readIssue, type IssueField } from '@receipts/common';
 import { ApiError } from './api.js';
 
 /**
@@ -15,28 +15,15 @@ export function uploadErrorMessage(err: unknown, signedIn: boolean): string {
   return err instanceof Error && err.message && !/fetch|network/i.test(err.message) ? err.message : 'Upload failed';
 }
 
-/** Receipt fields a validation issue is about, so the details view can show it beside them. */
-export type IssueField = 'merchantName' | 'date' | 'total' | 'subtotal' | 'tax';
-
-export function fieldsOfIssue(issue: string): IssueField[] {
-  if (issue === ISSUE_TEXTS.missingKeyFields) return ['merchantName', 'date', 'total'];
-  if (issue === ISSUE_TEXTS.invalidDate || issue === ISSUE_TEXTS.dateOutOfRange) return ['date'];
-  if (issue === ISSUE_TEXTS.nonPositiveTotal || issue === ISSUE_TEXTS.largeTotal) return ['total'];
-  if (issue.startsWith('Total mismatch')) return ['total', 'subtotal', 'tax'];
-  if (issue.startsWith('Suspicious tax rate')) return ['tax'];
-  return [];
-}
-
 /** Issues grouped by the field they are shown beside; the ones about no single field under `general`. */
-export function issuesByField(issues: readonly string[]): { byField: Partial<Record<IssueField, string[]>>; general: string[] } {
+export function issuesByField(messages: readonly string[]): { byField: Partial<Record<IssueField, string[]>>; general: string[] } {
   const byField: Partial<Record<IssueField, string[]>> = {};
   const general: string[] = [];
-  for (const issue of issues) {
-    const fields = fieldsOfIssue(issue);
-    // An issue about several fields is shown once, beside the first of them.
-    const first = fields[0];
-    if (!first || issue === ISSUE_TEXTS.missingKeyFields) general.push(issue);
-    else (byField[first] ??= []).push(issue);
+  for (const message of messages) {
+    // Placed by the issue's code: an issue about several fields is shown once, beside the one it is about.
+    const field = readIssue(message)?.field;
+    if (field) (byField[field] ??= []).push(message);
+    else general.push(message);
   }
   return { byField, general };
 }

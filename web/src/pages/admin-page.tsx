@@ -1,37 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
+import { DataTable, type TableColumn } from '../components/data-table.js';
 import { useProfile } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
-import { apiJson, apiPost, messageOf } from '../lib/api.js';
+import { adminKeys, isUsersKey, retryUpload, setUserType, type AdminUpload, type AdminUser, type QueueStats } from '../lib/admin-api.js';
+import { messageOf } from '../lib/api.js';
 import { toast } from '../lib/toast.js';
-
-interface AdminUser {
-  id: string;
-  email: string;
-  username: string;
-  userType: 'admin' | 'user';
-  plan: string;
-  status: string;
-  uploads: number;
-  failed: number;
-  usedToday: number;
-}
-interface AdminUpload {
-  id: string;
-  filename: string;
-  status: string;
-  error: string | null;
-  lane: string;
-  attempts: number;
-  createdAt: string;
-  ownerEmail: string | null;
-}
-interface QueueStats {
-  lanes: Record<string, { waiting: number }>;
-  jobs: Record<string, number>;
-  processingUploads: number;
-}
 
 export default function AdminPage() {
   usePageTitle('Admin Panel');
@@ -39,26 +14,68 @@ export default function AdminPage() {
   const isAdmin = profile?.userType === 'admin';
   const client = useQueryClient();
   const [search, setSearch] = useState('');
-  const users = useQuery<AdminUser[]>({
-    queryKey: ['/api/admin/users', search],
-    queryFn: () => apiJson(`/api/admin/users${search ? `?search=${encodeURIComponent(search)}` : ''}`),
-    enabled: isAdmin,
-  });
-  const failed = useQuery<AdminUpload[]>({ queryKey: ['/api/admin/uploads?status=failed'], enabled: isAdmin });
-  const queues = useQuery<QueueStats>({ queryKey: ['/api/admin/queues'], enabled: isAdmin, refetchInterval: 10_000 });
+  const users = useQuery<AdminUser[]>({ queryKey: adminKeys.users(search), enabled: isAdmin });
+  const failed = useQuery<AdminUpload[]>({ queryKey: adminKeys.failedUploads, enabled: isAdmin });
+  const queues = useQuery<QueueStats>({ queryKey: adminKeys.queues, enabled: isAdmin, refetchInterval: 10_000 });
   const setType = useMutation({
-    mutationFn: (u: { id: string; userType: 'admin' | 'user' }) => apiJson(`/api/admin/users/${u.id}`, { method: 'PATCH', json: { userType: u.userType } }),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ['/api/admin/users'] }),
+    mutationFn: setUserType,
+    onSuccess: () => void client.invalidateQueries({ predicate: (q) => isUsersKey(q.queryKey) }),
     onError: (err) => toast({ title: 'Could not change the user', description: messageOf(err, 'Please try again.'), variant: 'destructive' }),
   });
   const retry = useMutation({
-    mutationFn: (id: string) => apiPost(`/api/admin/uploads/${id}/retry`),
+    mutationFn: retryUpload,
     onSuccess: () => {
       toast({ title: 'Upload queued again' });
-      void client.invalidateQueries({ queryKey: ['/api/admin/uploads?status=failed'] });
+      void client.invalidateQueries({ queryKey: adminKeys.failedUploads });
     },
     onError: (err) => toast({ title: 'Retry failed', description: messageOf(err, 'Please try again.'), variant: 'destructive' }),
   });
+
+  const userColumns: ReadonlyArray<TableColumn<AdminUser>> = [
+    {
+      header: 'User',
+      cell: (u) => (
+        <>
+          {u.username}
+          <br />
+          <span className="muted small">{u.email}</span>
+        </>
+      ),
+    },
+    { header: 'Plan', cell: (u) => `${u.plan} (${u.status})` },
+    { header: 'Uploads', cell: (u) => u.uploads },
+    { header: 'Failed', cell: (u) => u.failed },
+    { header: 'Today', cell: (u) => u.usedToday },
+    {
+      header: 'Role',
+      cell: (u) => (
+        <>
+          <label className="visually-hidden" htmlFor={`role-${u.id}`}>
+            Role of {u.email}
+          </label>
+          <select id={`role-${u.id}`} value={u.userType} onChange={(e) => setType.mutate({ id: u.id, userType: e.target.value as 'admin' | 'user' })}>
+            <option value="user">user</option>
+            <option value="admin">admin</option>
+          </select>
+        </>
+      ),
+    },
+  ];
+  const failedColumns: ReadonlyArray<TableColumn<AdminUpload>> = [
+    { header: 'File', cell: (u) => u.filename },
+    { header: 'Owner', cell: (u) => u.ownerEmail ?? 'anonymous' },
+    { header: 'Error', cellClassName: 'error-text', cell: (u) => u.error },
+    { header: 'When', cell: (u) => new Date(u.createdAt).toLocaleString() },
+    {
+      header: 'Action',
+      hideHeader: true,
+      cell: (u) => (
+        <button type="button" className="btn btn-outline btn-sm" onClick={() => retry.mutate(u.id)} disabled={retry.isPending}>
+          Retry
+        </button>
+      ),
+    },
+  ];
 
   if (loading) return <div className="container page-loading">Loading admin...</div>;
   if (!profile) return <Navigate to="/login?redirect=%2Fadmin" replace />;
@@ -110,48 +127,7 @@ export default function AdminPage() {
           </button>
         </form>
         <div className="table-scroll">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Plan</th>
-                <th scope="col">Uploads</th>
-                <th scope="col">Failed</th>
-                <th scope="col">Today</th>
-                <th scope="col">Role</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(users.data ?? []).map((u) => (
-                <tr key={u.id}>
-                  <td>
-                    {u.username}
-                    <br />
-                    <span className="muted small">{u.email}</span>
-                  </td>
-                  <td>
-                    {u.plan} ({u.status})
-                  </td>
-                  <td>{u.uploads}</td>
-                  <td>{u.failed}</td>
-                  <td>{u.usedToday}</td>
-                  <td>
-                    <label className="visually-hidden" htmlFor={`role-${u.id}`}>
-                      Role of {u.email}
-                    </label>
-                    <select
-                      id={`role-${u.id}`}
-                      value={u.userType}
-                      onChange={(e) => setType.mutate({ id: u.id, userType: e.target.value as 'admin' | 'user' })}
-                    >
-                      <option value="user">user</option>
-                      <option value="admin">admin</option>
-                    </select>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable columns={userColumns} rows={users.data ?? []} rowKey={(u) => u.id} />
         </div>
       </section>
 
@@ -161,34 +137,7 @@ export default function AdminPage() {
           <p className="muted">No failed uploads.</p>
         ) : (
           <div className="table-scroll">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">File</th>
-                  <th scope="col">Owner</th>
-                  <th scope="col">Error</th>
-                  <th scope="col">When</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Action</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {failed.data!.map((u) => (
-                  <tr key={u.id}>
-                    <td>{u.filename}</td>
-                    <td>{u.ownerEmail ?? 'anonymous'}</td>
-                    <td className="error-text">{u.error}</td>
-                    <td>{new Date(u.createdAt).toLocaleString()}</td>
-                    <td>
-                      <button type="button" className="btn btn-outline btn-sm" onClick={() => retry.mutate(u.id)} disabled={retry.isPending}>
-                        Retry
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable columns={failedColumns} rows={failed.data!} rowKey={(u) => u.id} />
           </div>
         )}
       </section>

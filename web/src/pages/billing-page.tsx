@@ -1,40 +1,39 @@
+import { formatMoney } from '@receipts/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate } from 'react-router-dom';
+import { DataTable, type TableColumn } from '../components/data-table.js';
 import { useProfile } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
-import { apiPost, messageOf } from '../lib/api.js';
-import { formatMoney } from '../lib/currency.js';
-import { keys } from '../lib/query-client.js';
+import { accountKeys } from '../lib/account-api.js';
+import { messageOf } from '../lib/api.js';
+import { billingKeys, cancelSubscription, openBillingPortal, type BillingOverview } from '../lib/billing-api.js';
 import { toast } from '../lib/toast.js';
 
-interface BillingOverview {
-  plan: { id: string; name: string; price: number; receiptLimit: number } | null;
-  status: string;
-  currentPeriodEnd: string | null;
-  cancelAtPeriodEnd: boolean;
-  nextCharge: { date: string; amount: number; currency: string } | null;
-  invoices: Array<{ id: string; amount: number; currency: string; status: string; url: string | null; date: string }>;
-  testMode: boolean;
-}
-
 const dateText = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+
+const INVOICE_COLUMNS: ReadonlyArray<TableColumn<BillingOverview['invoices'][number]>> = [
+  { header: 'Date', cell: (i) => dateText(i.date) },
+  { header: 'Amount', cell: (i) => formatMoney(i.amount, i.currency) },
+  { header: 'Status', cell: (i) => i.status },
+  { header: 'Link', hideHeader: true, cell: (i) => i.url && <a href={i.url}>View</a> },
+];
 
 export default function BillingPage() {
   usePageTitle('Billing');
   const { profile, loading } = useProfile();
   const client = useQueryClient();
-  const billing = useQuery<BillingOverview | null>({ queryKey: keys.billing, enabled: Boolean(profile) });
+  const billing = useQuery<BillingOverview | null>({ queryKey: billingKeys.billing, enabled: Boolean(profile) });
   const cancel = useMutation({
-    mutationFn: () => apiPost<BillingOverview>('/api/billing/cancel'),
+    mutationFn: cancelSubscription,
     onSuccess: (data) => {
-      client.setQueryData(keys.billing, data);
-      void client.invalidateQueries({ queryKey: keys.subscription });
+      client.setQueryData(billingKeys.billing, data);
+      void client.invalidateQueries({ queryKey: accountKeys.subscription });
       toast({ title: 'Subscription cancelled', description: 'Your plan stays active until the end of the current period.' });
     },
     onError: (err) => toast({ title: 'Could not cancel', description: messageOf(err, 'Please try again.'), variant: 'destructive' }),
   });
   const portal = useMutation({
-    mutationFn: () => apiPost<{ url: string }>('/api/billing/portal'),
+    mutationFn: openBillingPortal,
     onSuccess: ({ url }) => window.location.assign(url),
     onError: (err) => toast({ title: 'Billing portal unavailable', description: messageOf(err, 'Please try again.'), variant: 'destructive' }),
   });
@@ -110,28 +109,7 @@ export default function BillingPage() {
               <p className="muted">No invoices yet.</p>
             ) : (
               <div className="table-scroll">
-                <table className="table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Date</th>
-                      <th scope="col">Amount</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Link</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.invoices.map((i) => (
-                      <tr key={i.id}>
-                        <td>{dateText(i.date)}</td>
-                        <td>{formatMoney(i.amount, i.currency)}</td>
-                        <td>{i.status}</td>
-                        <td>{i.url && <a href={i.url}>View</a>}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable columns={INVOICE_COLUMNS} rows={data.invoices} rowKey={(i) => i.id} />
               </div>
             )}
           </section>

@@ -1,34 +1,26 @@
 import { forgotPasswordSchema } from '@receipts/common';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { TextField } from '../components/form-fields.js';
+import { useFormSubmit } from '../hooks/use-form-submit.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
-import { apiPost, messageOf } from '../lib/api.js';
-import { validate, type FieldErrors } from '../lib/form-errors.js';
+import { messageOf } from '../lib/api.js';
+import { forgotPassword } from '../lib/auth-api.js';
 import { toast } from '../lib/toast.js';
 
 export function ForgotPasswordPage() {
   usePageTitle('Forgot password');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [pending, setPending] = useState(false);
-
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const result = validate(forgotPasswordSchema, { email: new FormData(e.currentTarget).get('email') });
-    setErrors(result.errors ?? {});
-    if (!result.data) return;
-    setPending(true);
-    try {
-      await apiPost('/api/auth/forgot-password', result.data);
+  const { errors, pending, onSubmit } = useFormSubmit({
+    schema: forgotPasswordSchema,
+    values: (form) => ({ email: form.get('email') }),
+    send: async (data) => {
+      await forgotPassword(data);
       toast({ title: 'Reset email sent!' });
-      setSentTo(result.data.email);
-    } catch (err) {
-      toast({ title: 'Request failed', description: messageOf(err, 'Failed to send reset email. Please try again.'), variant: 'destructive' });
-    } finally {
-      setPending(false);
-    }
-  };
+      setSentTo(data.email);
+    },
+    failed: (err) => toast({ title: 'Request failed', description: messageOf(err, 'Failed to send reset email. Please try again.'), variant: 'destructive' }),
+  });
 
   if (sentTo) {
     return (
@@ -56,7 +48,7 @@ export function ForgotPasswordPage() {
       <div className="card auth-card">
         <h1>Forgot your password?</h1>
         <p className="muted">Enter your e-mail and we will send you a link to choose a new one.</p>
-        <form onSubmit={(e) => void submit(e)} noValidate>
+        <form onSubmit={onSubmit} noValidate>
           <TextField label="Email" name="email" type="email" autoComplete="email" error={errors.email} />
           <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
             {pending ? 'Sending...' : 'Send reset link'}

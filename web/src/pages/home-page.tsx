@@ -1,6 +1,7 @@
 import {
   BUNDLED_OCR_LANGUAGES,
   CATEGORIES,
+  currencyOption,
   FREE_DAILY_LIMIT,
   MEASURED_ACCURACY,
   MEASURED_OCR_LANGUAGES,
@@ -13,7 +14,7 @@ import { ExportPreview } from '../components/export-preview.js';
 import { UploaderCard } from '../components/uploader-card.js';
 import { useProfile } from '../hooks/use-account.js';
 import { useCurrency } from '../hooks/use-currency.js';
-import { currencyOption, demoCurrency, formatDemo, SAMPLE_BASE_PRICE } from '../lib/currency.js';
+import { demoCurrency, formatDemo, SAMPLE_BASE_PRICE } from '../lib/currency.js';
 import { COUNTRIES } from '../lib/demo-data.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 

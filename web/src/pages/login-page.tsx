@@ -1,38 +1,28 @@
-import { loginSchema } from '@receipts/common';
-import { useState, type FormEvent } from 'react';
+import { loginSchema, USER_MESSAGES } from '@receipts/common';
 import { Link, useSearchParams } from 'react-router-dom';
 import { PasswordField, TextField } from '../components/form-fields.js';
 import { useAuthSuccess } from '../hooks/use-auth-success.js';
+import { useFormSubmit } from '../hooks/use-form-submit.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
-import { apiPost, messageOf } from '../lib/api.js';
-import { validate, type FieldErrors } from '../lib/form-errors.js';
+import { messageOf } from '../lib/api.js';
+import { login } from '../lib/auth-api.js';
 import { toast } from '../lib/toast.js';
 
 export function LoginPage() {
   usePageTitle('Sign in');
   const [params] = useSearchParams();
   const redirect = params.get('redirect');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [pending, setPending] = useState(false);
   const done = useAuthSuccess();
-
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const result = validate(loginSchema, { email: form.get('email'), password: form.get('password') });
-    setErrors(result.errors ?? {});
-    if (!result.data) return;
-    setPending(true);
-    try {
-      await apiPost('/api/auth/login', result.data);
+  const { errors, pending, onSubmit } = useFormSubmit({
+    schema: loginSchema,
+    values: (form) => ({ email: form.get('email'), password: form.get('password') }),
+    send: async (data) => {
+      await login(data);
       toast({ title: 'Welcome back!' });
       await done();
-    } catch (err) {
-      toast({ title: 'Login failed', description: messageOf(err, 'Invalid email or password'), variant: 'destructive' });
-    } finally {
-      setPending(false);
-    }
-  };
+    },
+    failed: (err) => toast({ title: 'Login failed', description: messageOf(err, USER_MESSAGES.invalidCredentials), variant: 'destructive' }),
+  });
 
   return (
     <div className="container auth-page">
@@ -44,7 +34,7 @@ export function LoginPage() {
             Please sign in to subscribe to a premium plan. You will continue to checkout right after.
           </p>
         )}
-        <form onSubmit={(e) => void submit(e)} noValidate>
+        <form onSubmit={onSubmit} noValidate>
           <TextField label="Email" name="email" type="email" autoComplete="email" error={errors.email} />
           <PasswordField label="Password" name="password" autoComplete="current-password" error={errors.password} />
           <div className="form-row-end">

@@ -1,50 +1,36 @@
 import { registerFormSchema } from '@receipts/common';
-import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { PasswordField, TextField } from '../components/form-fields.js';
 import { useAuthSuccess } from '../hooks/use-auth-success.js';
+import { useFormSubmit } from '../hooks/use-form-submit.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
-import { apiPost, messageOf } from '../lib/api.js';
-import { validate, type FieldErrors } from '../lib/form-errors.js';
+import { messageOf } from '../lib/api.js';
+import { register } from '../lib/auth-api.js';
 import { toast } from '../lib/toast.js';
 
 export function RegisterPage() {
   usePageTitle('Create your account');
   const [params] = useSearchParams();
   const redirect = params.get('redirect');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [pending, setPending] = useState(false);
   const done = useAuthSuccess();
-
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const result = validate(registerFormSchema, {
-      email: form.get('email'),
-      password: form.get('password'),
-      confirmPassword: form.get('confirmPassword'),
-    });
-    setErrors(result.errors ?? {});
-    if (!result.data) return;
-    setPending(true);
-    try {
+  const { errors, pending, onSubmit } = useFormSubmit({
+    schema: registerFormSchema,
+    values: (form) => ({ email: form.get('email'), password: form.get('password'), confirmPassword: form.get('confirmPassword') }),
+    send: async (data) => {
       // The confirmation is checked here and not sent (spec §3).
-      await apiPost('/api/auth/register', { email: result.data.email, password: result.data.password });
+      await register({ email: data.email, password: data.password });
       toast({ title: 'Account created successfully!' });
       await done();
-    } catch (err) {
-      toast({ title: 'Registration failed', description: messageOf(err, 'Failed to create account. Please try again.'), variant: 'destructive' });
-    } finally {
-      setPending(false);
-    }
-  };
+    },
+    failed: (err) => toast({ title: 'Registration failed', description: messageOf(err, 'Failed to create account. Please try again.'), variant: 'destructive' }),
+  });
 
   return (
     <div className="container auth-page">
       <div className="card auth-card">
         <h1>Create your account</h1>
         <p className="muted">5 free receipts every day, and a library of everything you upload.</p>
-        <form onSubmit={(e) => void submit(e)} noValidate>
+        <form onSubmit={onSubmit} noValidate>
           <TextField label="Email" name="email" type="email" autoComplete="email" error={errors.email} />
           <PasswordField label="Password" name="password" autoComplete="new-password" error={errors.password} />
           <PasswordField label="Confirm password" name="confirmPassword" autoComplete="new-password" error={errors.confirmPassword} />

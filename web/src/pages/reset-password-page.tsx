@@ -1,13 +1,14 @@
-import { resetPasswordSchema } from '@receipts/common';
-import { useEffect, useState, type FormEvent } from 'react';
+import { resetPasswordSchema, USER_MESSAGES } from '@receipts/common';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { PasswordField } from '../components/form-fields.js';
+import { useFormSubmit } from '../hooks/use-form-submit.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
-import { ApiError, apiPost, messageOf } from '../lib/api.js';
-import { validate, type FieldErrors } from '../lib/form-errors.js';
+import { ApiError, messageOf } from '../lib/api.js';
+import { resetPassword } from '../lib/auth-api.js';
 import { toast } from '../lib/toast.js';
 
-const INVALID_LINK = 'This password reset link is invalid or has expired.';
+const INVALID_LINK = USER_MESSAGES.invalidResetLink;
 
 function InvalidLink() {
   return (
@@ -29,8 +30,6 @@ export function ResetPasswordPage() {
   const token = params.get('token');
   const navigate = useNavigate();
   const [state, setState] = useState<'form' | 'success' | 'invalid'>('form');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [pending, setPending] = useState(false);
 
   // Without a token there is nothing to reset: say so and go where a new link can be asked for.
   useEffect(() => {
@@ -39,24 +38,19 @@ export function ResetPasswordPage() {
     navigate('/forgot-password', { replace: true });
   }, [token, navigate]);
 
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const result = validate(resetPasswordSchema, { password: form.get('password'), confirmPassword: form.get('confirmPassword'), token: token ?? '' });
-    setErrors(result.errors ?? {});
-    if (!result.data) return;
-    setPending(true);
-    try {
-      await apiPost('/api/auth/reset-password', result.data);
-      toast({ title: 'Password reset successful!' });
+  const { errors, pending, onSubmit } = useFormSubmit({
+    schema: resetPasswordSchema,
+    values: (form) => ({ password: form.get('password'), confirmPassword: form.get('confirmPassword'), token: token ?? '' }),
+    send: async (data) => {
+      await resetPassword(data);
+      toast({ title: USER_MESSAGES.passwordResetSuccessful });
       setState('success');
-    } catch (err) {
+    },
+    failed: (err) => {
       if (err instanceof ApiError && err.code === 'INVALID_TOKEN') setState('invalid');
       toast({ title: 'Reset failed', description: messageOf(err, 'Failed to reset password. The link may have expired.'), variant: 'destructive' });
-    } finally {
-      setPending(false);
-    }
-  };
+    },
+  });
 
   if (!token || state === 'invalid') return <InvalidLink />;
   if (state === 'success') {
@@ -76,7 +70,7 @@ export function ResetPasswordPage() {
     <div className="container auth-page">
       <div className="card auth-card">
         <h1>Choose a new password</h1>
-        <form onSubmit={(e) => void submit(e)} noValidate>
+        <form onSubmit={onSubmit} noValidate>
           <PasswordField label="New password" name="password" autoComplete="new-password" error={errors.password} />
           <PasswordField label="Confirm new password" name="confirmPassword" autoComplete="new-password" error={errors.confirmPassword ?? errors.token} />
           <p className="muted small">At least 6 characters, with an uppercase letter, a lowercase letter and a number.</p>

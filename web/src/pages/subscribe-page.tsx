@@ -1,17 +1,16 @@
+import { formatMoney, USER_MESSAGES } from '@receipts/common';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { usePlans } from '../hooks/use-plans.js';
-import { ApiError, apiPost } from '../lib/api.js';
+import { ApiError } from '../lib/api.js';
 import { trackSubscription } from '../lib/analytics.js';
+import { createSubscription } from '../lib/billing-api.js';
 import { pendingSubscription, subscriptionError } from '../lib/browser-storage.js';
-import { formatMoney } from '../lib/currency.js';
 import { loginPathFor, subscribePath } from '../lib/login-redirect.js';
 import { checkoutPlan, isAuthError, nextChargeDate } from '../lib/subscribe-flow.js';
 
 const StripePaymentForm = lazy(() => import('../components/stripe-payment-form.js'));
-
-type SetupReply = { clientSecret?: string; testMode?: boolean; message?: string };
 
 export function SubscribePage() {
   usePageTitle('Subscribe');
@@ -38,11 +37,11 @@ export function SubscribePage() {
       navigate('/pricing', { replace: true });
     };
     trackSubscription({ plan: plan.id, value: plan.price });
-    apiPost<SetupReply>('/api/create-subscription', { stripePriceId: price, planId: plan.id }).then(
+    createSubscription({ stripePriceId: price, planId: plan.id }).then(
       (reply) => {
         if (reply?.testMode) navigate('/pricing?test=success', { replace: true });
         else if (reply?.clientSecret) setClientSecret(reply.clientSecret);
-        else fail('No client secret received');
+        else fail(USER_MESSAGES.noClientSecret);
       },
       (err: unknown) => fail(err instanceof ApiError ? `${err.message} ${err.userMessage}` : err instanceof Error ? err.message : String(err)),
     );

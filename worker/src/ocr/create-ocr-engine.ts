@@ -1,11 +1,11 @@
-import type { EngineName } from '@receipts/common';
+import { availableEngines, USER_MESSAGES, type EngineName } from '@receipts/common';
 import type { Config } from '@receipts/infra';
 import { createDocumentAiEngine, type DocumentAiOptions } from './documentai-ocr.engine.js';
 import { createLocalOcrEngine, type PaddleMode } from './local-ocr.engine.js';
 import { UnreadableFileError, type OcrEngine } from './ocr-engine.js';
 
 export interface OcrEngineOptions {
-  engine: 'local' | 'documentai';
+  engine: EngineName;
   /** Jobs that may recognise at once (the local engine keeps this many tesseract workers). */
   concurrency: number;
   langs?: string[];
@@ -64,7 +64,7 @@ export function createOcrEnginesFromConfig(config: Config, concurrency: number):
       let ready = made.get(engine);
       if (!ready) {
         // Not the file's fault, but just as final: retrying cannot configure the server.
-        if (engine === 'documentai' && !documentAi) throw new UnreadableFileError('Document AI is not configured on this server.');
+        if (!availableEngines(config).includes(engine)) throw new UnreadableFileError(USER_MESSAGES.documentAiNotConfigured);
         ready = createOcrEngine({ engine, concurrency, ...localOptions(config), documentAi });
         made.set(engine, ready);
       }

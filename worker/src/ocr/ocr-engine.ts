@@ -1,4 +1,4 @@
-import type { AcceptedMime, RecognizedDocument } from '@receipts/common';
+import type { AcceptedMime, EngineName, RecognizedDocument } from '@receipts/common';
 
 /** Maps a pixel of a prepared page image back to the original page, as fractions (0..1) of its width and height. */
 export type ToOriginal = (x: number, y: number) => [number, number];
@@ -50,7 +50,7 @@ export interface RecognizeHints {
 
 /** An OCR engine behind one interface; the pipeline reports 40 % before and 50 % after `recognize`. */
 export interface OcrEngine {
-  readonly name: 'local' | 'documentai';
+  readonly name: EngineName;
   /** Whatever this engine wants done to the pages first (grayscale, crop, scale); 30 % after it. */
   prepare(doc: DecodedDocument, signal: AbortSignal): Promise<DecodedDocument>;
   recognize(doc: DecodedDocument, signal: AbortSignal, hints?: RecognizeHints): Promise<RecognizedDocument>;

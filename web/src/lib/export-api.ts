@@ -4,12 +4,6 @@ import { trackExport } from './analytics.js';
 
 export type { ExportFormat, ExportPreset };
 
-export const EXPORT_PRESET_OPTIONS: ReadonlyArray<{ value: ExportPreset; label: string }> = [
-  { value: 'generic', label: 'Excel (all fields)' },
-  { value: 'quickbooks', label: 'QuickBooks' },
-  { value: 'xero', label: 'Xero' },
-];
-
 export const NO_COMPLETED_RECEIPTS = EXPORT_ERRORS.nothing;
 export const EXPORT_FAILED = 'Export failed. Please try again.';
 

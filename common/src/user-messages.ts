@@ -1,0 +1,15 @@
+/**
+ * Messages people read that are said in more than one place (api, worker, web), character for
+ * character; the ones a rule owns stay beside it (AUTH_MESSAGES, EXPORT_ERRORS, WORKBOOK_ERRORS,
+ * ISSUE_TEXTS, quotaExceededMessage).
+ */
+export const USER_MESSAGES = {
+  unsupportedFile: 'This file is not a JPG, PNG, WebP, HEIC or PDF file.',
+  fileTooLarge: 'The file is larger than the 10MB limit.',
+  documentAiNotConfigured: 'Document AI is not configured on this server.',
+  invalidCredentials: 'Invalid email or password',
+  invalidResetLink: 'This password reset link is invalid or has expired.',
+  passwordResetSuccessful: 'Password reset successful!',
+  noClientSecret: 'No client secret received',
+  somethingWentWrong: 'Something went wrong. Please try again.',
+} as const;

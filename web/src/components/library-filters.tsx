@@ -1,0 +1,43 @@
+import type { FormEvent } from 'react';
+import type { LibraryQuery } from '../lib/receipts-api.js';
+import { CategorySelect } from './category-select.js';
+
+export type LibraryFilter = Omit<LibraryQuery, 'page' | 'pageSize'>;
+
+/** The library's search form; applying it hands the filled-in filters over (blank ones left out). */
+export function LibraryFilters({ query, onApply }: { query: LibraryFilter; onApply: (filter: LibraryFilter) => void }) {
+  const apply = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const text = (k: string) => String(f.get(k) ?? '').trim() || undefined;
+    onApply({ q: text('q'), from: text('from'), to: text('to'), category: text('category'), valid: text('valid') as LibraryQuery['valid'] });
+  };
+  return (
+    <form className="card filters" onSubmit={apply} role="search" aria-label="Filter receipts">
+      <div className="form-field">
+        <label htmlFor="lib-q">Search</label>
+        <input id="lib-q" name="q" type="search" placeholder="Merchant or text" defaultValue={query.q} />
+      </div>
+      <div className="form-field">
+        <label htmlFor="lib-from">From</label>
+        <input id="lib-from" name="from" type="date" defaultValue={query.from} />
+      </div>
+      <div className="form-field">
+        <label htmlFor="lib-to">To</label>
+        <input id="lib-to" name="to" type="date" defaultValue={query.to} />
+      </div>
+      <CategorySelect id="lib-category" defaultValue={query.category ?? ''} anyLabel="All" />
+      <div className="form-field">
+        <label htmlFor="lib-valid">Validity</label>
+        <select id="lib-valid" name="valid" defaultValue={query.valid ?? ''}>
+          <option value="">All</option>
+          <option value="true">Ready for export</option>
+          <option value="false">Needs review</option>
+        </select>
+      </div>
+      <button type="submit" className="btn btn-primary">
+        Apply
+      </button>
+    </form>
+  );
+}

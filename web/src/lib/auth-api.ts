@@ -1,0 +1,9 @@
+import type { forgotPasswordSchema, LoginInput, RegisterInput, resetPasswordSchema } from '@receipts/common';
+import type { z } from 'zod';
+import { apiPost } from './api.js';
+
+export const login = (input: LoginInput) => apiPost('/api/auth/login', input);
+export const register = (input: RegisterInput) => apiPost('/api/auth/register', input);
+export const forgotPassword = (input: z.infer<typeof forgotPasswordSchema>) => apiPost('/api/auth/forgot-password', input);
+export const signOut = () => apiPost('/api/auth/logout');
+export const resetPassword = (input: z.infer<typeof resetPasswordSchema>) => apiPost('/api/auth/reset-password', input);

@@ -1,0 +1,21 @@
+import type { UploadAccepted, UploadView } from '@receipts/common';
+import { apiJson } from './api.js';
+
+// The upload calls send a JSON content type with no body, as spec §7 has it for cancel.
+const emptyJsonPost = { method: 'POST', headers: { 'Content-Type': 'application/json' } };
+
+export const listUploads = () => apiJson<UploadView[]>('/api/uploads');
+export const getUpload = (id: string) => apiJson<UploadView>(`/api/uploads/${id}`);
+
+/** Sends one file for extraction (spec §7 POST /api/ocr, multipart: file, currencyCode). */
+export function sendUpload(file: File, currencyCode: string): Promise<UploadAccepted> {
+  const form = new FormData();
+  form.append('file', file);
+  form.append('currencyCode', currencyCode);
+  return apiJson<UploadAccepted>('/api/ocr', { method: 'POST', body: form });
+}
+
+export const cancelUpload = (id: string) => apiJson(`/api/ocr/cancel/${id}`, emptyJsonPost);
+
+/** Keeps an upload that was flagged as a possible duplicate (clears the flag). */
+export const keepUpload = (id: string) => apiJson<UploadView>(`/api/uploads/${id}/keep`, emptyJsonPost);
