@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger, loadConfigOrExit, openRuntime, RedisUnavailableError, startHealthServer } from '@receipts/infra';
+import { startApiServer, type ApiServer } from '@receipts/api';
 import type { ReceiptWorkerHandle } from '@receipts/worker';
-import { startApiServer, type ApiServer } from './api.server.js';
 
-// Runs the roles named in ROLES; the embedded default (PGlite) runs api and worker together.
+// The process entry: runs the roles named in ROLES; the embedded default (PGlite) runs api and
+// worker together. The api and worker packages know nothing of each other; only this composes them.
 const config = loadConfigOrExit();
 const log = createLogger({ level: config.LOG_LEVEL, role: config.ROLES.join('+') });
 const runtime = await openRuntime(config, log).catch((err: unknown) => {
