@@ -18,11 +18,11 @@ import {
 import express from 'express';
 import { AccountDeletionService } from './account/account-deletion.service.js';
 import { accountRoutes } from './account/account.routes.js';
-import { ProfileService } from './auth/profile.service.js';
 import { adminRoutes, queueDashboard, requireAdmin } from './admin/admin.routes.js';
 import { AdminService } from './admin/admin.service.js';
 import { AccountService } from './auth/account.service.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { ProfileService } from './auth/profile.service.js';
 import { billingRoutes, stripeWebhookRoute } from './billing/billing.routes.js';
 import { BillingService } from './billing/billing.service.js';
 import { clientConfigRoutes } from './client-config.routes.js';

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { createLogger, loadConfigOrExit, openRuntime, RedisUnavailableError, startHealthServer } from '@receipts/infra';
 import { startApiServer, type ApiServer } from '@receipts/api';
+import { createLogger, loadConfigOrExit, onStopSignal, openRuntime, RedisUnavailableError, startHealthServer } from '@receipts/infra';
 import type { ReceiptWorkerHandle } from '@receipts/worker';
 
 // The process entry: runs the roles named in ROLES; the embedded default (PGlite) runs api and
@@ -29,18 +29,12 @@ if (api) {
   process.stdout.write(`\nReceipts service ready: http://localhost:${port}\n\n`);
 }
 
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    void (async () => {
-      // Both drain at once: the api's requests in flight, the worker's active jobs.
-      await Promise.all([api?.close(), worker?.close()]);
-      health?.close();
-      await runtime.close();
-      process.exit(0);
-    })();
-  });
-}
+onStopSignal(log, 'shutting down', () => {
+  void (async () => {
+    // Both drain at once: the api's requests in flight, the worker's active jobs.
+    await Promise.all([api?.close(), worker?.close()]);
+    health?.close();
+    await runtime.close();
+    process.exit(0);
+  })();
+});
