@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UPLOAD_STATUSES, type UploadStatus } from '@receipts/common';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../tests/support/database.js';
 import * as schema from './db/schema.js';
@@ -26,7 +26,7 @@ describe('upload repository', { timeout: 60_000 }, () => {
   const visitor = (): QuotaOwner => ({ userId: null, anonId: randomUUID() });
   const policyOf = (owner: QuotaOwner, limit = 100): Promise<QuotaPolicy> => quota.policy(owner).then((p) => ({ ...p, limit }));
 
-  async function newUpload(owner = visitor(), policy?: QuotaPolicy, sha256 = randomUUID()) {
+  async function newUpload(owner = visitor(), policy?: QuotaPolicy, sha256: string = randomUUID()) {
     const row = await uploads.create(
       { id: randomUUID(), owner, filename: 'r.jpg', mimeType: 'image/jpeg', size: 3, sha256, currencyCode: null, lane: 'standard' },
       policy ?? (await policyOf(owner)),
@@ -47,10 +47,11 @@ describe('upload repository', { timeout: 60_000 }, () => {
     valid: true,
   });
 
-  const statusOf = async (id: string) => (await database.db.execute(sql`SELECT status FROM uploads WHERE id = ${id}`)).rows[0]?.status;
+  /** Reads straight from the tables, past the repository under test. */
+  const rows = async (query: SQL) => ((await database.db.execute(query)) as unknown as { rows: Array<Record<string, unknown>> }).rows;
+  const statusOf = async (id: string) => (await rows(sql`SELECT status FROM uploads WHERE id = ${id}`))[0]?.status;
   const used = async (owner: QuotaOwner) => (await quota.view(owner)).used;
-  const receiptsOf = async (id: string) =>
-    Number((await database.db.execute(sql`SELECT count(*) AS n FROM receipts WHERE upload_id = ${id}`)).rows[0]!.n);
+  const receiptsOf = async (id: string) => Number((await rows(sql`SELECT count(*) AS n FROM receipts WHERE upload_id = ${id}`))[0]!.n);
 
   /** Runs one move against an upload put in `status` directly; whether it changed anything. */
   async function tryMove(move: UploadMove, status: UploadStatus): Promise<boolean> {
@@ -125,8 +126,8 @@ describe('upload repository', { timeout: 60_000 }, () => {
     const second = await uploads.complete(id, receipt(11));
     expect(second!.id).toBe(first!.id);
     expect(await receiptsOf(id)).toBe(1);
-    const edits = await database.db.execute(sql`SELECT kind, changes FROM receipt_edits WHERE receipt_id = ${first!.id}`);
-    expect(edits.rows).toEqual([{ kind: 'reextraction', changes: { total: { from: 10, to: 11 } } }]);
+    const edits = await rows(sql`SELECT kind, changes FROM receipt_edits WHERE receipt_id = ${first!.id}`);
+    expect(edits).toEqual([{ kind: 'reextraction', changes: { total: { from: 10, to: 11 } } }]);
   });
 
   it('returns a quota unit at most once per upload, whatever ends it', async () => {
@@ -219,8 +220,7 @@ describe('upload repository', { timeout: 60_000 }, () => {
       { id: randomUUID(), owner: second, filename: 'r.jpg', mimeType: 'image/jpeg', size: 3, sha256: randomUUID(), currencyCode: null, lane: 'standard' },
       await policyOf(second, 5),
     )).toBeNull();
-    const counters = await database.db.execute(sql`SELECT used FROM quota_usage WHERE subject = ${`anon:${second.anonId}`}`);
-    expect(counters.rows).toEqual([]);
+    expect(await rows(sql`SELECT used FROM quota_usage WHERE subject = ${`anon:${second.anonId}`}`)).toEqual([]);
   });
 
   it('withdraws an upload whose job could not be queued, unit and all, but never one that moved on', async () => {

@@ -6,7 +6,7 @@ import type { ReceiptQueue } from '@receipts/infra';
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { AccountService } from '../auth/account.service.js';
-import { HttpError, parseBody } from '../http-error.js';
+import { HttpError, parseBody, parseId } from '../http-error.js';
 import type { AdminService } from './admin.service.js';
 
 /** Admins only: 401 for visitors who are not signed in, 403 for everyone else (spec §6). */
@@ -31,7 +31,8 @@ export function adminRoutes(admin: AdminService): Router {
     res.json(await admin.userPage(search, page));
   });
   router.patch('/users/:id', async (req, res) => {
-    res.json(await admin.setUserType(req.params.id, parseBody(userTypeBody, req.body).userType));
+    const { userType } = parseBody(userTypeBody, req.body);
+    res.json(await admin.setUserType(parseId(req.params.id, 'User not found'), userType));
   });
   router.get('/uploads', async (req, res) => {
     const { status, page } = parseBody(pageQuery, req.query);
@@ -41,7 +42,7 @@ export function adminRoutes(admin: AdminService): Router {
     res.json(await admin.queues());
   });
   router.post('/uploads/:id/retry', async (req, res) => {
-    res.json(await admin.retry(req.params.id));
+    res.json(await admin.retry(parseId(req.params.id, 'Upload not found')));
   });
   return router;
 }
