@@ -1,26 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { LANE_PRIORITY, RECEIPT_JOB, RECEIPT_QUEUE, type UploadBusMessage } from '@receipts/common';
-import {
-  connectProducerRedis,
-  createLogger,
-  createReceiptQueue,
-  createRedis,
-  FileStore,
-  onCancelRequests,
-  QuotaService,
-  ReceiptJobs,
-  UploadEventBus,
-  UploadRepository,
-  type ExtractedReceipt,
-  type ReceiptQueue,
-} from '@receipts/infra';
+import { readdir } from 'node:fs/promises';
+import { LANE_PRIORITY, RECEIPT_JOB, RECEIPT_QUEUE } from '@receipts/common';
+import { createReceiptQueue, createRedis, onCancelRequests, ReceiptJobs, type QuotaService } from '@receipts/infra';
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../../../tests/support/database.js';
+import { anonymousOwner as visitor, extracted, openUploadStack, pngFile as png, type UploadStack } from '../../../tests/support/upload-stack.js';
 import { HttpError } from '../http-error.js';
 import type { Owner } from '../session.js';
 import { UploadService } from './upload.service.js';
@@ -28,52 +11,27 @@ import { UploadService } from './upload.service.js';
 // Real PostgreSQL, Redis and BullMQ under a prefix of this run's own; no worker runs, so each
 // test moves the upload itself where a worker would.
 describe('upload service', () => {
-  let database: TestDatabase;
-  let producer: Redis;
-  let subscriber: Redis;
-  let queue: ReceiptQueue;
-  let storage: string;
-  let files: FileStore;
-  let uploads: UploadRepository;
+  let stack: UploadStack;
   let quota: QuotaService;
   let service: UploadService;
-  const events: UploadBusMessage[] = [];
-  const log = createLogger({ level: 'silent', role: 'test' });
 
   beforeAll(async () => {
-    database = await openTestDatabase();
-    const { redisUrl, prefix } = database.services;
-    producer = await connectProducerRedis(redisUrl);
-    queue = createReceiptQueue(producer, prefix);
-    storage = await mkdtemp(path.join(os.tmpdir(), 'upload-service-'));
-    files = new FileStore(storage);
-    uploads = new UploadRepository(database.db);
-    quota = new QuotaService(database.db);
-    const bus = new UploadEventBus(producer, prefix);
-    subscriber = createRedis(redisUrl);
-    await bus.subscribe(subscriber, (m) => events.push(m));
-    const jobs = new ReceiptJobs(queue, producer, { prefix, attempts: 1, log });
-    service = new UploadService({ uploads, jobs, quota, files, bus, log });
+    stack = await openUploadStack();
+    quota = stack.quota;
+    service = new UploadService(stack);
   }, 120_000);
 
   afterAll(async () => {
-    subscriber?.disconnect();
-    await queue?.close();
-    producer?.disconnect();
-    await database?.close();
-    if (storage) await rm(storage, { recursive: true, force: true });
+    await stack?.close();
   });
 
-  const visitor = (): Owner => ({ userId: null, anonId: randomUUID(), clientIp: null });
-  /** A PNG by its signature, different every time. */
-  const png = () => ({ originalname: 'receipt.png', buffer: Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.from(randomUUID())]) });
   const used = async (owner: Owner) => (await quota.view(owner)).used;
-  const storedFiles = async () => (await readdir(storage, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
-  const eventsFor = (id: string) => events.filter((m) => 'id' in m.payload && m.payload.id === id).map((m) => m.event);
+  const storedFiles = async () => (await readdir(stack.storage, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
+  const eventsFor = (id: string) => stack.events.filter((m) => 'id' in m.payload && m.payload.id === id).map((m) => m.event);
   const until = async (check: () => boolean) => {
     for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
   };
-  const receipt: ExtractedReceipt = { category: 'grocery', quality: 0.9, items: [], rawText: 'SHOP', issues: [], valid: true, total: 3 };
+  const receipt = extracted();
   const refusal = (promise: Promise<unknown>) =>
     promise.then(
       () => null,
@@ -83,12 +41,12 @@ describe('upload service', () => {
   it('turns a file into a stored upload and a job named by its id, in its lane', async () => {
     const owner = visitor();
     const upload = await service.create(owner, png());
-    const job = await queue.getJob(upload.id);
+    const job = await stack.queue.getJob(upload.id);
     expect(job).toMatchObject({ name: RECEIPT_JOB, data: { uploadId: upload.id, lane: 'standard' }, priority: LANE_PRIORITY.standard });
-    expect((await files.read(upload.id)).length).toBeGreaterThan(8);
+    expect((await stack.files.read(upload.id)).length).toBeGreaterThan(8);
     expect(await used(owner)).toBe(1);
-    await until(() => events.some((m) => m.event === 'quota:updated' && m.room === `anon:${owner.anonId}`));
-    expect(events.find((m) => m.event === 'quota:updated' && m.room === `anon:${owner.anonId}`)?.payload).toMatchObject({ used: 1 });
+    await until(() => stack.events.some((m) => m.event === 'quota:updated' && m.room === `anon:${owner.anonId}`));
+    expect(stack.events.find((m) => m.event === 'quota:updated' && m.room === `anon:${owner.anonId}`)?.payload).toMatchObject({ used: 1 });
   });
 
   it('refuses an upload over the quota and keeps nothing of it', async () => {
@@ -104,7 +62,7 @@ describe('upload service', () => {
     const owner = visitor();
     const { id } = await service.create(owner, png());
     expect((await service.cancel(owner, id)).status).toBe('cancelled');
-    expect(await queue.getJob(id)).toBeUndefined();
+    expect(await stack.queue.getJob(id)).toBeUndefined();
     expect(await used(owner)).toBe(0);
     expect(await refusal(service.cancel(owner, id))).toEqual({ status: 409, code: 'NOT_CANCELLABLE' });
     expect(await used(owner)).toBe(0);
@@ -115,7 +73,7 @@ describe('upload service', () => {
   });
 
   it('asks the worker holding an active job to abort it', async () => {
-    const { redisUrl, prefix } = database.services;
+    const { redisUrl, prefix } = stack.database.services;
     const asked: string[] = [];
     const listener = createRedis(redisUrl);
     await onCancelRequests(listener, prefix, (id) => asked.push(id));
@@ -123,12 +81,12 @@ describe('upload service', () => {
     const holder = new Worker(RECEIPT_QUEUE, null, { connection: createRedis(redisUrl), prefix });
     holder.on('error', () => undefined); // closed below; a test worker has nothing to report
     // Only this test's job waits, so it is the one the worker takes.
-    await queue.drain();
+    await stack.queue.drain();
     const owner = visitor();
     const { id } = await service.create(owner, png());
     const job = await holder.getNextJob('holder-token');
     expect(job?.id).toBe(id);
-    await uploads.claim(id);
+    await stack.uploads.claim(id);
 
     expect((await service.cancel(owner, id)).status).toBe('cancelled');
     await until(() => asked.includes(id));
@@ -142,8 +100,8 @@ describe('upload service', () => {
     for (let i = 0; i < 10; i++) {
       const owner = visitor();
       const { id } = await service.create(owner, png());
-      await uploads.claim(id);
-      const [cancel, stored] = await Promise.all([refusal(service.cancel(owner, id)), uploads.complete(id, receipt)]);
+      await stack.uploads.claim(id);
+      const [cancel, stored] = await Promise.all([refusal(service.cancel(owner, id)), stack.uploads.complete(id, receipt)]);
       const view = await service.get(owner, id);
       if (stored) {
         expect(cancel).toEqual({ status: 409, code: 'NOT_CANCELLABLE' });
@@ -159,19 +117,12 @@ describe('upload service', () => {
   });
 
   it('withdraws an upload whose job cannot be queued: no row, no file, the unit back', async () => {
-    const { redisUrl, prefix } = database.services;
+    const { redisUrl, prefix } = stack.database.services;
     const gone = createRedis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
     gone.on('error', () => undefined); // disconnected on purpose
     gone.disconnect();
     const broken = createReceiptQueue(gone, prefix);
-    const withoutQueue = new UploadService({
-      uploads,
-      jobs: new ReceiptJobs(broken, producer, { prefix, attempts: 1, log }),
-      quota,
-      files,
-      bus: new UploadEventBus(producer, prefix),
-      log,
-    });
+    const withoutQueue = new UploadService({ ...stack, jobs: new ReceiptJobs(broken, stack.producer, { prefix, attempts: 1, log: stack.log }) });
     const owner = visitor();
     const before = await storedFiles();
     expect(await refusal(withoutQueue.create(owner, png()))).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE' });
@@ -184,20 +135,20 @@ describe('upload service', () => {
     const owner = visitor();
     const { id } = await service.create(owner, png());
     await service.remove(owner, id);
-    expect(await queue.getJob(id)).toBeUndefined();
+    expect(await stack.queue.getJob(id)).toBeUndefined();
     expect(await refusal(service.get(owner, id))).toEqual({ status: 404, code: 'NOT_FOUND' });
-    await expect(files.read(id)).rejects.toThrow();
+    await expect(stack.files.read(id)).rejects.toThrow();
     expect(await used(owner)).toBe(0);
   });
 
   it('extracts a finished upload again through the queue for one more unit, and refuses while it runs', async () => {
     const owner = visitor();
     const { id } = await service.create(owner, png());
-    await uploads.claim(id);
-    await uploads.complete(id, receipt);
+    await stack.uploads.claim(id);
+    await stack.uploads.complete(id, receipt);
     const queued = await service.reextract(owner, id);
     expect(queued).toMatchObject({ id, status: 'queued' });
-    expect((await queue.getJob(id))?.data).toEqual({ uploadId: id, lane: 'standard' });
+    expect((await stack.queue.getJob(id))?.data).toEqual({ uploadId: id, lane: 'standard' });
     expect(await used(owner)).toBe(2);
     expect(await refusal(service.reextract(owner, id))).toEqual({ status: 409, code: 'CONFLICT' });
     expect(await used(owner)).toBe(2);
