@@ -63,6 +63,7 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   const uploadRows = new UploadRepository(db);
   const users = new UserRepository(db);
   const billingRows = new BillingRepository(db);
+  const receipts = new ReceiptRepository(db);
   const quota = new QuotaService(db);
   const uploads = new UploadService({
     uploads: uploadRows,
@@ -113,7 +114,6 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   // The dashboard is a page of its own: same session and admin check, not under /api.
   app.use('/admin/queues', session, adminOnly, queueDashboard(jobs.queue));
   app.use('/api', uploadRoutes(uploads, waiters, config.WAIT_TIMEOUT_MS));
-  const receipts = new ReceiptRepository(db);
   app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, uploadRows, uploads)));
   app.use('/api', exportRoutes(new ExportService(receipts, log), log));
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
