@@ -14,6 +14,8 @@ import {
   openRuntime,
   parseConfig,
   QuotaService,
+  ReceiptJobs,
+  UploadRepository,
 } from '@receipts/infra';
 import { runPipeline } from '@receipts/worker';
 import { createOcrEngine } from '../worker/src/ocr/create-ocr-engine.js';
@@ -106,11 +108,9 @@ async function main() {
     const queue = createReceiptQueue(producer, config.QUEUE_PREFIX);
     const uploads = new UploadService({
       ...runtime,
+      uploads: new UploadRepository(runtime.db),
       quota: new QuotaService(runtime.db),
-      queue,
-      producer,
-      prefix: config.QUEUE_PREFIX,
-      jobAttempts: 1,
+      jobs: new ReceiptJobs(queue, producer, { prefix: config.QUEUE_PREFIX, attempts: 1, log: runtime.log }),
     });
     // One anonymous visitor per upload: each has a quota of its own.
     const anonymous = (n: number) => ({ userId: null, anonId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` });

@@ -9,6 +9,8 @@ import {
   createRedis,
   openRuntime,
   QuotaService,
+  ReceiptJobs,
+  UploadRepository,
   parseConfig,
   type ReceiptQueue,
   type Runtime,
@@ -46,11 +48,9 @@ describe('lanes', () => {
     queue = createReceiptQueue(producer, services.prefix);
     uploads = new UploadService({
       ...runtime,
+      uploads: new UploadRepository(runtime.db),
       quota: new QuotaService(runtime.db),
-      queue,
-      producer,
-      prefix: services.prefix,
-      jobAttempts: 1,
+      jobs: new ReceiptJobs(queue, producer, { prefix: services.prefix, attempts: 1, log: runtime.log }),
     });
     receipt = await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' });
   });

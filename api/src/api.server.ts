@@ -2,14 +2,28 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { availableEngines } from '@receipts/common';
-import { createReceiptQueue, connectProducerRedis, createRedis, initMetrics, QuotaService, type Runtime } from '@receipts/infra';
+import {
+  BillingRepository,
+  connectProducerRedis,
+  createReceiptQueue,
+  createRedis,
+  initMetrics,
+  QuotaService,
+  ReceiptJobs,
+  ReceiptRepository,
+  SessionRepository,
+  UploadRepository,
+  UserRepository,
+  type Runtime,
+} from '@receipts/infra';
 import express from 'express';
+import { AccountDeletionService } from './account/account-deletion.service.js';
+import { accountRoutes } from './account/account.routes.js';
 import { adminRoutes, queueDashboard, requireAdmin } from './admin/admin.routes.js';
 import { AdminService } from './admin/admin.service.js';
 import { AccountService } from './auth/account.service.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { ProfileService } from './auth/profile.service.js';
-import { userRoutes } from './auth/user.routes.js';
 import { billingRoutes, stripeWebhookRoute } from './billing/billing.routes.js';
 import { BillingService } from './billing/billing.service.js';
 import { clientConfigRoutes } from './client-config.routes.js';
@@ -18,14 +32,15 @@ import { exportRoutes } from './export/export.routes.js';
 import { ExportService } from './export/export.service.js';
 import { errorHandler, notFound } from './http-error.js';
 import { receiptLibraryRoutes } from './library/receipt-library.routes.js';
-import { metricsRoute, requestContext } from './request-context.js';
 import { ReceiptLibraryService } from './library/receipt-library.service.js';
+import { resolveOwner } from './owner.middleware.js';
+import { metricsRoute, requestContext } from './request-context.js';
 import { authRateLimit, requireXhrHeader, securityHeaders } from './security.js';
 import { DatabaseSessionStore, ensureVisitorIdentity, sessionMiddleware } from './session.js';
 import { createSocketGateway } from './socket.gateway.js';
-import { uploadRoutes } from './upload.routes.js';
-import { UploadService } from './upload.service.js';
-import { UploadWaiters } from './upload-waiters.js';
+import { uploadRoutes } from './uploads/upload.routes.js';
+import { UploadService } from './uploads/upload.service.js';
+import { UploadWaiters } from './uploads/upload-waiters.js';
 
 export interface ApiServer {
   server: http.Server;
@@ -41,33 +56,38 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   const { config, log, db, files, bus, mailer } = runtime;
   const producer = await connectProducerRedis(config.REDIS_URL);
   producer.on('error', (err) => log.warn({ err: err.message }, 'redis producer error'));
-  const queue = createReceiptQueue(producer, config.QUEUE_PREFIX);
-  queue.on('error', (err) => log.warn({ err: err.message }, 'queue error'));
+  const jobs = new ReceiptJobs(createReceiptQueue(producer, config.QUEUE_PREFIX, log), producer, {
+    prefix: config.QUEUE_PREFIX,
+    attempts: config.JOB_ATTEMPTS,
+    log,
+  });
+  const uploadRows = new UploadRepository(db);
+  const users = new UserRepository(db);
+  const billingRows = new BillingRepository(db);
+  const receipts = new ReceiptRepository(db);
   const quota = new QuotaService(db);
   const uploads = new UploadService({
-    db,
-    files,
-    queue,
-    bus,
+    uploads: uploadRows,
+    jobs,
     quota,
-    producer,
-    prefix: config.QUEUE_PREFIX,
-    jobAttempts: config.JOB_ATTEMPTS,
+    files,
+    bus,
     engines: availableEngines(config),
     log,
   });
   const waiters = new UploadWaiters();
-  const accounts = new AccountService(db, mailer, config.publicUrl, config.ADMIN_EMAILS);
-  const profiles = new ProfileService(db, accounts);
-  const billing = new BillingService(db, mailer, config, log);
-  const sessionStore = new DatabaseSessionStore(db);
+  const accounts = new AccountService(users, uploadRows, mailer, config.publicUrl, config.ADMIN_EMAILS);
+  const profiles = new ProfileService(billingRows, accounts);
+  const billing = new BillingService(billingRows, mailer, config, log);
+  const deletion = new AccountDeletionService(accounts, billing, uploads);
+  const sessionStore = new DatabaseSessionStore(new SessionRepository(db));
   const session = sessionMiddleware({
     store: sessionStore,
     secret: config.sessionSecret,
     secure: config.NODE_ENV === 'production',
   });
 
-  initMetrics({ role: config.ROLES.join('+'), queue });
+  initMetrics({ role: config.ROLES.join('+'), queue: jobs.queue });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
@@ -82,21 +102,21 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   });
   app.use(securityHeaders({ analytics: Boolean(config.ANALYTICS_MEASUREMENT_ID) }));
   app.use('/api', stripeWebhookRoute(billing));
-  app.use('/api', requireXhrHeader(['/stripe/webhook']), session, ensureVisitorIdentity, express.json({ limit: '100kb' }));
+  app.use('/api', requireXhrHeader(['/stripe/webhook']), session, ensureVisitorIdentity, resolveOwner, express.json({ limit: '100kb' }));
   const rateLimited = authRateLimit(producer, config.QUEUE_PREFIX, log);
   app.use(['/api/auth/login', '/api/auth/register', '/api/auth/forgot-password'], rateLimited);
   app.use('/api/auth', authRoutes(accounts, profiles, log));
-  app.use('/api/user', userRoutes(accounts, profiles, quota, { billing, uploads }));
+  app.use('/api/user', accountRoutes({ users, profiles, quota, deletion }));
   app.use('/api', currencyRoutes());
   app.use('/api', clientConfigRoutes(config));
-  app.use('/api', billingRoutes(billing, accounts));
+  app.use('/api', billingRoutes(billing, users));
   const adminOnly = requireAdmin(accounts);
-  app.use('/api/admin', adminOnly, adminRoutes(new AdminService(db, queue, config.JOB_ATTEMPTS, config.ADMIN_EMAILS)));
+  app.use('/api/admin', adminOnly, adminRoutes(new AdminService(users, uploadRows, jobs, config.ADMIN_EMAILS)));
   // The dashboard is a page of its own: same session and admin check, not under /api.
-  app.use('/admin/queues', session, adminOnly, queueDashboard(queue));
+  app.use('/admin/queues', session, adminOnly, queueDashboard(jobs.queue));
   app.use('/api', uploadRoutes(uploads, waiters, config.WAIT_TIMEOUT_MS));
-  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(db, uploads), uploads));
-  app.use('/api', exportRoutes(new ExportService(db, log), log));
+  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, uploadRows, uploads)));
+  app.use('/api', exportRoutes(new ExportService(receipts, log), log));
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   if (existsSync(config.webDistDir)) {
     app.use(express.static(config.webDistDir, { index: false, maxAge: '1h' }));
@@ -113,7 +133,9 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
     gateway.forward(message);
     waiters.notify(message);
   });
-  const pruning = setInterval(() => void sessionStore.pruneExpired().catch(() => undefined), 3600_000);
+  const pruning = setInterval(() => {
+    sessionStore.pruneExpired().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'expired sessions not pruned; the next run tries again'));
+  }, 3600_000);
   pruning.unref();
 
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
@@ -134,7 +156,7 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
       await Promise.race([closed, deadline]);
       clearTimeout(timer);
       server.closeAllConnections();
-      await Promise.allSettled([subscriber.quit(), queue.close()]);
+      await Promise.allSettled([subscriber.quit(), jobs.close()]);
       producer.disconnect();
     },
   };

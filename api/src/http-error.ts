@@ -16,11 +16,19 @@ export class HttpError extends Error {
 
 export const notFound = (message = 'Not found') => new HttpError(404, 'NOT_FOUND', message);
 
-/** Parses a request body; the first problem becomes the message (the forms show one at a time). */
-export function parseBody<T>(schema: ZodType<T>, body: unknown): T {
+/** Parses a request body or query; the first problem becomes the message (the forms show one at a time). */
+export function parseBody<T>(schema: ZodType<T>, body: unknown, code: ErrorCode = 'VALIDATION_FAILED'): T {
   const result = schema.safeParse(body ?? {});
-  if (!result.success) throw new HttpError(400, 'VALIDATION_FAILED', result.error.issues[0]!.message);
+  if (!result.success) throw new HttpError(400, code, result.error.issues[0]!.message);
   return result.data;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A route's `:id`: anything but a uuid names nothing there is, so it is not found. */
+export function parseId(id: string, notFoundMessage: string): string {
+  if (!UUID.test(id)) throw notFound(notFoundMessage);
+  return id;
 }
 
 export function errorHandler(log: Logger): ErrorRequestHandler {

@@ -1,2 +1,2 @@
 export { startApiServer, type ApiServer } from './api.server.js';
-export { UploadService } from './upload.service.js';
+export { UploadService, type UploadServiceDeps } from './uploads/upload.service.js';

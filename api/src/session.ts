@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { schema, type Database, type QuotaOwner } from '@receipts/infra';
-import { eq, lt } from 'drizzle-orm';
+import type { QuotaOwner, SessionRepository } from '@receipts/infra';
 import type { RequestHandler } from 'express';
 import session, { type SessionData, Store } from 'express-session';
 
@@ -13,11 +12,10 @@ declare module 'express-session' {
 }
 
 const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
-const { sessions } = schema;
 
-/** express-session's store in PostgreSQL (or PGlite), through the same Drizzle schema. */
+/** express-session's store in PostgreSQL (or PGlite). */
 export class DatabaseSessionStore extends Store {
-  constructor(private readonly db: Database) {
+  constructor(private readonly sessions: SessionRepository) {
     super();
   }
 
@@ -27,36 +25,24 @@ export class DatabaseSessionStore extends Store {
   }
 
   override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
-    this.db
-      .select()
-      .from(sessions)
-      .where(eq(sessions.sid, sid))
-      .then(([row]) => callback(null, row && row.expiresAt > new Date() ? (row.sess as unknown as SessionData) : null), callback);
+    this.sessions.get(sid).then((sess) => callback(null, sess as SessionData | null), callback);
   }
 
   override set(sid: string, sess: SessionData, callback?: (err?: unknown) => void): void {
-    const values = { sid, sess: sess as unknown as Record<string, unknown>, expiresAt: this.expiry(sess) };
-    this.db
-      .insert(sessions)
-      .values(values)
-      .onConflictDoUpdate({ target: sessions.sid, set: { sess: values.sess, expiresAt: values.expiresAt } })
-      .then(() => callback?.(), callback);
+    this.sessions.set(sid, sess as unknown as Record<string, unknown>, this.expiry(sess)).then(() => callback?.(), callback);
   }
 
   override destroy(sid: string, callback?: (err?: unknown) => void): void {
-    this.db.delete(sessions).where(eq(sessions.sid, sid)).then(() => callback?.(), callback);
+    this.sessions.destroy(sid).then(() => callback?.(), callback);
   }
 
   override touch(sid: string, sess: SessionData, callback?: () => void): void {
-    this.db
-      .update(sessions)
-      .set({ expiresAt: this.expiry(sess) })
-      .where(eq(sessions.sid, sid))
-      .then(() => callback?.(), () => callback?.());
+    // express-session's touch callback takes no error: a missed touch only shortens the session.
+    this.sessions.touch(sid, this.expiry(sess)).then(() => callback?.(), () => callback?.());
   }
 
-  async pruneExpired(): Promise<void> {
-    await this.db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
+  pruneExpired(): Promise<void> {
+    return this.sessions.pruneExpired();
   }
 }
 

@@ -5,7 +5,7 @@ import type { RequestHandler } from 'express';
 import type { SessionData } from 'express-session';
 import { Server } from 'socket.io';
 import { ownerOf } from './session.js';
-import type { UploadService } from './upload.service.js';
+import type { UploadService } from './uploads/upload.service.js';
 
 export type SocketServer = Server<ClientToServerEvents, ServerToClientEvents>;
 

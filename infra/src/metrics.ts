@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { LANE_PRIORITY, type Lane } from '@receipts/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ReceiptQueue } from './receipt-queue.js';
+import type { ReceiptQueue } from './job-queue.js';
 
 /**
  * Every Prometheus metric of the service, in one registry that api and worker share (a process

@@ -8,11 +8,9 @@ import {
   type QuotaView,
 } from '@receipts/common';
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
-import type { Database } from './db/database.js';
+import type { Database, Executor } from './db/database.js';
 import { ownerRoom, type UploadEventBus } from './upload-event-bus.js';
-import { quotaUsage, subscriptions, uploads, type QuotaCharge, type SubscriptionRow } from './db/schema.js';
-
-type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+import { quotaUsage, subscriptions, type QuotaCharge, type SubscriptionRow } from './db/schema.js';
 
 /** Who is asking: an account, or an anonymous session seen from a client address. */
 export interface QuotaOwner {
@@ -31,7 +29,10 @@ export interface QuotaPolicy {
   subscriptionActive: boolean;
 }
 
-/** Quotas: reserved atomically with the upload, returned exactly once when it is cancelled or fails. */
+/**
+ * Quotas: who may take how many units in which period. A unit is reserved atomically with its
+ * upload and returned at most once (both in upload.repository.ts).
+ */
 export class QuotaService {
   constructor(private readonly db: Database) {}
 
@@ -62,46 +63,38 @@ export class QuotaService {
     const used = Math.max(0, ...rows.map((r) => r.used));
     return quotaView(used, policy.limit, policy.period.resetsAt);
   }
+}
 
-  /**
-   * Takes one unit for every subject inside `tx`, or none: returns null when any subject is at
-   * its limit. The conditional upsert makes concurrent reservations count exactly.
-   */
-  async reserve(tx: Tx, policy: QuotaPolicy): Promise<QuotaCharge[] | null> {
-    const charges: QuotaCharge[] = [];
-    for (const subject of policy.subjects) {
-      const [row] = await tx
-        .insert(quotaUsage)
-        .values({ subject, period: policy.period.key, used: 1 })
-        .onConflictDoUpdate({
-          target: [quotaUsage.subject, quotaUsage.period],
-          set: { used: sql`${quotaUsage.used} + 1` },
-          setWhere: sql`${quotaUsage.used} < ${policy.limit}`,
-        })
-        .returning({ used: quotaUsage.used });
-      if (!row) return null;
-      charges.push({ subject, period: policy.period.key });
-    }
-    return charges;
+/**
+ * Takes one unit for every subject inside `tx`, or none: returns null when any subject is at
+ * its limit (the caller rolls `tx` back). The conditional upsert makes concurrent reservations
+ * count exactly. Only the upload repository calls it: a unit is always taken with its upload.
+ */
+export async function reserveQuota(tx: Executor, policy: Pick<QuotaPolicy, 'subjects' | 'period' | 'limit'>): Promise<QuotaCharge[] | null> {
+  const charges: QuotaCharge[] = [];
+  for (const subject of policy.subjects) {
+    const [row] = await tx
+      .insert(quotaUsage)
+      .values({ subject, period: policy.period.key, used: 1 })
+      .onConflictDoUpdate({
+        target: [quotaUsage.subject, quotaUsage.period],
+        set: { used: sql`${quotaUsage.used} + 1` },
+        setWhere: sql`${quotaUsage.used} < ${policy.limit}`,
+      })
+      .returning({ used: quotaUsage.used });
+    if (!row) return null;
+    charges.push({ subject, period: policy.period.key });
   }
+  return charges;
+}
 
-  /** Returns an upload's units; a second call for the same upload returns nothing. */
-  async refund(uploadId: string): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const [upload] = await tx
-        .update(uploads)
-        .set({ quotaRefunded: true })
-        .where(and(eq(uploads.id, uploadId), eq(uploads.quotaRefunded, false)))
-        .returning({ charges: uploads.quotaCharges });
-      if (!upload) return false;
-      for (const charge of upload.charges) {
-        await tx
-          .update(quotaUsage)
-          .set({ used: sql`${quotaUsage.used} - 1` })
-          .where(and(eq(quotaUsage.subject, charge.subject), eq(quotaUsage.period, charge.period), gt(quotaUsage.used, 0)));
-      }
-      return upload.charges.length > 0;
-    });
+/** Gives `charges` back; the upload repository calls it once per upload (refund-once lives there). */
+export async function releaseQuota(tx: Executor, charges: readonly QuotaCharge[]): Promise<void> {
+  for (const charge of charges) {
+    await tx
+      .update(quotaUsage)
+      .set({ used: sql`${quotaUsage.used} - 1` })
+      .where(and(eq(quotaUsage.subject, charge.subject), eq(quotaUsage.period, charge.period), gt(quotaUsage.used, 0)));
   }
 }
 
@@ -111,12 +104,11 @@ export function quotaOwnerOfUpload(upload: { userId: string | null; anonId: stri
   return { userId: upload.userId, anonId: upload.anonId, clientIp: ip };
 }
 
-/** Returns an upload's quota units (once) and tells its owner's tabs the new figures. */
-export async function refundAndNotify(
+/** Tells the owner's tabs their new quota figures after an upload's unit came back. */
+export async function notifyQuota(
   quota: QuotaService,
   bus: UploadEventBus,
-  upload: { id: string; userId: string | null; anonId: string | null; quotaCharges: QuotaCharge[] },
+  upload: { userId: string | null; anonId: string | null; quotaCharges: QuotaCharge[] },
 ): Promise<void> {
-  if (!(await quota.refund(upload.id))) return;
   await bus.publish(ownerRoom(upload), 'quota:updated', await quota.view(quotaOwnerOfUpload(upload)));
 }

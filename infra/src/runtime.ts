@@ -53,3 +53,16 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     },
   };
 }
+
+/** Runs `stop` on the first SIGTERM or SIGINT; a second signal while stopping changes nothing. */
+export function onStopSignal(log: Logger, message: string, stop: () => void): void {
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, message);
+      stop();
+    });
+  }
+}

@@ -39,8 +39,3 @@ export class UploadEventBus {
     await subscriber.subscribe(this.channel);
   }
 }
-
-/** Cancel requests for active jobs: only the worker holding a job can abort it. */
-export function cancelChannel(prefix: string): string {
-  return `${prefix}:${CHANNELS.cancelRequests}`;
-}

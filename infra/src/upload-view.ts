@@ -76,3 +76,9 @@ export function toUploadView(row: UploadRow, receipt?: ReceiptRow | null, duplic
     duplicateOf,
   };
 }
+
+/** An upload's duplicate flag as the views show it, given the earlier upload's file name. */
+export function toDuplicateOf(upload: Pick<UploadRow, 'duplicateOf' | 'duplicateReason'>, originalFilename: string | null | undefined): DuplicateOf | undefined {
+  if (!upload.duplicateOf || !upload.duplicateReason || originalFilename == null) return undefined;
+  return { uploadId: upload.duplicateOf, filename: originalFilename, reason: upload.duplicateReason };
+}

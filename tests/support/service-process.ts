@@ -15,9 +15,9 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the built api (roles from env) or worker entry point as a child process. */
+/** Starts the built service (roles from env) or worker entry point as a child process. */
 export async function startServiceProcess(role: 'api' | 'worker', env: Record<string, string>): Promise<ServiceProcess> {
-  const entry = path.join(repoRoot, role === 'api' ? 'api/dist/main.js' : 'worker/dist/main.js');
+  const entry = path.join(repoRoot, role === 'api' ? 'server/dist/main.js' : 'worker/dist/main.js');
   const proc = spawn(process.execPath, [entry], {
     cwd: repoRoot,
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env },

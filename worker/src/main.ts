@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createLogger, loadConfigOrExit, openRuntime, startHealthServer } from '@receipts/infra';
+import { createLogger, loadConfigOrExit, onStopSignal, openRuntime, startHealthServer } from '@receipts/infra';
 import { startReceiptWorker } from './receipt.worker.js';
 
 // A worker-only process: any number of them against a PostgreSQL server (DATABASE_URL).
@@ -11,18 +11,12 @@ const handle = await startReceiptWorker({ ...runtime });
 const { port } = health.address() as AddressInfo;
 process.stdout.write(`Receipts worker ready (concurrency ${config.WORKER_CONCURRENCY}; /healthz, /readyz and /metrics on port ${port})\n`);
 
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'draining: finishing active jobs');
-    void handle
-      .close()
-      .then(() => runtime.close())
-      .finally(() => {
-        health.close();
-        process.exit(0);
-      });
-  });
-}
+onStopSignal(log, 'draining: finishing active jobs', () => {
+  void handle
+    .close()
+    .then(() => runtime.close())
+    .finally(() => {
+      health.close();
+      process.exit(0);
+    });
+});

@@ -1,30 +1,19 @@
-import {
-  COMPLETED_PROGRESS,
-  progressOf,
-  receiptChanges,
-  sniffMimeType,
-  USER_MESSAGES,
-  type PipelineStep,
-  type ReceiptJob,
-} from '@receipts/common';
+import { progressOf, sniffMimeType, USER_MESSAGES, type PipelineStep, type ReceiptJob } from '@receipts/common';
 import {
   isServiceUnavailable,
   metrics,
+  notifyQuota,
   ownerRoom,
-  QuotaService,
   receiptColumns,
-  refreshSameReceiptFlags,
-  refundAndNotify,
-  schema,
   toReceiptView,
-  type Database,
+  type ExtractedReceipt,
   type FileStore,
   type Logger,
+  type QuotaService,
   type UploadEventBus,
-  type UploadRow,
+  type UploadRepository,
 } from '@receipts/infra';
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { OcrEngines } from './ocr/create-ocr-engine.js';
 import { UnreadableFileError } from './ocr/ocr-engine.js';
 import { runPipeline } from './receipt.pipeline.js';
@@ -35,25 +24,28 @@ export const ABORT_REASONS = { cancel: 'cancelled by user', shutdown: 'worker sh
 /** While PostgreSQL or Redis is unreachable a job waits this long between tries, spending no attempt. */
 const UNAVAILABLE_RETRY_MS = 3_000;
 
-export interface ProcessorDeps {
-  db: Database;
+/** What recording a failure needs: the upload's state, its owner's quota figures, the live events. */
+export interface FailureDeps {
+  uploads: UploadRepository;
+  quota: QuotaService;
+  bus: UploadEventBus;
+}
+
+export interface ProcessorDeps extends FailureDeps {
   files: FileStore;
   /** The upload's engine is the one a re-extraction asked for, else the configured default. */
   engines: OcrEngines;
-  bus: UploadEventBus;
   log: Logger;
   /** Sends the subscriber's "receipts ready" e-mail when a batch is done. */
   notifyBatchDone: (userId: string | null) => Promise<void>;
 }
-
-const { uploads, receipts, receiptEdits } = schema;
 
 /**
  * Processes one upload. Idempotent per upload id: a job re-run after a crash starts over,
  * never writes a second receipt, and leaves an upload that already ended untouched.
  */
 export function createReceiptProcessor(deps: ProcessorDeps) {
-  const { db, files, engines, bus, log, notifyBatchDone } = deps;
+  const { uploads, files, engines, bus, log, notifyBatchDone } = deps;
 
   return async function processReceipt(job: Job<ReceiptJob>, token?: string, signal?: AbortSignal): Promise<void> {
     const { uploadId, lane, requestId } = job.data;
@@ -93,26 +85,18 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
     const abort = signal ? AbortSignal.any([signal, control.signal]) : control.signal;
 
     // Claim: only a queued upload, or one a crashed worker left processing, may (re)start.
-    const [upload] = await db
-      .update(uploads)
-      .set({ status: 'processing', progress: 0, step: null, error: null, attempts: sql`${uploads.attempts} + 1`, startedAt: new Date(), updatedAt: new Date() })
-      .where(and(eq(uploads.id, uploadId), inArray(uploads.status, ['queued', 'processing'])))
-      .returning();
+    const upload = await uploads.claim(uploadId);
     if (!upload) {
       jobLog.info('upload already ended or was removed; nothing to do');
       return;
     }
     const room = ownerRoom(upload);
 
+    // Where a step's progress is written and emitted.
     const reportStep = async (step: PipelineStep) => {
       abort.throwIfAborted();
       const progress = progressOf(step);
-      const [still] = await db
-        .update(uploads)
-        .set({ progress, step, updatedAt: new Date() })
-        .where(and(eq(uploads.id, uploadId), eq(uploads.status, 'processing')))
-        .returning({ id: uploads.id });
-      if (!still) {
+      if (!(await uploads.progress(uploadId, progress, step))) {
         control.abort(ABORT_REASONS.cancel);
         abort.throwIfAborted();
       }
@@ -137,13 +121,13 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
         abort,
       );
       await reportStep('saving');
-      const stored = await saveReceipt(db, upload, result);
+      const stored = await uploads.complete(uploadId, extractedReceipt(result));
       if (!stored) {
         jobLog.info('upload was cancelled while saving; receipt discarded');
         return;
       }
       // A failure here must not fail the job: the receipt is stored and the upload completed.
-      const duplicateOf = await refreshSameReceiptFlags(db, uploadId).catch((err: unknown) => {
+      const duplicateOf = await uploads.refreshDuplicateFlags(uploadId).catch((err: unknown) => {
         jobLog.warn({ err }, 'duplicate check failed');
         return null;
       });
@@ -157,8 +141,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       if (abort.aborted) {
         if (abort.reason === ABORT_REASONS.shutdown && token) {
           // Hand the job back at once rather than waiting for its lock to lapse.
-          await db.update(uploads).set({ status: 'queued', progress: 0, step: null, updatedAt: new Date() })
-            .where(and(eq(uploads.id, uploadId), eq(uploads.status, 'processing')));
+          await uploads.handBack(uploadId);
           await job.moveToWait(token);
           throw new WaitingError();
         }
@@ -171,7 +154,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       const message = isFileFault ? (err as Error).message : `Processing failed: ${(err as Error).message}`;
       jobLog.warn({ err, finalAttempt }, 'receipt processing failed');
       if (finalAttempt) {
-        await recordFailure(db, bus, uploadId, message);
+        await recordFailure(deps, uploadId, message);
         throw new UnrecoverableError(message);
       }
       throw err;
@@ -179,52 +162,19 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
   }
 }
 
-async function saveReceipt(db: Database, upload: UploadRow, result: Awaited<ReturnType<typeof runPipeline>>) {
+/** The receipt row a pipeline result makes. */
+function extractedReceipt(result: Awaited<ReturnType<typeof runPipeline>>): ExtractedReceipt {
   const { receipt, fullText, lines, fieldLines, readBy, issues, valid } = result;
-  const values = {
-    uploadId: upload.id,
-    ...receiptColumns(receipt),
-    quality: receipt.quality,
-    rawText: fullText,
-    lines,
-    fieldLines,
-    readBy: readBy ?? null,
-    issues,
-    valid,
-  };
-  return db.transaction(async (tx) => {
-    const [done] = await tx
-      .update(uploads)
-      .set({ status: 'completed', progress: COMPLETED_PROGRESS, step: null, finishedAt: new Date(), updatedAt: new Date() })
-      .where(and(eq(uploads.id, upload.id), eq(uploads.status, 'processing')))
-      .returning({ id: uploads.id });
-    if (!done) return null;
-    // A re-extraction replaces the receipt (same id) and records what it changed.
-    const [before] = await tx.select().from(receipts).where(eq(receipts.uploadId, upload.id));
-    const [row] = await tx
-      .insert(receipts)
-      .values(values)
-      .onConflictDoUpdate({ target: receipts.uploadId, set: { ...values, updatedAt: new Date() } })
-      .returning();
-    if (before) {
-      const changes = receiptChanges(toReceiptView(before), toReceiptView(row!));
-      await tx.insert(receiptEdits).values({ receiptId: row!.id, kind: 'reextraction', changes });
-    }
-    return row!;
-  });
+  return { ...receiptColumns(receipt), quality: receipt.quality, rawText: fullText, lines, fieldLines, readBy: readBy ?? null, issues, valid };
 }
 
 /**
  * Records a failure the user can read and returns its quota unit (nothing the user can use
  * came of it); safe to call for an upload that already ended.
  */
-export async function recordFailure(db: Database, bus: UploadEventBus, uploadId: string, message: string): Promise<void> {
-  const [failed] = await db
-    .update(uploads)
-    .set({ status: 'failed', error: message, step: null, finishedAt: new Date(), updatedAt: new Date() })
-    .where(and(eq(uploads.id, uploadId), inArray(uploads.status, ['queued', 'processing'])))
-    .returning();
-  if (!failed) return;
-  await bus.publish(ownerRoom(failed), 'upload:failed', { id: uploadId, error: message });
-  await refundAndNotify(new QuotaService(db), bus, failed);
+export async function recordFailure(deps: FailureDeps, uploadId: string, message: string): Promise<void> {
+  const ended = await deps.uploads.fail(uploadId, message);
+  if (!ended) return;
+  await deps.bus.publish(ownerRoom(ended.upload), 'upload:failed', { id: uploadId, error: message });
+  if (ended.refunded) await notifyQuota(deps.quota, deps.bus, ended.upload);
 }

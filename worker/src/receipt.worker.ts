@@ -1,20 +1,25 @@
-import { LANE_PRIORITY, RECEIPT_QUEUE, type ReceiptJob } from '@receipts/common';
+import { LANE_PRIORITY, RECEIPT_JOB, RECEIPT_QUEUE, type ReceiptJob } from '@receipts/common';
 import {
-  cancelChannel,
+  BillingRepository,
+  createJobWorker,
   createReceiptQueue,
   createRedis,
+  initMetrics,
+  metrics,
+  onCancelRequests,
+  QuotaService,
+  ReceiptJobs,
+  UploadRepository,
   type Config,
   type Database,
   type FileStore,
-  initMetrics,
-  metrics,
   type Logger,
   type Mailer,
   type UploadEventBus,
 } from '@receipts/infra';
+import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { notifyIfBatchDone } from './batch-notification.js';
-import { Worker } from 'bullmq';
 import { configureDecoding } from './document/decode.sandbox.js';
 import { createOcrEnginesFromConfig } from './ocr/create-ocr-engine.js';
 import { promoteStarvingStandardJobs } from './lane-aging.js';
@@ -43,31 +48,35 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
   configureDecoding(config, log);
   const engines = createOcrEnginesFromConfig(config, config.WORKER_CONCURRENCY);
 
+  const uploads = new UploadRepository(db);
+  const quota = new QuotaService(db);
+  const processReceipt = createReceiptProcessor({
+    uploads,
+    quota,
+    files,
+    engines,
+    bus,
+    log,
+    notifyBatchDone: (userId) =>
+      notifyIfBatchDone({ billing: new BillingRepository(db), uploads, mailer, redis: publisher, prefix: config.QUEUE_PREFIX, publicUrl: config.publicUrl, log }, userId),
+  });
   const connection = createRedis(config.REDIS_URL);
-  const worker = new Worker<ReceiptJob>(RECEIPT_QUEUE, createReceiptProcessor({
-      db,
-      files,
-      engines,
-      bus,
-      log,
-      notifyBatchDone: (userId) =>
-        notifyIfBatchDone({ db, mailer, redis: publisher, prefix: config.QUEUE_PREFIX, publicUrl: config.publicUrl, log }, userId),
-    }), {
+  const worker = createJobWorker(RECEIPT_QUEUE, { [RECEIPT_JOB]: processReceipt }, {
     connection,
     prefix: config.QUEUE_PREFIX,
     concurrency: config.WORKER_CONCURRENCY,
     lockDuration: config.JOB_LOCK_MS,
     stalledInterval: config.STALLED_CHECK_MS,
     maxStalledCount: 2,
+    log,
   });
-  worker.on('error', (err) => log.error({ err }, 'worker error'));
   worker.on('failed', (job, err) => {
     if (!job) return;
     log.warn({ uploadId: job.data.uploadId, err: err.message }, 'job failed');
     // The processor records failures itself; this catches the ones it could not reach
     // (stalled too often, lock lost), so no upload stays "processing" forever.
     if (job.finishedOn && err.message !== ABORT_REASONS.cancel) {
-      recordFailure(db, bus, job.data.uploadId, `Processing failed: ${err.message}`).catch((e: unknown) =>
+      recordFailure({ uploads, quota, bus }, job.data.uploadId, `Processing failed: ${err.message}`).catch((e: unknown) =>
         log.error({ err: e }, 'could not record failure'),
       );
     }
@@ -76,26 +85,28 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
   // Cancel requests reach every worker; only the one holding the job can abort it.
   const subscriber = createRedis(config.REDIS_URL);
   subscriber.on('error', (err) => log.warn({ err: err.message }, 'cancel subscriber error'));
-  subscriber.on('message', (_channel: string, uploadId: string) => {
+  await onCancelRequests(subscriber, config.QUEUE_PREFIX, (uploadId) => {
     if (worker.cancelJob(uploadId, ABORT_REASONS.cancel)) log.info({ uploadId }, 'active job cancelled');
   });
-  await subscriber.subscribe(cancelChannel(config.QUEUE_PREFIX));
 
-  const queue = createReceiptQueue(createRedis(config.REDIS_URL), config.QUEUE_PREFIX);
-  queue.on('error', (err) => log.warn({ err: err.message }, 'queue error'));
-  initMetrics({ role: config.ROLES.join('+'), queue });
+  const queueConnection = createRedis(config.REDIS_URL);
+  const jobs = new ReceiptJobs(createReceiptQueue(queueConnection, config.QUEUE_PREFIX, log), publisher, {
+    prefix: config.QUEUE_PREFIX,
+    attempts: config.JOB_ATTEMPTS,
+    log,
+  });
+  initMetrics({ role: config.ROLES.join('+'), queue: jobs.queue });
   const aging = setInterval(() => {
-    promoteStarvingStandardJobs(queue, config.STANDARD_MAX_WAIT_MS).then(
+    promoteStarvingStandardJobs(jobs.queue, config.STANDARD_MAX_WAIT_MS).then(
       (n) => n > 0 && log.info({ promoted: n }, 'standard jobs promoted after waiting too long'),
       (err: unknown) => log.warn({ err }, 'lane aging failed'),
     );
   }, Math.min(10_000, config.STANDARD_MAX_WAIT_MS / 2));
 
   const recovery = setInterval(() => {
-    recoverLostUploads(db, queue, bus, {
+    recoverLostUploads({ uploads, quota, bus, jobs }, {
       queuedAfterMs: config.RECOVERY_SWEEP_MS,
       processingAfterMs: Math.max(config.RECOVERY_SWEEP_MS, 2 * config.JOB_LOCK_MS),
-      jobAttempts: config.JOB_ATTEMPTS,
     }).then(
       (r) => {
         if (r.requeued === 0 && r.failed === 0) return;
@@ -106,7 +117,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
     );
   }, config.RECOVERY_SWEEP_MS);
 
-  const retention = await startRetentionWorker({ config, db, files, log });
+  const retention = await startRetentionWorker({ config, uploads, files, log });
 
   log.info({ concurrency: config.WORKER_CONCURRENCY, engine: engines.defaultName, priorities: LANE_PRIORITY }, 'worker started');
 
@@ -119,8 +130,9 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
       const timer = setTimeout(() => worker.cancelAllJobs(ABORT_REASONS.shutdown), timeoutMs);
       await closing;
       clearTimeout(timer);
-      await Promise.allSettled([subscriber.quit(), queue.close(), engines.close()]);
-      await connection.quit().catch(() => undefined);
+      await Promise.allSettled([subscriber.quit(), jobs.close(), engines.close()]);
+      // Closing: a connection already gone needs no quit.
+      await Promise.allSettled([connection.quit(), queueConnection.quit()]);
     },
   };
 }

@@ -1,8 +1,6 @@
-import { enqueueReceiptJob, schema, type Database, type ReceiptQueue, type UploadEventBus } from '@receipts/infra';
-import { and, asc, eq, lt, or } from 'drizzle-orm';
-import { recordFailure } from './receipt.processor.js';
+import type { ReceiptJobs } from '@receipts/infra';
+import { recordFailure, type FailureDeps } from './receipt.processor.js';
 
-const { uploads } = schema;
 const BATCH = 200;
 
 export interface RecoveryOptions {
@@ -13,7 +11,6 @@ export interface RecoveryOptions {
    * (or its job). Longer than any single step, so a live job is never taken twice.
    */
   processingAfterMs: number;
-  jobAttempts: number;
 }
 
 export interface RecoveryResult {
@@ -28,36 +25,22 @@ export interface RecoveryResult {
  * failure is written now (with the quota unit back). Safe to run from every worker at once.
  */
 export async function recoverLostUploads(
-  db: Database,
-  queue: ReceiptQueue,
-  bus: UploadEventBus,
+  deps: FailureDeps & { jobs: ReceiptJobs },
   options: RecoveryOptions,
   now = Date.now(),
 ): Promise<RecoveryResult> {
-  const stale = await db
-    .select({ id: uploads.id, lane: uploads.lane })
-    .from(uploads)
-    .where(
-      or(
-        and(eq(uploads.status, 'queued'), lt(uploads.updatedAt, new Date(now - options.queuedAfterMs))),
-        and(eq(uploads.status, 'processing'), lt(uploads.updatedAt, new Date(now - options.processingAfterMs))),
-      ),
-    )
-    .orderBy(asc(uploads.createdAt))
-    .limit(BATCH);
+  const stale = await deps.uploads.stale(new Date(now - options.queuedAfterMs), new Date(now - options.processingAfterMs), BATCH);
   const result: RecoveryResult = { requeued: 0, failed: 0 };
   for (const upload of stale) {
-    const job = await queue.getJob(upload.id);
-    const state = job ? await job.getState() : 'missing';
+    const { state, failedReason } = await deps.jobs.state(upload.id);
     if (state === 'failed') {
-      await recordFailure(db, bus, upload.id, `Processing failed: ${job!.failedReason}`);
+      await recordFailure(deps, upload.id, `Processing failed: ${failedReason}`);
       result.failed += 1;
       continue;
     }
     // Waiting, delayed or active jobs are on their way; anything else has lost its work.
     if (state !== 'missing' && state !== 'completed' && state !== 'unknown') continue;
-    if (job) await job.remove();
-    await enqueueReceiptJob(queue, { uploadId: upload.id, lane: upload.lane }, options.jobAttempts);
+    await deps.jobs.reenqueue({ uploadId: upload.id, lane: upload.lane });
     result.requeued += 1;
   }
   return result;

@@ -1,11 +1,12 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
+import { uploadStatusSchema } from '@receipts/common';
 import type { ReceiptQueue } from '@receipts/infra';
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { AccountService } from '../auth/account.service.js';
-import { HttpError, parseBody } from '../http-error.js';
+import { HttpError, parseBody, parseId } from '../http-error.js';
 import type { AdminService } from './admin.service.js';
 
 /** Admins only: 401 for visitors who are not signed in, 403 for everyone else (spec §6). */
@@ -20,27 +21,28 @@ export function requireAdmin(accounts: AccountService): RequestHandler {
   };
 }
 
-const pageQuery = z.object({ page: z.coerce.number().int().min(1).default(1), search: z.string().trim().min(1).optional(), status: z.enum(['queued', 'processing', 'completed', 'failed', 'cancelled']).optional() });
+const pageQuery = z.object({ page: z.coerce.number().int().min(1).default(1), search: z.string().trim().min(1).optional(), status: uploadStatusSchema.optional() });
 const userTypeBody = z.object({ userType: z.enum(['admin', 'user']) });
 
 export function adminRoutes(admin: AdminService): Router {
   const router = Router();
   router.get('/users', async (req, res) => {
     const { search, page } = parseBody(pageQuery, req.query);
-    res.json(await admin.users(search, page));
+    res.json(await admin.userPage(search, page));
   });
   router.patch('/users/:id', async (req, res) => {
-    res.json(await admin.setUserType(req.params.id, parseBody(userTypeBody, req.body).userType));
+    const { userType } = parseBody(userTypeBody, req.body);
+    res.json(await admin.setUserType(parseId(req.params.id, 'User not found'), userType));
   });
   router.get('/uploads', async (req, res) => {
     const { status, page } = parseBody(pageQuery, req.query);
-    res.json(await admin.uploads(status, page));
+    res.json(await admin.uploadPage(status, page));
   });
   router.get('/queues', async (_req, res) => {
     res.json(await admin.queues());
   });
   router.post('/uploads/:id/retry', async (req, res) => {
-    res.json(await admin.retry(req.params.id));
+    res.json(await admin.retry(parseId(req.params.id, 'Upload not found')));
   });
   return router;
 }

@@ -1,9 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { schema, type Database, type Mailer, type UserRow } from '@receipts/infra';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Mailer, UploadRepository, UserRepository, UserRow } from '@receipts/infra';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.js';
-
-const { users, uploads, passwordResetTokens, sessions, quotaUsage } = schema;
 
 const RESET_TOKEN_TTL_MS = 3600_000;
 
@@ -15,7 +12,8 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 /** Accounts: creation, credentials, password reset, and taking over an anonymous visitor's uploads. */
 export class AccountService {
   constructor(
-    private readonly db: Database,
+    private readonly users: UserRepository,
+    private readonly uploads: UploadRepository,
     private readonly mailer: Mailer,
     private readonly publicUrl: string,
     private readonly adminEmails: string[],
@@ -23,24 +21,20 @@ export class AccountService {
 
   async register(email: string, password: string): Promise<UserRow> {
     const passwordHash = await hashPassword(password);
-    const [user] = await this.db
-      .insert(users)
-      .values({ email, username: email.split('@')[0]!, passwordHash })
-      .onConflictDoNothing({ target: users.email })
-      .returning();
+    const user = await this.users.insert({ email, username: email.split('@')[0]!, passwordHash });
     if (!user) throw new EmailTakenError();
     return user;
   }
 
   /** The user for these credentials, or null; as slow for an unknown e-mail as for a wrong password. */
   async authenticate(email: string, password: string): Promise<UserRow | null> {
-    const [user] = await this.db.select().from(users).where(eq(users.email, email));
+    const user = await this.users.byEmail(email);
     const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
     return user && ok ? user : null;
   }
 
-  findById(id: string): Promise<UserRow | undefined> {
-    return this.db.select().from(users).where(eq(users.id, id)).then(([u]) => u);
+  async findById(id: string): Promise<UserRow | undefined> {
+    return (await this.users.byId(id)) ?? undefined;
   }
 
   isAdmin(user: UserRow): boolean {
@@ -48,40 +42,24 @@ export class AccountService {
   }
 
   /** Moves an anonymous visitor's uploads to the account they just signed in to. */
-  async claimAnonymousUploads(anonId: string, userId: string): Promise<number> {
-    const moved = await this.db
-      .update(uploads)
-      .set({ userId, anonId: null, updatedAt: new Date() })
-      .where(and(eq(uploads.anonId, anonId), isNull(uploads.userId)))
-      .returning({ id: uploads.id });
-    return moved.length;
+  claimAnonymousUploads(anonId: string, userId: string): Promise<number> {
+    return this.uploads.claimAnonymous(anonId, userId);
   }
 
   /**
-   * Deletes an account and everything of it in one transaction: uploads, receipts and their
-   * history, subscription and invoices (by cascade), sessions and quota counters. Returns the
-   * ids of the uploads, whose original files the caller deletes.
+   * Deletes an account and everything of it in one transaction (users.deleteWithData). Returns
+   * the ids of the uploads, whose original files the caller deletes.
    */
-  async deleteAccount(userId: string): Promise<string[]> {
-    return this.db.transaction(async (tx) => {
-      const owned = await tx.select({ id: uploads.id }).from(uploads).where(eq(uploads.userId, userId));
-      await tx.delete(users).where(eq(users.id, userId));
-      await tx.delete(sessions).where(sql`${sessions.sess}->>'userId' = ${userId}`);
-      await tx.delete(quotaUsage).where(eq(quotaUsage.subject, `user:${userId}`));
-      return owned.map((u) => u.id);
-    });
+  deleteAccount(userId: string): Promise<string[]> {
+    return this.users.deleteWithData(userId);
   }
 
   /** Sends a reset link when the address has an account; the caller answers the same either way. */
   async requestPasswordReset(email: string): Promise<void> {
-    const [user] = await this.db.select().from(users).where(eq(users.email, email));
+    const user = await this.users.byEmail(email);
     if (!user) return;
     const token = randomBytes(32).toString('base64url');
-    await this.db.insert(passwordResetTokens).values({
-      tokenHash: sha256(token),
-      userId: user.id,
-      expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
-    });
+    await this.users.addResetToken({ tokenHash: sha256(token), userId: user.id, expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS) });
     const link = `${this.publicUrl}/reset-password?token=${token}`;
     await this.mailer.send({
       to: user.email,
@@ -93,21 +71,6 @@ export class AccountService {
   /** Sets a new password with a valid token, uses the token up and signs the user out everywhere. */
   async resetPassword(token: string, password: string): Promise<void> {
     const passwordHash = await hashPassword(password);
-    await this.db.transaction(async (tx) => {
-      const [used] = await tx
-        .update(passwordResetTokens)
-        .set({ usedAt: new Date() })
-        .where(
-          and(
-            eq(passwordResetTokens.tokenHash, sha256(token)),
-            isNull(passwordResetTokens.usedAt),
-            gt(passwordResetTokens.expiresAt, new Date()),
-          ),
-        )
-        .returning({ userId: passwordResetTokens.userId });
-      if (!used) throw new InvalidResetTokenError();
-      await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, used.userId));
-      await tx.delete(sessions).where(sql`${sessions.sess}->>'userId' = ${used.userId}`);
-    });
+    if (!(await this.users.resetPassword(sha256(token), passwordHash))) throw new InvalidResetTokenError();
   }
 }

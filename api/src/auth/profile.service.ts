@@ -5,24 +5,18 @@ import {
   type SubscriptionView,
   type UserProfile,
 } from '@receipts/common';
-import { schema, type Database, type UserRow } from '@receipts/infra';
-import { eq } from 'drizzle-orm';
+import type { BillingRepository, UserRow } from '@receipts/infra';
 import type { AccountService } from './account.service.js';
 
 /** What the screens read about the signed-in user (spec §3 user profile and subscription). */
 export class ProfileService {
   constructor(
-    private readonly db: Database,
+    private readonly billing: BillingRepository,
     private readonly accounts: AccountService,
   ) {}
 
-  private async subscriptionRow(userId: string) {
-    const [row] = await this.db.select().from(schema.subscriptions).where(eq(schema.subscriptions.userId, userId));
-    return row ?? null;
-  }
-
   async profile(user: UserRow): Promise<UserProfile> {
-    const sub = await this.subscriptionRow(user.id);
+    const sub = await this.billing.subscription(user.id);
     return {
       username: user.username,
       email: user.email,
@@ -32,7 +26,7 @@ export class ProfileService {
   }
 
   async subscription(userId: string, now = new Date()): Promise<SubscriptionView> {
-    const sub = await this.subscriptionRow(userId);
+    const sub = await this.billing.subscription(userId);
     if (!sub) return { planName: 'Free', status: 'free', isActive: false, currentPeriodEnd: null, receiptLimit: FREE_DAILY_LIMIT };
     const active = isSubscriptionActive(sub, now);
     return {

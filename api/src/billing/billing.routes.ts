@@ -1,8 +1,8 @@
 import { createSubscriptionSchema } from '@receipts/common';
+import type { UserRepository } from '@receipts/infra';
 import express, { Router } from 'express';
-import type { AccountService } from '../auth/account.service.js';
-import { requireUser } from '../auth/session-guard.js';
-import { HttpError, parseBody } from '../http-error.js';
+import { parseBody } from '../http-error.js';
+import { currentUser, requireUser } from '../owner.middleware.js';
 import type { BillingService } from './billing.service.js';
 
 /** Stripe calls the webhook with a signed raw body: mounted before the api's JSON parser and session. */
@@ -15,21 +15,17 @@ export function stripeWebhookRoute(billing: BillingService): Router {
   return router;
 }
 
-export function billingRoutes(billing: BillingService, accounts: AccountService): Router {
+export function billingRoutes(billing: BillingService, users: UserRepository): Router {
   const router = Router();
-  const currentUser = async (id: string) => {
-    const user = await accounts.findById(id);
-    if (!user) throw new HttpError(401, 'UNAUTHENTICATED', 'Authentication required');
-    return user;
-  };
+  const signedIn = currentUser(users);
 
   router.get('/plans', (_req, res) => {
     res.json(billing.catalogue());
   });
 
-  router.post('/create-subscription', requireUser, async (req, res) => {
+  router.post('/create-subscription', signedIn, async (req, res) => {
     const { planId, stripePriceId } = parseBody(createSubscriptionSchema, req.body);
-    res.json(await billing.createSubscription(await currentUser(req.session.userId!), planId, stripePriceId));
+    res.json(await billing.createSubscription(req.user!, planId, stripePriceId));
   });
 
   router.get('/billing', requireUser, async (req, res) => {
@@ -41,8 +37,8 @@ export function billingRoutes(billing: BillingService, accounts: AccountService)
     res.json(await billing.overview(req.session.userId!));
   });
 
-  router.post('/billing/portal', requireUser, async (req, res) => {
-    res.json({ url: await billing.portalUrl(await currentUser(req.session.userId!)) });
+  router.post('/billing/portal', signedIn, async (req, res) => {
+    res.json({ url: await billing.portalUrl(req.user!) });
   });
 
   return router;

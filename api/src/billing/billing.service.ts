@@ -1,10 +1,8 @@
 import { formatMoney, PLANS, planById, USER_MESSAGES, type Plan, type PlanId } from '@receipts/common';
-import { schema, type Config, type Database, type Logger, type Mailer, type UserRow } from '@receipts/infra';
-import { desc, eq } from 'drizzle-orm';
+import type { BillingRepository, Config, Logger, Mailer, UserRow } from '@receipts/infra';
 import Stripe from 'stripe';
 import { HttpError } from '../http-error.js';
 
-const { users, subscriptions, stripeEvents, invoices } = schema;
 const TEST_PERIOD_MS = 30 * 24 * 3600_000;
 
 const noStripe = () =>
@@ -15,7 +13,7 @@ export class BillingService {
   readonly stripe: Stripe | null;
 
   constructor(
-    private readonly db: Database,
+    private readonly billing: BillingRepository,
     private readonly mailer: Mailer,
     private readonly config: Config,
     private readonly log: Logger,
@@ -76,7 +74,7 @@ export class BillingService {
 
   private async createCustomer(user: UserRow): Promise<string> {
     const customer = await this.stripe!.customers.create({ email: user.email, metadata: { userId: user.id } });
-    await this.db.update(users).set({ stripeCustomerId: customer.id, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await this.billing.setStripeCustomer(user.id, customer.id);
     return customer.id;
   }
 
@@ -84,9 +82,9 @@ export class BillingService {
     userId: string,
     planId: PlanId,
     state: { status: string; start: Date; end: Date; cancelAtPeriodEnd: boolean; stripeSubscriptionId?: string },
-    tx: Pick<Database, 'insert'> = this.db,
+    billing: BillingRepository = this.billing,
   ): Promise<void> {
-    const values = {
+    await billing.saveSubscription({
       userId,
       planId,
       status: state.status,
@@ -95,15 +93,13 @@ export class BillingService {
       currentPeriodEnd: state.end,
       cancelAtPeriodEnd: state.cancelAtPeriodEnd,
       receiptLimit: planById(planId)!.receiptLimit,
-    };
-    const { userId: _key, ...update } = values;
-    await tx.insert(subscriptions).values(values).onConflictDoUpdate({ target: subscriptions.userId, set: { ...update, updatedAt: new Date() } });
+    });
   }
 
   /** Our row follows Stripe's subscription: status, plan (by price), period, cancel flag. */
-  private async applySubscription(sub: Stripe.Subscription, tx: Pick<Database, 'insert' | 'select'> = this.db): Promise<void> {
+  private async applySubscription(sub: Stripe.Subscription, billing: BillingRepository = this.billing): Promise<void> {
     const customerId = typeof sub.customer === 'string' ? sub.customer : sub.customer.id;
-    const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.stripeCustomerId, customerId));
+    const user = await billing.userByStripeCustomer(customerId);
     if (!user) {
       this.log.warn({ customerId, subscription: sub.id }, 'subscription for an unknown customer ignored');
       return;
@@ -124,7 +120,7 @@ export class BillingService {
         cancelAtPeriodEnd: sub.cancel_at_period_end,
         stripeSubscriptionId: sub.id,
       },
-      tx,
+      billing,
     );
   }
 
@@ -138,24 +134,21 @@ export class BillingService {
       throw new HttpError(400, 'BAD_REQUEST', 'Invalid Stripe signature.');
     }
     let confirmation: { email: string; plan: Plan } | null = null;
-    const applied = await this.db.transaction(async (tx) => {
-      const [fresh] = await tx.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning();
-      if (!fresh) return false;
+    const applied = await this.billing.applyEventOnce(event, async (billing) => {
       switch (event.type) {
         case 'customer.subscription.created':
         case 'customer.subscription.updated':
         case 'customer.subscription.deleted':
-          await this.applySubscription(event.data.object, tx);
+          await this.applySubscription(event.data.object, billing);
           break;
         case 'invoice.paid':
         case 'invoice.payment_succeeded':
         case 'invoice.payment_failed':
-          confirmation = await this.recordInvoice(event.data.object, tx, event.type === 'invoice.payment_failed');
+          confirmation = await this.recordInvoice(event.data.object, billing, event.type === 'invoice.payment_failed');
           break;
         default:
           break;
       }
-      return true;
     });
     const sent = confirmation as { email: string; plan: Plan } | null;
     if (sent) await this.sendConfirmation(sent.email, sent.plan).catch((err: unknown) => this.log.error({ err }, 'confirmation mail failed'));
@@ -163,12 +156,12 @@ export class BillingService {
   }
 
   /** Keeps the invoice for the billing page; a first successful payment earns the confirmation e-mail. */
-  private async recordInvoice(invoice: Stripe.Invoice, tx: Pick<Database, 'insert' | 'select'>, failed: boolean) {
+  private async recordInvoice(invoice: Stripe.Invoice, billing: BillingRepository, failed: boolean) {
     const customerId = typeof invoice.customer === 'string' ? invoice.customer : invoice.customer?.id;
     if (!customerId || !invoice.id) return null;
-    const [user] = await tx.select().from(users).where(eq(users.stripeCustomerId, customerId));
+    const user = await billing.userByStripeCustomer(customerId);
     if (!user) return null;
-    const values = {
+    await billing.saveInvoice({
       id: invoice.id,
       userId: user.id,
       amountPaid: invoice.amount_paid,
@@ -176,10 +169,9 @@ export class BillingService {
       status: failed ? 'payment_failed' : (invoice.status ?? 'paid'),
       hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
       periodEnd: invoice.period_end ? new Date(invoice.period_end * 1000) : null,
-    };
-    await tx.insert(invoices).values(values).onConflictDoUpdate({ target: invoices.id, set: { status: values.status, amountPaid: values.amountPaid } });
+    });
     if (failed || invoice.billing_reason !== 'subscription_create') return null;
-    const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.userId, user.id));
+    const sub = await billing.subscription(user.id);
     const plan = sub ? planById(sub.planId) : undefined;
     return plan ? { email: user.email, plan } : null;
   }
@@ -194,8 +186,7 @@ export class BillingService {
 
   /** The /billing page: plan, status, next charge, invoices. */
   async overview(userId: string) {
-    const [sub] = await this.db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
-    const list = await this.db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.createdAt)).limit(24);
+    const [sub, list] = await Promise.all([this.billing.subscription(userId), this.billing.invoices(userId, 24)]);
     const plan = sub ? planById(sub.planId) : undefined;
     return {
       plan: plan ? { id: plan.id, name: plan.name, price: plan.price, receiptLimit: plan.receiptLimit } : null,
@@ -216,14 +207,14 @@ export class BillingService {
   }
 
   async cancelAtPeriodEnd(userId: string): Promise<void> {
-    const [sub] = await this.db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+    const sub = await this.billing.subscription(userId);
     if (!sub) throw new HttpError(404, 'NOT_FOUND', 'You have no subscription to cancel.');
     if (this.stripe && sub.stripeSubscriptionId) {
       await this.stripe.subscriptions.update(sub.stripeSubscriptionId, { cancel_at_period_end: true });
     } else if (!this.config.billingTestMode) {
       throw noStripe();
     }
-    await this.db.update(subscriptions).set({ cancelAtPeriodEnd: true, updatedAt: new Date() }).where(eq(subscriptions.userId, userId));
+    await this.billing.cancelAtPeriodEnd(userId);
   }
 
   /**

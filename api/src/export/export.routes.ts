@@ -2,7 +2,6 @@ import { exportRequestSchema } from '@receipts/common';
 import type { Logger } from '@receipts/infra';
 import { Router, type Request, type Response } from 'express';
 import { parseBody } from '../http-error.js';
-import { ownerOf } from '../session.js';
 import type { ExportService } from './export.service.js';
 
 /** `attachment` with an ASCII name for old clients and the exact UTF-8 name (RFC 6266) for the rest. */
@@ -20,7 +19,7 @@ export function exportRoutes(service: ExportService, log: Logger): Router {
 
   const send = async (req: Request, res: Response, input: unknown) => {
     const request = parseBody(exportRequestSchema, input);
-    const prepared = await service.prepare(ownerOf(req.session), request);
+    const prepared = await service.prepare(req.owner, request);
     res.status(200).set({
       'Content-Type': prepared.contentType,
       'Content-Disposition': attachment(prepared.filename),

@@ -11,6 +11,8 @@ import pg from 'pg';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** The database or a transaction of it: what a statement runs on. */
+export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 
 export interface DatabaseHandle {
   db: Database;

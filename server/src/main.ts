@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import { createLogger, loadConfigOrExit, openRuntime, RedisUnavailableError, startHealthServer } from '@receipts/infra';
+import { startApiServer, type ApiServer } from '@receipts/api';
+import { createLogger, loadConfigOrExit, onStopSignal, openRuntime, RedisUnavailableError, startHealthServer } from '@receipts/infra';
 import type { ReceiptWorkerHandle } from '@receipts/worker';
-import { startApiServer, type ApiServer } from './api.server.js';
 
-// Runs the roles named in ROLES; the embedded default (PGlite) runs api and worker together.
+// The process entry: runs the roles named in ROLES; the embedded default (PGlite) runs api and
+// worker together. The api and worker packages know nothing of each other; only this composes them.
 const config = loadConfigOrExit();
 const log = createLogger({ level: config.LOG_LEVEL, role: config.ROLES.join('+') });
 const runtime = await openRuntime(config, log).catch((err: unknown) => {
@@ -28,18 +29,12 @@ if (api) {
   process.stdout.write(`\nReceipts service ready: http://localhost:${port}\n\n`);
 }
 
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    void (async () => {
-      // Both drain at once: the api's requests in flight, the worker's active jobs.
-      await Promise.all([api?.close(), worker?.close()]);
-      health?.close();
-      await runtime.close();
-      process.exit(0);
-    })();
-  });
-}
+onStopSignal(log, 'shutting down', () => {
+  void (async () => {
+    // Both drain at once: the api's requests in flight, the worker's active jobs.
+    await Promise.all([api?.close(), worker?.close()]);
+    health?.close();
+    await runtime.close();
+    process.exit(0);
+  })();
+});

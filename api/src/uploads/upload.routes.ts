@@ -1,8 +1,7 @@
 import { MAX_UPLOAD_BYTES, isFinal, uploadFieldsSchema, USER_MESSAGES, type UploadAccepted } from '@receipts/common';
 import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
-import { HttpError } from './http-error.js';
-import { ownerOf } from './session.js';
+import { HttpError, parseBody, parseId } from '../http-error.js';
 import type { UploadService } from './upload.service.js';
 import type { UploadWaiters } from './upload-waiters.js';
 
@@ -23,15 +22,16 @@ const singleFile: RequestHandler = (req, res, next) => {
   });
 };
 
+const uploadId = (id: string) => parseId(id, 'Upload not found');
+
+/** POST /api/ocr, the caller's uploads, cancel, delete and keep-a-duplicate. */
 export function uploadRoutes(service: UploadService, waiters: UploadWaiters, waitTimeoutMs: number): Router {
   const router = Router();
 
   router.post('/ocr', singleFile, async (req, res) => {
     if (!req.file) throw new HttpError(400, 'FILE_MISSING', 'No file was sent. Attach it in the form field "file".');
-    const fields = uploadFieldsSchema.safeParse({ currencyCode: req.body?.currencyCode || undefined });
-    if (!fields.success) throw new HttpError(400, 'BAD_REQUEST', fields.error.issues[0]!.message);
-    const owner = ownerOf(req.session, req.ip);
-    const upload = await service.create(owner, req.file, fields.data.currencyCode, { requestId: req.id });
+    const fields = parseBody(uploadFieldsSchema, { currencyCode: req.body?.currencyCode || undefined }, 'BAD_REQUEST');
+    const upload = await service.create(req.owner, req.file, fields.currencyCode, { requestId: req.id });
     if (req.query.wait !== '1') {
       const accepted: UploadAccepted = { id: upload.id, status: 'queued', lane: upload.lane };
       res.status(202).json(accepted);
@@ -39,22 +39,32 @@ export function uploadRoutes(service: UploadService, waiters: UploadWaiters, wai
     }
     const waiter = waiters.waitFor(upload.id, waitTimeoutMs);
     res.on('close', waiter.cancel);
-    const now = await service.get(owner, upload.id);
+    const now = await service.get(req.owner, upload.id);
     if (!isFinal(now.status)) await waiter.done;
     waiter.cancel();
-    res.json(await service.get(owner, upload.id));
+    res.json(await service.get(req.owner, upload.id));
   });
 
   router.get('/uploads', async (req, res) => {
-    res.json(await service.list(ownerOf(req.session)));
+    res.json(await service.list(req.owner));
   });
 
   router.get('/uploads/:id', async (req, res) => {
-    res.json(await service.get(ownerOf(req.session), req.params.id));
+    res.json(await service.get(req.owner, uploadId(req.params.id)));
   });
 
   router.post('/ocr/cancel/:id', async (req, res) => {
-    res.json(await service.cancel(ownerOf(req.session), req.params.id));
+    res.json(await service.cancel(req.owner, uploadId(req.params.id)));
+  });
+
+  router.delete('/uploads/:id', async (req, res) => {
+    await service.remove(req.owner, uploadId(req.params.id));
+    res.status(204).end();
+  });
+
+  /** Keeps an upload flagged as a possible duplicate. */
+  router.post('/uploads/:id/keep', async (req, res) => {
+    res.json(await service.keep(req.owner, uploadId(req.params.id)));
   });
 
   return router;

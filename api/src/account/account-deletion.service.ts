@@ -1,0 +1,28 @@
+import type { UserRow } from '@receipts/infra';
+import type { AccountService } from '../auth/account.service.js';
+import type { BillingService } from '../billing/billing.service.js';
+import { HttpError } from '../http-error.js';
+import type { UploadService } from '../uploads/upload.service.js';
+
+/** Deleting an account: its Stripe customer, its running jobs, its rows, then its original files. */
+export class AccountDeletionService {
+  constructor(
+    private readonly accounts: AccountService,
+    private readonly billing: BillingService,
+    private readonly uploads: UploadService,
+  ) {}
+
+  /**
+   * The password is asked again, so a session left open on a shared computer cannot delete the
+   * account. Stripe goes first: if it cannot be reached, nothing is deleted.
+   */
+  async delete(user: UserRow, password: string): Promise<void> {
+    if (!(await this.accounts.authenticate(user.email, password))) {
+      throw new HttpError(403, 'INVALID_CREDENTIALS', 'The password is not correct, so your account was not deleted.');
+    }
+    await this.billing.closeCustomer(user);
+    await this.uploads.stopAll({ userId: user.id, anonId: null });
+    const uploadIds = await this.accounts.deleteAccount(user.id);
+    await this.uploads.deleteOriginals(uploadIds);
+  }
+}

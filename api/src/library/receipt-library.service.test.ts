@@ -1,0 +1,86 @@
+import { receiptListQuerySchema } from '@receipts/common';
+import { ReceiptRepository } from '@receipts/infra';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anonymousOwner as visitor, extracted, openUploadStack, pngFile as png, type UploadStack } from '../../../tests/support/upload-stack.js';
+import { HttpError } from '../http-error.js';
+import type { Owner } from '../session.js';
+import { UploadService } from '../uploads/upload.service.js';
+import { ReceiptLibraryService } from './receipt-library.service.js';
+
+// Real PostgreSQL, Redis and BullMQ; receipts are stored as a worker would store them.
+describe('receipt library service', () => {
+  let stack: UploadStack;
+  let library: ReceiptLibraryService;
+
+  beforeAll(async () => {
+    stack = await openUploadStack();
+    library = new ReceiptLibraryService(new ReceiptRepository(stack.database.db), stack.uploads, new UploadService(stack));
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  /** A completed upload of the owner with its receipt; the receipt's id. */
+  async function stored(owner: Owner, fields = {}): Promise<string> {
+    const { id } = await new UploadService(stack).create(owner, png());
+    await stack.uploads.claim(id);
+    return (await stack.uploads.complete(id, extracted({ merchantName: 'Corner Shop', date: '2024-05-01', ...fields })))!.id;
+  }
+
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (err: unknown) => (err instanceof HttpError ? { status: err.status, code: err.code } : err),
+    );
+  const list = (owner: Owner, query: Record<string, string> = {}) => library.list(owner, receiptListQuerySchema.parse(query));
+
+  it('corrects a receipt: validated again, the change recorded, the duplicate flag following the new total', async () => {
+    const owner = visitor();
+    const first = await stored(owner, { total: 10 });
+    const second = await stored(owner, { total: 12 });
+    expect((await library.get(owner, second)).duplicateOf).toBeUndefined();
+
+    const corrected = await library.correct(owner, second, { total: 10 });
+    expect(corrected).toMatchObject({ total: 10, edited: true });
+    expect(corrected.edits).toEqual([expect.objectContaining({ kind: 'correction', changes: { total: { from: 12, to: 10 } } })]);
+    expect(corrected.duplicateOf).toMatchObject({ reason: 'same-receipt' });
+    expect((await library.get(owner, first)).duplicateOf).toBeUndefined();
+
+    // The same values again change nothing and record nothing.
+    expect((await library.correct(owner, second, { total: 10 })).edits).toHaveLength(1);
+    const invalid = await library.correct(owner, second, { date: '2999-01-01' });
+    expect(invalid.valid).toBe(false);
+    expect(invalid.issues.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a correction while the receipt is being extracted again', async () => {
+    const owner = visitor();
+    const id = await stored(owner);
+    await library.reextract(owner, id);
+    expect(await refusal(library.correct(owner, id, { total: 99 }))).toEqual({ status: 409, code: 'CONFLICT' });
+    expect((await library.get(owner, id)).total).toBe(3);
+  });
+
+  it('shows an owner only their own receipts, filtered and counted', async () => {
+    const owner = visitor();
+    await stored(owner, { merchantName: 'Bakery Blum', total: 4 });
+    await stored(owner, { merchantName: 'Hardware Haus', total: 40, category: 'retail' });
+    const other = visitor();
+    const theirs = await stored(other);
+    expect((await list(owner)).total).toBe(2);
+    expect((await list(owner, { q: 'bakery' })).items.map((r) => r.merchantName)).toEqual(['Bakery Blum']);
+    expect((await list(owner, { category: 'retail' })).items.map((r) => r.total)).toEqual([40]);
+    expect(await refusal(library.get(owner, theirs))).toEqual({ status: 404, code: 'NOT_FOUND' });
+    expect(await refusal(library.correct(owner, theirs, { total: 1 }))).toEqual({ status: 404, code: 'NOT_FOUND' });
+  });
+
+  it('deletes a receipt with its upload and original', async () => {
+    const owner = visitor();
+    const id = await stored(owner);
+    const { uploadId } = await library.get(owner, id);
+    await library.remove(owner, id);
+    expect(await refusal(library.get(owner, id))).toEqual({ status: 404, code: 'NOT_FOUND' });
+    await expect(stack.files.read(uploadId)).rejects.toThrow();
+  });
+});

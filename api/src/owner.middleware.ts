@@ -1,0 +1,46 @@
+import type { UserRepository, UserRow } from '@receipts/infra';
+import type { RequestHandler } from 'express';
+import { HttpError } from './http-error.js';
+import { ownerOf, type Owner } from './session.js';
+
+declare global {
+  namespace Express {
+    interface Request {
+      /** Who owns what this request touches, resolved once per request by `resolveOwner`. */
+      owner: Owner;
+      /** The signed-in user's row, on routes behind `currentUser`. */
+      user?: UserRow;
+    }
+  }
+}
+
+const unauthenticated = () => new HttpError(401, 'UNAUTHENTICATED', 'Authentication required');
+
+/**
+ * After the session and the visitor's identity: the account when signed in, else the anonymous
+ * session, with the client address an anonymous quota is also counted under.
+ */
+export const resolveOwner: RequestHandler = (req, _res, next) => {
+  req.owner = ownerOf(req.session, req.ip);
+  if (!req.owner.userId && !req.owner.anonId) {
+    return next(new HttpError(401, 'UNAUTHENTICATED', 'Your session has no identity yet. Reload the page and try again.'));
+  }
+  next();
+};
+
+/** Signed-in callers only: 401 in the words the web app looks for (spec §4 subscribe flow). */
+export const requireUser: RequestHandler = (req, _res, next) => {
+  next(req.session.userId ? undefined : unauthenticated());
+};
+
+/** Signed-in callers only, with their user row in `req.user` (401 when the account is gone). */
+export function currentUser(users: UserRepository): RequestHandler {
+  return (req, _res, next) => {
+    if (!req.session.userId) return next(unauthenticated());
+    users.byId(req.session.userId).then((user) => {
+      if (!user) return next(unauthenticated());
+      req.user = user;
+      next();
+    }, next);
+  };
+}

@@ -1,0 +1,158 @@
+import { readdir } from 'node:fs/promises';
+import { LANE_PRIORITY, RECEIPT_JOB, RECEIPT_QUEUE } from '@receipts/common';
+import { createReceiptQueue, createRedis, onCancelRequests, ReceiptJobs, type QuotaService } from '@receipts/infra';
+import { Worker } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anonymousOwner as visitor, extracted, openUploadStack, pngFile as png, type UploadStack } from '../../../tests/support/upload-stack.js';
+import { HttpError } from '../http-error.js';
+import type { Owner } from '../session.js';
+import { UploadService } from './upload.service.js';
+
+// Real PostgreSQL, Redis and BullMQ under a prefix of this run's own; no worker runs, so each
+// test moves the upload itself where a worker would.
+describe('upload service', () => {
+  let stack: UploadStack;
+  let quota: QuotaService;
+  let service: UploadService;
+
+  beforeAll(async () => {
+    stack = await openUploadStack();
+    quota = stack.quota;
+    service = new UploadService(stack);
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  const used = async (owner: Owner) => (await quota.view(owner)).used;
+  const storedFiles = async () => (await readdir(stack.storage, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
+  const eventsFor = (id: string) => stack.events.filter((m) => 'id' in m.payload && m.payload.id === id).map((m) => m.event);
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+  };
+  const receipt = extracted();
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (err: unknown) => (err instanceof HttpError ? { status: err.status, code: err.code } : err),
+    );
+
+  it('turns a file into a stored upload and a job named by its id, in its lane', async () => {
+    const owner = visitor();
+    const upload = await service.create(owner, png());
+    const job = await stack.queue.getJob(upload.id);
+    expect(job).toMatchObject({ name: RECEIPT_JOB, data: { uploadId: upload.id, lane: 'standard' }, priority: LANE_PRIORITY.standard });
+    expect((await stack.files.read(upload.id)).length).toBeGreaterThan(8);
+    expect(await used(owner)).toBe(1);
+    await until(() => stack.events.some((m) => m.event === 'quota:updated' && m.room === `anon:${owner.anonId}`));
+    expect(stack.events.find((m) => m.event === 'quota:updated' && m.room === `anon:${owner.anonId}`)?.payload).toMatchObject({ used: 1 });
+  });
+
+  it('refuses an upload over the quota and keeps nothing of it', async () => {
+    const owner = visitor();
+    for (let i = 0; i < 5; i++) await service.create(owner, png());
+    const before = await storedFiles();
+    expect(await refusal(service.create(owner, png()))).toEqual({ status: 429, code: 'QUOTA_EXCEEDED' });
+    expect(await storedFiles()).toBe(before);
+    expect(await service.list(owner)).toHaveLength(5);
+  });
+
+  it('cancels a waiting upload once: the job leaves the queue and the unit comes back', async () => {
+    const owner = visitor();
+    const { id } = await service.create(owner, png());
+    expect((await service.cancel(owner, id)).status).toBe('cancelled');
+    expect(await stack.queue.getJob(id)).toBeUndefined();
+    expect(await used(owner)).toBe(0);
+    expect(await refusal(service.cancel(owner, id))).toEqual({ status: 409, code: 'NOT_CANCELLABLE' });
+    expect(await used(owner)).toBe(0);
+    await until(() => eventsFor(id).includes('upload:cancelled'));
+    expect(eventsFor(id)).toEqual(['upload:cancelled']);
+    // Someone else's upload is not found, never cancelled.
+    expect(await refusal(service.cancel(visitor(), id))).toEqual({ status: 404, code: 'NOT_FOUND' });
+  });
+
+  it('asks the worker holding an active job to abort it', async () => {
+    const { redisUrl, prefix } = stack.database.services;
+    const asked: string[] = [];
+    const listener = createRedis(redisUrl);
+    await onCancelRequests(listener, prefix, (id) => asked.push(id));
+    // A worker that takes the job and holds its lock, as one running the pipeline does.
+    const holder = new Worker(RECEIPT_QUEUE, null, { connection: createRedis(redisUrl), prefix });
+    holder.on('error', () => undefined); // closed below; a test worker has nothing to report
+    // Only this test's job waits, so it is the one the worker takes.
+    await stack.queue.drain();
+    const owner = visitor();
+    const { id } = await service.create(owner, png());
+    const job = await holder.getNextJob('holder-token');
+    expect(job?.id).toBe(id);
+    await stack.uploads.claim(id);
+
+    expect((await service.cancel(owner, id)).status).toBe('cancelled');
+    await until(() => asked.includes(id));
+    expect(asked).toContain(id);
+    expect(await used(owner)).toBe(0);
+    await holder.close(true);
+    listener.disconnect();
+  });
+
+  it('lets exactly one of a cancel and the worker completing win', async () => {
+    for (let i = 0; i < 10; i++) {
+      const owner = visitor();
+      const { id } = await service.create(owner, png());
+      await stack.uploads.claim(id);
+      const [cancel, stored] = await Promise.all([refusal(service.cancel(owner, id)), stack.uploads.complete(id, receipt)]);
+      const view = await service.get(owner, id);
+      if (stored) {
+        expect(cancel).toEqual({ status: 409, code: 'NOT_CANCELLABLE' });
+        expect(view).toMatchObject({ status: 'completed', receipt: { total: 3 } });
+        expect(await used(owner)).toBe(1);
+      } else {
+        expect(cancel).toBeNull();
+        expect(view.status).toBe('cancelled');
+        expect(view.receipt).toBeUndefined();
+        expect(await used(owner)).toBe(0);
+      }
+    }
+  });
+
+  it('withdraws an upload whose job cannot be queued: no row, no file, the unit back', async () => {
+    const { redisUrl, prefix } = stack.database.services;
+    const gone = createRedis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    gone.on('error', () => undefined); // disconnected on purpose
+    gone.disconnect();
+    const broken = createReceiptQueue(gone, prefix);
+    const withoutQueue = new UploadService({ ...stack, jobs: new ReceiptJobs(broken, stack.producer, { prefix, attempts: 1, log: stack.log }) });
+    const owner = visitor();
+    const before = await storedFiles();
+    expect(await refusal(withoutQueue.create(owner, png()))).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(await service.list(owner)).toEqual([]);
+    expect(await used(owner)).toBe(0);
+    expect(await storedFiles()).toBe(before);
+  });
+
+  it('deletes an active upload after cancelling it, with its file, and returns its unit', async () => {
+    const owner = visitor();
+    const { id } = await service.create(owner, png());
+    await service.remove(owner, id);
+    expect(await stack.queue.getJob(id)).toBeUndefined();
+    expect(await refusal(service.get(owner, id))).toEqual({ status: 404, code: 'NOT_FOUND' });
+    await expect(stack.files.read(id)).rejects.toThrow();
+    expect(await used(owner)).toBe(0);
+  });
+
+  it('extracts a finished upload again through the queue for one more unit, and refuses while it runs', async () => {
+    const owner = visitor();
+    const { id } = await service.create(owner, png());
+    await stack.uploads.claim(id);
+    await stack.uploads.complete(id, receipt);
+    const queued = await service.reextract(owner, id);
+    expect(queued).toMatchObject({ id, status: 'queued' });
+    expect((await stack.queue.getJob(id))?.data).toEqual({ uploadId: id, lane: 'standard' });
+    expect(await used(owner)).toBe(2);
+    expect(await refusal(service.reextract(owner, id))).toEqual({ status: 409, code: 'CONFLICT' });
+    expect(await used(owner)).toBe(2);
+    // The earlier receipt stays until the new one replaces it.
+    expect((await service.get(owner, id)).receipt?.total).toBe(3);
+  });
+});

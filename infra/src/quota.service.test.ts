@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { FREE_DAILY_LIMIT, planById } from '@receipts/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, type TestDatabase } from '../../tests/support/database.js';
+import { createSubscriber } from '../../tests/support/accounts.js';
+import { BillingRepository } from './billing.repository.js';
+import { QuotaService } from './quota.service.js';
+import { UploadRepository } from './upload.repository.js';
+
+// Real PostgreSQL: who may take how many units, and what they see, after real reservations.
+describe('quota service', { timeout: 60_000 }, () => {
+  let database: TestDatabase;
+  let quota: QuotaService;
+  let uploads: UploadRepository;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    quota = new QuotaService(database.db);
+    uploads = new UploadRepository(database.db);
+  }, 120_000);
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const upload = (owner: { userId: string | null; anonId: string | null }) => ({
+    id: randomUUID(),
+    owner,
+    filename: 'r.jpg',
+    mimeType: 'image/jpeg',
+    size: 3,
+    sha256: randomUUID(),
+    currencyCode: null,
+    lane: 'standard' as const,
+  });
+
+  it('gives an active subscriber the plan\'s limit over the billing period, and the express lane', async () => {
+    const { userId } = await createSubscriber(database.db, 'starter');
+    const policy = await quota.policy({ userId, anonId: null });
+    expect(policy).toMatchObject({ subjects: [`user:${userId}`], limit: planById('starter')!.receiptLimit, signedIn: true, subscriptionActive: true });
+    expect(policy.period.key).toMatch(/^month:/);
+  });
+
+  it('falls back to the free daily limit once the subscription has lapsed', async () => {
+    const { userId } = await createSubscriber(database.db, 'starter');
+    const billing = new BillingRepository(database.db);
+    const sub = (await billing.subscription(userId))!;
+    await billing.saveSubscription({ ...sub, status: 'past_due' });
+    const policy = await quota.policy({ userId, anonId: null });
+    expect(policy).toMatchObject({ limit: FREE_DAILY_LIMIT, subscriptionActive: false });
+    expect(policy.period.key).toMatch(/^day:/);
+  });
+
+  it('counts an anonymous visitor by session and by address, and shows the fuller of the two', async () => {
+    const clientIp = '198.51.100.7';
+    const first = { userId: null, anonId: randomUUID(), clientIp };
+    const second = { userId: null, anonId: randomUUID(), clientIp };
+    for (let i = 0; i < 3; i++) await uploads.create(upload(first), await quota.policy(first));
+    await uploads.create(upload(second), await quota.policy(second));
+    // The second visitor used one unit of their own, but the address has used four.
+    expect(await quota.view(second)).toMatchObject({ used: 4, limit: FREE_DAILY_LIMIT, canProcess: true });
+    await uploads.create(upload(second), await quota.policy(second));
+    expect(await uploads.create(upload(first), await quota.policy(first))).toBeNull();
+    expect(await quota.view(first)).toMatchObject({ used: 5, canProcess: false });
+  });
+});

@@ -1,0 +1,101 @@
+import { dailyPeriod } from '@receipts/common';
+import { and, desc, eq, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { Database } from './db/database.js';
+import { passwordResetTokens, quotaUsage, sessions, subscriptions, uploads, users, type UserRow } from './db/schema.js';
+
+/** Sessions of one account, found inside express-session's stored JSON. */
+const sessionsOf = (userId: string) => sql`${sessions.sess}->>'userId' = ${userId}`;
+
+/** Accounts: credentials, password reset tokens, roles, and deleting an account with its data. */
+export class UserRepository {
+  constructor(private readonly db: Database) {}
+
+  /** A new account; null when the e-mail address already has one. */
+  async insert(user: { email: string; username: string; passwordHash: string }): Promise<UserRow | null> {
+    const [created] = await this.db.insert(users).values(user).onConflictDoNothing({ target: users.email }).returning();
+    return created ?? null;
+  }
+
+  async byId(id: string): Promise<UserRow | null> {
+    const [user] = await this.db.select().from(users).where(eq(users.id, id));
+    return user ?? null;
+  }
+
+  async byEmail(email: string): Promise<UserRow | null> {
+    const [user] = await this.db.select().from(users).where(eq(users.email, email));
+    return user ?? null;
+  }
+
+  /** Sets a user's role; null when there is no such user. */
+  async setUserType(id: string, userType: 'admin' | 'user') {
+    const [user] = await this.db
+      .update(users)
+      .set({ userType, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning({ id: users.id, email: users.email, userType: users.userType });
+    return user ?? null;
+  }
+
+  /** The admin screen's page of users, newest first, with plan, upload counts and quota used. */
+  adminPage(search: string | undefined, page: number, pageSize: number, now = new Date()) {
+    const filter: SQL | undefined = search ? or(ilike(users.email, `%${search}%`), ilike(users.username, `%${search}%`)) : undefined;
+    const today = dailyPeriod(now).key;
+    return this.db
+      .select({
+        id: users.id,
+        email: users.email,
+        username: users.username,
+        userType: users.userType,
+        createdAt: users.createdAt,
+        plan: subscriptions.planId,
+        status: subscriptions.status,
+        uploads: sql<number>`(SELECT count(*)::int FROM ${uploads} WHERE ${uploads.userId} = ${users.id})`,
+        failed: sql<number>`(SELECT count(*)::int FROM ${uploads} WHERE ${uploads.userId} = ${users.id} AND ${uploads.status} = 'failed')`,
+        usedToday: sql<number>`coalesce((SELECT ${quotaUsage.used} FROM ${quotaUsage} WHERE ${quotaUsage.subject} = 'user:' || ${users.id} AND ${quotaUsage.period} = ${today}), 0)`,
+        usedThisPeriod: sql<number>`coalesce((SELECT ${quotaUsage.used} FROM ${quotaUsage} WHERE ${quotaUsage.subject} = 'user:' || ${users.id} AND ${quotaUsage.period} = 'month:' || to_char(${subscriptions.currentPeriodStart} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), 0)`,
+      })
+      .from(users)
+      .leftJoin(subscriptions, eq(subscriptions.userId, users.id))
+      .where(filter)
+      .orderBy(desc(users.createdAt))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+  }
+
+  /**
+   * Deletes an account and everything of it in one transaction: uploads, receipts and their
+   * history, subscription and invoices (by cascade), sessions and quota counters. Returns the
+   * ids of the uploads, whose original files the caller deletes.
+   */
+  async deleteWithData(userId: string): Promise<string[]> {
+    return this.db.transaction(async (tx) => {
+      const owned = await tx.select({ id: uploads.id }).from(uploads).where(eq(uploads.userId, userId));
+      await tx.delete(users).where(eq(users.id, userId));
+      await tx.delete(sessions).where(sessionsOf(userId));
+      await tx.delete(quotaUsage).where(eq(quotaUsage.subject, `user:${userId}`));
+      return owned.map((u) => u.id);
+    });
+  }
+
+  async addResetToken(token: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
+    await this.db.insert(passwordResetTokens).values(token);
+  }
+
+  /**
+   * Uses up a valid reset token (unused, not expired), sets the new password and signs the user
+   * out everywhere, in one transaction; false when the token is not valid.
+   */
+  async resetPassword(tokenHash: string, passwordHash: string, now = new Date()): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [used] = await tx
+        .update(passwordResetTokens)
+        .set({ usedAt: now })
+        .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)))
+        .returning({ userId: passwordResetTokens.userId });
+      if (!used) return false;
+      await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, used.userId));
+      await tx.delete(sessions).where(sessionsOf(used.userId));
+      return true;
+    });
+  }
+}

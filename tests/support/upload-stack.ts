@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { UploadBusMessage } from '@receipts/common';
+import {
+  connectProducerRedis,
+  createLogger,
+  createReceiptQueue,
+  createRedis,
+  FileStore,
+  QuotaService,
+  ReceiptJobs,
+  UploadEventBus,
+  UploadRepository,
+  type ExtractedReceipt,
+  type Logger,
+  type ReceiptQueue,
+} from '@receipts/infra';
+import type { Redis } from 'ioredis';
+import { openTestDatabase, type TestDatabase } from './database.js';
+
+/**
+ * What the api's upload and library services stand on, all real: a PostgreSQL database, Redis
+ * and a BullMQ queue under a prefix of this run's own, a file store in a temporary folder, and
+ * every bus event recorded. No worker runs: a test moves an upload where a worker would.
+ */
+export interface UploadStack {
+  database: TestDatabase;
+  producer: Redis;
+  queue: ReceiptQueue;
+  storage: string;
+  files: FileStore;
+  uploads: UploadRepository;
+  quota: QuotaService;
+  jobs: ReceiptJobs;
+  bus: UploadEventBus;
+  events: UploadBusMessage[];
+  log: Logger;
+  close(): Promise<void>;
+}
+
+export async function openUploadStack(): Promise<UploadStack> {
+  const database = await openTestDatabase();
+  const { redisUrl, prefix } = database.services;
+  const log = createLogger({ level: 'silent', role: 'test' });
+  const producer = await connectProducerRedis(redisUrl);
+  const queue = createReceiptQueue(producer, prefix);
+  const storage = await mkdtemp(path.join(os.tmpdir(), 'upload-stack-'));
+  const bus = new UploadEventBus(producer, prefix);
+  const subscriber = createRedis(redisUrl);
+  const events: UploadBusMessage[] = [];
+  await bus.subscribe(subscriber, (m) => events.push(m));
+  return {
+    database,
+    producer,
+    queue,
+    storage,
+    files: new FileStore(storage),
+    uploads: new UploadRepository(database.db),
+    quota: new QuotaService(database.db),
+    jobs: new ReceiptJobs(queue, producer, { prefix, attempts: 1, log }),
+    bus,
+    events,
+    log,
+    async close() {
+      subscriber.disconnect();
+      await queue.close();
+      producer.disconnect();
+      await database.close();
+      await rm(storage, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An anonymous visitor of their own. */
+export const anonymousOwner = () => ({ userId: null, anonId: randomUUID(), clientIp: null });
+
+/** A PNG by its signature, different every time. */
+export const pngFile = () => ({ originalname: 'receipt.png', buffer: Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.from(randomUUID())]) });
+
+/** What a worker would store for a receipt of a shop. */
+export const extracted = (fields: Partial<ExtractedReceipt> = {}): ExtractedReceipt => ({
+  category: 'grocery',
+  quality: 0.9,
+  items: [],
+  rawText: 'SHOP',
+  issues: [],
+  valid: true,
+  total: 3,
+  ...fields,
+});
