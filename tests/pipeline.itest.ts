@@ -13,9 +13,13 @@ describe.each<DeploymentMode>(['pglite', 'postgres'])('pipeline spine on %s', (m
   let deployment: Deployment;
   let visitor: Visitor;
   let receipt: Buffer;
+  /** A receipt of 90 lines: its reading outlasts the 300 ms drain however warm the engine is. */
+  let longReceipt: Buffer;
 
   beforeAll(async () => {
     receipt = await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' });
+    const items = Array.from({ length: 90 }, (_, i) => `ITEM NUMBER ${String(i + 1).padStart(2, '0')}  ${(1 + (i % 9) / 10).toFixed(2)}`);
+    longReceipt = await printedReceipt([...PRINTED_RECEIPT_LINES.slice(0, 2), ...items, 'TOTAL 130.50'], { format: 'jpeg' });
     deployment = await Deployment.start(mode);
   });
 
@@ -142,7 +146,7 @@ describe.each<DeploymentMode>(['pglite', 'postgres'])('pipeline spine on %s', (m
   });
 
   it.runIf(mode === 'postgres')('hands an active job to another worker when its worker is told to stop', async () => {
-    const { body } = await visitor.upload(receipt, 'drained.jpg');
+    const { body } = await visitor.upload(longReceipt, 'drained.jpg');
     const id = body.id as string;
     await visitor.waitFor(() => visitor.eventsFor(id).some((e) => e.event === 'upload:progress'), 60_000, 'job start');
     // Drain gives active jobs SHUTDOWN_TIMEOUT_MS (300 ms here), then hands them back to the queue.
