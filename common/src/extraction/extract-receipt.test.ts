@@ -17,6 +17,10 @@ describe('textLines', () => {
   it('trims scanner edge marks and drops empty lines', () => {
     expect(textLines('| AEON  CO |\n\n!  TOTAL   5.90 |\n   ')).toEqual(['AEON CO', 'TOTAL 5.90']);
   });
+
+  it('joins an amount\'s cents wrapped onto a line of their own, and nothing else', () => {
+    expect(textLines('Subtotal 312.\n50\nTotal tax 15.\n62\nTable\n12')).toEqual(['Subtotal 312.50', 'Total tax 15.62', 'Table', '12']);
+  });
 });
 
 describe('extractReceipt', () => {

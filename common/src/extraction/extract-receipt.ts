@@ -48,10 +48,18 @@ export function textLines(content: string): string[] {
 
 /** The non-empty cleaned lines with the index of each in `content.split('\n')`. */
 export function indexedLines(content: string): Array<{ text: string; raw: number }> {
-  return content
+  const lines = content
     .split('\n')
     .map((l, raw) => ({ text: cleanLine(l.replace(/\r$/, '')), raw }))
     .filter((l) => l.text.length > 0);
+  // An amount's cents wrapped onto a line of their own ("Subtotal 428." / "58"), as a reader splits a narrow column.
+  const joined: typeof lines = [];
+  for (const line of lines) {
+    const previous = joined[joined.length - 1];
+    if (previous && /\d[.,]$/.test(previous.text) && /^\d{1,2}$/.test(line.text)) previous.text += line.text;
+    else joined.push({ ...line });
+  }
+  return joined;
 }
 
 function dateFromField(value: string | undefined, dayFirst: boolean): string | null {

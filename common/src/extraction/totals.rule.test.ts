@@ -124,6 +124,10 @@ describe('totals in every language', () => {
     expect(findTotals(lines('$1.00 store cash added! View your balance\nTotal $19.25\nYour payment method has a temporary hold for $19.42')).total).toBe(19.25);
   });
 
+  it('reads a total whose T was lost at the line\'s start', () => {
+    expect(findTotals(lines('BURGER 12.40\notal $ 52.90\nCARD 52.90')).total).toBe(52.9);
+  });
+
   it('sums per-rate tax lines and prefers a stated total tax', () => {
     expect(findTotals(lines('MwSt 19% 1,20\nMwSt 7% 0,40\nSumme 20,00')).tax).toBe(1.6);
     expect(findTotals(lines('VAT 20% 1,00\nVAT 5% 0,10\nTotal VAT 1,10\nTotal 12,00')).tax).toBe(1.1);
@@ -138,6 +142,8 @@ describe('tax from a rate line the sums confirm', () => {
     ['a service charge is no tax', 'SUBTOTAL 20.00\nService charge 10% 2.00\nTOTAL 22.00', null],
     ['a rate line the sums do not confirm is not the tax', 'TOTAL 30.00\nMember 10% 4.00', null],
     ['a discount stays a discount', 'SUBTOTAL 20.00\nDiscount 10% 2.00\nTOTAL 18.00', null],
+    ['the unlabelled line under the subtotal making up the total (label garbled)', 'SUBTOTAL 120.00\nrx 6.00\nTOTAL 126.00', 6],
+    ['an unlabelled line under the subtotal that does not make up the total', 'SUBTOTAL 120.00\nMember 1234 6.00\nTOTAL 127.00', null],
   ])('%s', (_case, text, tax) => {
     expect(findTotals(lines(text)).tax).toBe(tax);
   });
@@ -158,6 +164,8 @@ describe('taxFromRateTable', () => {
     ['GST 10% 20.00 2.00', { tax: 2, gross: 22 }],
     // Net + tax missing the gross by the row's own rounding cent.
     ['MWST Netto MWST-BETRAG BRUTTO\nD 19,00% 4,21 0,80 5,02', { tax: 0.8, gross: 5.02 }],
+    // A rate column without its % and no rate row adding up: each row's rate, gross and tax.
+    ['GR MWST% TOTAL MWST\n0 2.60 12.40 0.31\n1 8.10 32.43 2.43', { tax: 2.74, gross: 44.83 }],
     // Two amounts with a rate that is no share of either: not a tax row.
     ['Rabatt 10% 5.00 1.00', null],
   ])('%j', (text, table) => {

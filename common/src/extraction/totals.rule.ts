@@ -161,9 +161,12 @@ export function taxFromRateTable(lines: readonly string[], read: AmountReader = 
     if (amounts.length !== 3 && amounts.length !== 2) return;
     const inTable = /%/.test(line) || TAX_WORD.test(line) || i - header <= TABLE_ROWS || first >= 0;
     if (!inTable) return;
-    const row = amounts.length === 3 ? addingRow(amounts as [number, number, number]) : rateRow(amounts as [number, number], line);
+    let row = amounts.length === 3 ? addingRow(amounts as [number, number, number]) : rateRow(amounts as [number, number], line);
+    // Three amounts of which none adds two others: a rate without its % and the two it applies to ("2.60 9.30 0.24").
+    const bareRate = row === null && amounts.length === 3 && amounts[0]! < 30;
+    if (bareRate) row = rateRow([amounts[1]!, amounts[2]!], `${amounts[0]}%`);
     if (row === null || row.tax <= 0) return;
-    if (/%/.test(line) || (first < 0 && !TOTAL_WORD.test(line))) {
+    if (/%/.test(line) || bareRate || (first < 0 && !TOTAL_WORD.test(line))) {
       if (first < 0) first = i;
       sum += row.tax;
       gross += row.gross;
@@ -285,6 +288,12 @@ export function findTotalsWithSources(
     total = subtotal;
     sources.total = first.subtotal!.line;
   }
+  // The line under the subtotal, its label garbled ("aly 4.44" for "TAX 4.44"): a candidate for the same arithmetic.
+  const under = first.subtotal ? first.subtotal.line + 1 : -1;
+  if (under > 0 && under < lines.length && lineKind(lines[under]!) === null && !rateLines.some((l) => l.line === under)) {
+    const amounts = read(lines[under]!);
+    if (amounts.length === 1 && amounts[0]! > 0) rateLines.push({ amount: amounts[0]!, line: under, rate: null });
+  }
   const tax = decideTax(taxLines, table, total, currency) ?? taxByArithmetic(rateLines, total, subtotal, tip, discount);
   const totals: TextTotals = {
     total,
@@ -317,24 +326,28 @@ const RATE = /(\d{1,2}(?:[.,]\d{1,3})?)\s*%/;
 interface RateLine {
   amount: number;
   line: number;
-  rate: number;
+  /** The rate the line prints; null for the unlabelled line under the subtotal. */
+  rate: number | null;
 }
 
 /**
  * With no tax line to go by, a line printing a rate and one amount is the tax when the sums say
  * so: the rate's share of the total (prices include it) or of the subtotal (added to it), or the
  * amount the subtotal lacks to make the total ("C-Taxable @8.000% 0.25" under "SUBTOTAL 86.52",
- * total 86.77). Several rate lines may make that amount between them.
+ * total 86.77). Several rate lines may make that amount between them; the unlabelled line under the
+ * subtotal may make it alone.
  */
 export function taxByArithmetic(lines: readonly RateLine[], total: number | null, subtotal: number | null, tip: number | null, discount: number | null): { amount: number; line: number } | null {
   if (total === null || lines.length === 0) return null;
-  const share = (l: RateLine) => Math.abs((total * l.rate) / (1 + l.rate) - l.amount) <= ROW_ROUNDING || (subtotal !== null && Math.abs(subtotal * l.rate - l.amount) <= ROW_ROUNDING);
+  const share = ({ rate, amount }: RateLine) =>
+    rate !== null && (Math.abs((total * rate) / (1 + rate) - amount) <= ROW_ROUNDING || (subtotal !== null && Math.abs(subtotal * rate - amount) <= ROW_ROUNDING));
   const single = lines.find(share);
   if (single) return { amount: single.amount, line: single.line };
   if (subtotal === null) return null;
   const missing = round2(total - subtotal - (tip ?? 0) + (discount ?? 0));
-  const sum = round2(lines.reduce((s, l) => s + l.amount, 0));
-  if (missing > 0 && near(sum, missing)) return { amount: sum, line: lines[0]!.line };
+  const sum = round2(lines.filter((l) => l.rate !== null).reduce((s, l) => s + l.amount, 0));
+  const rated = lines.filter((l) => l.rate !== null);
+  if (missing > 0 && rated.length > 0 && near(sum, missing)) return { amount: sum, line: rated[0]!.line };
   const one = lines.find((l) => near(l.amount, missing));
   return missing > 0 && one ? { amount: one.amount, line: one.line } : null;
 }

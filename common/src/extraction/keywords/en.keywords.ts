@@ -6,7 +6,8 @@ export const OCR_TOTAL = 't[o0a][t1l][a4o][l1i]';
 export const EN_KEYWORDS: KeywordTable = {
   language: 'en',
   // "Net amount" is what is paid on Asian receipts; European VAT tables print "Net" as a column, read by the rate table.
-  total: [OCR_TOTAL, 'net\\s*(amount|amt)'],
+  // "otal": the T at a line's start lost to a photo's edge or shadow.
+  total: [OCR_TOTAL, '[o0]t[a4]l', 'net\\s*(amount|amt)'],
   grandTotal: [
     `grand\\s*${OCR_TOTAL}`, `${OCR_TOTAL}\\s*(payable|due|amount|to\\s*pay)`, `net+\\s*${OCR_TOTAL}`, `${OCR_TOTAL}\\s*net+`,
     'amount\\s*(due|payable|to\\s*pay)', 'balance\\s*(due|to\\s*pay)', `${OCR_TOTAL}\\s*after\\s*(adj|round)`, `rounded\\s*${OCR_TOTAL}`,
