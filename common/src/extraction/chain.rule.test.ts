@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findChain } from './chain.rule.js';
+import { findMerchant } from './merchant.rule.js';
 
 const found = (lines: string[]) => {
   const m = findChain(lines);
@@ -31,5 +32,18 @@ describe('known chains', () => {
     [['BRIGHT ELECTRICAL SUPPLIES', '20W SUPER T5 LAMP @12 00']],
   ])('%j names no chain', (lines) => {
     expect(findChain(lines)).toBeNull();
+  });
+});
+
+describe('a chain named by its own brands', () => {
+  it('names the chain when several item lines carry its brands, and only then', () => {
+    const order = ['Mar 3, 2026 order', 'Great Value Rolled Oats, 42 oz Qty 1 $4.18', 'Equate Sunscreen SPF 50 Qty 1 $6.97', 'Total $11.15'];
+    expect(findChain(order)).toMatchObject({ chain: { name: 'Walmart' }, where: 'brand', line: 1 });
+    expect(findChain(order.filter((l) => !l.startsWith('Equate')))).toBeNull();
+    expect(findMerchant(undefined, order)?.name).toBe('Walmart');
+  });
+
+  it('lets a name in the header win over brands', () => {
+    expect(findChain(['SAFEWAY', 'Great Value Oats 4.18', 'Great Value Rice 2.10'])).toMatchObject({ chain: { name: 'Safeway' }, where: 'header' });
   });
 });

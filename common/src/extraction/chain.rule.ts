@@ -8,9 +8,10 @@ export interface ChainMatch {
   /**
    * `header`: a name at the start of a word in the receipt's first lines (the strongest);
    * `domain`: its web address anywhere; `mention`: its name as printed, anywhere (a loyalty
-   * program, "Lidl Plus App"): only a fallback when the header holds no name.
+   * program, "Lidl Plus App"): only a fallback when the header holds no name; `brand`: its own brands
+   * on several item lines ("Great Value …"), the last resort.
    */
-  where: 'header' | 'domain' | 'mention';
+  where: 'header' | 'domain' | 'mention' | 'brand';
 }
 
 /** Lines of the header a chain's name is looked for in. */
@@ -148,7 +149,25 @@ function mentioned(lines: readonly string[]): ChainMatch | null {
   return null;
 }
 
-/** A known chain the receipt names: in its header first, then by its web address, then anywhere. */
+/** Lines carrying a chain's own brand for it to count as named: one such item could have come from anywhere. */
+const BRAND_LINES = 2;
+
+const BRANDS = KNOWN_CHAINS.flatMap((chain) =>
+  (chain.brands ?? []).map((brand) => ({ chain, re: new RegExp(`(?<![\\p{L}\\p{N}])${brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}])`, 'iu') })),
+);
+
+/** The chain whose own brands are on at least BRAND_LINES lines. */
+function byBrands(lines: readonly string[]): ChainMatch | null {
+  const seen = new Map<KnownChain, number[]>();
+  lines.forEach((line, i) => {
+    const chains = new Set(BRANDS.filter((b) => b.re.test(line)).map((b) => b.chain));
+    for (const chain of chains) seen.set(chain, [...(seen.get(chain) ?? []), i]);
+  });
+  const [chain, at] = [...seen].sort((a, b) => b[1].length - a[1].length)[0] ?? [];
+  return chain && at!.length >= BRAND_LINES ? { chain, line: at![0]!, where: 'brand' } : null;
+}
+
+/** A known chain the receipt names: in its header first, then by its web address, then anywhere, then by its brands. */
 export function findChain(lines: readonly string[]): ChainMatch | null {
-  return inHeader(lines) ?? byDomain(lines) ?? mentioned(lines);
+  return inHeader(lines) ?? byDomain(lines) ?? mentioned(lines) ?? byBrands(lines);
 }

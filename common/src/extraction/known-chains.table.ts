@@ -11,20 +11,24 @@ export interface KnownChain {
   aliases?: string[];
   /** ISO 3166-1 alpha-2 of the countries where it trades (its receipts' currency follows). */
   countries: string[];
+  /** Own brands only it sells, printed on item lines where the name is a logo: evidence when several items carry them. */
+  brands?: string[];
 }
 
 const chains = (countries: string[], names: Array<string | [string, ...string[]]>): KnownChain[] =>
   names.map((n) => (typeof n === 'string' ? { name: n, countries } : { name: n[0], aliases: n.slice(1), countries }));
 
 export const KNOWN_CHAINS: readonly KnownChain[] = [
-  ...chains(['US', 'CA', 'MX'], ['Walmart']),
+  { name: 'Walmart', countries: ['US', 'CA', 'MX'], brands: ['Great Value', 'Equate', 'Marketside', 'Freshness Guaranteed', 'Mainstays', "Parent's Choice"] },
+  { name: 'Target', countries: ['US'], brands: ['Good & Gather', 'up&up', 'Market Pantry', 'Favorite Day'] },
   ...chains(['US'], [
-    'Target', 'Kroger', 'Safeway', 'Albertsons', 'Publix', 'Meijer', 'Walgreens', 'Home Depot', "Lowe's",
+    'Kroger', 'Safeway', 'Albertsons', 'Publix', 'Meijer', 'Walgreens', 'Home Depot', "Lowe's",
     ["Trader Joe's", 'trader joes'], 'Whole Foods Market', 'Wegmans', 'H-E-B', 'Food Lion', 'Giant Eagle', 'Stop & Shop',
     'ShopRite', 'Hy-Vee', "Dillard's", "Macy's", 'Best Buy', 'Dollar General', 'Family Dollar', 'Dollar Tree', "Dunkin'",
     'Chipotle', 'Panera Bread', 'Taco Bell', "Wendy's", 'Chick-fil-A', 'Sprouts Farmers Market', 'Piggly Wiggly',
   ]),
-  ...chains(['US', 'CA'], ['Costco Wholesale', 'CVS Pharmacy', 'Staples', 'Starbucks', "McDonald's", 'Subway', 'Burger King']),
+  { name: 'Costco Wholesale', countries: ['US', 'CA'], brands: ['Kirkland Signature', 'Kirkland'] },
+  ...chains(['US', 'CA'], ['CVS Pharmacy', 'Staples', 'Starbucks', "McDonald's", 'Subway', 'Burger King']),
   ...chains(['CA'], [
     'Loblaws', ['Loblaw'], 'Sobeys', 'Metro', 'No Frills', 'Real Canadian Superstore', 'Shoppers Drug Mart', 'Canadian Tire',
     'Save-On-Foods', 'T&T Supermarket', 'FreshCo', 'Farm Boy', 'Food Basics', 'Tim Hortons', 'Dollarama', 'Provigo', 'IGA',

@@ -132,7 +132,8 @@ export function findMerchant(
   // A known chain in the header names the merchant; a header line that holds the chain's name
   // ("MODELO CONTINENTE HIPERMERCADOS SA") is its fuller printed form.
   const holdsChain = named && chain && named.line < SCANNED_LINES && findChain([named.name])?.chain === chain.chain;
-  const asPrinted = chain && { name: chainName(chain.chain.name, cleanMerchantLine(lines[chain.line]!)), line: chain.line };
+  // Brands name the chain, not the line they stand on.
+  const asPrinted = chain && { name: chain.where === 'brand' ? chain.chain.name : chainName(chain.chain.name, cleanMerchantLine(lines[chain.line]!)), line: chain.line };
   // A legal name printed above the chain ("LAVENDER BAKERY S/B" over "AEON Mall …") is a shop inside
   // the chain's mall; one printed below it is the company operating the chain's store (イオンリテール株式会社).
   const legalHeader = named && chain && named.line < chain.line && LEGAL_FORM.test(named.name);
