@@ -1,5 +1,7 @@
-// npx tsx bench/prepare-page.bench.ts [orientation|osd|extraction|all] [--quick] (osd: orientation without the
-// slow trial rotations; --quick: extraction for today and preparePage only) — what each page-preparation step
+// npx tsx bench/prepare-page.bench.ts [orientation|osd|extraction|perspective|all] [--quick] (osd: orientation
+// without the slow trial rotations; --quick: extraction for today and preparePage only; perspective: extraction
+// for preparePage with and without perspective correction, what it warped and its CPU, the warped pages also read
+// by PaddleOCR, which reads photos first in the local engine) — what each page-preparation step
 // (worker/src/document/*.step.ts) does for OCR on ../shared/receipts-world and a sample of the SROIE
 // scans: fields right after extraction and the labelled total found in the OCR text, today's decoded
 // image against prepared ones (all steps, and all but one), tune and holdout halves apart, CPU per image;
@@ -17,9 +19,12 @@ import { deskewPage } from '../worker/src/document/deskew.step.js';
 import { evenIllumination } from '../worker/src/document/illumination.step.js';
 import { chooseTurn, guessOrientation, orientPage, turnPage } from '../worker/src/document/orientation.step.js';
 import { preparePage } from '../worker/src/document/prepare-page.js';
+import { straightenReceipt } from '../worker/src/document/perspective.step.js';
 import { cropToReceipt } from '../worker/src/document/receipt-crop.step.js';
 import { scaleText } from '../worker/src/document/text-scale.step.js';
 import type { PageImage } from '../worker/src/ocr/ocr-engine.js';
+import { createPaddleOcr, type PaddleOcr } from '../worker/src/ocr/paddle-ocr.engine.js';
+import { readingOrder } from '../worker/src/ocr/reading-order.js';
 import { closeOrientationDetector, type OrientationGuess } from '../worker/src/ocr/orientation.detector.js';
 import { dateMatches, half, loadWorldLabels, merchantMatches, totalMatches, worldDir } from '../tests/support/receipts-world.js';
 import { receiptsDir } from '../tests/support/service-process.js';
@@ -98,6 +103,18 @@ const worker = () =>
     errorHandler: (err: unknown) => console.error('ocr worker:', err),
   }));
 
+let paddleOcr: PaddleOcr | undefined;
+
+/** PaddleOCR's reading of an image, its lines in reading order as the local engine joins them; cached by its bytes. */
+async function paddleText(image: Buffer): Promise<string> {
+  const file = path.join(CACHE, `paddle-${createHash('sha256').update(image).digest('hex')}.txt`);
+  if (existsSync(file)) return readFile(file, 'utf8');
+  const { lines } = await (paddleOcr ??= createPaddleOcr()).recognizePage(image, signal);
+  const text = readingOrder(lines).map((l) => l.text).join('\n');
+  await writeFile(file, text);
+  return text;
+}
+
 interface Ocr {
   text: string;
   confidence: number;
@@ -138,15 +155,16 @@ async function decode(item: Item): Promise<PageImage> {
   return { image: data, width: info.width, height: info.height };
 }
 
-type Step = 'crop' | 'illumination' | 'orientation' | 'deskew' | 'scale';
-/** The steps preparePage applies, in its order; deskew and text scaling are measured as additions. */
+type Step = 'crop' | 'illumination' | 'orientation' | 'deskew' | 'scale' | 'perspective';
+/** The steps preparePage applies, in its order; deskew, text scaling and perspective are measured as additions. */
 const KEPT: Step[] = ['crop', 'illumination', 'orientation'];
-const TRIED: Step[] = ['deskew', 'scale'];
+const TRIED: Step[] = ['deskew', 'scale', 'perspective'];
 
-/** The page through the given steps, in preparePage's order (deskew and scale after orientation). */
+/** The page through the given steps, in preparePage's order (perspective with the crop, deskew and scale after orientation). */
 async function prepareWith(page: PageImage, steps: Step[]): Promise<PageImage> {
   let p = page;
-  if (steps.includes('crop')) p = (await cropToReceipt(p)).page;
+  if (steps.includes('perspective')) p = (await straightenReceipt(p, { signal })).page;
+  else if (steps.includes('crop')) p = (await cropToReceipt(p)).page;
   if (steps.includes('illumination')) p = (await evenIllumination(p)).page;
   if (steps.includes('orientation')) p = (await orientPage(p, { signal })).page;
   if (steps.includes('deskew')) p = (await deskewPage(p, { signal })).page;
@@ -160,9 +178,15 @@ const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math
 async function extraction(all: Item[]): Promise<void> {
   const chosen = all.filter((item, i) => item.kind !== 'sroie' || i % SCAN_STEP === 0);
   // `quick`: today against preparePage only, for a rerun after a change to the steps kept.
-  const variants = quick
-    ? ['today', 'prepared']
-    : ['today', 'prepared', ...KEPT.map((s) => `without ${s}`), ...TRIED.map((s) => `with ${s}`)];
+  const variants =
+    mode === 'perspective'
+      ? ['prepared', 'with perspective']
+      : quick
+        ? ['today', 'prepared']
+        : ['today', 'prepared', ...KEPT.map((s) => `without ${s}`), ...TRIED.map((s) => `with ${s}`)];
+  // What perspective correction does beyond the crop it replaces: pages warped, CPU of the step and of the whole preparation.
+  type Fields = { total: boolean; date: boolean; merchant: boolean };
+  const perspective: Array<{ item: Item; warped: boolean; stepMs: number; prepMs: number; paddle?: { prepared: Fields; perspective: Fields } }> = [];
   type Row = { item: Item; variant: string; total: boolean; date: boolean; merchant: boolean; inText: boolean; ocrMs: number; prepMs: number };
   const rows: Row[] = [];
   for (const item of chosen) {
@@ -170,12 +194,23 @@ async function extraction(all: Item[]): Promise<void> {
     const pages: Record<string, { image: Buffer; prepMs: number }> = { today: { image: page.image, prepMs: 0 } };
     const prepared = await cpuOf(() => preparePage(page, { signal }));
     pages.prepared = { image: prepared.result.page.image, prepMs: prepared.cpuMs };
-    for (const variant of variants.slice(2)) {
+    for (const variant of variants.filter((v) => v !== 'today' && v !== 'prepared')) {
       const [how, step] = variant.split(' ') as ['with' | 'without', Step];
       const steps = how === 'with' ? [...KEPT, step] : KEPT.filter((s) => s !== step);
-      pages[variant] = { image: (await prepareWith(page, steps)).image, prepMs: 0 };
+      const withStep = await cpuOf(() => prepareWith(page, steps));
+      pages[variant] = { image: withStep.result.image, prepMs: withStep.cpuMs };
     }
     const line: string[] = [];
+    if (variants.includes('with perspective')) {
+      const crop = await cpuOf(() => cropToReceipt(page));
+      const straight = await cpuOf(() => straightenReceipt(page, { signal }));
+      // Only warped pages differ between the two: PaddleOCR reads just those.
+      const paddle = straight.result.warped
+        ? { prepared: item.score(await paddleText(pages.prepared.image)), perspective: item.score(await paddleText(pages['with perspective']!.image)) }
+        : undefined;
+      perspective.push({ item, warped: straight.result.warped, stepMs: straight.cpuMs - crop.cpuMs, prepMs: pages['with perspective']!.prepMs - prepared.cpuMs, paddle });
+      if (straight.result.warped) line.push('warped');
+    }
     for (const variant of variants) {
       const { image, prepMs } = pages[variant]!;
       const result = await ocr(image);
@@ -194,11 +229,27 @@ async function extraction(all: Item[]): Promise<void> {
       for (const variant of variants) {
         const v = inGroup.filter((r) => r.variant === variant);
         const c = (k: 'total' | 'date' | 'merchant' | 'inText') => pct(v.filter((r) => r[k]).length, v.length);
-        const prep = variant === 'prepared' ? `${median(v.map((r) => r.prepMs)).toFixed(0)} ms` : '';
+        const prep = variant === 'prepared' || variant === 'with perspective' ? `${median(v.map((r) => r.prepMs)).toFixed(0)} ms` : '';
         console.log(`| ${variant} | ${c('total')} | ${c('date')} | ${c('merchant')} | ${c('inText')} | ${median(v.map((r) => r.ocrMs)).toFixed(0)} ms | ${prep} |`);
       }
     }
   }
+  for (const h of ['tune', 'holdout'] as const) {
+    const m = perspective.filter((p) => p.item.half === h);
+    if (!m.length) continue;
+    const warped = m.filter((p) => p.warped);
+    const mean = (xs: number[]) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : 0);
+    console.log(
+      `perspective ${h}: warped ${warped.length}/${m.length} pages (photos ${warped.filter((p) => p.item.kind === 'photo').length}/${m.filter((p) => p.item.kind === 'photo').length});` +
+        ` CPU over the crop alone: step ${mean(m.map((p) => p.stepMs)).toFixed(0)} ms mean (warped pages ${mean(warped.map((p) => p.stepMs)).toFixed(0)} ms),` +
+        ` whole preparation ${mean(m.map((p) => p.prepMs)).toFixed(0)} ms mean (warped pages ${mean(warped.map((p) => p.prepMs)).toFixed(0)} ms)`,
+    );
+    if (warped.length) console.log(`  warped: ${warped.map((p) => path.basename(p.item.file)).join(' ')}`);
+    const right = (variant: 'prepared' | 'perspective', k: keyof Fields) => warped.filter((p) => p.paddle![variant][k]).length;
+    const fields = (variant: 'prepared' | 'perspective') => (['total', 'date', 'merchant'] as const).map((k) => `${k} ${right(variant, k)}`).join(', ');
+    console.log(`  PaddleOCR on the ${warped.length} warped pages: prepared ${fields('prepared')}; with perspective ${fields('perspective')}`);
+  }
+  if (!variants.includes('today')) return;
   const scans = rows.filter((r) => r.item.kind === 'sroie' || r.item.kind === 'scan');
   const cost = (variant: string) => scans.filter((r) => r.variant === variant).reduce((a, r) => a + r.ocrMs + r.prepMs, 0);
   console.log(`\nscans (SROIE + world scans): CPU prepare + OCR / today's OCR = ${(cost('prepared') / cost('today')).toFixed(2)}×`);
@@ -292,6 +343,7 @@ async function orientation(all: Item[]): Promise<void> {
 const all = await items();
 if (!all.length || !(await readdir(worldDir).catch(() => []))) throw new Error('no receipts under ../shared');
 if (mode === 'orientation' || mode === 'osd' || mode === 'all') await orientation(all);
-if (mode === 'extraction' || mode === 'all') await extraction(all);
+if (mode === 'extraction' || mode === 'perspective' || mode === 'all') await extraction(all);
 await closeOrientationDetector();
+await paddleOcr?.close();
 if (ocrWorker) await (await ocrWorker).terminate();

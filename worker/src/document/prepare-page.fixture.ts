@@ -51,3 +51,30 @@ export async function syntheticPhoto(options: { width?: number; height?: number;
     .toBuffer();
   return { image, width, height, paper };
 }
+
+/** Bars standing for lines of print on the tilted receipt: [top, height] as shares of the paper's height, all from 10 % to 90 % of its width. */
+export const TILTED_BARS: Array<[number, number]> = Array.from({ length: 8 }, (_, i) => [0.1 + 0.1 * i, 0.03]);
+
+/**
+ * A receipt photographed at an angle: white paper with dark bars (lines of print) seen as the
+ * quadrilateral `corners` (top left, top right, bottom right, bottom left) on a textured frame.
+ * `toFrame` maps a point of the flat paper (0..1 each way) to the frame, the projection the
+ * corners define; straight lines stay straight, so each bar is drawn as the polygon of its corners.
+ */
+export async function tiltedPhoto(
+  corners: Array<[number, number]>,
+  toFrame: (u: number, v: number) => [number, number],
+  frame = { width: 1200, height: 1600 },
+): Promise<PageImage> {
+  const polygon = (points: Array<[number, number]>, fill: string) => `<polygon points="${points.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(' ')}" fill="${fill}"/>`;
+  const bars = TILTED_BARS.map(([top, height]) =>
+    polygon([toFrame(0.1, top), toFrame(0.9, top), toFrame(0.9, top + height), toFrame(0.1, top + height)], '#151515'),
+  ).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${frame.width}" height="${frame.height}">${polygon(corners, '#f2f2ee')}${bars}</svg>`;
+  const image = await sharp(await texture(frame.width, frame.height))
+    .composite([{ input: Buffer.from(svg) }])
+    .grayscale()
+    .png()
+    .toBuffer();
+  return { image, ...frame };
+}

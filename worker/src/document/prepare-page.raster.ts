@@ -85,8 +85,11 @@ export interface Box {
   height: number;
 }
 
-/** The 4-connected regions of the pixels `inside` holds for, with their pixel counts and bounding boxes. */
-export function regions(width: number, height: number, inside: (i: number) => boolean): Array<{ area: number; box: Box }> {
+/**
+ * The 4-connected regions of the pixels `inside` holds for, with their pixel counts and bounding
+ * boxes; `labels`, when given, receives each pixel's region as its index in the result plus one (0: none).
+ */
+export function regions(width: number, height: number, inside: (i: number) => boolean, labels?: Int32Array): Array<{ area: number; box: Box }> {
   const seen = new Uint8Array(width * height);
   const stack = new Int32Array(width * height);
   const found: Array<{ area: number; box: Box }> = [];
@@ -102,6 +105,7 @@ export function regions(width: number, height: number, inside: (i: number) => bo
     let y1 = 0;
     while (top > 0) {
       const i = stack[--top]!;
+      if (labels) labels[i] = found.length + 1;
       const x = i % width;
       const y = (i - x) / width;
       area++;

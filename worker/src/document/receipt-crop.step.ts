@@ -21,11 +21,21 @@ const MIN_FILL = 0.45;
 /** Margin kept around the paper, as a share of its box: the edge of the print sits close to the edge of the paper. */
 const MARGIN = 0.03;
 
+/** The receipt found in a photo: where to crop, and the paper's pixels on the small copy it was found on. */
+export interface Paper {
+  /** The paper's bounding box plus a margin, in the page's pixels. */
+  box: Box;
+  /** 1 where the receipt is (paper and the print on it), on a `width` × `height` copy of the page. */
+  mask: Uint8Array;
+  width: number;
+  height: number;
+}
+
 /**
- * Where the receipt lies in a photo, in the page's pixels: the largest bright, colourless region,
- * or undefined when there is none distinct from the frame (a flat scan, a screenshot).
+ * The receipt in a photo: the largest bright, colourless region, or undefined when there is none
+ * distinct from the frame (a flat scan, a screenshot).
  */
-export async function findReceipt(page: PageImage): Promise<Box | undefined> {
+export async function findPaper(page: PageImage): Promise<Paper | undefined> {
   const { data, info } = await sharp(page.image)
     .resize({ width: FIND_SIDE, height: FIND_SIDE, fit: 'inside', withoutEnlargement: true })
     // The blur averages a textured background (wood, fabric, steel) to its mean; paper stays bright.
@@ -59,10 +69,12 @@ export async function findReceipt(page: PageImage): Promise<Box | undefined> {
   // does not, so the receipt is everything else, text included.
   const receipt = new Uint8Array(n).fill(255);
   for (const i of borderConnected(closed, width, height)) receipt[i] = 0;
-  const found = regions(width, height, (i) => receipt[i]! >= 128).sort((a, b) => b.area - a.area);
+  const labels = new Int32Array(n);
+  const found = regions(width, height, (i) => receipt[i]! >= 128, labels);
   if (!found.length) return undefined;
   // A fold or a shadow across the paper can cut it in two: every large piece belongs to the receipt.
-  const pieces = found.filter((r) => r.area >= PIECE_SHARE * found[0]!.area);
+  const largest = found.reduce((a, r) => Math.max(a, r.area), 0);
+  const pieces = found.filter((r) => r.area >= PIECE_SHARE * largest);
   const x0 = Math.min(...pieces.map((r) => r.box.left));
   const y0 = Math.min(...pieces.map((r) => r.box.top));
   const x1 = Math.max(...pieces.map((r) => r.box.left + r.box.width));
@@ -94,7 +106,15 @@ export async function findReceipt(page: PageImage): Promise<Box | undefined> {
   const top = Math.max(0, Math.floor((y0 - my) * scale));
   const right = Math.min(page.width, Math.ceil((x1 + mx) * scale));
   const bottom = Math.min(page.height, Math.ceil((y1 + my) * scale));
-  return { left, top, width: right - left, height: bottom - top };
+  const isPiece = found.map((r) => r.area >= PIECE_SHARE * largest);
+  const mask = new Uint8Array(n);
+  for (let i = 0; i < n; i++) mask[i] = labels[i] && isPiece[labels[i]! - 1] ? 1 : 0;
+  return { box: { left, top, width: right - left, height: bottom - top }, mask, width, height };
+}
+
+/** Where the receipt lies in a photo, in the page's pixels (see findPaper). */
+export async function findReceipt(page: PageImage): Promise<Box | undefined> {
+  return (await findPaper(page))?.box;
 }
 
 /** Blurs a 0/255 mask and keeps what exceeds `level`: a low level grows the mask by about 2σ, a high one shrinks it. */
@@ -141,7 +161,11 @@ function borderConnected(mask: Uint8Array, width: number, height: number): Int32
 /** Crops a photo to its receipt; a page with no distinct receipt comes back as it was. */
 export async function cropToReceipt(page: PageImage): Promise<{ page: PageImage; cropped: boolean }> {
   const box = await findReceipt(page);
-  if (!box) return { page, cropped: false };
+  return box ? { page: await cropToBox(page, box), cropped: true } : { page, cropped: false };
+}
+
+/** The page cut to `box`, its pixels leading back through the page's own mapping. */
+export async function cropToBox(page: PageImage, box: Box): Promise<PageImage> {
   const toInput = (x: number, y: number): [number, number] => [x + box.left, y + box.top];
-  return { page: await sharpPage(sharp(page.image).extract(box), throughInput(page, toInput)), cropped: true };
+  return sharpPage(sharp(page.image).extract(box), throughInput(page, toInput));
 }
