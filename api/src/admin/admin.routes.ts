@@ -32,7 +32,7 @@ export function adminRoutes(admin: AdminService): Router {
   });
   router.patch('/users/:id', async (req, res) => {
     const { userType } = parseBody(userTypeBody, req.body);
-    res.json(await admin.setUserType(parseId(req.params.id, 'User not found'), userType));
+    res.json(await admin.setUserType(parseId(req.params.id), userType));
   });
   router.get('/uploads', async (req, res) => {
     const { status, page } = parseBody(pageQuery, req.query);
@@ -42,7 +42,7 @@ export function adminRoutes(admin: AdminService): Router {
     res.json(await admin.queues());
   });
   router.post('/uploads/:id/retry', async (req, res) => {
-    res.json(await admin.retry(parseId(req.params.id, 'Upload not found')));
+    res.json(await admin.retry(parseId(req.params.id)));
   });
   return router;
 }
