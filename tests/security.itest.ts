@@ -218,4 +218,20 @@ describe('security (issue 14)', () => {
     expect((await v.json<UploadView[]>('/api/uploads')).body.map((u) => u.filename)).toContain(name);
     await v.request(`/api/ocr/cancel/${String(body.id)}`, { method: 'POST' });
   });
+
+  it('row 12: the queue dashboard\'s state-changing calls need X-Requested-With too', async () => {
+    const boss = await registered('boss@example.test');
+    const page = await (await boss.request('/admin/queues')).text();
+    // The page loads the script that gives its own calls the header.
+    expect(page).toContain('<script src="./xhr-header.js"></script></head>');
+    const script = await boss.request('/admin/queues/xhr-header.js');
+    expect(await script.text()).toContain("setRequestHeader('X-Requested-With', 'XMLHttpRequest')");
+
+    const pause = `${deployment.baseUrl}/admin/queues/api/queues/receipts/pause`;
+    const forged = await fetch(pause, { method: 'PUT', headers: { cookie: boss.cookie } });
+    expect(forged.status).toBe(403);
+    expect(await forged.json()).toEqual({ error: 'FORBIDDEN', message: 'Missing X-Requested-With header.' });
+    expect((await boss.request('/admin/queues/api/queues/receipts/pause', { method: 'PUT' })).ok).toBe(true);
+    expect((await boss.request('/admin/queues/api/queues/receipts/resume', { method: 'PUT' })).ok).toBe(true);
+  });
 });
