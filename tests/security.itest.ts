@@ -29,16 +29,17 @@ describe('security (issue 14)', () => {
     expect((await post(v, '/api/auth/register', { email, password: PASSWORD })).status).toBe(201);
     return v;
   };
-  /** Runs SQL against the deployment's database (to provoke a database error on purpose). */
+  /** Runs SQL against the deployment's database (to provoke a database error on purpose, to count rows). */
   const sql = async (text: string) => {
     const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
     await db.connect();
     try {
-      await db.query(text);
+      return (await db.query(text)).rows;
     } finally {
       await db.end();
     }
   };
+  const storedSessions = async () => Number((await sql('SELECT count(*) AS n FROM sessions'))[0]!.n);
 
   /** The reset tokens mailed to `email`, oldest first, once `count` have arrived. */
   const resetTokens = async (email: string, count: number) => {
@@ -233,5 +234,24 @@ describe('security (issue 14)', () => {
     expect(await forged.json()).toEqual({ error: 'FORBIDDEN', message: 'Missing X-Requested-With header.' });
     expect((await boss.request('/admin/queues/api/queues/receipts/pause', { method: 'PUT' })).ok).toBe(true);
     expect((await boss.request('/admin/queues/api/queues/receipts/resume', { method: 'PUT' })).ok).toBe(true);
+  });
+
+  it('row 13: a session is stored only once it carries something (a signed-in user)', async () => {
+    const before = await storedSessions();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${deployment.baseUrl}/api/uploads`)));
+    expect(answers.every((a) => a.status === 200 && a.headers.get('set-cookie')?.startsWith('rsid='))).toBe(true);
+    expect(await storedSessions()).toBe(before);
+
+    // An anonymous visitor keeps their identity (and uploads) on the cookie alone...
+    const v = visitor();
+    const { body } = await v.upload(receipt, 'anonymous.jpg');
+    expect((await v.json<UploadView[]>('/api/uploads')).body.map((u) => u.id)).toEqual([body.id]);
+    expect((await visitor().json<UploadView[]>('/api/uploads')).body).toEqual([]);
+    expect(await storedSessions()).toBe(before);
+    // ...and signing up stores the session and keeps the uploads.
+    expect((await post(v, '/api/auth/register', { email: newEmail(), password: PASSWORD })).status).toBe(201);
+    expect(await storedSessions()).toBe(before + 1);
+    expect((await v.json<UploadView[]>('/api/uploads')).body.map((u) => u.id)).toEqual([body.id]);
+    await v.request(`/api/ocr/cancel/${String(body.id)}`, { method: 'POST' });
   });
 });
