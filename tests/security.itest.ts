@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AMOUNT_TOO_LARGE, type ReceiptView, type UploadView } from '@receipts/common';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './support/browser.js';
 import { Deployment } from './support/deployment.js';
 import { freePort } from './support/free-port.js';
 import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
@@ -234,6 +235,31 @@ describe('security (issue 14)', () => {
     expect(await forged.json()).toEqual({ error: 'FORBIDDEN', message: 'Missing X-Requested-With header.' });
     expect((await boss.request('/admin/queues/api/queues/receipts/pause', { method: 'PUT' })).ok).toBe(true);
     expect((await boss.request('/admin/queues/api/queues/receipts/resume', { method: 'PUT' })).ok).toBe(true);
+
+    // In a browser, under the page's CSP, the dashboard's XHR calls (bull-board's axios) carry it.
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext();
+      const [name, value] = boss.cookie.split('=') as [string, string];
+      await context.addCookies([{ name, value, url: deployment.baseUrl }]);
+      const page = await context.newPage();
+      await page.goto(`${deployment.baseUrl}/admin/queues`);
+      const put = (path: string) =>
+        page.evaluate(
+          (url) =>
+            new Promise<number>((resolve) => {
+              const xhr = new XMLHttpRequest();
+              xhr.open('PUT', url);
+              xhr.onload = () => resolve(xhr.status);
+              xhr.send();
+            }),
+          path,
+        );
+      expect(await put('api/queues/receipts/pause')).toBeLessThan(300);
+      expect(await put('api/queues/receipts/resume')).toBeLessThan(300);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('row 13: a session is stored only once it carries something (a signed-in user)', async () => {
