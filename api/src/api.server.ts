@@ -35,8 +35,8 @@ import { receiptLibraryRoutes } from './library/receipt-library.routes.js';
 import { ReceiptLibraryService } from './library/receipt-library.service.js';
 import { resolveOwner } from './owner.middleware.js';
 import { metricsRoute, requestContext } from './request-context.js';
-import { authRateLimit, requireXhrHeader, securityHeaders } from './security.js';
-import { DatabaseSessionStore, ensureVisitorIdentity, sessionMiddleware } from './session.js';
+import { authRateLimit, requireXhrHeader, securityHeaders, type RateLimits } from './security.js';
+import { DatabaseSessionStore, sessionMiddleware } from './session.js';
 import { createSocketGateway } from './socket.gateway.js';
 import { uploadRoutes } from './uploads/upload.routes.js';
 import { UploadService } from './uploads/upload.service.js';
@@ -80,12 +80,9 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   const profiles = new ProfileService(billingRows, accounts);
   const billing = new BillingService(billingRows, mailer, config, log);
   const deletion = new AccountDeletionService(accounts, billing, uploads);
-  const sessionStore = new DatabaseSessionStore(new SessionRepository(db));
-  const session = sessionMiddleware({
-    store: sessionStore,
-    secret: config.sessionSecret,
-    secure: config.NODE_ENV === 'production',
-  });
+  const secureCookies = config.NODE_ENV === 'production';
+  const sessionStore = new DatabaseSessionStore(new SessionRepository(db), secureCookies);
+  const session = sessionMiddleware({ store: sessionStore, secret: config.sessionSecret, secure: secureCookies });
 
   initMetrics({ role: config.ROLES.join('+'), queue: jobs.queue });
   const app = express();
@@ -100,11 +97,16 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
     const checks = await runtime.ready();
     res.status(checks.database && checks.redis ? 200 : 503).json(checks);
   });
-  app.use(securityHeaders({ analytics: Boolean(config.ANALYTICS_MEASUREMENT_ID) }));
+  app.use(securityHeaders({ analytics: Boolean(config.ANALYTICS_MEASUREMENT_ID), publicUrl: config.publicUrl }));
   app.use('/api', stripeWebhookRoute(billing));
-  app.use('/api', requireXhrHeader(['/stripe/webhook']), session, ensureVisitorIdentity, resolveOwner, express.json({ limit: '100kb' }));
-  const rateLimited = authRateLimit(producer, config.QUEUE_PREFIX, log);
-  app.use(['/api/auth/login', '/api/auth/register', '/api/auth/forgot-password'], rateLimited);
+  app.use('/api', requireXhrHeader(['/stripe/webhook']), session, resolveOwner, express.json({ limit: '100kb' }));
+  const limit = (name: string, limits: RateLimits) => authRateLimit(producer, config.QUEUE_PREFIX, log, name, limits);
+  app.use('/api/auth/login', limit('login', { perAddress: 30, perEmail: 10 }));
+  app.use('/api/auth/register', limit('register', { perAddress: 30, perEmail: 10 }));
+  // Counts the mails an address is sent, apart from sign-in: asking for links locks nobody out.
+  app.use('/api/auth/forgot-password', limit('forgot', { perAddress: 30, perEmail: 10 }));
+  // Every attempt at a token is a guess once the link is used: few per address.
+  app.use('/api/auth/reset-password', limit('reset', { perAddress: 10 }));
   app.use('/api/auth', authRoutes(accounts, profiles, log));
   app.use('/api/user', accountRoutes({ users, profiles, quota, deletion }));
   app.use('/api', currencyRoutes());

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@receipts/common';
+import { internalErrorMessage, type ErrorCode } from '@receipts/common';
 import type { ZodType } from 'zod';
 import type { ErrorRequestHandler } from 'express';
 import { isServiceUnavailable, type Logger } from '@receipts/infra';
@@ -25,9 +25,9 @@ export function parseBody<T>(schema: ZodType<T>, body: unknown, code: ErrorCode 
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A route's `:id`: anything but a uuid names nothing there is, so it is not found. */
-export function parseId(id: string, notFoundMessage: string): string {
-  if (!UUID.test(id)) throw notFound(notFoundMessage);
+/** A route's `:id`: anything but a uuid is a malformed request (and never reaches the database). */
+export function parseId(id: string): string {
+  if (!UUID.test(id)) throw new HttpError(400, 'BAD_REQUEST', 'Not a valid id.');
   return id;
 }
 
@@ -44,10 +44,11 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     }
     // body-parser and similar set `status` on client errors.
     const status = typeof err?.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
-    if (status === 500) (req.log ?? log).error({ err, url: req.originalUrl }, 'unhandled error');
-    res.status(status).json({
-      error: status === 500 ? 'INTERNAL' : 'BAD_REQUEST',
-      message: status === 500 ? 'Something went wrong on our side. Please try again.' : String(err.message),
-    });
+    if (status === 500) {
+      (req.log ?? log).error({ err, url: req.originalUrl }, 'unhandled error');
+      res.status(500).json({ error: 'INTERNAL', message: internalErrorMessage(req.id) });
+      return;
+    }
+    res.status(status).json({ error: 'BAD_REQUEST', message: String(err.message) });
   };
 }

@@ -17,14 +17,11 @@ declare global {
 const unauthenticated = () => new HttpError(401, 'UNAUTHENTICATED', 'Authentication required');
 
 /**
- * After the session and the visitor's identity: the account when signed in, else the anonymous
- * session, with the client address an anonymous quota is also counted under.
+ * After the session: the account when signed in, else the anonymous session, with the client
+ * address an anonymous quota is also counted under.
  */
 export const resolveOwner: RequestHandler = (req, _res, next) => {
-  req.owner = ownerOf(req.session, req.ip);
-  if (!req.owner.userId && !req.owner.anonId) {
-    return next(new HttpError(401, 'UNAUTHENTICATED', 'Your session has no identity yet. Reload the page and try again.'));
-  }
+  req.owner = ownerOf(req.session, req.sessionID, req.ip);
   next();
 };
 

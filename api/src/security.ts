@@ -25,11 +25,14 @@ export function requireXhrHeader(exemptPaths: string[]): RequestHandler {
 const ANALYTICS_SCRIPTS = ['https://www.googletagmanager.com'];
 const ANALYTICS_HOSTS = ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com'];
 
-export function securityHeaders(options: { analytics?: boolean } = {}): RequestHandler {
+export function securityHeaders(options: { analytics?: boolean; publicUrl: string }): RequestHandler {
   const analytics = options.analytics ?? false;
   return helmet({
     contentSecurityPolicy: {
       directives: {
+        // Upgrading only makes sense where https is served: over plain HTTP on a LAN address the
+        // browser would ask for https URLs no one answers, and the app would stay blank.
+        'upgrade-insecure-requests': options.publicUrl.startsWith('https:') ? [] : null,
         'script-src': ["'self'", 'https://js.stripe.com', ...(analytics ? ANALYTICS_SCRIPTS : [])],
         'frame-src': ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com'],
         'connect-src': ["'self'", 'https://api.stripe.com', ...(analytics ? ANALYTICS_HOSTS : [])],
@@ -41,27 +44,34 @@ export function securityHeaders(options: { analytics?: boolean } = {}): RequestH
 
 const WINDOW_SECONDS = 15 * 60;
 
+/** Attempts one client address, and one e-mail address when the body names one, may make per window. */
+export interface RateLimits {
+  perAddress: number;
+  perEmail?: number;
+}
+
 /**
- * Attempts at login, register and forgot-password, counted in Redis (shared by every api
- * process) per client address and per e-mail address. With Redis down, an in-memory count
- * per process takes over.
+ * Attempts at one auth route (`name`), counted in Redis (shared by every api process) per
+ * client address and per e-mail address. Each route counts on its own, so requests at one (a
+ * stranger asking for reset links) never use up another (the owner signing in). With Redis
+ * down, an in-memory count per process takes over.
  */
-export function authRateLimit(redis: Redis, prefix: string, log: Logger): RequestHandler {
-  const make = (name: string, points: number) =>
+export function authRateLimit(redis: Redis, prefix: string, log: Logger, name: string, limits: RateLimits): RequestHandler {
+  const make = (key: string, points: number) =>
     new RateLimiterRedis({
       storeClient: redis,
-      keyPrefix: `${prefix}:rl:${name}`,
+      keyPrefix: `${prefix}:rl:${name}:${key}`,
       points,
       duration: WINDOW_SECONDS,
       insuranceLimiter: new RateLimiterMemory({ points, duration: WINDOW_SECONDS }),
     });
-  const perAddress = make('ip', 30);
-  const perEmail = make('email', 10);
+  const perAddress = make('ip', limits.perAddress);
+  const perEmail = limits.perEmail ? make('email', limits.perEmail) : null;
   return async (req, _res, next) => {
     const email = typeof req.body?.email === 'string' ? req.body.email.trim().toLowerCase() : null;
     try {
       await perAddress.consume(req.ip ?? 'unknown');
-      if (email) await perEmail.consume(email);
+      if (email && perEmail) await perEmail.consume(email);
       next();
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) {

@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { QuotaOwner, SessionRepository } from '@receipts/infra';
 import type { RequestHandler } from 'express';
 import session, { type SessionData, Store } from 'express-session';
 
 declare module 'express-session' {
   interface SessionData {
-    /** Identifies an anonymous visitor's uploads until they sign in. */
+    /** An anonymous visitor's identity in sessions stored before it was derived from the session id. */
     anonId?: string;
     userId?: string;
   }
@@ -13,9 +13,19 @@ declare module 'express-session' {
 
 const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 
-/** express-session's store in PostgreSQL (or PGlite). */
+/** Whether a session holds anything besides its cookie; an empty one is never written. */
+const carriesSomething = (sess: SessionData) => Object.keys(sess).some((key) => key !== 'cookie');
+
+/**
+ * express-session's store in PostgreSQL (or PGlite). Only sessions that carry something (a
+ * signed-in user) are stored: an anonymous visitor's session is its signed cookie alone, so
+ * cookie-less requests (2,000 of them made 2,000 rows) write nothing.
+ */
 export class DatabaseSessionStore extends Store {
-  constructor(private readonly sessions: SessionRepository) {
+  constructor(
+    private readonly sessions: SessionRepository,
+    private readonly secure: boolean,
+  ) {
     super();
   }
 
@@ -24,12 +34,19 @@ export class DatabaseSessionStore extends Store {
     return expires ? new Date(expires) : new Date(Date.now() + SESSION_TTL_MS);
   }
 
+  /** A session id we signed but never stored: an anonymous session, kept under the same id. */
+  private unstored(): SessionData {
+    const cookie = { originalMaxAge: SESSION_TTL_MS, expires: new Date(Date.now() + SESSION_TTL_MS), ...cookieOptions(this.secure), path: '/' };
+    return { cookie } as unknown as SessionData;
+  }
+
   override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
-    this.sessions.get(sid).then((sess) => callback(null, sess as SessionData | null), callback);
+    this.sessions.get(sid).then((sess) => callback(null, (sess as SessionData | null) ?? this.unstored()), callback);
   }
 
   override set(sid: string, sess: SessionData, callback?: (err?: unknown) => void): void {
-    this.sessions.set(sid, sess as unknown as Record<string, unknown>, this.expiry(sess)).then(() => callback?.(), callback);
+    const write = carriesSomething(sess) ? this.sessions.set(sid, sess as unknown as Record<string, unknown>, this.expiry(sess)) : this.sessions.destroy(sid);
+    write.then(() => callback?.(), callback);
   }
 
   override destroy(sid: string, callback?: (err?: unknown) => void): void {
@@ -46,27 +63,40 @@ export class DatabaseSessionStore extends Store {
   }
 }
 
+function cookieOptions(secure: boolean) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure };
+}
+
 export function sessionMiddleware(options: { store: Store; secret: string; secure: boolean }): RequestHandler {
   return session({
     name: 'rsid',
     store: options.store,
     secret: options.secret,
     resave: false,
-    saveUninitialized: false,
+    // Every visitor gets a cookie at once (their anonymous identity); the store writes only
+    // sessions that carry something.
+    saveUninitialized: true,
     rolling: true,
-    cookie: { httpOnly: true, sameSite: 'lax', secure: options.secure, maxAge: SESSION_TTL_MS },
+    cookie: { ...cookieOptions(options.secure), maxAge: SESSION_TTL_MS },
   });
 }
 
-/** Gives a visitor without an account an anonymous identity on their first /api request. */
-export const ensureVisitorIdentity: RequestHandler = (req, _res, next) => {
-  if (!req.session.userId && !req.session.anonId) req.session.anonId = randomUUID();
-  next();
-};
+/**
+ * An anonymous visitor's identity, derived from the session id (a one-way hash: the id stays
+ * the secret), so it needs no stored session; a uuid, as the uploads table keeps it.
+ */
+export function anonIdOf(sid: string): string {
+  const h = createHash('sha256').update(`anon:${sid}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
 
 /** Who owns what a request touches: the account when signed in, else the anonymous session. */
 export type Owner = QuotaOwner;
 
-export function ownerOf(sess: Partial<SessionData>, clientIp?: string): Owner {
-  return { userId: sess.userId ?? null, anonId: sess.userId ? null : (sess.anonId ?? null), clientIp: clientIp ?? null };
+export function ownerOf(sess: Partial<SessionData>, sid: string, clientIp?: string): Owner {
+  return {
+    userId: sess.userId ?? null,
+    anonId: sess.userId ? null : (sess.anonId ?? anonIdOf(sid)),
+    clientIp: clientIp ?? null,
+  };
 }

@@ -19,9 +19,9 @@ export function createSocketGateway(server: http.Server, session: RequestHandler
   io.engine.use(session);
 
   io.on('connection', (socket) => {
-    const sess = (socket.request as unknown as { session?: Partial<SessionData> }).session ?? {};
-    const owner = ownerOf(sess);
-    if (owner.userId || owner.anonId) void socket.join(ownerRoom(owner));
+    const { session: sess, sessionID } = socket.request as unknown as { session: Partial<SessionData>; sessionID: string };
+    const owner = ownerOf(sess, sessionID);
+    void socket.join(ownerRoom(owner));
     socket.on('uploads:sync', (reply) => {
       if (typeof reply !== 'function') return;
       uploads.list(owner).then(reply, (err: unknown) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CELL_TEXT_MAX, WORKBOOK_ERRORS } from './export/workbook.rules.js';
 import { ISO_4217 } from './extraction/currency.rule.js';
-import { categorySchema, lineItemSchema, receiptViewSchema } from './receipt.schema.js';
+import { AMOUNT_TOO_LARGE, categorySchema, lineItemSchema, MONEY_MAX, receiptViewSchema } from './receipt.schema.js';
 import { duplicateOfSchema } from './duplicate.schema.js';
 import { engineNameSchema } from './ocr-engine.rules.js';
 import { uploadStatusSchema } from './upload.schema.js';
@@ -95,7 +95,7 @@ export type ReceiptList = z.infer<typeof receiptListSchema>;
 
 /** A text a user types into a cell: at most what a workbook cell holds (spec §5), null clears it. */
 const cellText = z.string().trim().max(CELL_TEXT_MAX, WORKBOOK_ERRORS.textTooLong).nullable();
-const money = z.number({ message: 'Amounts are numbers' }).finite().nonnegative('Amounts cannot be negative').nullable();
+const money = z.number({ message: 'Amounts are numbers' }).finite().nonnegative('Amounts cannot be negative').max(MONEY_MAX, AMOUNT_TOO_LARGE).nullable();
 export const MAX_EDITED_ITEMS = 200;
 
 /**

@@ -4,15 +4,22 @@ export const CATEGORIES = ['grocery', 'restaurant', 'gas', 'retail', 'pharmacy',
 export const categorySchema = z.enum(CATEGORIES);
 export type Category = z.infer<typeof categorySchema>;
 
+/**
+ * The largest amount a receipt may carry: far above any purchase, far below what the money
+ * columns hold (numeric(14,2)), so a misread or hostile value is refused instead of overflowing.
+ */
+export const MONEY_MAX = 1_000_000_000;
+export const AMOUNT_TOO_LARGE = 'Amounts cannot exceed 1,000,000,000';
+
 /** A money amount: finite and never negative (spec §5); null when the receipt does not state it. */
-const money = z.number().finite().nonnegative().nullable().optional();
+const money = z.number().finite().nonnegative().max(MONEY_MAX, AMOUNT_TOO_LARGE).nullable().optional();
 
 export const lineItemSchema = z.object({
   description: z.string(),
   qty: z.number().finite().nullable().optional(),
   unitPrice: money,
   /** Negative for coupons, deposit returns and savings printed among the items; totals stay non-negative. */
-  amount: z.number().finite().nullable().optional(),
+  amount: z.number().finite().min(-MONEY_MAX, AMOUNT_TOO_LARGE).max(MONEY_MAX, AMOUNT_TOO_LARGE).nullable().optional(),
 });
 export type LineItem = z.infer<typeof lineItemSchema>;
 

@@ -13,3 +13,11 @@ export const USER_MESSAGES = {
   noClientSecret: 'No client secret received',
   somethingWentWrong: 'Something went wrong. Please try again.',
 } as const;
+
+/**
+ * What a user reads when something failed on our side: never the cause (it may carry SQL or
+ * paths), a reference that finds the detail in the log instead.
+ */
+export const internalErrorMessage = (reference: string) => `Something went wrong on our side. Please try again. (Reference: ${reference})`;
+export const processingFailedMessage = (reference: string) =>
+  `Processing failed on our side. Please try again; if it keeps failing, quote reference ${reference}.`;

@@ -17,6 +17,12 @@ describe('parseConfig', () => {
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
+  it('trusts no proxy unless told which (X-Forwarded-For is otherwise anyone\'s to write)', () => {
+    expect(parseConfig({}).TRUST_PROXY).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(parseConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8');
+  });
+
   it('lists every bad variable at once', () => {
     try {
       parseConfig({ PORT: 'eighty', REDIS_URL: 'http://x', WORKER_CONCURRENCY: '0', ROLES: 'api,cook' });

@@ -22,8 +22,15 @@ export const configSchema = z.object({
     .pipe(z.array(z.enum(['api', 'worker'])).min(1)),
   PORT: int(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
-  /** Express "trust proxy": which hops may set X-Forwarded-For (the client address counts for quotas). */
-  TRUST_PROXY: z.string().default('loopback, linklocal, uniquelocal'),
+  /**
+   * Express "trust proxy": which hops may set X-Forwarded-For (the client address counts for
+   * quotas and rate limits). Off by default: without a proxy in front, any client could name
+   * itself; a hop count or a list of addresses/subnets (`loopback, 10.0.0.0/8`) turns it on.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((s): boolean | number | string => (s === 'false' ? false : /^\d+$/.test(s) ? Number(s) : s)),
   /** /healthz and /readyz of a worker-only process (0 picks a free port). */
   WORKER_HEALTH_PORT: int(0).max(65535).default(3001),
   /** PostgreSQL server; unset means the embedded PGlite under DATA_DIR. */

@@ -6,6 +6,10 @@ import { passwordResetTokens, quotaUsage, sessions, subscriptions, uploads, user
 /** Sessions of one account, found inside express-session's stored JSON. */
 const sessionsOf = (userId: string) => sql`${sessions.sess}->>'userId' = ${userId}`;
 
+/** A reset token that may still be used: unused and unexpired. */
+const validToken = (tokenHash: string, now: Date) =>
+  and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now));
+
 /** Accounts: credentials, password reset tokens, roles, and deleting an account with its data. */
 export class UserRepository {
   constructor(private readonly db: Database) {}
@@ -77,8 +81,21 @@ export class UserRepository {
     });
   }
 
+  /** A new reset link; every older unused link of the account stops working (only the newest mail counts). */
   async addResetToken(token: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
-    await this.db.insert(passwordResetTokens).values(token);
+    await this.db.transaction(async (tx) => {
+      await tx.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, token.userId), isNull(passwordResetTokens.usedAt)));
+      await tx.insert(passwordResetTokens).values(token);
+    });
+  }
+
+  /** Whether a reset token is unused and unexpired: checked before the costly password hashing. */
+  async isResetTokenValid(tokenHash: string, now = new Date()): Promise<boolean> {
+    const [found] = await this.db
+      .select({ userId: passwordResetTokens.userId })
+      .from(passwordResetTokens)
+      .where(validToken(tokenHash, now));
+    return Boolean(found);
   }
 
   /**
@@ -90,9 +107,11 @@ export class UserRepository {
       const [used] = await tx
         .update(passwordResetTokens)
         .set({ usedAt: now })
-        .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)))
+        .where(validToken(tokenHash, now))
         .returning({ userId: passwordResetTokens.userId });
       if (!used) return false;
+      // Every other link sent to the account dies with this reset.
+      await tx.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, used.userId), isNull(passwordResetTokens.usedAt)));
       await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, used.userId));
       await tx.delete(sessions).where(sessionsOf(used.userId));
       return true;

@@ -41,6 +41,8 @@ export class Deployment {
       STALLED_CHECK_MS: '1000',
       SHUTDOWN_TIMEOUT_MS: '300',
       WORKER_HEALTH_PORT: '0',
+      // Test visitors stand for clients behind a proxy on loopback, each with its own address.
+      TRUST_PROXY: 'loopback',
       ...(mode === 'postgres' ? { DATABASE_URL: services.databaseUrl } : {}),
       ...overrides,
     };

@@ -23,7 +23,7 @@ export class Visitor {
   readonly events: RecordedEvent[] = [];
 
   /**
-   * `clientIp` is sent as X-Forwarded-For (the api trusts a proxy on loopback), so test
+   * `clientIp` is sent as X-Forwarded-For (a Deployment trusts a proxy on loopback), so test
    * visitors count as different client addresses for the per-address quota.
    */
   constructor(

@@ -4,6 +4,7 @@ import {
   type ReceiptSources,
   type RecognizedLine,
   validateReceipt,
+  withinMoneyBounds,
   type AcceptedMime,
   type PipelineStep,
   type ReceiptRecord,
@@ -56,7 +57,9 @@ export async function runPipeline(
   const ocrMs = performance.now() - ocrStarted;
   await onStep('recognized');
   signal.throwIfAborted();
-  const { receipt, sources } = extractReceiptWithSources(recognized, { currencyCode: input.currencyCode, now });
+  const extracted = extractReceiptWithSources(recognized, { currencyCode: input.currencyCode, now });
+  const receipt = withinMoneyBounds(extracted.receipt);
+  const { sources } = extracted;
   await onStep('extracted');
   const issues = validateReceipt(receipt, now);
   await onStep('validated');

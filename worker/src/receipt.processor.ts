@@ -1,4 +1,4 @@
-import { progressOf, sniffMimeType, USER_MESSAGES, type PipelineStep, type ReceiptJob } from '@receipts/common';
+import { processingFailedMessage, progressOf, sniffMimeType, USER_MESSAGES, type PipelineStep, type ReceiptJob } from '@receipts/common';
 import {
   isServiceUnavailable,
   metrics,
@@ -78,7 +78,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
   };
 
   async function processOnce(job: Job<ReceiptJob>, jobLog: Logger, token?: string, signal?: AbortSignal): Promise<void> {
-    const { uploadId } = job.data;
+    const { uploadId, requestId } = job.data;
     // Our own controller follows BullMQ's signal, and also fires when a progress write finds the
     // upload no longer processing (cancelled while the cancel message was still on its way).
     const control = new AbortController();
@@ -151,7 +151,9 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       if (isServiceUnavailable(err)) throw err;
       const isFileFault = err instanceof UnreadableFileError;
       const finalAttempt = isFileFault || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      const message = isFileFault ? (err as Error).message : `Processing failed: ${(err as Error).message}`;
+      // A file fault is the user's to fix and says so; anything else (a database error with its
+      // SQL, a crash) stays in the log, and the user gets a reference to it.
+      const message = isFileFault ? (err as Error).message : processingFailedMessage(requestId ?? uploadId);
       jobLog.warn({ err, finalAttempt }, 'receipt processing failed');
       if (finalAttempt) {
         await recordFailure(deps, uploadId, message);

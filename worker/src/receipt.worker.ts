@@ -1,4 +1,4 @@
-import { LANE_PRIORITY, RECEIPT_JOB, RECEIPT_QUEUE, type ReceiptJob } from '@receipts/common';
+import { LANE_PRIORITY, processingFailedMessage, RECEIPT_JOB, RECEIPT_QUEUE, type ReceiptJob } from '@receipts/common';
 import {
   BillingRepository,
   createJobWorker,
@@ -76,7 +76,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
     // The processor records failures itself; this catches the ones it could not reach
     // (stalled too often, lock lost), so no upload stays "processing" forever.
     if (job.finishedOn && err.message !== ABORT_REASONS.cancel) {
-      recordFailure({ uploads, quota, bus }, job.data.uploadId, `Processing failed: ${err.message}`).catch((e: unknown) =>
+      recordFailure({ uploads, quota, bus }, job.data.uploadId, processingFailedMessage(job.data.requestId ?? job.data.uploadId)).catch((e: unknown) =>
         log.error({ err: e }, 'could not record failure'),
       );
     }

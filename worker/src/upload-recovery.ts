@@ -1,3 +1,4 @@
+import { processingFailedMessage } from '@receipts/common';
 import type { ReceiptJobs } from '@receipts/infra';
 import { recordFailure, type FailureDeps } from './receipt.processor.js';
 
@@ -32,9 +33,9 @@ export async function recoverLostUploads(
   const stale = await deps.uploads.stale(new Date(now - options.queuedAfterMs), new Date(now - options.processingAfterMs), BATCH);
   const result: RecoveryResult = { requeued: 0, failed: 0 };
   for (const upload of stale) {
-    const { state, failedReason } = await deps.jobs.state(upload.id);
+    const { state } = await deps.jobs.state(upload.id);
     if (state === 'failed') {
-      await recordFailure(deps, upload.id, `Processing failed: ${failedReason}`);
+      await recordFailure(deps, upload.id, processingFailedMessage(upload.id));
       result.failed += 1;
       continue;
     }

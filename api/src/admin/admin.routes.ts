@@ -7,6 +7,7 @@ import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { AccountService } from '../auth/account.service.js';
 import { HttpError, parseBody, parseId } from '../http-error.js';
+import { requireXhrHeader } from '../security.js';
 import type { AdminService } from './admin.service.js';
 
 /** Admins only: 401 for visitors who are not signed in, 403 for everyone else (spec §6). */
@@ -32,7 +33,7 @@ export function adminRoutes(admin: AdminService): Router {
   });
   router.patch('/users/:id', async (req, res) => {
     const { userType } = parseBody(userTypeBody, req.body);
-    res.json(await admin.setUserType(parseId(req.params.id, 'User not found'), userType));
+    res.json(await admin.setUserType(parseId(req.params.id), userType));
   });
   router.get('/uploads', async (req, res) => {
     const { status, page } = parseBody(pageQuery, req.query);
@@ -42,15 +43,45 @@ export function adminRoutes(admin: AdminService): Router {
     res.json(await admin.queues());
   });
   router.post('/uploads/:id/retry', async (req, res) => {
-    res.json(await admin.retry(parseId(req.params.id, 'Upload not found')));
+    res.json(await admin.retry(parseId(req.params.id)));
   });
   return router;
 }
 
-/** The BullMQ dashboard (bull-board), served under /admin/queues. */
+/**
+ * Puts the api's CSRF header on the dashboard's own calls: bull-board's client cannot be told
+ * to send it. A file of its own, as the CSP allows no inline script.
+ */
+const XHR_HEADER_SCRIPT = `(() => {
+  const open = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (...args) {
+    open.apply(this, args);
+    this.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
+  };
+})();
+`;
+const XHR_HEADER_PATH = '/xhr-header.js';
+
+/** Loads XHR_HEADER_SCRIPT in the dashboard's page, before bull-board's deferred scripts. */
+const withXhrHeaderScript: RequestHandler = (_req, res, next) => {
+  const send = res.send.bind(res);
+  res.send = (body?: unknown) =>
+    send(typeof body === 'string' && body.includes('</head>') ? body.replace('</head>', `<script src=".${XHR_HEADER_PATH}"></script></head>`) : body);
+  next();
+};
+
+/**
+ * The BullMQ dashboard (bull-board), served under /admin/queues. Its state-changing calls
+ * (pause, retry, clean) need X-Requested-With like every other one (spec §7).
+ */
 export function queueDashboard(queue: ReceiptQueue): Router {
   const adapter = new ExpressAdapter();
   adapter.setBasePath('/admin/queues');
   createBullBoard({ queues: [new BullMQAdapter(queue)], serverAdapter: adapter });
-  return adapter.getRouter() as Router;
+  const router = Router();
+  router.get(XHR_HEADER_PATH, (_req, res) => {
+    res.type('text/javascript').send(XHR_HEADER_SCRIPT);
+  });
+  router.use(requireXhrHeader([]), withXhrHeaderScript, adapter.getRouter() as Router);
+  return router;
 }

@@ -20,7 +20,7 @@ const invalidCredentials = () => new HttpError(401, 'INVALID_CREDENTIALS', USER_
  * visitor's uploads moved to the account.
  */
 async function signIn(req: Request, accounts: AccountService, user: UserRow): Promise<void> {
-  const anonId = req.session.anonId;
+  const { anonId } = req.owner;
   await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
   req.session.userId = user.id;
   if (anonId) await accounts.claimAnonymousUploads(anonId, user.id);

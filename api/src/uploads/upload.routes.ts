@@ -5,7 +5,20 @@ import { HttpError, parseBody, parseId } from '../http-error.js';
 import type { UploadService } from './upload.service.js';
 import type { UploadWaiters } from './upload-waiters.js';
 
-const receiveFile = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } }).single('file');
+// Browsers send file names as raw UTF-8 without a charset; multer's default, Latin-1, garbles them.
+const receiveFile = multer({
+  storage: multer.memoryStorage(),
+  limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 },
+  defParamCharset: 'utf8',
+}).single('file');
+
+const MALFORMED_FORM = 'The upload is not a readable form. Send the file as multipart/form-data.';
+
+/**
+ * Control characters cannot be shown, and a NUL cannot be stored as text; busboy refuses a raw
+ * one, but an encoded name (`filename*=UTF-8''a%00b`) decodes to it.
+ */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /** multer's errors in the api's error shape. */
 const singleFile: RequestHandler = (req, res, next) => {
@@ -18,11 +31,12 @@ const singleFile: RequestHandler = (req, res, next) => {
       }
       return next(new HttpError(400, 'BAD_REQUEST', err.message));
     }
-    next(err);
+    // Anything else the form parser throws (a malformed part header, a NUL in it, a cut-off
+    // body) is the request's fault.
+    req.log.info({ err: String((err as Error)?.message ?? err) }, 'malformed multipart request');
+    next(new HttpError(400, 'BAD_REQUEST', MALFORMED_FORM));
   });
 };
-
-const uploadId = (id: string) => parseId(id, 'Upload not found');
 
 /** POST /api/ocr, the caller's uploads, cancel, delete and keep-a-duplicate. */
 export function uploadRoutes(service: UploadService, waiters: UploadWaiters, waitTimeoutMs: number): Router {
@@ -30,6 +44,7 @@ export function uploadRoutes(service: UploadService, waiters: UploadWaiters, wai
 
   router.post('/ocr', singleFile, async (req, res) => {
     if (!req.file) throw new HttpError(400, 'FILE_MISSING', 'No file was sent. Attach it in the form field "file".');
+    if (CONTROL_CHARACTER.test(req.file.originalname)) throw new HttpError(400, 'BAD_REQUEST', 'The file name contains characters that are not allowed.');
     const fields = parseBody(uploadFieldsSchema, { currencyCode: req.body?.currencyCode || undefined }, 'BAD_REQUEST');
     const upload = await service.create(req.owner, req.file, fields.currencyCode, { requestId: req.id });
     if (req.query.wait !== '1') {
@@ -50,21 +65,21 @@ export function uploadRoutes(service: UploadService, waiters: UploadWaiters, wai
   });
 
   router.get('/uploads/:id', async (req, res) => {
-    res.json(await service.get(req.owner, uploadId(req.params.id)));
+    res.json(await service.get(req.owner, parseId(req.params.id)));
   });
 
   router.post('/ocr/cancel/:id', async (req, res) => {
-    res.json(await service.cancel(req.owner, uploadId(req.params.id)));
+    res.json(await service.cancel(req.owner, parseId(req.params.id)));
   });
 
   router.delete('/uploads/:id', async (req, res) => {
-    await service.remove(req.owner, uploadId(req.params.id));
+    await service.remove(req.owner, parseId(req.params.id));
     res.status(204).end();
   });
 
   /** Keeps an upload flagged as a possible duplicate. */
   router.post('/uploads/:id/keep', async (req, res) => {
-    res.json(await service.keep(req.owner, uploadId(req.params.id)));
+    res.json(await service.keep(req.owner, parseId(req.params.id)));
   });
 
   return router;

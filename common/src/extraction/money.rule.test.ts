@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountReader, amountsIn, parseAmount, validMoney, wholeAmountsIn } from './money.rule.js';
+import { amountReader, amountsIn, parseAmount, validMoney, wholeAmountsIn, withinMoneyBounds } from './money.rule.js';
 
 describe('money', () => {
   it.each([
@@ -71,5 +71,22 @@ describe('whole amounts (JPY, CLP)', () => {
   it('picks the reader by currency', () => {
     expect(amountReader('JPY')('計 1,076')).toEqual([1076]);
     expect(amountReader('EUR')('Summe 1,07')).toEqual([1.07]);
+  });
+});
+
+describe('withinMoneyBounds', () => {
+  it('drops amounts past the maximum and keeps the rest', () => {
+    const receipt = {
+      category: 'other' as const,
+      quality: 0.9,
+      rawText: '',
+      subtotal: 12.5,
+      total: 1e12,
+      items: [{ description: 'x', qty: 1, unitPrice: 2e9, amount: -3e9 }, { description: 'y', amount: 12.5 }],
+    };
+    const bounded = withinMoneyBounds(receipt);
+    expect(bounded.total).toBeUndefined();
+    expect(bounded.subtotal).toBe(12.5);
+    expect(bounded.items).toEqual([{ description: 'x', qty: 1, unitPrice: null, amount: null }, { description: 'y', unitPrice: undefined, amount: 12.5 }]);
   });
 });

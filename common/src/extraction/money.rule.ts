@@ -1,3 +1,5 @@
+import { MONEY_MAX, type ReceiptRecord } from '../receipt.schema.js';
+
 /**
  * Money: finite and never negative (spec §5). Reads amounts as receipts print them and as OCR
  * garbles them: thousands separators, a currency prefix, a comma or colon for the decimal point.
@@ -44,4 +46,23 @@ export const ZERO_DECIMAL_CURRENCIES: ReadonlySet<string> = new Set(['JPY', 'KRW
 /** The amounts reader for a currency: whole amounts where there are no cents. */
 export function amountReader(currency: string | undefined): (line: string) => number[] {
   return currency && ZERO_DECIMAL_CURRENCIES.has(currency) ? wholeAmountsIn : amountsIn;
+}
+
+const MONEY_FIELDS = ['subtotal', 'tax', 'tip', 'discount', 'total'] as const;
+const inBounds = (n: number | null | undefined) => n === null || n === undefined || Math.abs(n) <= MONEY_MAX;
+
+/**
+ * The record without amounts past MONEY_MAX: such a number is a misreading (a run of digits
+ * taken for a total), and storing it would overflow the money columns. Dropped, validation then
+ * reports the field as missing.
+ */
+export function withinMoneyBounds(receipt: ReceiptRecord): ReceiptRecord {
+  const bounded: ReceiptRecord = { ...receipt };
+  for (const field of MONEY_FIELDS) if (!inBounds(bounded[field])) bounded[field] = undefined;
+  bounded.items = receipt.items.map((item) => ({
+    ...item,
+    unitPrice: inBounds(item.unitPrice) ? item.unitPrice : null,
+    amount: inBounds(item.amount) ? item.amount : null,
+  }));
+  return bounded;
 }

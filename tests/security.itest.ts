@@ -1,0 +1,283 @@
+import { randomUUID } from 'node:crypto';
+import { AMOUNT_TOO_LARGE, type ReceiptView, type UploadView } from '@receipts/common';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './support/browser.js';
+import { Deployment } from './support/deployment.js';
+import { freePort } from './support/free-port.js';
+import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
+import { startServiceProcess } from './support/service-process.js';
+import { startSmtpSink } from './support/smtp-sink.js';
+import { uniqueIp, Visitor } from './support/visitor.js';
+
+/**
+ * The findings of the hardening issue (#14), one test per row, against the real service: none
+ * of them may come back.
+ */
+const PASSWORD = 'Secret123';
+const json = (method: string, body: unknown) => ({ method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('security (issue 14)', () => {
+  let deployment: Deployment;
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+  let receipt: Buffer;
+  let emails = 0;
+  const newEmail = () => `sec${++emails}-${process.pid}@example.test`;
+  const visitor = () => new Visitor(deployment.baseUrl, uniqueIp());
+  const post = (v: Visitor, url: string, body: unknown) => v.json<Record<string, unknown>>(url, json('POST', body));
+  const registered = async (email = newEmail()) => {
+    const v = visitor();
+    expect((await post(v, '/api/auth/register', { email, password: PASSWORD })).status).toBe(201);
+    return v;
+  };
+  /** Runs SQL against the deployment's database (to provoke a database error on purpose, to count rows). */
+  const sql = async (text: string) => {
+    const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
+    await db.connect();
+    try {
+      return (await db.query(text)).rows;
+    } finally {
+      await db.end();
+    }
+  };
+  const storedSessions = async () => Number((await sql('SELECT count(*) AS n FROM sessions'))[0]!.n);
+
+  /** The reset tokens mailed to `email`, oldest first, once `count` have arrived. */
+  const resetTokens = async (email: string, count: number) => {
+    const deadline = Date.now() + 15_000;
+    const mine = () => smtp.mails.filter((m) => m.to.includes(email));
+    while (mine().length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return mine().map((m) => /reset-password\?token=([\w-]+)/.exec(m.decoded)![1]!);
+  };
+  const reset = (v: Visitor, token: string, password: string) => post(v, '/api/auth/reset-password', { token, password, confirmPassword: password });
+  const invalidLink = { status: 400, body: { error: 'INVALID_TOKEN', message: 'This password reset link is invalid or has expired.' } };
+
+  beforeAll(async () => {
+    receipt = await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' });
+    smtp = await startSmtpSink();
+    deployment = await Deployment.start('postgres', {
+      SMTP_URL: smtp.url,
+      PUBLIC_URL: 'http://receipts.test',
+      ADMIN_EMAILS: 'boss@example.test',
+      // One attempt: a failing upload fails at once instead of after the retry back-off.
+      JOB_ATTEMPTS: '1',
+    });
+  });
+
+  afterAll(async () => {
+    await deployment?.stop();
+    await smtp?.close();
+  });
+
+  it('row 2: a total past the maximum is dropped, and database errors reach nobody (api nor worker)', async () => {
+    const v = visitor();
+    await v.connect();
+    const huge = await printedReceipt(['CORNER HARDWARE', 'DATE 21/09/2024', 'TOTAL 1,000,000,000,000.00'], { format: 'jpeg' });
+    const { body } = await v.upload(huge, 'huge.jpg');
+    const ended = await v.waitForEnd(body.id as string);
+    expect(ended.event).toBe('upload:completed');
+    expect((ended.payload.receipt as ReceiptView).total ?? null).toBeNull();
+
+    // The worker's database write fails: the user reads a reference, the SQL stays in the log.
+    await sql('ALTER TABLE receipts ADD CONSTRAINT security_itest_refuses CHECK (false) NOT VALID');
+    try {
+      const { body: failing } = await v.upload(receipt, 'refused.jpg');
+      const failed = await v.waitForEnd(failing.id as string);
+      expect(failed.event).toBe('upload:failed');
+      expect(failed.payload.error).toMatch(/^Processing failed on our side\. Please try again; if it keeps failing, quote reference [\w-]+\.$/);
+      const stored = await v.json<UploadView>(`/api/uploads/${failing.id}`);
+      expect(stored.body.error).toBe(failed.payload.error);
+    } finally {
+      await sql('ALTER TABLE receipts DROP CONSTRAINT security_itest_refuses');
+    }
+
+    // The api's database write fails: a generic message with the request id.
+    await sql('ALTER TABLE uploads ADD CONSTRAINT security_itest_refuses CHECK (false) NOT VALID');
+    try {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(receipt)]), 'refused.jpg');
+      const res = await v.request('/api/ocr', { method: 'POST', body: form });
+      expect(res.status).toBe(500);
+      const requestId = res.headers.get('x-request-id');
+      expect(await res.json()).toEqual({ error: 'INTERNAL', message: `Something went wrong on our side. Please try again. (Reference: ${requestId})` });
+    } finally {
+      await sql('ALTER TABLE uploads DROP CONSTRAINT security_itest_refuses');
+    }
+    v.close();
+  });
+
+  it('row 10: out-of-range amounts, malformed multipart and malformed ids are answered 400', async () => {
+    const v = await registered();
+    const patch = (body: unknown) => v.json<Record<string, unknown>>(`/api/receipts/${randomUUID()}`, json('PATCH', body));
+    expect(await patch({ total: 1e12 })).toEqual({ status: 400, body: { error: 'VALIDATION_FAILED', message: AMOUNT_TOO_LARGE } });
+    expect((await patch({ items: [{ description: 'x', amount: 1e12 }] })).status).toBe(400);
+
+    // A NUL in the file name, raw and encoded, written by hand: no client library sends one.
+    const boundary = 'x-security-boundary';
+    const uploadNamed = (disposition: string) =>
+      v.json<Record<string, unknown>>('/api/ocr', {
+        method: 'POST',
+        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+        body: Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; ${disposition}\r\nContent-Type: image/jpeg\r\n\r\n`),
+          receipt,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      });
+    expect(await uploadNamed('filename="a\u0000b.jpg"')).toEqual({
+      status: 400,
+      body: { error: 'BAD_REQUEST', message: 'The upload is not a readable form. Send the file as multipart/form-data.' },
+    });
+    expect(await uploadNamed("filename*=UTF-8''a%00b.jpg")).toEqual({
+      status: 400,
+      body: { error: 'BAD_REQUEST', message: 'The file name contains characters that are not allowed.' },
+    });
+
+    const badId = { status: 400, body: { error: 'BAD_REQUEST', message: 'Not a valid id.' } };
+    expect(await v.json('/api/uploads/not-a-uuid')).toEqual(badId);
+    expect(await v.json("/api/receipts/1'%20OR%201=1")).toEqual(badId);
+    const boss = await registered('boss@example.test');
+    expect(await boss.json('/api/admin/users/42', json('PATCH', { userType: 'user' }))).toEqual(badId);
+    expect(await boss.json('/api/admin/uploads/42/retry', json('POST', {}))).toEqual(badId);
+  });
+
+  it('row 5: X-Forwarded-For counts for nothing unless TRUST_PROXY names the proxy', async () => {
+    const api = await startServiceProcess('api', { ...deployment.env, PORT: String(await freePort()), ROLES: 'api', TRUST_PROXY: '' });
+    try {
+      const direct = (ip: string) => new Visitor(`http://127.0.0.1:${api.port}`, ip);
+      // 81.2.69.160 is in Great Britain; the real client, 127.0.0.1, is nowhere.
+      expect((await direct('81.2.69.160').json('/api/detect-currency')).body).toEqual({ currency: 'USD', country: null });
+      // Rotated spoofed addresses, a fresh session each: still one client address, 5 a day.
+      const visitors = Array.from({ length: 6 }, () => direct(uniqueIp()));
+      const answers = [];
+      for (const [i, v] of visitors.entries()) answers.push(await v.upload(receipt, `spoofed-${i}.jpg`));
+      expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202, 429]);
+      await Promise.all(answers.slice(0, 5).map((a, i) => visitors[i]!.request(`/api/ocr/cancel/${String(a.body.id)}`, { method: 'POST' })));
+    } finally {
+      await api.stop();
+    }
+  });
+
+  it('row 3: asking for reset links for an address never locks its owner out of signing in', async () => {
+    const email = newEmail();
+    const owner = await registered(email);
+    await post(owner, '/api/auth/logout', {});
+    const stranger = visitor();
+    const asked = [];
+    for (let i = 0; i < 12; i++) asked.push((await post(stranger, '/api/auth/forgot-password', { email })).status);
+    // The mails to the address are limited...
+    expect(asked.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(asked.slice(10)).toEqual([429, 429]);
+    // ...its owner's sign-in is not.
+    expect((await post(owner, '/api/auth/login', { email, password: PASSWORD })).status).toBe(200);
+  });
+
+  it('row 4: reset-password is rate-limited, and a bogus token is refused before any hashing', async () => {
+    const v = visitor();
+    const answers = [];
+    for (let i = 0; i < 11; i++) answers.push(await reset(v, `bogus-${i}`, 'NewPass123'));
+    expect(answers.slice(0, 10)).toEqual(Array(10).fill(invalidLink));
+    expect(answers[10]).toMatchObject({ status: 429, body: { error: 'RATE_LIMITED' } });
+    // No password hash is computed for a bogus token: 10 of them, from a fresh address, take
+    // less than half the time 10 hashes would (one hash measured as a sign-in with an unknown address).
+    const fresh = visitor();
+    const started = performance.now();
+    for (let i = 0; i < 10; i++) await reset(fresh, `bogus-fresh-${i}`, 'NewPass123');
+    const tenResetsMs = performance.now() - started;
+    const hashStarted = performance.now();
+    await post(visitor(), '/api/auth/login', { email: newEmail(), password: PASSWORD });
+    const oneHashMs = performance.now() - hashStarted;
+    expect(tenResetsMs).toBeLessThan(oneHashMs * 5);
+  });
+
+  it('row 6: a newer link or a reset invalidates every older link', async () => {
+    const email = newEmail();
+    const v = await registered(email);
+    for (let i = 0; i < 3; i++) await post(visitor(), '/api/auth/forgot-password', { email });
+    const [first, second, newest] = await resetTokens(email, 3);
+    // A newer link makes the older ones worthless.
+    expect(await reset(v, first!, 'NewPass123')).toEqual(invalidLink);
+    expect(await reset(v, second!, 'NewPass123')).toEqual(invalidLink);
+    expect((await reset(v, newest!, 'NewPass123')).status).toBe(200);
+    // After the reset no link of the account works, the one used included.
+    for (const token of [first!, second!, newest!]) expect(await reset(v, token, 'NewPass456')).toEqual(invalidLink);
+    expect((await post(visitor(), '/api/auth/login', { email, password: 'NewPass123' })).status).toBe(200);
+  });
+
+  it('row 8: over plain HTTP the CSP does not ask the browser to upgrade to https', async () => {
+    const res = await visitor().request('/api/plans');
+    const policy = res.headers.get('content-security-policy')!;
+    expect(policy).toContain("default-src 'self'");
+    expect(policy).not.toContain('upgrade-insecure-requests');
+  });
+
+  it('row 9: UTF-8 file names stay as written, stored and listed', async () => {
+    const v = visitor();
+    const name = 'Müller – Café 東京.jpg';
+    const { status, body } = await v.upload(receipt, name);
+    expect(status).toBe(202);
+    expect((await v.json<UploadView>(`/api/uploads/${String(body.id)}`)).body.filename).toBe(name);
+    expect((await v.json<UploadView[]>('/api/uploads')).body.map((u) => u.filename)).toContain(name);
+    await v.request(`/api/ocr/cancel/${String(body.id)}`, { method: 'POST' });
+  });
+
+  it('row 12: the queue dashboard\'s state-changing calls need X-Requested-With too', async () => {
+    const boss = await registered('boss@example.test');
+    const page = await (await boss.request('/admin/queues')).text();
+    // The page loads the script that gives its own calls the header.
+    expect(page).toContain('<script src="./xhr-header.js"></script></head>');
+    const script = await boss.request('/admin/queues/xhr-header.js');
+    expect(await script.text()).toContain("setRequestHeader('X-Requested-With', 'XMLHttpRequest')");
+
+    const pause = `${deployment.baseUrl}/admin/queues/api/queues/receipts/pause`;
+    const forged = await fetch(pause, { method: 'PUT', headers: { cookie: boss.cookie } });
+    expect(forged.status).toBe(403);
+    expect(await forged.json()).toEqual({ error: 'FORBIDDEN', message: 'Missing X-Requested-With header.' });
+    expect((await boss.request('/admin/queues/api/queues/receipts/pause', { method: 'PUT' })).ok).toBe(true);
+    expect((await boss.request('/admin/queues/api/queues/receipts/resume', { method: 'PUT' })).ok).toBe(true);
+
+    // In a browser, under the page's CSP, the dashboard's XHR calls (bull-board's axios) carry it.
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext();
+      const [name, value] = boss.cookie.split('=') as [string, string];
+      await context.addCookies([{ name, value, url: deployment.baseUrl }]);
+      const page = await context.newPage();
+      await page.goto(`${deployment.baseUrl}/admin/queues`);
+      const put = (path: string) =>
+        page.evaluate(
+          (url) =>
+            new Promise<number>((resolve) => {
+              const xhr = new XMLHttpRequest();
+              xhr.open('PUT', url);
+              xhr.onload = () => resolve(xhr.status);
+              xhr.send();
+            }),
+          path,
+        );
+      expect(await put('api/queues/receipts/pause')).toBeLessThan(300);
+      expect(await put('api/queues/receipts/resume')).toBeLessThan(300);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('row 13: a session is stored only once it carries something (a signed-in user)', async () => {
+    const before = await storedSessions();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${deployment.baseUrl}/api/uploads`)));
+    expect(answers.every((a) => a.status === 200 && a.headers.get('set-cookie')?.startsWith('rsid='))).toBe(true);
+    expect(await storedSessions()).toBe(before);
+
+    // An anonymous visitor keeps their identity (and uploads) on the cookie alone...
+    const v = visitor();
+    const { body } = await v.upload(receipt, 'anonymous.jpg');
+    expect((await v.json<UploadView[]>('/api/uploads')).body.map((u) => u.id)).toEqual([body.id]);
+    expect((await visitor().json<UploadView[]>('/api/uploads')).body).toEqual([]);
+    expect(await storedSessions()).toBe(before);
+    // ...and signing up stores the session and keeps the uploads.
+    expect((await post(v, '/api/auth/register', { email: newEmail(), password: PASSWORD })).status).toBe(201);
+    expect(await storedSessions()).toBe(before + 1);
+    expect((await v.json<UploadView[]>('/api/uploads')).body.map((u) => u.id)).toEqual([body.id]);
+    await v.request(`/api/ocr/cancel/${String(body.id)}`, { method: 'POST' });
+  });
+});
