@@ -172,6 +172,23 @@ describe('security (issue 14)', () => {
     expect((await post(owner, '/api/auth/login', { email, password: PASSWORD })).status).toBe(200);
   });
 
+  it('row 7: forgot-password answers before it looks the address up or sends anything', async () => {
+    const email = newEmail();
+    await registered(email);
+    const stranger = visitor();
+    smtp.hold();
+    try {
+      // With the mail held at the server, an answer that waited for it would not come.
+      const known = await post(stranger, '/api/auth/forgot-password', { email });
+      const unknown = await post(stranger, '/api/auth/forgot-password', { email: newEmail() });
+      expect(known).toEqual(unknown);
+      expect(smtp.mails.some((m) => m.to.includes(email))).toBe(false);
+    } finally {
+      smtp.release();
+    }
+    expect(await resetTokens(email, 1)).toHaveLength(1);
+  });
+
   it('row 4: reset-password is rate-limited, and a bogus token is refused before any hashing', async () => {
     const v = visitor();
     const answers = [];

@@ -12,9 +12,19 @@ function decodeQuotedPrintable(raw: string): string {
   return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
+export interface SmtpSink {
+  url: string;
+  mails: ReceivedMail[];
+  /** Holds every message at its end of data (the sender waits for the server's answer) until `release`. */
+  hold(): void;
+  release(): void;
+  close(): Promise<void>;
+}
+
 /** A real SMTP server on 127.0.0.1 that keeps what it receives. */
-export async function startSmtpSink(): Promise<{ url: string; mails: ReceivedMail[]; close(): Promise<void> }> {
+export async function startSmtpSink(): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
+  let gate: { promise: Promise<void>; open(): void } | null = null;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -23,12 +33,29 @@ export async function startSmtpSink(): Promise<{ url: string; mails: ReceivedMai
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
       stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, decoded: decodeQuotedPrintable(raw) });
-        callback();
+        const accept = () => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, decoded: decodeQuotedPrintable(raw) });
+          callback();
+        };
+        if (gate) void gate.promise.then(accept);
+        else accept();
       });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    hold() {
+      let open = () => undefined as void;
+      const promise = new Promise<void>((resolve) => (open = resolve));
+      gate = { promise, open };
+    },
+    release() {
+      gate?.open();
+      gate = null;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

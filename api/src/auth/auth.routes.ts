@@ -72,10 +72,13 @@ export function authRoutes(accounts: AccountService, profiles: ProfileService, l
     res.json({ message: 'Signed out' });
   });
 
+  // Reset requests are worked through after the answer, one at a time in the order asked (a newer
+  // link must come after an older one): the answer takes the same time whether or not the address
+  // has an account, so its timing tells nobody which addresses do.
+  let resetRequests = Promise.resolve();
   router.post('/forgot-password', async (req, res) => {
     const { email } = parseBody(forgotPasswordSchema, req.body);
-    // The same answer whether or not the address has an account; a mail failure is logged, not shown.
-    await accounts.requestPasswordReset(email).catch((err: unknown) => log.error({ err }, 'password reset mail failed'));
+    resetRequests = resetRequests.then(() => accounts.requestPasswordReset(email).catch((err: unknown) => log.error({ err }, 'password reset mail failed')));
     res.json({ message: 'If an account exists for that e-mail, a link to reset its password is on its way.' });
   });
 
