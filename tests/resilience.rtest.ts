@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signedUpSubscriber } from './support/accounts.js';
 import { freePort } from './support/free-port.js';
 import { PrivatePostgres, PrivateRedis } from './support/private-services.js';
@@ -153,6 +153,9 @@ describe('resilience: 1 api + 3 workers on private PostgreSQL and Redis', () => 
     await Promise.allSettled([postgres?.stop(), redis?.stop()]);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
+
+  // A test that fails while a service is halted must not fail the tests after it as well.
+  afterEach(() => Promise.all([redis.ensureRunning(), postgres.ensureRunning()]));
 
   it('a worker SIGKILLed mid-batch: all 60 uploads complete exactly once, none charged twice', async () => {
     const { visitor, userId } = await subscriber();

@@ -49,6 +49,11 @@ export class PrivateRedis {
   }
 
   /** Kills the server (as a crash or an OOM kill would): everything it held is gone. */
+  /** Started again if a test halted it and did not get as far as resuming it. */
+  async ensureRunning(): Promise<void> {
+    if (!this.child) await this.resume();
+  }
+
   async halt(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null) return;
@@ -106,6 +111,11 @@ export class PrivatePostgres {
       '-o', `-p ${this.port} -h 127.0.0.1 -k ${this.dir} -c fsync=off -c max_connections=100`,
     ]);
     await until(() => answersOn(this.port), Boolean, `postgres on ${this.port}`);
+  }
+
+  /** Started again if a test halted it and did not get as far as resuming it. */
+  async ensureRunning(): Promise<void> {
+    if (!(await answersOn(this.port))) await this.resume();
   }
 
   /** A fast shutdown: open connections are terminated, new ones refused. */
