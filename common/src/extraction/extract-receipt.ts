@@ -52,7 +52,7 @@ export function indexedLines(content: string): Array<{ text: string; raw: number
     .split('\n')
     .map((l, raw) => ({ text: cleanLine(l.replace(/\r$/, '')), raw }))
     .filter((l) => l.text.length > 0);
-  // An amount's cents wrapped onto a line of their own ("Subtotal 428." / "58"), as a reader splits a narrow column.
+  // An amount's cents wrapped onto a line of their own ("Subtotal 312." / "50"), as a reader splits a narrow column.
   const joined: typeof lines = [];
   for (const line of lines) {
     const previous = joined[joined.length - 1];

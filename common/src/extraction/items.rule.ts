@@ -35,7 +35,7 @@ const NOT_A_DESCRIPTION = new RegExp(
   `\\b(uhr|hrs|tel|phone|fax|telefon|tel(é|e)fono|telefone|page|seite|cashier|server|staff|table|pax|salesperson|operator)\\b|電話|\\d{2,5}-\\d{2,4}-\\d{3,4}|${keywordSource('date')}|${keywordSource('time')}|${keywordSource('receiptNumber')}\\s*[:#.]`,
   'iu',
 );
-/** Stock codes, shelf locations and pack sizes printed between a description and its amount ("WA16 - 24", "*S", "BD52 - 10/100"). */
+/** Stock codes, shelf locations and pack sizes printed between a description and its amount ("WA16 - 24", "*S", "KQ7 - 12/48"). */
 const CODE_LINE = /^\*?[A-Z]{0,3}\d[\d\-\/ ]*[A-Z]?$|^\*?[A-Z]{1,2}$|^\S{2,10}\s?-\s?\d{1,4}\/\d{1,4}$/;
 
 /** A description awaiting its amount on the following lines, with the unit price printed beside it. */
@@ -76,10 +76,10 @@ function moneyIn(line: string, wholeAmounts: boolean): Money[] {
 const TRAILING_TAX_CODE = /^(.*?\d)\s*(SR|ZRL|ZR|S|Z|T|N|X)?\s*[|]?\s*$/;
 
 /**
- * A thermal print's decimal points lost in OCR ("0.9 ALUMINIUM ROD 600 540 SR", "1041 2 15 90 3180 SR"):
+ * A thermal print's decimal points lost in OCR ("0.5 COPPER PIPE 800 400 SR", "2231 3 12 40 3720 SR"):
  * the last number, whole, read as cents where a quantity times the unit price before it gives it
  * exactly — the arithmetic is the evidence, so nothing else is rewritten. The line with the points
- * put back ("… 0.9 x 6.00 5.40 SR"), or the line as it was.
+ * put back ("… 0.5 x 8.00 4.00 SR"), or the line as it was.
  */
 export function restoreLostPoints(line: string): string {
   const split = TRAILING_TAX_CODE.exec(line);
@@ -89,9 +89,9 @@ export function restoreLostPoints(line: string): string {
   const last = tokens[tokens.length - 1]!;
   if (!/^\d{3,7}$/.test(last) || tokens.length < 3) return line;
   const cents = Number(last);
-  const isQty = (t: string | undefined) => t !== undefined && /^\d{1,3}(?:[.,]\d{1,3})?$/.test(t) && Number(t.replace(',', '.')) > 0;
   const qtyOf = (t: string) => Number(t.replace(',', '.'));
-  // The unit price: printed with its point, whole (points lost too), or split at its point ("15 90").
+  const isQty = (t: string | undefined) => t !== undefined && /^\d{1,3}(?:[.,]\d{1,3})?$/.test(t) && qtyOf(t) > 0;
+  // The unit price: printed with its point, whole (points lost too), or split at its point ("12 40").
   const units: Array<{ value: number; start: number }> = [];
   const before = tokens[tokens.length - 2]!;
   if (/^\d{1,5}[.,]\d{2}$/.test(before)) units.push({ value: Number(before.replace(',', '.')), start: tokens.length - 2 });
@@ -110,7 +110,7 @@ export function restoreLostPoints(line: string): string {
   return line;
 }
 
-/** A number that is a dimension ("4.5X9.75") or carries a unit glued to it ("1.25L"), not money. */
+/** A number that is a dimension ("6.4X9.25") or carries a unit glued to it ("1.5L"), not money. */
 function isSize(line: string, m: Money): boolean {
   return /\d[.,]\d+[xX×*]$/.test(line.slice(0, m.index)) || /^\p{L}/u.test(line.slice(m.end));
 }
@@ -151,7 +151,7 @@ function cleanDescription(text: string): string {
 }
 
 const hasLetters = (s: string) => (s.match(/\p{L}/gu) ?? []).length >= 2;
-/** An article code where a name would stand ("SB/01-3", "NE3555"): the name may be printed under it. */
+/** An article code where a name would stand ("KT4410", "HB/02-7"): the name may be printed under it. */
 const STOCK_CODE = /^(?=.*\d)(?!.*\p{L}{3})[\p{L}\d\/.#-]+$/u;
 
 /**
@@ -160,7 +160,7 @@ const STOCK_CODE = /^(?=.*\d)(?!.*\p{L}{3})[\p{L}\d\/.#-]+$/u;
  */
 export function parseItemLine(printed: string, wholeAmounts = false): (LineItem & { descriptionless?: boolean; stockCode?: boolean }) | null {
   const line = wholeAmounts ? printed : restoreLostPoints(printed);
-  // A size in the description ("ENV 4.5X9.75", "1.25L") is no price: only the last number may be one anyway.
+  // A size in the description ("ENVELOPE 6.4X9.25", "1.5L") is no price: only the last number may be one anyway.
   const money = moneyIn(line, wholeAmounts).filter((m, n, all) => n === all.length - 1 || !isSize(line, m));
   if (money.length === 0) return null;
   const amount = money[money.length - 1]!;
@@ -207,7 +207,7 @@ function isDescriptionLine(line: string, wholeAmounts: boolean): boolean {
 
 /** The numbers printed under a description (one box per line): "2 X", "SR", "1.70", "165 SR". */
 function isNumberLine(line: string): boolean {
-  // "1% 0.90" is "1X 0.90" as OCR reads it.
+  // "1% 7.90" is "1X 7.90" as OCR reads it.
   return /^[\d\s.,:xX@*%\-()]*(SR|ZRL|ZR|S|Z|T|N|X)?\s*$/.test(line.trim()) && /\d/.test(line);
 }
 
@@ -253,7 +253,7 @@ export function itemsFromTextWithSources(lines: readonly string[], wholeAmounts 
     if (!parsed) continue;
     const { descriptionless, stockCode, ...item } = parsed;
     if (stockCode && i + 1 < lines.length && isDescriptionLine(lines[i + 1]!, wholeAmounts)) {
-      // "SB/01-3 1 7.00 7.00" over "SATIN BIAS TAPE": the name is printed under the code.
+      // "KT4410 2 3.00 6.00" over "KITCHEN TOWEL 2PLY": the name is printed under the code.
       found.push({ item: { ...item, description: cleanDescription(lines[i + 1]!) }, line: i });
       pending = null;
       i++;

@@ -136,7 +136,7 @@ describe('totals in every language', () => {
 
 describe('tax from a rate line the sums confirm', () => {
   it.each<[string, string, number | null]>([
-    ['the rate\'s share of a VAT-inclusive total, the tax word garbled (fr)', 'TOTAL EUR 30.00\ndont TUR (20%) EUR 5.00', 5],
+    ['the rate\'s share of a VAT-inclusive total, the tax word garbled (fr)', 'TOTAL EUR 30.00\ndont TVQ (20%) EUR 5.00', 5],
     ['the amount the subtotal lacks, on per-class lines (us)', 'SUBTOTAL 40.00\nB-Taxable @6.250% 0.50\nA-Taxable @0.00% 0.00\nTOTAL 40.50', 0.5],
     ['the rate on the subtotal', 'SUBTOTAL 20.00\nH 10% 2.00\nTOTAL 22.00', 2],
     ['a service charge is no tax', 'SUBTOTAL 20.00\nService charge 10% 2.00\nTOTAL 22.00', null],
@@ -165,7 +165,7 @@ describe('taxFromRateTable', () => {
     // Net + tax missing the gross by the row's own rounding cent.
     ['MWST Netto MWST-BETRAG BRUTTO\nD 19,00% 4,21 0,80 5,02', { tax: 0.8, gross: 5.02 }],
     // A rate column without its % and no rate row adding up: each row's rate, gross and tax.
-    ['GR MWST% TOTAL MWST\n0 2.60 12.40 0.31\n1 8.10 32.43 2.43', { tax: 2.74, gross: 44.83 }],
+    ['SATZ MWST% BETRAG MWST\n0 2.60 12.40 0.31\n1 8.10 32.43 2.43', { tax: 2.74, gross: 44.83 }],
     // Two amounts with a rate that is no share of either: not a tax row.
     ['Rabatt 10% 5.00 1.00', null],
   ])('%j', (text, table) => {

@@ -131,11 +131,15 @@ function addingRow([a, b, c]: [number, number, number]): { tax: number; gross: n
   return tax === null ? null : { tax, gross: Math.max(a, b, c) };
 }
 
-/** A rate and two amounts ("B 20 % 3.84 0.64"): the tax is the rate's share of the gross, or of the net. */
-function rateRow([a, b]: [number, number], line: string): { tax: number; gross: number } | null {
+/** A line's tax rate ("19.6%", "@8.000%", "7 %") as a fraction, or null. */
+function rateOf(line: string): number | null {
   const rate = /(\d{1,2}(?:[.,]\d{1,3})?)\s*%/.exec(line);
-  if (!rate) return null;
-  const r = Number(rate[1]!.replace(',', '.')) / 100;
+  return rate ? Number(rate[1]!.replace(',', '.')) / 100 : null;
+}
+
+/** A rate and two amounts ("B 20 % 3.84 0.64"): the tax is the rate's share of the gross, or of the net. */
+function rateRow([a, b]: [number, number], r: number | null): { tax: number; gross: number } | null {
+  if (r === null) return null;
   if (Math.abs((a * r) / (1 + r) - b) <= ROW_ROUNDING) return { tax: b, gross: a };
   if (Math.abs(a * r - b) <= ROW_ROUNDING) return { tax: b, gross: round2(a + b) };
   return null;
@@ -161,10 +165,10 @@ export function taxFromRateTable(lines: readonly string[], read: AmountReader = 
     if (amounts.length !== 3 && amounts.length !== 2) return;
     const inTable = /%/.test(line) || TAX_WORD.test(line) || i - header <= TABLE_ROWS || first >= 0;
     if (!inTable) return;
-    let row = amounts.length === 3 ? addingRow(amounts as [number, number, number]) : rateRow(amounts as [number, number], line);
-    // Three amounts of which none adds two others: a rate without its % and the two it applies to ("2.60 9.30 0.24").
+    let row = amounts.length === 3 ? addingRow(amounts as [number, number, number]) : rateRow(amounts as [number, number], rateOf(line));
+    // Three amounts of which none adds two others: a rate without its % and the two it applies to ("5.50 21.10 1.10").
     const bareRate = row === null && amounts.length === 3 && amounts[0]! < 30;
-    if (bareRate) row = rateRow([amounts[1]!, amounts[2]!], `${amounts[0]}%`);
+    if (bareRate) row = rateRow([amounts[1]!, amounts[2]!], amounts[0]! / 100);
     if (row === null || row.tax <= 0) return;
     if (/%/.test(line) || bareRate || (first < 0 && !TOTAL_WORD.test(line))) {
       if (first < 0) first = i;
@@ -205,8 +209,9 @@ export function findTotalsWithSources(
   let sumSeen = false;
   let derived: number | null = null;
 
+  const kinds = lines.map(lineKind);
   lines.forEach((line, i) => {
-    const kind = lineKind(line);
+    const kind = kinds[i];
     if (!kind || kind === 'ignore') return;
     // A row with several amounts under a plain "total" (or a payment word) is a summary or tip-suggestion table, not the total.
     if ((kind === 'total' || kind === 'tax' || kind === 'card') && read(line).length > 2) return;
@@ -226,15 +231,15 @@ export function findTotalsWithSources(
     if (kind === 'change' && change === null) change = found.amount;
     if (kind === 'tax') taxLines.push({ ...found, rate: /\d\s*%/.test(line), stated: /total|summe|gesamt|合計|計/i.test(line) });
   });
-  // Lines printing a rate and one amount, whatever their words ("dont TVA (19.6%) 7.37" read as "TUR"):
+  // Lines printing a rate and one amount, whatever their words ("dont TVA (5.5%) 2.10" with "TVA" garbled):
   // the tax when the arithmetic says so (below).
   const rateLines: RateLine[] = [];
   lines.forEach((line, i) => {
-    const kind = lineKind(line);
-    const rate = RATE.exec(line);
-    if (!rate || (kind !== null && kind !== 'tax' && kind !== 'ignore')) return;
+    const kind = kinds[i];
+    const rate = rateOf(line);
+    if (rate === null || (kind !== null && kind !== 'tax' && kind !== 'ignore')) return;
     const amounts = read(withoutRates(line));
-    if (amounts.length === 1 && amounts[0]! > 0) rateLines.push({ amount: amounts[0]!, line: i, rate: Number(rate[1]!.replace(',', '.')) / 100 });
+    if (amounts.length === 1 && amounts[0]! > 0) rateLines.push({ amount: amounts[0]!, line: i, rate });
   });
 
   const changeAmount = change as number | null;
@@ -288,9 +293,9 @@ export function findTotalsWithSources(
     total = subtotal;
     sources.total = first.subtotal!.line;
   }
-  // The line under the subtotal, its label garbled ("aly 4.44" for "TAX 4.44"): a candidate for the same arithmetic.
+  // The line under the subtotal, its label garbled ("xax 3.20" for "TAX 3.20"): a candidate for the same arithmetic.
   const under = first.subtotal ? first.subtotal.line + 1 : -1;
-  if (under > 0 && under < lines.length && lineKind(lines[under]!) === null && !rateLines.some((l) => l.line === under)) {
+  if (under > 0 && under < lines.length && kinds[under] === null && !rateLines.some((l) => l.line === under)) {
     const amounts = read(lines[under]!);
     if (amounts.length === 1 && amounts[0]! > 0) rateLines.push({ amount: amounts[0]!, line: under, rate: null });
   }
@@ -320,9 +325,6 @@ interface TaxLine {
   stated: boolean;
 }
 
-/** A line's tax rate: "19.6%", "@8.000%", "7 %". */
-const RATE = /(\d{1,2}(?:[.,]\d{1,3})?)\s*%/;
-
 interface RateLine {
   amount: number;
   line: number;
@@ -333,8 +335,8 @@ interface RateLine {
 /**
  * With no tax line to go by, a line printing a rate and one amount is the tax when the sums say
  * so: the rate's share of the total (prices include it) or of the subtotal (added to it), or the
- * amount the subtotal lacks to make the total ("C-Taxable @8.000% 0.25" under "SUBTOTAL 86.52",
- * total 86.77). Several rate lines may make that amount between them; the unlabelled line under the
+ * amount the subtotal lacks to make the total ("B-Taxable @6.250% 0.50" under "SUBTOTAL 40.00",
+ * total 40.50). Several rate lines may make that amount between them; the unlabelled line under the
  * subtotal may make it alone.
  */
 export function taxByArithmetic(lines: readonly RateLine[], total: number | null, subtotal: number | null, tip: number | null, discount: number | null): { amount: number; line: number } | null {
@@ -345,8 +347,8 @@ export function taxByArithmetic(lines: readonly RateLine[], total: number | null
   if (single) return { amount: single.amount, line: single.line };
   if (subtotal === null) return null;
   const missing = round2(total - subtotal - (tip ?? 0) + (discount ?? 0));
-  const sum = round2(lines.filter((l) => l.rate !== null).reduce((s, l) => s + l.amount, 0));
   const rated = lines.filter((l) => l.rate !== null);
+  const sum = round2(rated.reduce((s, l) => s + l.amount, 0));
   if (missing > 0 && rated.length > 0 && near(sum, missing)) return { amount: sum, line: rated[0]!.line };
   const one = lines.find((l) => near(l.amount, missing));
   return missing > 0 && one ? { amount: one.amount, line: one.line } : null;

@@ -14,7 +14,7 @@ export const NL_KEYWORDS: KeywordTable = {
   change: ['wisselgeld', 'terug'],
   cash: ['contant', 'kontant', 'ontvangen'],
   card: [
-    // First on its line: "PIN 12,50" pays; "SAFETY PIN 2.00" is an item.
+    // First on its line: "PIN 12,50" pays; "HAIR PIN 1.20" is an item.
     '(?<=^[^\\p{L}]{0,3})pin', 'pinnen', 'betaald', 'maestro', 'v\\s*pay', 'bankpas', 'creditcard'],
   count: ['artikelen', 'aantal', 'stuks'],
   taxBase: ['grondslag'],
