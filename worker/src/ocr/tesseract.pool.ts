@@ -1,4 +1,5 @@
 import Tesseract from 'tesseract.js';
+import { TESSERACT_THREAD } from '../background-priority.js';
 import type { PageLine } from './ocr-engine.js';
 import { tessdataDir } from './tessdata.js';
 
@@ -88,6 +89,7 @@ export class TesseractPool {
         try {
           placeholder.worker = await Tesseract.createWorker(langs, Tesseract.OEM.LSTM_ONLY, {
             langPath: this.langPath,
+            workerPath: TESSERACT_THREAD,
             gzip: true,
             cacheMethod: 'none',
             // Failures reach us as rejected jobs; the handler only keeps tesseract.js from throwing globally.
