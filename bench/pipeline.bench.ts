@@ -31,7 +31,7 @@ import { receiptsDir } from '../tests/support/service-process.js';
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? os.availableParallelism());
 const N = Number(process.env.BENCH_RECEIPTS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const MODES = (process.env.BENCH_MODES ?? 'postgres,pglite').split(',') as DeploymentMode[];
+const MODES = (process.env.BENCH_MODES ?? 'postgres,pglite').split(',').filter(Boolean) as DeploymentMode[];
 const BURST = 50;
 const QUEUED_STANDARD = 200;
 
@@ -72,7 +72,11 @@ async function bareLoop(engine: Engine, files: Array<{ bytes: Buffer }>): Promis
   return files.length / ((performance.now() - started) / 1000);
 }
 
-const median = (values: number[]) => quantile(values, 0.5);
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
+};
 const pairedMedian = (a: number[], b: number[]) => median(a.map((x, i) => x / b[i]!));
 
 /** Receipts per second through the whole service: N uploads at once, until the last one ends. */

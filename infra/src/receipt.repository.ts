@@ -157,20 +157,20 @@ export class ReceiptRepository {
   }
 
   /**
-   * One page of the scope's valid (or invalid) receipts in upload order, after `after`, as
+   * One page of the scope's valid (or invalid, or all) receipts in upload order, after `after`, as
    * plain rows already in the shape of a receipt view's fields: a raw query skips the ORM's
    * per-field mapping, a fifth of an export's database time.
    */
   async exportPage(
     scope: ReceiptScope,
-    pick: { valid: boolean; importableOnly?: boolean },
+    pick: { valid: boolean | 'both'; importableOnly?: boolean },
     after: { at: string; id: string } | null,
     limit: number,
   ): Promise<ExportRow[]> {
     const money = (column: typeof receipts.total) => sql`${column}::float8`;
     const where = and(
       scope,
-      eq(receipts.valid, pick.valid),
+      pick.valid === 'both' ? undefined : eq(receipts.valid, pick.valid),
       pick.importableOnly ? importable : undefined,
       after ? sql`(${uploads.createdAt}, ${uploads.id}) > (${after.at}::timestamptz, ${after.id}::uuid)` : undefined,
     );

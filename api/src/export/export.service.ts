@@ -52,7 +52,7 @@ export class ExportService {
     if (total === 0) throw new HttpError(400, 'NOTHING_TO_EXPORT', EXPORT_ERRORS.nothing);
     if (total > LARGE_EXPORT_WARNING) this.log.warn({ receipts: total }, 'large export');
 
-    const pages = (valid: boolean, importableOnly = false) => this.pages(scope, { valid, importableOnly });
+    const pages = (valid: boolean | 'both', importableOnly = false) => this.pages(scope, { valid, importableOnly });
     if (request.format === 'xlsx') {
       if (valid > XLSX_MAX_ROWS || total - valid > XLSX_MAX_ROWS) throw new HttpError(400, 'VALIDATION_FAILED', 'Range exceeds format limit');
       return {
@@ -61,7 +61,7 @@ export class ExportService {
         rows: valid,
         withIssues: total - valid,
         skipped: 0,
-        write: (out) => writeWorkbook(out, sheetNamesOf(request), (v) => pages(v)),
+        write: (out) => writeWorkbook(out, sheetNamesOf(request), pages('both')),
       };
     }
 
@@ -95,7 +95,7 @@ export class ExportService {
    * The next page is asked for before this one is handed out, so the database works while the
    * file is written.
    */
-  private async *pages(scope: ReceiptScope, pick: { valid: boolean; importableOnly: boolean }): AsyncGenerator<ExportSource[]> {
+  private async *pages(scope: ReceiptScope, pick: { valid: boolean | 'both'; importableOnly: boolean }): AsyncGenerator<ExportSource[]> {
     let pending = this.receipts.exportPage(scope, pick, null, PAGE_SIZE);
     for (;;) {
       const rows = await pending;
