@@ -6,7 +6,7 @@ import { IssueSpool } from './issue.spool.js';
 
 const source = (n: number, text = ''): ExportSource => ({
   filename: `receipt-${n}.jpg`,
-  receipt: { merchantName: `Shop ${n}`, total: n, category: 'other', quality: 0.9, items: [], rawText: text, issues: ['Missing total amount'], valid: false },
+  receipt: { id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, merchantName: `Shop ${n}`, total: n, category: 'other', quality: 0.9, items: [], rawText: text, issues: ['Missing total amount'], valid: false },
 });
 
 async function readBack(spool: IssueSpool, size: number): Promise<ExportSource[][]> {
