@@ -140,7 +140,7 @@ export class ExportService {
     if (rows === 0) throw nothingValid(counts.total, byValidity ? undefined : label);
     const currencies = (byValidity ? counts.validCurrencies : counts.importableCurrencies).toSorted();
     if (file.currencies === 'single' && currencies.length > 1) {
-      throw new HttpError(400, 'VALIDATION_FAILED', `A ${label} file holds one currency, and these receipts are in ${currencies.join(', ')}. Filter the export by currency.`);
+      throw new HttpError(400, 'VALIDATION_FAILED', `${label} files hold one currency, and these receipts are in ${currencies.join(', ')}. Filter the export by currency.`);
     }
     if (file.currencies === 'EUR' && currencies.some((c) => c !== 'EUR')) {
       throw new HttpError(
