@@ -40,16 +40,30 @@ export type MerchantRulePatch = z.infer<typeof merchantRulePatchSchema>;
 /** The most rules one user keeps: the oldest are forgotten past it. */
 export const MERCHANT_RULES_MAX = 1000;
 
+/** Legal forms a receipt prints after the name one day and leaves out the next. */
+const LEGAL_FORMS = new Set(['sdn', 'bhd', 'sb', 'gmbh', 'ag', 'kg', 'ltd', 'limited', 'inc', 'llc', 'co', 'corp', 'plc', 'pty', 'sa', 'sarl', 'srl', 'spa', 'bv', 'nv', 'kk']);
+
+/** Characters OCR takes for one another, folded to one of each pair so a slip either way keys the same. */
+const CONFUSABLE: Readonly<Record<string, string>> = { '0': 'o', d: 'o', q: 'o', '1': 'i', l: 'i', '5': 's', '8': 'b', '6': 'g', '2': 'z', '7': 't' };
+const fold = (word: string) => [...word].map((c) => CONFUSABLE[c] ?? c).join('');
+const FOLDED_LEGAL_FORMS = new Set([...LEGAL_FORMS].map(fold));
+
 /**
- * The key a merchant is matched by: its letters and digits, lower-cased, accents dropped, so
- * the spacing and punctuation OCR gets wrong do not matter ("MR. D.I.Y. (M)" = "MR.DIY (M)").
+ * The key a merchant is matched by: its letters and digits, lower-cased, accents dropped,
+ * without a trailing legal form (`SDN BHD`, `GmbH`, `Ltd`, …), and with the letters OCR confuses
+ * (0/O, 1/l/I, 5/S, 8/B, …) folded together, so "MR. D.I.Y. (M) SDN BHD" = "MR.DIY (M)" and
+ * "5HELL" = "SHELL".
  */
 export function merchantKey(text: string): string {
-  return text
+  const words = text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '');
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .map(fold);
+  while (words.length > 1 && FOLDED_LEGAL_FORMS.has(words.at(-1)!)) words.pop();
+  return words.join('');
 }
 
 /** Keys shorter than this match only exactly: a letter off in a short name is another name. */
