@@ -22,6 +22,9 @@ export interface Pack {
   texts: Array<{ name: string; text: string }>;
 }
 
+/** Originals the note lists one by one; past this it counts the rest (the workbook shows every receipt, unlinked). */
+const MISSING_LISTED_MAX = 10_000;
+
 /** One line of text, for a note: whatever the user named the file. */
 const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
 
@@ -80,17 +83,22 @@ export async function writePack(out: Writable, pack: Pack, log: Logger): Promise
     const nameOf = uniqueNames();
     const links = new Map<string, string>();
     const missing: string[] = [];
+    let missingCount = 0;
+    const noteMissing = (line: string) => {
+      missingCount += 1;
+      if (missing.length < MISSING_LISTED_MAX) missing.push(line);
+    };
     for await (const page of pack.originals) {
       for (const row of page) {
         const name = nameOf(originalFileName(row));
         const described = `${oneLine(row.filename)} (${row.date ?? 'no date'}, ${oneLine(row.merchantName ?? 'unknown merchant')}) would be ${PACK_ORIGINALS_DIR}/${name}`;
         if (row.originalDeletedAt) {
-          missing.push(`${described}: deleted on ${row.originalDeletedAt.toISOString().slice(0, 10)}, at the end of the retention period.`);
+          noteMissing(`${described}: deleted on ${row.originalDeletedAt.toISOString().slice(0, 10)}, at the end of the retention period.`);
           continue;
         }
         const stream = await pack.openOriginal(row.uploadId);
         if (!stream) {
-          missing.push(`${described}: not found in storage.`);
+          noteMissing(`${described}: not found in storage.`);
           continue;
         }
         const written = entryWritten(archive, stream, control.signal);
@@ -115,10 +123,13 @@ export async function writePack(out: Writable, pack: Pack, log: Logger): Promise
     }
 
     const texts = [...pack.texts];
-    if (missing.length > 0) {
+    if (missingCount > 0) {
+      const more = missingCount - missing.length;
       texts.push({
         name: PACK_MISSING_NOTE,
-        text: `${missing.length} original${missing.length === 1 ? ' is' : 's are'} not in this pack (their receipts are in the workbook):\r\n\r\n${missing.join('\r\n')}\r\n`,
+        text:
+          `${missingCount} original${missingCount === 1 ? ' is' : 's are'} not in this pack (their receipts are in the workbook):\r\n\r\n${missing.join('\r\n')}\r\n` +
+          (more > 0 ? `… and ${more} more.\r\n` : ''),
       });
     }
     for (const { name, text } of texts) {
