@@ -4,6 +4,7 @@ import path from 'node:path';
 import { availableEngines } from '@receipts/common';
 import {
   BillingRepository,
+  MerchantRuleRepository,
   connectProducerRedis,
   createReceiptQueue,
   createRedis,
@@ -34,6 +35,8 @@ import { errorHandler, notFound } from './http-error.js';
 import { receiptLibraryRoutes } from './library/receipt-library.routes.js';
 import { ReceiptLibraryService } from './library/receipt-library.service.js';
 import { resolveOwner } from './owner.middleware.js';
+import { merchantRuleRoutes } from './rules/merchant-rule.routes.js';
+import { MerchantRuleService } from './rules/merchant-rule.service.js';
 import { metricsRoute, requestContext } from './request-context.js';
 import { authRateLimit, requireXhrHeader, securityHeaders, type RateLimits } from './security.js';
 import { DatabaseSessionStore, sessionMiddleware } from './session.js';
@@ -65,6 +68,7 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   const users = new UserRepository(db);
   const billingRows = new BillingRepository(db);
   const receipts = new ReceiptRepository(db);
+  const merchantRules = new MerchantRuleRepository(db);
   const quota = new QuotaService(db);
   const uploads = new UploadService({
     uploads: uploadRows,
@@ -109,6 +113,7 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   app.use('/api/auth/reset-password', limit('reset', { perAddress: 10 }));
   app.use('/api/auth', authRoutes(accounts, profiles, log));
   app.use('/api/user', accountRoutes({ users, profiles, quota, deletion }));
+  app.use('/api/user', merchantRuleRoutes(new MerchantRuleService(merchantRules)));
   app.use('/api', currencyRoutes());
   app.use('/api', clientConfigRoutes(config));
   app.use('/api', billingRoutes(billing, users));
@@ -117,8 +122,8 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   // The dashboard is a page of its own: same session and admin check, not under /api.
   app.use('/admin/queues', session, adminOnly, queueDashboard(jobs.queue));
   app.use('/api', uploadRoutes(uploads, waiters, config.WAIT_TIMEOUT_MS));
-  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, uploadRows, uploads)));
-  app.use('/api', exportRoutes(new ExportService(receipts, log), log));
+  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, uploadRows, uploads, merchantRules, log)));
+  app.use('/api', exportRoutes(new ExportService(receipts, users, files, log), log));
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   if (existsSync(config.webDistDir)) {
     app.use(express.static(config.webDistDir, { index: false, maxAge: '1h' }));

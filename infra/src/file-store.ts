@@ -1,5 +1,6 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 
 /** Original uploads on disk (a shared volume when processes run on several hosts), keyed by upload id. */
 export class FileStore {
@@ -21,6 +22,21 @@ export class FileStore {
 
   read(id: string): Promise<Buffer> {
     return readFile(this.pathOf(id));
+  }
+
+  /**
+   * The stored file as a stream, read a chunk at a time (never whole in memory); null when no
+   * file is stored under the id. Opened before it is returned, so a missing file is known
+   * before anything is written on its behalf.
+   */
+  async openRead(id: string): Promise<Readable | null> {
+    try {
+      const handle = await open(this.pathOf(id), 'r');
+      return handle.createReadStream();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
   }
 
   async delete(id: string): Promise<void> {

@@ -9,6 +9,7 @@ import {
   onCancelRequests,
   QuotaService,
   ReceiptJobs,
+  MerchantRuleRepository,
   UploadRepository,
   type Config,
   type Database,
@@ -53,6 +54,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
   const processReceipt = createReceiptProcessor({
     uploads,
     quota,
+    rules: new MerchantRuleRepository(db),
     files,
     engines,
     bus,

@@ -25,6 +25,9 @@ export type ReceiptPages = AsyncIterable<ExportSource[]>;
 /** Receipts per page read back from the spool of the ones with issues. */
 const SPOOL_PAGE = 500;
 
+/** Where a receipt's original lies beside the workbook (the export pack), if it is there. */
+export type OriginalLink = (source: ExportSource) => string | undefined;
+
 /** Bytes the client may have unread before the export waits: the network drains while the next page is written. */
 const OUT_BACKLOG_MAX = 1024 * 1024;
 
@@ -131,10 +134,23 @@ function addSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name: string, la
 
 const valuesOf = (layout: SheetLayout, row: ExportRow): CellValue[] => layout.columns.map((column) => row[column] ?? null);
 
-function writeRow(sheet: ExcelJS.Worksheet, layout: SheetLayout, row: readonly CellValue[], currency: string): void {
+/** Text as a formula's string argument: quotes doubled, at most the 255 characters Excel takes. */
+const formulaText = (text: string) => [...text].slice(0, 255).join('').replace(/"/g, '""');
+
+/**
+ * The file name as a link to the original beside the workbook. A HYPERLINK formula rather than
+ * a hyperlink: exceljs keeps every hyperlink of a sheet in memory until the sheet ends, a
+ * formula is written and gone; Excel and LibreOffice open the relative path from the workbook's folder.
+ */
+function linkCell(text: string, target: string): ExcelJS.CellFormulaValue {
+  return { formula: `HYPERLINK("${formulaText(target)}","${formulaText(text)}")`, result: [...text].slice(0, 255).join(''), date1904: false };
+}
+
+function writeRow(sheet: ExcelJS.Worksheet, layout: SheetLayout, row: readonly CellValue[], currency: string, link?: string): void {
   // An absent value makes no cell at all (undefined), which keeps the file small and skips the style lookup.
-  const values: Array<CellValue | Date | undefined> = row.map((value, i) => {
+  const values: Array<CellValue | Date | ExcelJS.CellFormulaValue | undefined> = row.map((value, i) => {
     if (value === null) return undefined;
+    if (i === 0 && link && typeof value === 'string') return linkCell(value, link);
     if (typeof value !== 'string') return value;
     return layout.kinds[i] === 'date' ? dayCell(value) : fitCellText(value);
   });
@@ -161,7 +177,7 @@ function writeRow(sheet: ExcelJS.Worksheet, layout: SheetLayout, row: readonly C
  * aside (IssueSpool) while the first sheet is written, since the zip holds one open entry at a
  * time. Each page waits for room in `out`, so memory stays flat whatever the number of receipts.
  */
-export async function writeWorkbook(out: Writable, sheetNames: readonly [string, string, string], pages: ReceiptPages): Promise<void> {
+export async function writeWorkbook(out: Writable, sheetNames: readonly [string, string, string], pages: ReceiptPages, linkOf?: OriginalLink): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   workbook.creator = 'Receipts to Excel';
   const tally = emptyTally();
@@ -172,7 +188,7 @@ export async function writeWorkbook(out: Writable, sheetNames: readonly [string,
       for (const source of drain(page)) {
         tallyReceipt(tally, source.receipt);
         if (source.receipt.valid === false) await spool.push(source);
-        else writeRow(receiptsSheet, RECEIPTS, exportRowValues(source), source.receipt.currency ?? 'USD');
+        else writeRow(receiptsSheet, RECEIPTS, exportRowValues(source), source.receipt.currency ?? 'USD', linkOf?.(source));
       }
       await zipCaughtUp(receiptsSheet);
       await roomIn(out);
@@ -182,7 +198,7 @@ export async function writeWorkbook(out: Writable, sheetNames: readonly [string,
     const issuesSheet = addSheet(workbook, sheetNames[1], ISSUES);
     for await (const page of spool.pages(SPOOL_PAGE)) {
       for (const source of drain(page)) {
-        writeRow(issuesSheet, ISSUES, valuesOf(ISSUES, issueRow(source)), source.receipt.currency ?? 'USD');
+        writeRow(issuesSheet, ISSUES, valuesOf(ISSUES, issueRow(source)), source.receipt.currency ?? 'USD', linkOf?.(source));
       }
       await zipCaughtUp(issuesSheet);
       await roomIn(out);

@@ -70,7 +70,11 @@ export function ReceiptsPage() {
           {list.isPending ? 'Loading...' : `${total} receipt${total === 1 ? '' : 's'}`}
           {selected.size > 0 && ` · ${selected.size} selected`}
         </p>
-        <ExportControls ids={selected.size > 0 ? [...selected] : undefined} label={selected.size > 0 ? 'Export selected' : 'Export all'} />
+        <ExportControls
+          ids={selected.size > 0 ? [...selected] : undefined}
+          filter={{ q: query.q, from: query.from, to: query.to, category: query.category }}
+          label={selected.size > 0 ? 'Export selected' : query.q || query.from || query.to || query.category ? 'Export matching' : 'Export all'}
+        />
       </div>
 
       {list.isError ? (
