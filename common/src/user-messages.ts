@@ -7,6 +7,7 @@ export const USER_MESSAGES = {
   unsupportedFile: 'This file is not a JPG, PNG, WebP, HEIC or PDF file.',
   fileTooLarge: 'The file is larger than the 10MB limit.',
   documentAiNotConfigured: 'Document AI is not configured on this server.',
+  vlmNotConfigured: 'The vision model is not configured on this server.',
   invalidCredentials: 'Invalid email or password',
   invalidResetLink: 'This password reset link is invalid or has expired.',
   passwordResetSuccessful: 'Password reset successful!',
