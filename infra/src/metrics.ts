@@ -71,8 +71,8 @@ export const metrics = {
   }),
   vlmWaiting: new Gauge({
     name: 'receipts_vlm_waiting_requests',
-    help: 'Requests waiting for a slot under VLM_CONCURRENCY, per model',
-    labelNames: ['model'] as const,
+    help: 'Requests waiting for a slot under VLM_CONCURRENCY, per endpoint (host:port)',
+    labelNames: ['endpoint'] as const,
     registers: [metricsRegistry],
   }),
   vlmTokens: new Counter({
