@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availableEngines, engineNameSchema, engineNotConfiguredMessage } from './ocr-engine.rules.js';
+import { availableEngines, engineChoices, engineNameSchema, engineNotConfiguredMessage } from './ocr-engine.rules.js';
 
 describe('available OCR engines', () => {
   it.each([
@@ -13,6 +13,13 @@ describe('available OCR engines', () => {
     [{ DOCUMENTAI_PROJECT_ID: 'p', DOCUMENTAI_PROCESSOR_ID: 'x', VLM_BASE_URL: 'http://ollama:11434/v1', VLM_MODEL: 'm' }, ['local', 'documentai', 'vlm']],
   ])('%j → %j', (settings, engines) => {
     expect(availableEngines(settings)).toEqual(engines);
+  });
+
+  it('offers the default engine first, then the others configured', () => {
+    const vlm = { VLM_BASE_URL: 'http://ollama:11434/v1', VLM_MODEL: 'm' };
+    expect(engineChoices({}, 'local')).toEqual(['local']);
+    expect(engineChoices(vlm, 'local')).toEqual(['local', 'vlm']);
+    expect(engineChoices(vlm, 'vlm')).toEqual(['vlm', 'local']);
   });
 
   it('names the engines in its message', () => {

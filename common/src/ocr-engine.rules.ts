@@ -25,6 +25,19 @@ export function availableEngines(settings: EngineSettings): EngineName[] {
   return ENGINE_NAMES.filter((name) => configured[name]);
 }
 
+/** Each engine as the web app names it. */
+export const ENGINE_LABELS: Readonly<Record<EngineName, string>> = {
+  local: 'Local OCR',
+  documentai: 'Google Document AI',
+  vlm: 'Vision model',
+};
+
+/** The engines a server runs, its default first: the choices a re-extraction offers. */
+export function engineChoices(settings: EngineSettings, defaultEngine: EngineName): EngineName[] {
+  const available = availableEngines(settings);
+  return [defaultEngine, ...available.filter((name) => name !== defaultEngine)];
+}
+
 /** What a user reads when asking for an engine this server does not run. */
 export function engineNotConfiguredMessage(engine: EngineName): string {
   return engine === 'vlm' ? USER_MESSAGES.vlmNotConfigured : USER_MESSAGES.documentAiNotConfigured;
