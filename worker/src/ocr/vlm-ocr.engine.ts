@@ -11,7 +11,7 @@ import {
 import { metrics } from '@receipts/infra';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { EngineError, type DecodedDocument, type OcrEngine, type PageImage, type RecognizeHints } from './ocr-engine.js';
-import { createVlmClient, VlmRequestError, type CompletionRequest, type VlmClientOptions } from './vlm.client.js';
+import { createVlmClient, VlmRequestError, type Completion, type CompletionRequest, type VlmClientOptions } from './vlm.client.js';
 
 export type VlmResponseFormat = 'json_schema' | 'json_object' | 'prompt';
 
@@ -159,9 +159,9 @@ export function createVlmEngine(options: VlmEngineOptions): OcrEngine {
   const request: CompletionRequest = { temperature: 0, max_tokens: MAX_TOKENS, response_format: responseFormat(options.responseFormat) };
   const { log, model } = options;
 
-  async function ask(messages: ChatCompletionMessageParam[], signal: AbortSignal): Promise<string> {
+  async function ask(messages: ChatCompletionMessageParam[], signal: AbortSignal): Promise<Completion> {
     try {
-      return (await client.complete(messages, request, signal)).text;
+      return await client.complete(messages, request, signal);
     } catch (err) {
       if (!(err instanceof VlmRequestError)) throw err;
       throw new EngineError(err.refused ? USER_MESSAGES.vlmRefused : USER_MESSAGES.vlmUnavailable, err.refused, err.message);
@@ -180,12 +180,14 @@ export function createVlmEngine(options: VlmEngineOptions): OcrEngine {
     },
     async recognize(doc, signal, hints = {}) {
       const first = await ask(question(doc, hints), signal);
-      let parsed = parseAnswer(first);
+      let parsed = parseAnswer(first.text);
       let outcome = 'valid';
       if ('problems' in parsed) {
-        log.warn({ endpoint: client.endpoint, model, problems: parsed.problems, answer: first.slice(0, 500) }, 'vision model answer malformed; asking once for a repair');
-        const second = await ask(repair(first, parsed.problems), signal);
-        parsed = parseAnswer(second);
+        const { problems } = parsed;
+        // "length": the answer was cut at max_tokens, which explains the problems.
+        log.warn({ endpoint: client.endpoint, model, problems, finishReason: first.finishReason, answer: first.text.slice(0, 500) }, 'vision model answer malformed; asking once for a repair');
+        const second = await ask(repair(first.text, problems), signal);
+        parsed = parseAnswer(second.text);
         outcome = 'repaired';
         if ('problems' in parsed) {
           metrics.vlmAnswers.inc({ model, outcome: 'malformed' });

@@ -45,6 +45,9 @@ export class VlmRequestError extends Error {
   }
 }
 
+/** A streamed answer is read no further than this (a receipt's JSON is a few kB; max_tokens should stop it long before). */
+const MAX_ANSWER_CHARS = 1_000_000;
+
 /** Retry-After is obeyed, but never for longer than this: a job must not sleep on a server's say-so. */
 const MAX_RETRY_AFTER_MS = 30_000;
 
@@ -90,9 +93,15 @@ export function createVlmClient(options: VlmClientOptions) {
           text += choice?.delta?.content ?? '';
           finishReason = choice?.finish_reason ?? finishReason;
           usage = chunk.usage ?? usage;
+          if (text.length > MAX_ANSWER_CHARS) {
+            // A server that does not stop: what came is the answer, cut (and malformed).
+            stream.controller.abort();
+            finishReason = 'length';
+            break;
+          }
         }
         // The client ends an aborted stream quietly: the deadline or the cancel is ours to tell.
-        attempt.throwIfAborted();
+        if (finishReason !== 'length') attempt.throwIfAborted();
         if (finishReason === null) throw new ConnectionClosedError();
         completion = { text, finishReason };
       } else {
@@ -145,8 +154,6 @@ export function createVlmClient(options: VlmClientOptions) {
     },
   };
 }
-
-export type VlmClient = ReturnType<typeof createVlmClient>;
 
 class ConnectionClosedError extends Error {
   override message = 'the stream ended before the answer did';
