@@ -22,3 +22,4 @@ export * from './currency-options.js';
 export * from './user-messages.js';
 export * from './receipt-edit.rule.js';
 export * from './merchant-rules.rule.js';
+export * from './vlm-receipt.schema.js';

@@ -51,4 +51,25 @@ describe('parseConfig', () => {
   it('chooses Document AI when it is configured', () => {
     expect(parseConfig({ DOCUMENTAI_PROJECT_ID: 'p', DOCUMENTAI_PROCESSOR_ID: 'x' }).ocrEngine).toBe('documentai');
   });
+
+  it('takes a vision model as the main engine or the second opinion only with its endpoint and model', () => {
+    const vlm = { VLM_BASE_URL: 'http://ollama:11434/v1', VLM_MODEL: 'qwen2.5vl:7b' };
+    const problems = (env: Record<string, string>) => {
+      try {
+        parseConfig(env);
+        return [];
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+    };
+    expect(problems({ OCR_ENGINE: 'vlm' })).toEqual(['OCR_ENGINE: vlm needs VLM_BASE_URL and VLM_MODEL']);
+    expect(problems({ VLM_SECOND_OPINION: 'true' })).toEqual(['VLM_SECOND_OPINION: needs VLM_BASE_URL and VLM_MODEL']);
+    expect(problems({ VLM_BASE_URL: vlm.VLM_BASE_URL })).toEqual(['VLM_MODEL: VLM_BASE_URL and VLM_MODEL go together']);
+    expect(problems({ ...vlm, VLM_BASE_URL: 'ftp://ollama/v1' })).toHaveLength(1);
+    expect(problems({ ...vlm, VLM_RESPONSE_FORMAT: 'xml' })).toHaveLength(1);
+    const config = parseConfig({ ...vlm, OCR_ENGINE: 'vlm', VLM_SECOND_OPINION: 'true' });
+    expect(config).toMatchObject({ ocrEngine: 'vlm', VLM_TIMEOUT_MS: 120_000, VLM_RETRIES: 2, VLM_CONCURRENCY: 2, VLM_RESPONSE_FORMAT: 'json_schema', VLM_STREAM: false });
+    // Configured, a vision model is available for re-extraction without replacing the default engine.
+    expect(parseConfig(vlm).ocrEngine).toBe('local');
+  });
 });

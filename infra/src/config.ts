@@ -82,6 +82,35 @@ export const configSchema = z.object({
   DOCUMENTAI_PROCESSOR_ID: z.string().optional(),
   /** Host (and optional port) of the Document AI endpoint; a local stand-in in tests. */
   DOCUMENTAI_ENDPOINT: z.string().optional(),
+  /**
+   * A vision-language model behind an OpenAI-compatible chat-completions endpoint (Ollama, vLLM,
+   * LM Studio, llama.cpp server, a hosted provider): the base URL up to `/v1`, the model's name and,
+   * where the server wants one, a key. With the first two set the `vlm` engine is available.
+   */
+  VLM_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  VLM_MODEL: z.string().optional(),
+  VLM_API_KEY: z.string().optional(),
+  /** One request to the model, from sending to the last token; a slower answer is abandoned and tried again. */
+  VLM_TIMEOUT_MS: int(1000).default(120_000),
+  /** Tries after the first on a timeout, a refused connection, 429 or 5xx, with exponential backoff (Retry-After obeyed up to 30 s). */
+  VLM_RETRIES: int(0).max(10).default(2),
+  /** Requests this process sends to one endpoint at once; the rest wait their turn. */
+  VLM_CONCURRENCY: int(1).max(64).default(2),
+  /** Pages are scaled down to at most this many pixels before they are sent (the model's image budget). */
+  VLM_MAX_IMAGE_PIXELS: int(100_000).max(20_000_000).default(1_600_000),
+  /**
+   * How the answer is constrained: a JSON Schema (`json_schema`, where the server supports it),
+   * any JSON object (`json_object`), or the schema in the prompt only (`prompt`). Either way the
+   * answer is parsed strictly, and a malformed one is sent back once for repair.
+   */
+  VLM_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object', 'prompt']).default('json_schema'),
+  /** Ask for the answer as a stream of server-sent events (the timeout then also covers a stalled stream). */
+  VLM_STREAM: bool.default(false),
+  /** Ask the model for a second opinion on receipts the local readers read poorly (the PaddleOCR fallback's decision point). */
+  VLM_SECOND_OPINION: bool.default(false),
+  /** Price per million prompt and completion tokens, for the cost counter in /metrics (a hosted model); unset counts tokens only. */
+  VLM_PRICE_INPUT_PER_MTOK: z.coerce.number().nonnegative().optional(),
+  VLM_PRICE_OUTPUT_PER_MTOK: z.coerce.number().nonnegative().optional(),
   /** Where links in e-mails point; defaults to http://localhost:PORT. */
   PUBLIC_URL: z.url().optional(),
   /** SMTP server for e-mail (smtp://user:pass@host:port); unset writes mail under DATA_DIR/mail. */
@@ -143,6 +172,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env, repoRoot = pro
   if (raw.OCR_ENGINE === 'documentai' && !documentAiConfigured) {
     problems.push('OCR_ENGINE: documentai needs DOCUMENTAI_PROJECT_ID and DOCUMENTAI_PROCESSOR_ID');
   }
+  const vlmConfigured = availableEngines(raw).includes('vlm');
+  if (Boolean(raw.VLM_BASE_URL) !== Boolean(raw.VLM_MODEL)) problems.push('VLM_MODEL: VLM_BASE_URL and VLM_MODEL go together');
+  else if (raw.OCR_ENGINE === 'vlm' && !vlmConfigured) problems.push('OCR_ENGINE: vlm needs VLM_BASE_URL and VLM_MODEL');
+  else if (raw.VLM_SECOND_OPINION && !vlmConfigured) problems.push('VLM_SECOND_OPINION: needs VLM_BASE_URL and VLM_MODEL');
   if (!raw.DATABASE_URL && !(raw.ROLES.includes('api') && raw.ROLES.includes('worker'))) {
     problems.push('ROLES: the embedded PGlite database belongs to one process, so it must run api,worker (or set DATABASE_URL)');
   }

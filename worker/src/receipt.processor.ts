@@ -16,7 +16,7 @@ import {
 } from '@receipts/infra';
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { OcrEngines } from './ocr/create-ocr-engine.js';
-import { UnreadableFileError } from './ocr/ocr-engine.js';
+import { EngineError, UnreadableFileError } from './ocr/ocr-engine.js';
 import { runPipeline } from './receipt.pipeline.js';
 
 /** Why a job's AbortSignal fired: the user cancelled, or this worker is shutting down. */
@@ -155,10 +155,12 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       // Left to processReceipt, which waits the outage out.
       if (isServiceUnavailable(err)) throw err;
       const isFileFault = err instanceof UnreadableFileError;
-      const finalAttempt = isFileFault || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      // A file fault is the user's to fix and says so; anything else (a database error with its
-      // SQL, a crash) stays in the log, and the user gets a reference to it.
-      const message = isFileFault ? (err as Error).message : processingFailedMessage(requestId ?? uploadId);
+      const engineFault = err instanceof EngineError ? err : null;
+      const finalAttempt = isFileFault || engineFault?.final === true || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      // A file fault is the user's to fix and says so, and so does an engine's failure (a model
+      // that did not answer); anything else (a database error with its SQL, a crash) stays in the
+      // log, and the user gets a reference to it.
+      const message = isFileFault || engineFault ? (err as Error).message : processingFailedMessage(requestId ?? uploadId);
       jobLog.warn({ err, finalAttempt }, 'receipt processing failed');
       if (finalAttempt) {
         await recordFailure(deps, uploadId, message);

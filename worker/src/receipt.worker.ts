@@ -47,7 +47,7 @@ export interface ReceiptWorkerHandle {
 export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<ReceiptWorkerHandle> {
   const { config, db, files, bus, log, mailer, publisher } = deps;
   configureDecoding(config, log);
-  const engines = createOcrEnginesFromConfig(config, config.WORKER_CONCURRENCY);
+  const engines = createOcrEnginesFromConfig(config, config.WORKER_CONCURRENCY, log);
 
   const uploads = new UploadRepository(db);
   const quota = new QuotaService(db);

@@ -12,3 +12,4 @@ export * from './quality.rule.js';
 export * from './tax-rate.rule.js';
 export * from './totals.rule.js';
 export * from './validation.rules.js';
+export * from './arithmetic.rule.js';
