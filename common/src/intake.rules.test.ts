@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intakeAddress, intakeFilename, intakeReply, intakeToken, planIntake, replyAddress, tokenOfAddress, type MailAttachment, type SenderEvidence } from './intake.rules.js';
+import { intakeAddress, intakeFilename, intakeReply, intakeToken, isReadableText, planIntake, replyAddress, tokenOfAddress, type MailAttachment, type SenderEvidence } from './intake.rules.js';
 
 const format = { domain: 'in.receipts.test', localPrefix: '' };
 const TOKEN = 'abcdefghijklmnopqrstuvwx';
@@ -68,6 +68,7 @@ describe('planIntake', () => {
   it.each([
     ['a cover note', 'Here is my receipt, thanks!'],
     ['no body', null],
+    ['binary bytes read as text, amounts and all', `${'\u0001\u0002\ufffdxy'.repeat(50)} TOTAL 12.34 ${RECEIPT_BODY}`],
   ])('refuses a message with no receipt: %s', (_name, body) => {
     expect(planIntake([attachment({ mimeType: null })], body, limits)).toEqual({ refused: 'no-receipt' });
   });
@@ -81,6 +82,18 @@ describe('planIntake', () => {
   it('refuses the whole message past the attachment limit, whatever the attachments are', () => {
     expect(planIntake(Array.from({ length: 21 }, () => attachment()), null, limits)).toEqual({ refused: 'too-many-attachments' });
     expect(planIntake(Array.from({ length: 20 }, () => attachment()), null, limits)).toMatchObject({ parts: { length: 20 } });
+  });
+});
+
+describe('isReadableText', () => {
+  it.each([
+    ['Total 7.23\r\n\tThanks!', true],
+    ['', true],
+    [`${'a'.repeat(99)}\u0007`, true],
+    [`${'a'.repeat(98)}\u0007\ufffd`, false],
+    ['\u0000\u0001\u0002', false],
+  ])('%j → %s', (text, expected) => {
+    expect(isReadableText(text)).toBe(expected);
   });
 });
 

@@ -104,6 +104,14 @@ export type IntakePlan =
       ignored: Array<{ filename: string; mimeType: AcceptedMime | null }>;
     };
 
+/** Control characters (but line breaks and tabs) and U+FFFD, the marks of bytes that are not text. */
+const NOT_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffd]/g;
+
+/** Whether a body is text someone wrote, rather than binary bytes read as text (at most 1 in 100 characters amiss). */
+export function isReadableText(text: string): boolean {
+  return (text.match(NOT_TEXT)?.length ?? 0) <= text.length / 100;
+}
+
 /**
  * Which parts of a message become uploads: every attachment of an accepted type, one upload
  * each; when there is none, the body itself if it reads as a receipt (an e-receipt). An
@@ -121,7 +129,7 @@ export function planIntake(attachments: readonly MailAttachment[], bodyText: str
     else parts.push({ source: 'attachment', index });
   });
   if (parts.length === 0 && refusedAttachments.length === 0) {
-    if (bodyText !== null && isReceiptText(bodyText)) parts.push({ source: 'body' });
+    if (bodyText !== null && isReadableText(bodyText) && isReceiptText(bodyText)) parts.push({ source: 'body' });
     else return { refused: 'no-receipt' };
   }
   return { parts, refusedAttachments, ignored };

@@ -155,7 +155,7 @@ export async function parseMessage(raw: Buffer, limits: { maxAttachments: number
     await done;
   } catch (err) {
     const message = (err as Error)?.message ?? String(err);
-    throw new MessageRefusedError(tooMany || /child nodes/i.test(message) ? 'too-many-attachments' : 'unreadable', message, head());
+    throw new MessageRefusedError(tooMany ? 'too-many-attachments' : 'unreadable', message, head());
   }
   const body = text as MessageText | null;
   const html = typeof body?.html === 'string' && body.html.length <= MAX_HTML_CHARS ? body.html : null;
