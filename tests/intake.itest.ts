@@ -11,11 +11,15 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSubscriber } from './support/accounts.js';
+import type { IntakeAddressView, UploadView } from '@receipts/common';
+import { createSubscriber, signedUpSubscriber } from './support/accounts.js';
+import { Deployment } from './support/deployment.js';
+import { freePort } from './support/free-port.js';
 import { startImapStandIn, type ImapStandIn } from './support/imap-stand-in.js';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
 import { openUploadStack, type UploadStack } from './support/upload-stack.js';
 import { until } from './support/until.js';
+import { Visitor } from './support/visitor.js';
 
 const DOMAIN = 'in.receipts.test';
 const MAX_MESSAGE_BYTES = 3 * 1024 * 1024;
@@ -337,6 +341,52 @@ describe('e-mail intake', () => {
       expect(await poller('delete').poll()).toBe(1);
       expect((await uploadsOf(owner)).map((u) => u.filename)).toEqual(['bcc.jpg']);
       expect(await imap.inbox()).toHaveLength(before - 1);
+    });
+  });
+
+  describe('through the built service (api with the SMTP listener, a worker)', () => {
+    let deployment: Deployment;
+    let port: number;
+
+    beforeAll(async () => {
+      port = await freePort();
+      deployment = await Deployment.start('postgres', { INTAKE_DOMAIN: DOMAIN, INTAKE_SMTP_PORT: String(port), INTAKE_SMTP_HOST: '127.0.0.1', SMTP_URL: sink.url });
+    });
+
+    afterAll(async () => {
+      await deployment?.stop();
+    });
+
+    const mail = (to: string) =>
+      nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true }).sendMail({ from: 'ann@shop.test', to, subject: 'Your Corner Grocery receipt', html: HTML_RECEIPT });
+
+    it('shows an address on request, reads the mailed e-receipt into a receipt, and refuses the address once replaced', async () => {
+      expect((await new Visitor(deployment.baseUrl).json('/api/intake')).status).toBe(401);
+      const { visitor } = await signedUpSubscriber(deployment.baseUrl, deployment.services.databaseUrl);
+      expect((await visitor.json<IntakeAddressView>('/api/intake')).body).toEqual({ available: true, address: null });
+      const first = (await visitor.json<IntakeAddressView>('/api/intake', { method: 'POST' })).body.address!;
+      expect(first).toMatch(new RegExp(`^[a-z2-7]{24}@${DOMAIN.replace(/\./g, '\\.')}$`));
+      expect((await visitor.json<IntakeAddressView>('/api/intake')).body.address).toBe(first);
+
+      await mail(first);
+      const [done] = await until(
+        async () => (await visitor.json<UploadView[]>('/api/uploads')).body,
+        (list) => list.length === 1 && list[0]!.status === 'completed',
+        'the mailed receipt to be read',
+        { timeoutMs: 120_000, everyMs: 500 },
+      );
+      expect(done).toMatchObject({ filename: 'Your Corner Grocery receipt.pdf', receipt: { total: 7.23 } });
+      expect(done!.receipt!.merchantName).toMatch(/corner grocery/i);
+
+      const second = (await visitor.json<IntakeAddressView>('/api/intake', { method: 'POST' })).body.address!;
+      expect(second).not.toBe(first);
+      await mail(first);
+      expect((await visitor.json<UploadView[]>('/api/uploads')).body).toHaveLength(1);
+      expect(deployment.output()).toContain('intake message refused: no intake address of an account');
+
+      expect((await visitor.json<IntakeAddressView>('/api/intake', { method: 'DELETE' })).body).toEqual({ available: true, address: null });
+      await mail(second);
+      expect((await visitor.json<UploadView[]>('/api/uploads')).body).toHaveLength(1);
     });
   });
 });

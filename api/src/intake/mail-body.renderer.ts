@@ -35,7 +35,7 @@ export function bodyText(message: { html: string | null; text: string | null }):
       selectors: [
         { selector: 'a', options: { ignoreHref: true } },
         { selector: 'img', format: 'skip' },
-        { selector: 'table', format: 'dataTable' },
+        { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
         { selector: 'h1', options: { uppercase: false } },
         { selector: 'h2', options: { uppercase: false } },
         { selector: 'h3', options: { uppercase: false } },
