@@ -39,7 +39,8 @@ export async function startIntakeSmtpServer(intake: IntakeService, options: Inta
     // Receives mail for its own addresses: no sign-in, no relaying.
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
-    maxClients: 50,
+    // Each connection may hold one message of up to maxMessageBytes while it is processed.
+    maxClients: 10,
     socketTimeout: 60_000,
     logger: false,
     onRcptTo(address: SMTPServerAddress, session: SMTPServerSession, callback: (err?: Error | null) => void) {

@@ -57,7 +57,10 @@ export async function startIntake(
         log,
       })
     : null;
-  imap?.start();
+  if (imap) {
+    log.info({ mailbox: config.IMAP_MAILBOX, pollMs: config.IMAP_POLL_MS }, 'intake mailbox polling started');
+    imap.start();
+  }
   return {
     smtp,
     imap,
