@@ -86,7 +86,7 @@ export const INTAKE_REFUSAL_TEXTS: Record<IntakeRefusal, string> = {
   'unknown-address': 'This address does not accept receipts. It may have been turned off; the address shown on your dashboard is the one to use.',
   unreadable: 'The message could not be read.',
   'too-large': 'The message is larger than we accept.',
-  'too-many-attachments': 'The message has more attachments than we accept in one message. Send them in smaller groups.',
+  'too-many-attachments': 'The message has more attachments (or parts) than we accept in one message. Send them in smaller groups.',
   'no-receipt': 'We found no receipt in the message: attach a JPG, PNG, WebP, HEIC, TIFF or PDF file, or forward the e-mail receipt itself.',
   'attachment-too-large': 'The file is larger than the 10MB limit.',
   'over-quota': 'Your receipt limit is used up, so this one was not processed.',

@@ -99,7 +99,9 @@ export async function parseMessage(raw: Buffer, limits: { maxAttachments: number
     skipTextToHtml: true,
     skipImageLinks: true,
     checksumAlgo: false,
-    // Every attachment is a part, and each multipart one more: past this the message cannot be within the limit.
+    // Every attachment is a part, and each multipart one more: past this the message cannot be
+    // within the limit. The splitter counts parts ahead of the attachments it hands over, so a
+    // message with too many attachments usually meets this bound first (nesting bombs too).
     maxChildNodes: limits.maxAttachments * 2 + 50,
     maxHeadSize: 256 * 1024,
   });
@@ -155,7 +157,8 @@ export async function parseMessage(raw: Buffer, limits: { maxAttachments: number
     await done;
   } catch (err) {
     const message = (err as Error)?.message ?? String(err);
-    throw new MessageRefusedError(tooMany ? 'too-many-attachments' : 'unreadable', message, head());
+    const tooManyParts = tooMany || ((err as { code?: string })?.code === 'EMAXLEN' && /child nodes/i.test(message));
+    throw new MessageRefusedError(tooManyParts ? 'too-many-attachments' : 'unreadable', message, head());
   }
   const body = text as MessageText | null;
   const html = typeof body?.html === 'string' && body.html.length <= MAX_HTML_CHARS ? body.html : null;
