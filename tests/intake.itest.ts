@@ -192,6 +192,15 @@ describe('e-mail intake', () => {
       expect(logged('intake message received before')).toHaveLength(1);
     });
 
+    it('flags the same file mailed again as a duplicate, as an upload would be', async () => {
+      const { address: to, owner } = await account();
+      const file = jpeg();
+      await send({ to, attachments: [{ filename: 'first.jpg', content: file }] });
+      await send({ to, attachments: [{ filename: 'again.jpg', content: file }] });
+      const list = await uploadsOf(owner);
+      expect(list.find((u) => u.filename === 'again.jpg')!.duplicateOf).toMatchObject({ filename: 'first.jpg', reason: 'same-file' });
+    });
+
     it('takes what the quota allows and tells a proven sender what it left', async () => {
       const { userId, address: to, owner } = await account('free');
       const files = Array.from({ length: 7 }, (_, i) => ({ filename: `r${i + 1}.jpg`, content: jpeg() }));
