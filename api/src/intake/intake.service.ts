@@ -98,9 +98,10 @@ export class IntakeService {
       return { refused: 'unknown-address', accounts: [], repliedTo };
     }
 
+    const body = bodyText(message);
     const plan = planIntake(
       message.attachments.map((a, i) => ({ filename: intakeFilename(a.filename, `attachment-${i + 1}`), mimeType: a.mimeType, size: a.size, related: a.related })),
-      bodyText(message),
+      body,
       { maxAttachments: this.deps.maxAttachments },
     );
     if ('refused' in plan) {
@@ -116,7 +117,7 @@ export class IntakeService {
         const attachment = message.attachments[part.index]!;
         files.push({ originalname: intakeFilename(attachment.filename, `attachment-${part.index + 1}`), buffer: attachment.content });
       } else {
-        const pdf = await renderTextPdf(pageLines(bodyText(message) ?? ''), message.subject);
+        const pdf = await renderTextPdf(pageLines(body ?? ''), message.subject);
         files.push({ originalname: `${intakeFilename(message.subject, 'e-mail receipt').replace(/\.pdf$/i, '')}.pdf`, buffer: pdf });
       }
     }

@@ -64,6 +64,7 @@ export function pageLines(text: string): string[] {
     for (let start = 0; start < line.length; start += MAX_COLUMNS) lines.push(line.slice(start, start + MAX_COLUMNS));
     if (lines.length >= MAX_LINES) break;
   }
+  while (lines.at(-1) === '') lines.pop();
   return lines.slice(0, MAX_LINES);
 }
 
