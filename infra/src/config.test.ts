@@ -34,6 +34,16 @@ describe('parseConfig', () => {
     }
   });
 
+  it('leaves e-mail intake off by default and wants its domain once a way in is set', () => {
+    const off = parseConfig({});
+    expect(off.INTAKE_SMTP_PORT).toBeUndefined();
+    expect(off.IMAP_URL).toBeUndefined();
+    expect(() => parseConfig({ INTAKE_SMTP_PORT: '2525' })).toThrow(/INTAKE_DOMAIN: required/);
+    expect(() => parseConfig({ IMAP_URL: 'imaps://mail.example.test' })).toThrow(/INTAKE_DOMAIN: required/);
+    expect(parseConfig({ INTAKE_SMTP_PORT: '2525', INTAKE_DOMAIN: 'In.Example.test' })).toMatchObject({ INTAKE_SMTP_PORT: 2525, INTAKE_DOMAIN: 'in.example.test', INTAKE_MAX_ATTACHMENTS: 20 });
+    expect(() => parseConfig({ IMAP_URL: 'http://mail.example.test', INTAKE_DOMAIN: 'example.test' })).toThrow(/IMAP_URL/);
+  });
+
   it('refuses a worker-only process on the embedded database', () => {
     expect(() => parseConfig({ ROLES: 'worker' })).toThrow(/PGlite database belongs to one process/);
     expect(parseConfig({ ROLES: 'worker', DATABASE_URL: 'postgres://db/app' }).ROLES).toEqual(['worker']);

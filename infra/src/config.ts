@@ -116,6 +116,32 @@ export const configSchema = z.object({
   /** SMTP server for e-mail (smtp://user:pass@host:port); unset writes mail under DATA_DIR/mail. */
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().default('Receipts <no-reply@receipts.local>'),
+  /**
+   * E-mail intake: the domain of the accounts' intake addresses (`<token>@INTAKE_DOMAIN`, with
+   * INTAKE_LOCAL_PREFIX before the token, e.g. `receipts+` for a mailbox with plus-addressing).
+   * Intake is on when this is set and a way in is: the SMTP listener, an IMAP mailbox, or both.
+   */
+  INTAKE_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'must be a domain name')
+    .transform((s) => s.toLowerCase())
+    .optional(),
+  INTAKE_LOCAL_PREFIX: z.string().regex(/^[a-z0-9._+-]*$/i, 'letters, digits and . _ + - only').default(''),
+  /** Port of the intake SMTP listener (for an MX record or a relay); unset: no listener. 0 picks a free port. */
+  INTAKE_SMTP_PORT: int(0).max(65535).optional(),
+  INTAKE_SMTP_HOST: z.string().default('0.0.0.0'),
+  /** The largest message taken (SMTP SIZE; an IMAP message above it is not fetched). */
+  INTAKE_MAX_MESSAGE_BYTES: int(1024).default(25 * 1024 * 1024),
+  /** Attachments one message may carry; more and the whole message is refused. */
+  INTAKE_MAX_ATTACHMENTS: int(1).max(1000).default(20),
+  /** An IMAP mailbox to poll for intake mail: imap://host:143 or imaps://host:993 (credentials below or in the URL). */
+  IMAP_URL: z.url({ protocol: /^imaps?$/ }).optional(),
+  IMAP_USER: z.string().optional(),
+  IMAP_PASSWORD: z.string().optional(),
+  IMAP_MAILBOX: z.string().default('INBOX'),
+  IMAP_POLL_MS: int(1000).default(60_000),
+  /** What happens to a message once handled: marked \Seen (and left), or deleted and expunged. */
+  IMAP_AFTER_PROCESSING: z.enum(['seen', 'delete']).default('seen'),
   /** Comma-separated addresses that are admins whatever their userType. */
   ADMIN_EMAILS: z
     .string()
@@ -183,6 +209,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env, repoRoot = pro
     for (const name of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_STARTER', 'STRIPE_PRICE_PROFESSIONAL', 'STRIPE_PRICE_BUSINESS', 'STRIPE_PRICE_ENTERPRISE'] as const) {
       if (!raw[name]) problems.push(`${name}: required when STRIPE_SECRET_KEY is set in production`);
     }
+  }
+  if ((raw.INTAKE_SMTP_PORT !== undefined || raw.IMAP_URL) && !raw.INTAKE_DOMAIN) {
+    problems.push('INTAKE_DOMAIN: required when INTAKE_SMTP_PORT or IMAP_URL is set (the domain of the intake addresses)');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(repoRoot, raw.DATA_DIR);

@@ -18,6 +18,7 @@ export * from './merchant-rule.repository.js';
 export * from './user.repository.js';
 export * from './session.repository.js';
 export * from './billing.repository.js';
+export * from './intake.repository.js';
 export * from './retention.js';
 export * from './metrics.js';
 export * from './unavailable.js';

@@ -19,6 +19,7 @@ import type {
   DatevSettings,
   DuplicateReason,
   EngineName,
+  IntakeRefusal,
   Lane,
   LineItem,
   MerchantRuleKind,
@@ -264,3 +265,33 @@ export type UserRow = typeof users.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type ReceiptRow = typeof receipts.$inferSelect;
 export type ReceiptEditRow = typeof receiptEdits.$inferSelect;
+
+/** An account's private intake address: the random token in its local part. No row: the account has none (never made, or turned off). */
+export const intakeAddresses = pgTable('intake_addresses', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  token: text('token').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Mail received for an account, one row per message (its Message-ID, hashed), so a message
+ * delivered twice is processed once. Written before the message's uploads and removed again
+ * if they cannot all be written.
+ */
+export const intakeMessages = pgTable(
+  'intake_messages',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    messageKey: text('message_key').notNull(),
+    /** Uploads the message became. */
+    uploads: integer('uploads').notNull().default(0),
+    /** What could not be taken, and why (the reply names them). */
+    refusals: jsonb('refusals').$type<Array<{ part: string; refusal: IntakeRefusal }>>().notNull().default([]),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.messageKey] })],
+);
