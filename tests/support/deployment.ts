@@ -37,8 +37,11 @@ export class Deployment {
       QUEUE_PREFIX: services.prefix,
       DATA_DIR: dataDir,
       WORKER_CONCURRENCY: '2',
-      JOB_LOCK_MS: '4000',
-      STALLED_CHECK_MS: '1000',
+      // Short enough that a killed worker's job comes back within seconds, long enough that a test
+      // machine with every core busy does not let a live job's lock lapse (at 4 s it did, and
+      // jobs started over and over: the soak's "no progress" on a loaded machine).
+      JOB_LOCK_MS: '10000',
+      STALLED_CHECK_MS: '2000',
       SHUTDOWN_TIMEOUT_MS: '300',
       WORKER_HEALTH_PORT: '0',
       // Test visitors stand for clients behind a proxy on loopback, each with its own address.

@@ -19,8 +19,19 @@ import type { OcrEngines } from './ocr/create-ocr-engine.js';
 import { EngineError, UnreadableFileError } from './ocr/ocr-engine.js';
 import { runPipeline } from './receipt.pipeline.js';
 
-/** Why a job's AbortSignal fired: the user cancelled, or this worker is shutting down. */
-export const ABORT_REASONS = { cancel: 'cancelled by user', shutdown: 'worker shutting down' } as const;
+/**
+ * Why a job's AbortSignal fired: the user cancelled, this worker is shutting down, or its lock
+ * lapsed (the stalled-job check gives the job to a worker again, so this run is only waste).
+ */
+export const ABORT_REASONS = { cancel: 'cancelled by user', shutdown: 'worker shutting down', lockLost: 'job lock lost' } as const;
+
+/** A run given up because its lock lapsed: the job runs again from the queue, nothing is recorded. */
+class LockLostError extends Error {
+  override name = 'LockLostError';
+  constructor() {
+    super(ABORT_REASONS.lockLost);
+  }
+}
 
 /** While PostgreSQL or Redis is unreachable a job waits this long between tries, spending no attempt. */
 const UNAVAILABLE_RETRY_MS = 3_000;
@@ -60,6 +71,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       await processOnce(job, jobLog, token, signal);
     } catch (err) {
       if (err instanceof WaitingError) outcome = 'handed_back';
+      else if (err instanceof LockLostError) outcome = 'lock_lost';
       else if (err instanceof UnrecoverableError) outcome = err.message === ABORT_REASONS.cancel ? 'cancelled' : 'failed';
       else if (isServiceUnavailable(err) && token) {
         // An outage is nobody's fault: the job waits it out instead of spending its attempts
@@ -76,6 +88,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       if (outcome === 'failed') metrics.jobsFailed.inc({ lane });
       if (outcome === 'retry') metrics.jobsRetried.inc({ lane });
       if (outcome === 'handed_back') metrics.jobsHandedBack.inc({ reason: 'shutdown' });
+      if (outcome === 'lock_lost') metrics.jobsHandedBack.inc({ reason: 'lock_lost' });
       metrics.jobDuration.observe({ lane, outcome }, (performance.now() - started) / 1000);
     }
   };
@@ -144,6 +157,8 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       await notifyBatchDone(upload.userId).catch((err: unknown) => jobLog.warn({ err }, 'batch notification failed'));
     } catch (err) {
       if (abort.aborted) {
+        // The upload stays as it is: the run that has the job now claims it again.
+        if (abort.reason === ABORT_REASONS.lockLost) throw new LockLostError();
         if (abort.reason === ABORT_REASONS.shutdown && token) {
           // Hand the job back at once rather than waiting for its lock to lapse.
           await uploads.handBack(uploadId);

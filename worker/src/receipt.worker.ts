@@ -72,12 +72,19 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
     maxStalledCount: 2,
     log,
   });
+  // A lock that could not be renewed has lapsed (an event loop starved past JOB_LOCK_MS): the
+  // stalled-job check hands the job out again, so this run stops instead of taking a slot twice.
+  worker.on('lockRenewalFailed', (jobIds) => {
+    for (const id of jobIds) {
+      if (worker.cancelJob(id, ABORT_REASONS.lockLost)) log.warn({ uploadId: id }, 'job lock lapsed; this run stops and the job runs again');
+    }
+  });
   worker.on('failed', (job, err) => {
     if (!job) return;
     log.warn({ uploadId: job.data.uploadId, err: err.message }, 'job failed');
     // The processor records failures itself; this catches the ones it could not reach
     // (stalled too often, lock lost), so no upload stays "processing" forever.
-    if (job.finishedOn && err.message !== ABORT_REASONS.cancel) {
+    if (job.finishedOn && err.message !== ABORT_REASONS.cancel && err.message !== ABORT_REASONS.lockLost) {
       recordFailure({ uploads, quota, bus }, job.data.uploadId, processingFailedMessage(job.data.requestId ?? job.data.uploadId)).catch((e: unknown) =>
         log.error({ err: e }, 'could not record failure'),
       );
