@@ -13,7 +13,7 @@ describe('parseConfig', () => {
       ocrEngine: 'local',
       OCR_LANGS: ['eng', 'deu', 'fra', 'spa', 'por', 'ita', 'nld', 'jpn'],
       OCR_PADDLE: 'photos',
-      OCR_TESSERACT: 'auto',
+      OCR_TESSERACT: 'wasm',
       STORAGE: 'local',
     });
     expect(config.DATABASE_URL).toBeUndefined();

@@ -89,12 +89,13 @@ export const configSchema = z.object({
     .default('eng,deu,fra,spa,por,ita,nld,jpn')
     .transform((s) => s.split(/[+,]/).map((l) => l.trim()).filter(Boolean)),
   /**
-   * Where the local engine's tesseract runs: the tesseract program installed on the host
-   * (`native`, about half the CPU; Debian's tesseract-ocr), tesseract.js in WebAssembly (`wasm`,
-   * needs nothing but npm), or native when the program answers at start-up and wasm otherwise
-   * (`auto`). Both read the language models of the npm packages.
+   * Where the local engine's tesseract runs: tesseract.js in WebAssembly (`wasm`, the default,
+   * needs nothing but npm), the tesseract program installed on the host (`native`, Debian's
+   * tesseract-ocr), or native when the program answers at start-up and wasm otherwise (`auto`).
+   * Both read the language models of the npm packages. wasm stays the default because it measured
+   * cheaper: the program pays its start-up on every page (README, "Extraction").
    */
-  OCR_TESSERACT: z.enum(['auto', 'wasm', 'native']).default('auto'),
+  OCR_TESSERACT: z.enum(['auto', 'wasm', 'native']).default('wasm'),
   /** PaddleOCR in the local engine: first for photos (photos), only for pages tesseract reads poorly (fallback), never, or always. */
   OCR_PADDLE: z.enum(['never', 'fallback', 'photos', 'always']).default('photos'),
   DOCUMENTAI_PROJECT_ID: z.string().optional(),

@@ -3,12 +3,16 @@ import type { Config } from '@receipts/infra';
 import { createDocumentAiEngine, type DocumentAiOptions } from './documentai-ocr.engine.js';
 import { createLocalOcrEngine, type PaddleMode } from './local-ocr.engine.js';
 import { UnreadableFileError, type OcrEngine } from './ocr-engine.js';
+import { probeNativeTesseract } from './tesseract-native.reader.js';
+import type { TesseractBackend } from './tesseract.reader.js';
 
 export interface OcrEngineOptions {
   engine: EngineName;
   /** Jobs that may recognise at once (the local engine keeps this many tesseract workers). */
   concurrency: number;
   langs?: string[];
+  /** Where the local engine's tesseract runs (see LocalOcrOptions); tesseract.js when not given. */
+  tesseract?: TesseractBackend;
   /** PaddleOCR in the local engine (see LocalOcrOptions). */
   paddle?: PaddleMode;
   /** Page clean-up before the local engine reads (on unless a benchmark measures without it). */
@@ -21,7 +25,32 @@ export function createOcrEngine(options: OcrEngineOptions): OcrEngine {
     if (!options.documentAi) throw new Error('The Document AI engine needs its project, location and processor.');
     return createDocumentAiEngine(options.documentAi);
   }
-  return createLocalOcrEngine({ concurrency: options.concurrency, langs: options.langs ?? ['eng'], paddle: options.paddle, cleanUp: options.cleanUp });
+  return createLocalOcrEngine({
+    concurrency: options.concurrency,
+    langs: options.langs ?? ['eng'],
+    tesseract: options.tesseract,
+    paddle: options.paddle,
+    cleanUp: options.cleanUp,
+  });
+}
+
+/** Which tesseract backend a process uses, and why (for its start-up log line). */
+export interface TesseractChoice {
+  backend: TesseractBackend;
+  reason: string;
+}
+
+/**
+ * OCR_TESSERACT resolved once at start-up: `native` wants the installed tesseract program (or the
+ * process does not start); `auto` takes it when it answers and tesseract.js otherwise; `wasm`
+ * never asks. Both read the models of the npm language packages, so OCR_LANGS is the same for both.
+ */
+export function chooseTesseract(mode: 'auto' | 'wasm' | 'native'): TesseractChoice {
+  if (mode === 'wasm') return { backend: 'wasm', reason: 'OCR_TESSERACT=wasm' };
+  const probe = probeNativeTesseract();
+  if (probe.ok) return { backend: 'native', reason: probe.version };
+  if (mode === 'native') throw new Error(`OCR_TESSERACT=native, but the tesseract program does not answer (${probe.reason}); install it (Debian: apt-get install tesseract-ocr)`);
+  return { backend: 'wasm', reason: `no tesseract program (${probe.reason})` };
 }
 
 function documentAiOptions(config: Config): DocumentAiOptions | undefined {
@@ -35,18 +64,21 @@ function documentAiOptions(config: Config): DocumentAiOptions | undefined {
     : undefined;
 }
 
-function localOptions(config: Config): Pick<OcrEngineOptions, 'langs' | 'paddle'> {
-  return { langs: config.OCR_LANGS, paddle: config.OCR_PADDLE };
+function localOptions(config: Config, tesseract: TesseractChoice): Pick<OcrEngineOptions, 'langs' | 'paddle' | 'tesseract'> {
+  return { langs: config.OCR_LANGS, paddle: config.OCR_PADDLE, tesseract: tesseract.backend };
 }
 
 /** The engine the configuration names, for `concurrency` jobs at once. */
 export function createOcrEngineFromConfig(config: Config, concurrency: number): OcrEngine {
-  return createOcrEngine({ engine: config.ocrEngine, concurrency, ...localOptions(config), documentAi: documentAiOptions(config) });
+  const tesseract = chooseTesseract(config.OCR_TESSERACT);
+  return createOcrEngine({ engine: config.ocrEngine, concurrency, ...localOptions(config, tesseract), documentAi: documentAiOptions(config) });
 }
 
 /** Every engine a worker may be asked for: the configured default, and others when a re-extraction names them. */
 export interface OcrEngines {
   readonly defaultName: EngineName;
+  /** Where the local engine's tesseract runs. */
+  readonly tesseract: TesseractChoice;
   /** The named engine (the default for null), made on first use and kept. */
   get(name: EngineName | null): OcrEngine;
   close(): Promise<void>;
@@ -55,17 +87,20 @@ export interface OcrEngines {
 export function createOcrEnginesFromConfig(config: Config, concurrency: number): OcrEngines {
   const made = new Map<EngineName, OcrEngine>();
   const documentAi = documentAiOptions(config);
+  const tesseract = chooseTesseract(config.OCR_TESSERACT);
+  const local = localOptions(config, tesseract);
   // The default engine is ready before the first job, as it always was.
-  made.set(config.ocrEngine, createOcrEngine({ engine: config.ocrEngine, concurrency, ...localOptions(config), documentAi }));
+  made.set(config.ocrEngine, createOcrEngine({ engine: config.ocrEngine, concurrency, ...local, documentAi }));
   return {
     defaultName: config.ocrEngine,
+    tesseract,
     get(name) {
       const engine = name ?? config.ocrEngine;
       let ready = made.get(engine);
       if (!ready) {
         // Not the file's fault, but just as final: retrying cannot configure the server.
         if (!availableEngines(config).includes(engine)) throw new UnreadableFileError(USER_MESSAGES.documentAiNotConfigured);
-        ready = createOcrEngine({ engine, concurrency, ...localOptions(config), documentAi });
+        ready = createOcrEngine({ engine, concurrency, ...local, documentAi });
         made.set(engine, ready);
       }
       return ready;
