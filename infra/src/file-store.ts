@@ -33,7 +33,10 @@ export interface FileStore {
   put(id: string, bytes: Buffer): Promise<void>;
   /** The whole original, for the worker that decodes it from memory; StoredFileMissingError when it is gone. */
   read(id: string): Promise<Buffer>;
-  /** The original as a stream, to copy it on (an export) without holding it whole; StoredFileMissingError when it is gone. */
+  /**
+   * The original as a stream, to copy it on (an export) without holding it whole;
+   * StoredFileMissingError when it is gone. Read it to the end or destroy it: it holds a file or a connection.
+   */
   readStream(id: string): Promise<Readable>;
   /** Deletes an original; one already gone is fine (a sweep may repeat after a crash). */
   delete(id: string): Promise<void>;
