@@ -37,6 +37,10 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      // npm run test:soak only (scripts/soak.ts): long, and run while the machine is loaded on purpose.
+      ...(process.env.SOAK
+        ? [{ extends: true as const, test: { name: 'soak', include: ['tests/**/*.stest.ts'], testTimeout: 1_800_000, hookTimeout: 300_000, fileParallelism: false } }]
+        : []),
     ],
   },
 });

@@ -1,5 +1,7 @@
-// npm run bench:accuracy [-- --set world|sroie] [--limit N] [--engine local|documentai] [--concurrency N]
+// npm run bench:accuracy [-- --set world|sroie] [--limit N] [--engine local|documentai|vlm] [--concurrency N]
 //                         [--tesseract wasm,native] [--skip-baseline] [--verbose] [--dump DIR]
+// --engine vlm reads with the vision model the VLM_* variables name (any OpenAI-compatible
+// endpoint: VLM_BASE_URL=http://127.0.0.1:11434/v1 VLM_MODEL=qwen2.5vl:7b for a local Ollama).
 // The extraction pipeline (decode → prepare → OCR → rules) on ../shared/receipts (40 SROIE scans)
 // and ../shared/receipts-world (real-world photos, scans, PDFs) against their labels, per set,
 // per tune/holdout half and per kind; and, in the same run, today's path before this work
@@ -17,9 +19,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { extractReceipt, sniffMimeType, type ReceiptRecord } from '@receipts/common';
-import { parseConfig } from '@receipts/infra';
+import { ConfigError, parseConfig } from '@receipts/infra';
+import { pino } from 'pino';
 import { runPipeline } from '@receipts/worker';
-import { chooseTesseract, createOcrEngine, type OcrEngineOptions } from '../worker/src/ocr/create-ocr-engine.js';
+import { chooseTesseract, createOcrEngine, vlmOptions, type OcrEngineOptions } from '../worker/src/ocr/create-ocr-engine.js';
 import type { TesseractBackend } from '../worker/src/ocr/tesseract.reader.js';
 import { LstmTessdata } from '../worker/src/ocr/tessdata.js';
 import { processTreeCpuSeconds } from './process-cpu.js';
@@ -120,14 +123,26 @@ async function casesOf(set: SetName): Promise<Case[]> {
 
 // ---- child: read one set with one side's engine, print a JSON report -------------------------
 
+const benchConfig = () => parseConfig({ ...process.env, ROLES: 'api,worker', ...(args.engine ? { OCR_ENGINE: args.engine } : {}) });
+
 async function runChild(set: SetName, side: Side): Promise<void> {
   if (side === 'cli:own' || side === 'cli:same') return runCliChild(set, side);
-  const config = parseConfig({ ...process.env, ROLES: 'api,worker', ...(args.engine ? { OCR_ENGINE: args.engine } : {}) });
+  const config = benchConfig();
   const concurrency = Number(args.concurrency);
+  // A vision model's retries and failures are logged on stderr; stdout carries the report.
+  const log = pino({ level: config.LOG_LEVEL, base: { role: 'bench' } }, pino.destination(2));
   const options: OcrEngineOptions =
     side === 'baseline'
       ? { engine: 'local', concurrency, langs: ['eng'], paddle: 'never', cleanUp: false, tesseract: 'wasm' }
-      : { engine: config.ocrEngine, concurrency, langs: config.OCR_LANGS, paddle: config.OCR_PADDLE, tesseract: side === 'ours:native' ? 'native' : 'wasm' };
+      : {
+          engine: config.ocrEngine,
+          concurrency,
+          langs: config.OCR_LANGS,
+          paddle: config.OCR_PADDLE,
+          tesseract: side === 'ours:native' ? 'native' : 'wasm',
+          vlm: vlmOptions(config, log),
+          vlmSecondOpinion: config.VLM_SECOND_OPINION,
+        };
   const engine = createOcrEngine({ ...options, documentAi: undefined });
   const cases = (await casesOf(set)).slice(0, args.limit ? Number(args.limit) : undefined);
   const labelledItems = new Map(loadLineItemLabels().filter((l) => l.set === set).map((l) => [l.file, l.items]));
@@ -286,10 +301,20 @@ function agreementRows(a: Outcome[], b: Outcome[]): string[] {
 
 async function runParent(): Promise<void> {
   const sets: SetName[] = args.set ? [args.set as SetName] : ['sroie', 'world'];
+  let config;
+  try {
+    config = benchConfig();
+  } catch (err) {
+    // `--engine vlm` without VLM_BASE_URL and VLM_MODEL, say: told before any child starts.
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    process.exit(2);
+  }
+  const model = config.ocrEngine === 'vlm' ? ` (${config.VLM_MODEL} at ${new URL(config.VLM_BASE_URL!).host})` : '';
   const backends = tesseractBackends();
   const ours = backends.map((b) => `ours:${b}` as const);
   const cliThere = spawnSync('tesseract', ['--version'], { stdio: 'ignore' }).status === 0;
-  console.log(`bench:accuracy — engine ${args.engine}, tesseract ${backends.join(' and ')}, concurrency ${args.concurrency}, each side in its own process`);
+  console.log(`bench:accuracy — engine ${args.engine}${model}, tesseract ${backends.join(' and ')}, concurrency ${args.concurrency}, each side in its own process`);
   for (const [i, set] of sets.entries()) {
     if (set === 'world' && !worldAvailable) {
       console.log(`\n## receipts-world: skipped — ${worldDir} is not there`);

@@ -103,11 +103,66 @@ export const configSchema = z.object({
   DOCUMENTAI_PROCESSOR_ID: z.string().optional(),
   /** Host (and optional port) of the Document AI endpoint; a local stand-in in tests. */
   DOCUMENTAI_ENDPOINT: z.string().optional(),
+  /**
+   * A vision-language model behind an OpenAI-compatible chat-completions endpoint (Ollama, vLLM,
+   * LM Studio, llama.cpp server, a hosted provider): the base URL up to `/v1`, the model's name and,
+   * where the server wants one, a key. With the first two set the `vlm` engine is available.
+   */
+  VLM_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  VLM_MODEL: z.string().optional(),
+  VLM_API_KEY: z.string().optional(),
+  /** One request to the model, from sending to the last token; a slower answer is abandoned and tried again. */
+  VLM_TIMEOUT_MS: int(1000).default(120_000),
+  /** Tries after the first on a timeout, a refused connection, 429 or 5xx, with exponential backoff (Retry-After obeyed up to 30 s). */
+  VLM_RETRIES: int(0).max(10).default(2),
+  /** Requests this process sends to one endpoint at once; the rest wait their turn. */
+  VLM_CONCURRENCY: int(1).max(64).default(2),
+  /** Pages are scaled down to at most this many pixels before they are sent (the model's image budget). */
+  VLM_MAX_IMAGE_PIXELS: int(100_000).max(20_000_000).default(1_600_000),
+  /**
+   * How the answer is constrained: a JSON Schema (`json_schema`, where the server supports it),
+   * any JSON object (`json_object`), or the schema in the prompt only (`prompt`). Either way the
+   * answer is parsed strictly, and a malformed one is sent back once for repair.
+   */
+  VLM_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object', 'prompt']).default('json_schema'),
+  /** Ask for the answer as a stream of server-sent events (the timeout then also covers a stalled stream). */
+  VLM_STREAM: bool.default(false),
+  /** Ask the model for a second opinion on receipts the local readers read poorly (the PaddleOCR fallback's decision point). */
+  VLM_SECOND_OPINION: bool.default(false),
+  /** Price per million prompt and completion tokens, for the cost counter in /metrics (a hosted model); unset counts tokens only. */
+  VLM_PRICE_INPUT_PER_MTOK: z.coerce.number().nonnegative().optional(),
+  VLM_PRICE_OUTPUT_PER_MTOK: z.coerce.number().nonnegative().optional(),
   /** Where links in e-mails point; defaults to http://localhost:PORT. */
   PUBLIC_URL: z.url().optional(),
   /** SMTP server for e-mail (smtp://user:pass@host:port); unset writes mail under DATA_DIR/mail. */
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().default('Receipts <no-reply@receipts.local>'),
+  /**
+   * E-mail intake: the domain of the accounts' intake addresses (`<token>@INTAKE_DOMAIN`, with
+   * INTAKE_LOCAL_PREFIX before the token, e.g. `receipts+` for a mailbox with plus-addressing).
+   * Intake is on when this is set and a way in is: the SMTP listener, an IMAP mailbox, or both.
+   */
+  INTAKE_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'must be a domain name')
+    .transform((s) => s.toLowerCase())
+    .optional(),
+  INTAKE_LOCAL_PREFIX: z.string().regex(/^[a-z0-9._+-]*$/i, 'letters, digits and . _ + - only').default(''),
+  /** Port of the intake SMTP listener (for an MX record or a relay); unset: no listener. 0 picks a free port. */
+  INTAKE_SMTP_PORT: int(0).max(65535).optional(),
+  INTAKE_SMTP_HOST: z.string().default('0.0.0.0'),
+  /** The largest message taken (SMTP SIZE; an IMAP message above it is not fetched). */
+  INTAKE_MAX_MESSAGE_BYTES: int(1024).default(25 * 1024 * 1024),
+  /** Attachments one message may carry; more and the whole message is refused. */
+  INTAKE_MAX_ATTACHMENTS: int(1).max(1000).default(20),
+  /** An IMAP mailbox to poll for intake mail: imap://host:143 or imaps://host:993 (credentials below or in the URL). */
+  IMAP_URL: z.url({ protocol: /^imaps?$/ }).optional(),
+  IMAP_USER: z.string().optional(),
+  IMAP_PASSWORD: z.string().optional(),
+  IMAP_MAILBOX: z.string().default('INBOX'),
+  IMAP_POLL_MS: int(1000).default(60_000),
+  /** What happens to a message once handled: marked \Seen (and left), or deleted and expunged. */
+  IMAP_AFTER_PROCESSING: z.enum(['seen', 'delete']).default('seen'),
   /** Comma-separated addresses that are admins whatever their userType. */
   ADMIN_EMAILS: z
     .string()
@@ -164,6 +219,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env, repoRoot = pro
   if (raw.OCR_ENGINE === 'documentai' && !documentAiConfigured) {
     problems.push('OCR_ENGINE: documentai needs DOCUMENTAI_PROJECT_ID and DOCUMENTAI_PROCESSOR_ID');
   }
+  const vlmConfigured = availableEngines(raw).includes('vlm');
+  if (Boolean(raw.VLM_BASE_URL) !== Boolean(raw.VLM_MODEL)) problems.push('VLM_MODEL: VLM_BASE_URL and VLM_MODEL go together');
+  else if (raw.OCR_ENGINE === 'vlm' && !vlmConfigured) problems.push('OCR_ENGINE: vlm needs VLM_BASE_URL and VLM_MODEL');
+  else if (raw.VLM_SECOND_OPINION && !vlmConfigured) problems.push('VLM_SECOND_OPINION: needs VLM_BASE_URL and VLM_MODEL');
   if (!raw.DATABASE_URL && !(raw.ROLES.includes('api') && raw.ROLES.includes('worker'))) {
     problems.push('ROLES: the embedded PGlite database belongs to one process, so it must run api,worker (or set DATABASE_URL)');
   }
@@ -173,6 +232,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env, repoRoot = pro
     for (const name of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_STARTER', 'STRIPE_PRICE_PROFESSIONAL', 'STRIPE_PRICE_BUSINESS', 'STRIPE_PRICE_ENTERPRISE'] as const) {
       if (!raw[name]) problems.push(`${name}: required when STRIPE_SECRET_KEY is set in production`);
     }
+  }
+  if ((raw.INTAKE_SMTP_PORT !== undefined || raw.IMAP_URL) && !raw.INTAKE_DOMAIN) {
+    problems.push('INTAKE_DOMAIN: required when INTAKE_SMTP_PORT or IMAP_URL is set (the domain of the intake addresses)');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(repoRoot, raw.DATA_DIR);

@@ -24,6 +24,7 @@ import { SubscribePage } from './pages/subscribe-page.js';
 import { SuccessPage } from './pages/success-page.js';
 
 const BillingPage = lazyPage('billing', () => import('./pages/billing-page.js'));
+const AccountPage = lazyPage('account', () => import('./pages/account-page.js'));
 const BlogPage = lazyPage('blog', () => import('./pages/blog-page.js'));
 const BlogPostPage = lazyPage('blog post', () => import('./pages/blog-post-page.js'));
 const AdminPage = lazyPage('admin', () => import('./pages/admin-page.js'));
@@ -66,6 +67,7 @@ export function App() {
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/receipts" element={<ReceiptsPage />} />
           <Route path="/billing" element={<BillingPage />} />
+          <Route path="/account" element={<AccountPage />} />
           <Route path="/blog" element={<BlogPage />} />
           <Route path="/blog/:slug" element={<BlogPostPage />} />
           <Route path="/about" element={<AboutPage />} />

@@ -1,4 +1,5 @@
 import Tesseract from 'tesseract.js';
+import { TESSERACT_THREAD } from '../background-priority.js';
 import { tessdataDir } from './tessdata.js';
 import {
   DEFAULT_PAGE_TIMEOUT_MS,
@@ -77,6 +78,7 @@ export class TesseractPool implements TesseractReader {
         try {
           placeholder.worker = await Tesseract.createWorker(langs, TESSERACT_READING.oem, {
             langPath: this.langPath,
+            workerPath: TESSERACT_THREAD,
             gzip: true,
             cacheMethod: 'none',
             // Failures reach us as rejected jobs; the handler only keeps tesseract.js from throwing globally.
