@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript sources (the `source` export condition),
 // so unit tests need no build; integration tests that spawn processes use the built dist.
-const conditions = ['source', 'module', 'node', 'default'];
+// No `module` condition: it picks bundler-only builds Node cannot load (the AWS SDK's dist-es).
+const conditions = ['source', 'node', 'default'];
 
 export default defineConfig({
   resolve: { conditions },

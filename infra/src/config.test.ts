@@ -13,6 +13,8 @@ describe('parseConfig', () => {
       ocrEngine: 'local',
       OCR_LANGS: ['eng', 'deu', 'fra', 'spa', 'por', 'ita', 'nld', 'jpn'],
       OCR_PADDLE: 'photos',
+      OCR_TESSERACT: 'wasm',
+      STORAGE: 'local',
     });
     expect(config.DATABASE_URL).toBeUndefined();
   });
@@ -60,6 +62,19 @@ describe('parseConfig', () => {
 
   it('chooses Document AI when it is configured', () => {
     expect(parseConfig({ DOCUMENTAI_PROJECT_ID: 'p', DOCUMENTAI_PROCESSOR_ID: 'x' }).ocrEngine).toBe('documentai');
+  });
+
+  it('keeps originals in a bucket when told which, with both keys or neither', () => {
+    expect(() => parseConfig({ STORAGE: 's3' })).toThrow(/S3_BUCKET: required when STORAGE=s3/);
+    expect(() => parseConfig({ STORAGE: 's3', S3_BUCKET: 'receipts', S3_ACCESS_KEY_ID: 'id' })).toThrow(/set both or neither/);
+    expect(() => parseConfig({ STORAGE: 's3', S3_BUCKET: 'receipts', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT/);
+    expect(parseConfig({ STORAGE: 's3', S3_BUCKET: 'receipts', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' })).toMatchObject({
+      STORAGE: 's3',
+      S3_BUCKET: 'receipts',
+      S3_PREFIX: 'originals/',
+      S3_REGION: 'us-east-1',
+      S3_FORCE_PATH_STYLE: true,
+    });
   });
 
   it('takes a vision model as the main engine or the second opinion only with its endpoint and model', () => {

@@ -41,7 +41,20 @@ export const configSchema = z.object({
   REDIS_AUTOSTART: bool.default(true),
   /** Key prefix for BullMQ and the pub/sub channels: lets deployments (and test runs) share a Redis. */
   QUEUE_PREFIX: z.string().regex(/^[\w-]+$/).default('receipts'),
+  /** Where originals are kept: a directory (`local`, STORAGE_DIR) or an S3-compatible bucket (`s3`, the S3_* settings). */
+  STORAGE: z.enum(['local', 's3']).default('local'),
   STORAGE_DIR: z.string().optional(),
+  S3_BUCKET: z.string().min(3).optional(),
+  /** Key prefix of the originals inside the bucket. */
+  S3_PREFIX: z.string().default('originals/'),
+  S3_REGION: z.string().default('us-east-1'),
+  /** Another S3-compatible service (MinIO, R2, Ceph …); unset means AWS S3 in S3_REGION. */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** Bucket in the path (`endpoint/bucket/key`) instead of the host name: MinIO and most self-hosted stores need it. */
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  /** Both or neither; neither means the AWS SDK's own chain (environment, instance or task role, profile). */
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
   SESSION_SECRET: z.string().min(16).optional(),
   WORKER_CONCURRENCY: int(1).max(64).default(Math.max(1, os.availableParallelism())),
@@ -75,6 +88,14 @@ export const configSchema = z.object({
     .string()
     .default('eng,deu,fra,spa,por,ita,nld,jpn')
     .transform((s) => s.split(/[+,]/).map((l) => l.trim()).filter(Boolean)),
+  /**
+   * Where the local engine's tesseract runs: tesseract.js in WebAssembly (`wasm`, the default,
+   * needs nothing but npm), the tesseract program installed on the host (`native`, Debian's
+   * tesseract-ocr), or native when the program answers at start-up and wasm otherwise (`auto`).
+   * Both read the language models of the npm packages. wasm stays the default because it measured
+   * cheaper: the program pays its start-up on every page (README, "Extraction").
+   */
+  OCR_TESSERACT: z.enum(['auto', 'wasm', 'native']).default('wasm'),
   /** PaddleOCR in the local engine: first for photos (photos), only for pages tesseract reads poorly (fallback), never, or always. */
   OCR_PADDLE: z.enum(['never', 'fallback', 'photos', 'always']).default('photos'),
   DOCUMENTAI_PROJECT_ID: z.string().optional(),
@@ -205,6 +226,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env, repoRoot = pro
   if (!raw.DATABASE_URL && !(raw.ROLES.includes('api') && raw.ROLES.includes('worker'))) {
     problems.push('ROLES: the embedded PGlite database belongs to one process, so it must run api,worker (or set DATABASE_URL)');
   }
+  if (raw.STORAGE === 's3' && !raw.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE=s3');
+  if (!raw.S3_ACCESS_KEY_ID !== !raw.S3_SECRET_ACCESS_KEY) problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
   if (raw.NODE_ENV === 'production' && raw.STRIPE_SECRET_KEY) {
     for (const name of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_STARTER', 'STRIPE_PRICE_PROFESSIONAL', 'STRIPE_PRICE_BUSINESS', 'STRIPE_PRICE_ENTERPRISE'] as const) {
       if (!raw[name]) problems.push(`${name}: required when STRIPE_SECRET_KEY is set in production`);

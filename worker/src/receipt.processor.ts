@@ -5,6 +5,7 @@ import {
   notifyQuota,
   ownerRoom,
   receiptColumns,
+  StoredFileMissingError,
   toReceiptView,
   type ExtractedReceipt,
   type FileStore,
@@ -124,8 +125,8 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
     };
 
     try {
-      const bytes = await files.read(uploadId).catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') throw new UnreadableFileError('The uploaded file is no longer stored. Please upload it again.');
+      const bytes = await files.read(uploadId).catch((err: unknown) => {
+        if (err instanceof StoredFileMissingError) throw new UnreadableFileError('The uploaded file is no longer stored. Please upload it again.');
         throw err;
       });
       const mimeType = sniffMimeType(bytes);

@@ -128,7 +128,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
 
   const retention = await startRetentionWorker({ config, uploads, files, log });
 
-  log.info({ concurrency: config.WORKER_CONCURRENCY, engine: engines.defaultName, priorities: LANE_PRIORITY }, 'worker started');
+  log.info({ concurrency: config.WORKER_CONCURRENCY, engine: engines.defaultName, tesseract: engines.tesseract, priorities: LANE_PRIORITY }, 'worker started');
 
   return {
     worker,

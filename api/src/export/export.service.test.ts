@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { exportRequestSchema, type ExportRequest } from '@receipts/common';
-import { FileStore, ReceiptRepository, UserRepository, type ExtractedReceipt } from '@receipts/infra';
+import { LocalFileStore, ReceiptRepository, type FileStore, UserRepository, type ExtractedReceipt } from '@receipts/infra';
 import { parse as parseCsv } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,14 +49,12 @@ describe('export service: import files and the export pack', () => {
     stack = await openUploadStack();
     users = new UserRepository(stack.database.db);
     // The real file store, watched: how many originals are open at once.
-    const files = new FileStore(stack.storage);
+    const files = new LocalFileStore(stack.storage);
     const watched = Object.assign(Object.create(files) as FileStore, {
-      openRead: async (id: string): Promise<Readable | null> => {
-        const stream = await files.openRead(id);
-        if (stream) {
-          mostOpen = Math.max(mostOpen, ++open);
-          stream.once('close', () => open--);
-        }
+      readStream: async (id: string): Promise<Readable> => {
+        const stream = await files.readStream(id);
+        mostOpen = Math.max(mostOpen, ++open);
+        stream.once('close', () => open--);
         return stream;
       },
     });

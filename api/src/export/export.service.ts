@@ -16,6 +16,7 @@ import {
 import {
   toReceiptView,
   type ExportCounts,
+  StoredFileMissingError,
   type FileStore,
   type Logger,
   type OriginalRow,
@@ -111,7 +112,12 @@ export class ExportService {
           out,
           {
             originals: this.originalPages(scope),
-            openOriginal: (uploadId) => this.files.openRead(uploadId),
+            openOriginal: (uploadId) =>
+              this.files.readStream(uploadId).catch((err: unknown) => {
+                // A missing original is noted in the pack; any other failure ends the download.
+                if (err instanceof StoredFileMissingError) return null;
+                throw err;
+              }),
             entries: [
               { name: `${request.name}.xlsx`, store: true, write: workbook },
               { name: fileName, store: false, write: writeFile },

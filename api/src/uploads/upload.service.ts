@@ -197,7 +197,7 @@ export class UploadService {
 
   /** Deletes stored originals whose rows are already gone. */
   async deleteOriginals(ids: readonly string[]): Promise<void> {
-    for (const id of ids) await this.deps.files.delete(id);
+    await this.deps.files.deleteMany(ids);
   }
 
   /** The owner keeps an upload flagged as a possible duplicate: the flag goes and is not set again. */

@@ -3,6 +3,8 @@ import type { Config, Logger } from '@receipts/infra';
 import { createDocumentAiEngine, type DocumentAiOptions } from './documentai-ocr.engine.js';
 import { createLocalOcrEngine, type PaddleMode } from './local-ocr.engine.js';
 import { UnreadableFileError, type OcrEngine } from './ocr-engine.js';
+import { probeNativeTesseract } from './tesseract-native.reader.js';
+import type { TesseractBackend } from './tesseract.reader.js';
 import { createVlmEngine, type VlmEngineOptions } from './vlm-ocr.engine.js';
 
 export interface OcrEngineOptions {
@@ -10,6 +12,8 @@ export interface OcrEngineOptions {
   /** Jobs that may recognise at once (the local engine keeps this many tesseract workers). */
   concurrency: number;
   langs?: string[];
+  /** Where the local engine's tesseract runs (see LocalOcrOptions); tesseract.js when not given. */
+  tesseract?: TesseractBackend;
   /** PaddleOCR in the local engine (see LocalOcrOptions). */
   paddle?: PaddleMode;
   /** Page clean-up before the local engine reads (on unless a benchmark measures without it). */
@@ -31,7 +35,33 @@ export function createOcrEngine(options: OcrEngineOptions): OcrEngine {
   }
   if (options.vlmSecondOpinion && !options.vlm) throw new Error('A vision model second opinion needs its endpoint and model.');
   const secondOpinion = options.vlmSecondOpinion && options.vlm ? { engine: createVlmEngine(options.vlm), log: options.vlm.log } : undefined;
-  return createLocalOcrEngine({ concurrency: options.concurrency, langs: options.langs ?? ['eng'], paddle: options.paddle, cleanUp: options.cleanUp, secondOpinion });
+  return createLocalOcrEngine({
+    concurrency: options.concurrency,
+    langs: options.langs ?? ['eng'],
+    tesseract: options.tesseract,
+    paddle: options.paddle,
+    cleanUp: options.cleanUp,
+    secondOpinion,
+  });
+}
+
+/** Which tesseract backend a process uses, and why (for its start-up log line). */
+export interface TesseractChoice {
+  backend: TesseractBackend;
+  reason: string;
+}
+
+/**
+ * OCR_TESSERACT resolved once at start-up: `native` wants the installed tesseract program (or the
+ * process does not start); `auto` takes it when it answers and tesseract.js otherwise; `wasm`
+ * never asks. Both read the models of the npm language packages, so OCR_LANGS is the same for both.
+ */
+export function chooseTesseract(mode: 'auto' | 'wasm' | 'native'): TesseractChoice {
+  if (mode === 'wasm') return { backend: 'wasm', reason: 'OCR_TESSERACT=wasm' };
+  const probe = probeNativeTesseract();
+  if (probe.ok) return { backend: 'native', reason: probe.version };
+  if (mode === 'native') throw new Error(`OCR_TESSERACT=native, but the tesseract program does not answer (${probe.reason}); install it (Debian: apt-get install tesseract-ocr)`);
+  return { backend: 'wasm', reason: `no tesseract program (${probe.reason})` };
 }
 
 function documentAiOptions(config: Config): DocumentAiOptions | undefined {
@@ -63,10 +93,11 @@ export function vlmOptions(config: Config, log: Logger): VlmEngineOptions | unde
   };
 }
 
-function configuredOptions(config: Config, log: Logger): Omit<OcrEngineOptions, 'engine' | 'concurrency'> {
+function configuredOptions(config: Config, tesseract: TesseractChoice, log: Logger): Omit<OcrEngineOptions, 'engine' | 'concurrency'> {
   return {
     langs: config.OCR_LANGS,
     paddle: config.OCR_PADDLE,
+    tesseract: tesseract.backend,
     documentAi: documentAiOptions(config),
     vlm: vlmOptions(config, log),
     vlmSecondOpinion: config.VLM_SECOND_OPINION,
@@ -75,12 +106,15 @@ function configuredOptions(config: Config, log: Logger): Omit<OcrEngineOptions, 
 
 /** The engine the configuration names, for `concurrency` jobs at once. */
 export function createOcrEngineFromConfig(config: Config, concurrency: number, log: Logger): OcrEngine {
-  return createOcrEngine({ engine: config.ocrEngine, concurrency, ...configuredOptions(config, log) });
+  const tesseract = chooseTesseract(config.OCR_TESSERACT);
+  return createOcrEngine({ engine: config.ocrEngine, concurrency, ...configuredOptions(config, tesseract, log) });
 }
 
 /** Every engine a worker may be asked for: the configured default, and others when a re-extraction names them. */
 export interface OcrEngines {
   readonly defaultName: EngineName;
+  /** Where the local engine's tesseract runs. */
+  readonly tesseract: TesseractChoice;
   /** The named engine (the default for null), made on first use and kept. */
   get(name: EngineName | null): OcrEngine;
   close(): Promise<void>;
@@ -88,11 +122,13 @@ export interface OcrEngines {
 
 export function createOcrEnginesFromConfig(config: Config, concurrency: number, log: Logger): OcrEngines {
   const made = new Map<EngineName, OcrEngine>();
-  const options = configuredOptions(config, log);
+  const tesseract = chooseTesseract(config.OCR_TESSERACT);
+  const options = configuredOptions(config, tesseract, log);
   // The default engine is ready before the first job, as it always was.
   made.set(config.ocrEngine, createOcrEngine({ engine: config.ocrEngine, concurrency, ...options }));
   return {
     defaultName: config.ocrEngine,
+    tesseract,
     get(name) {
       const engine = name ?? config.ocrEngine;
       let ready = made.get(engine);

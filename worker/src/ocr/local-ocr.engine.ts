@@ -9,11 +9,15 @@ import { createPaddleOcr, type PaddleOcr } from './paddle-ocr.engine.js';
 import { readingOrder } from './reading-order.js';
 import { closeOrientationDetector } from './orientation.detector.js';
 import { isBetterReading, needsSecondOpinion, type Reading } from './second-opinion.policy.js';
-import { TesseractPool, TesseractTimeoutError } from './tesseract.pool.js';
+import { NativeTesseract } from './tesseract-native.reader.js';
+import { TesseractPool } from './tesseract.pool.js';
+import { TesseractTimeoutError, type TesseractBackend } from './tesseract.reader.js';
 
 export interface LocalOcrOptions {
-  /** Jobs recognising at once: the tesseract pool keeps this many workers. */
+  /** Jobs recognising at once: tesseract reads this many pages at once. */
   concurrency: number;
+  /** tesseract.js (the default, from npm) or the tesseract program installed on the host, both with the npm models. */
+  tesseract?: TesseractBackend;
   /** Languages installed (each an `@tesseract.js-data/<lang>` package); each receipt gets the ones it needs. */
   langs: string[];
   /**
@@ -75,14 +79,15 @@ interface EngineReading extends Reading {
 }
 
 /**
- * The local engine: two readers, tesseract.js (in the language the receipt needs) and PaddleOCR.
+ * The local engine: two readers, tesseract (in the language the receipt needs; tesseract.js, or
+ * the installed program where there is one) and PaddleOCR.
  * Flat scans go to tesseract first, photos to PaddleOCR first (it reads curved, shaded and small
  * print far better, at a little more CPU); when the first reading is poor (low confidence, no
  * total, date or merchant, or arithmetic that does not hold) the other reader gives a second
  * opinion and whichever reading makes more sense of the receipt is kept.
  */
 export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
-  const tesseract = new TesseractPool(options.concurrency, options.langs);
+  const tesseract = options.tesseract === 'native' ? new NativeTesseract(options.concurrency, options.langs) : new TesseractPool(options.concurrency, options.langs);
   const mode = options.paddle ?? 'photos';
   let paddle: PaddleOcr | undefined;
   // One set of ONNX sessions per process, loaded on the first hard page.
