@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { availableEngines, ENGINE_NAMES, type EngineName } from '@receipts/common';
+import { availableEngines, ENGINE_NAMES, normalizeEmail, type EngineName } from '@receipts/common';
 import { z } from 'zod';
 import { decodeConfigShape } from './config.decode.js';
 
@@ -87,11 +87,11 @@ export const configSchema = z.object({
   /** SMTP server for e-mail (smtp://user:pass@host:port); unset writes mail under DATA_DIR/mail. */
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().default('Receipts <no-reply@receipts.local>'),
-  /** Comma-separated addresses that are admins whatever their userType. */
+  /** Comma-separated addresses that are admins whatever their userType, once the address is confirmed. */
   ADMIN_EMAILS: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+    .transform((s) => s.split(',').map(normalizeEmail).filter(Boolean)),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),

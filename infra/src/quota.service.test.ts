@@ -15,7 +15,7 @@ describe('quota service', { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     database = await openTestDatabase();
-    quota = new QuotaService(database.db);
+    quota = new QuotaService(database.db, []);
     uploads = new UploadRepository(database.db);
   }, 120_000);
 
