@@ -159,7 +159,7 @@ describe('the web app in a real browser', () => {
     await home.getByRole('heading', { name: 'Check Your Email' }).waitFor();
     await home.getByText(email, { exact: true }).waitFor();
     await home.screenshot({ path: screenshotPath('register-check-email') });
-    await home.getByRole('link', { name: 'Sign In' }).click();
+    await home.getByRole('link', { name: 'Sign In', exact: true }).click();
     await home.waitForURL(`${deployment.baseUrl}/login`);
     await home.getByLabel('Email').fill(email);
     await home.getByLabel('Password', { exact: true }).fill('Secret123');
@@ -170,9 +170,9 @@ describe('the web app in a real browser', () => {
     // address used up anonymously above.
     const banner = home.getByTestId('verify-banner');
     await banner.getByText('Confirm your e-mail address.').waitFor();
-    await expect(home.getByTestId('usage-value').textContent()).resolves.toBe('5/5');
+    await home.getByTestId('usage-value').filter({ hasText: '5/5' }).waitFor();
     await banner.getByRole('button', { name: 'Resend verification e-mail' }).click();
-    await home.getByText(`A new confirmation link is on its way to ${email}.`).waitFor();
+    await home.getByText(`A new confirmation link is on its way to ${email}.`, { exact: true }).waitFor();
     await home.screenshot({ path: screenshotPath('verify-banner') });
     const [, resent] = await smtp.mailsTo(email, 2);
     await home.goto(`${deployment.baseUrl}/verify-email?token=${tokenIn(resent!, 'verify-email')}`);
@@ -181,7 +181,7 @@ describe('the web app in a real browser', () => {
     await home.waitForURL(`${deployment.baseUrl}/dashboard`);
     await home.getByRole('heading', { name: 'Daily Usage' }).waitFor();
     await home.getByText('Welcome back, browser.user').waitFor();
-    await expect(home.getByTestId('usage-value').textContent()).resolves.toBe('0/5');
+    await home.getByTestId('usage-value').filter({ hasText: '0/5' }).waitFor();
     await expect(banner.count()).resolves.toBe(0);
     await home.screenshot({ path: screenshotPath('dashboard'), fullPage: true });
   });

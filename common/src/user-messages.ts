@@ -21,7 +21,7 @@ export const USER_MESSAGES = {
   invalidConfirmationLink: 'This confirmation link is invalid, has expired, or belongs to another account.',
   confirmBeforeSubscribing: 'Confirm your e-mail address before subscribing: follow the link we e-mailed you, or send a new one from your dashboard.',
   /** What an account may do until its address is confirmed (the confirmation mail and the web's banner). */
-  unconfirmedAllowance: `Until you confirm your e-mail address, you can process ${FREE_DAILY_LIMIT} receipts a day, shared with everyone using the service from your network without a confirmed account, and you cannot subscribe to a plan.`,
+  unconfirmedAllowance: `Until your e-mail address is confirmed, you can process ${FREE_DAILY_LIMIT} receipts a day, shared with everyone on your network who has no confirmed account, and cannot subscribe to a plan.`,
 } as const;
 
 export const confirmationSentMessage = (email: string) => `A new confirmation link is on its way to ${email}.`;
