@@ -44,19 +44,24 @@ export function authRoutes(accounts: AccountService, profiles: ProfileService, u
     });
 
   // Requests that look an address up (register, forgot-password) are worked through after the
-  // answer, one at a time in the order asked (a newer link must come after an older one): the
-  // answer is the same, and takes the same time, whether or not the address has an account, so
-  // it tells nobody which addresses do. One at a time also bounds the password hashing they cost.
-  let addressRequests = Promise.resolve();
-  const afterAnswer = (what: string, work: () => Promise<void>) => {
-    addressRequests = addressRequests.then(() => work().catch((err: unknown) => log.error({ err }, `${what} failed`)));
+  // answer, so the answer is the same, and takes the same time, whether or not the address has an
+  // account. Those for one address run one at a time in the order asked (a newer link must come
+  // after an older one); those for different addresses do not wait for each other, so how long
+  // one address's work takes never shows in when another's mail arrives.
+  const addressWork = new Map<string, Promise<void>>();
+  const afterAnswer = (email: string, what: string, work: () => Promise<void>) => {
+    const done = (addressWork.get(email) ?? Promise.resolve()).then(() => work().catch((err: unknown) => log.error({ err }, `${what} failed`)));
+    addressWork.set(email, done);
+    void done.then(() => {
+      if (addressWork.get(email) === done) addressWork.delete(email);
+    });
   };
 
   // Nobody is signed in here: a session for a new account, and none for a known address, would
   // tell on the next request what the answer does not. The new account signs in by /login.
   router.post('/register', async (req, res) => {
     const { email, password } = parseBody(registerSchema, req.body);
-    afterAnswer('registration', () => accounts.register(email, password));
+    afterAnswer(email, 'registration', () => accounts.register(email, password));
     res.status(202).json({ message: USER_MESSAGES.accountCreated });
   });
 
@@ -97,7 +102,7 @@ export function authRoutes(accounts: AccountService, profiles: ProfileService, u
 
   router.post('/forgot-password', async (req, res) => {
     const { email } = parseBody(forgotPasswordSchema, req.body);
-    afterAnswer('password reset mail', () => accounts.requestPasswordReset(email));
+    afterAnswer(email, 'password reset mail', () => accounts.requestPasswordReset(email));
     res.json({ message: 'If an account exists for that e-mail, a link to reset its password is on its way.' });
   });
 
