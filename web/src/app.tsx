@@ -26,6 +26,7 @@ import { SuccessPage } from './pages/success-page.js';
 import { VerifyEmailPage } from './pages/verify-email-page.js';
 
 const BillingPage = lazyPage('billing', () => import('./pages/billing-page.js'));
+const AccountPage = lazyPage('account', () => import('./pages/account-page.js'));
 const BlogPage = lazyPage('blog', () => import('./pages/blog-page.js'));
 const BlogPostPage = lazyPage('blog post', () => import('./pages/blog-post-page.js'));
 const AdminPage = lazyPage('admin', () => import('./pages/admin-page.js'));
@@ -70,6 +71,7 @@ export function App() {
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/receipts" element={<ReceiptsPage />} />
           <Route path="/billing" element={<BillingPage />} />
+          <Route path="/account" element={<AccountPage />} />
           <Route path="/blog" element={<BlogPage />} />
           <Route path="/blog/:slug" element={<BlogPostPage />} />
           <Route path="/about" element={<AboutPage />} />

@@ -1,6 +1,7 @@
 import {
   applyPatch,
   isExportValid,
+  learnedRules,
   receiptChanges,
   validateReceipt,
   type EngineName,
@@ -8,9 +9,19 @@ import {
   type ReceiptDetail,
   type ReceiptList,
   type ReceiptListQuery,
+  type MerchantRule,
   type ReceiptPatch,
 } from '@receipts/common';
-import { receiptColumns, toDuplicateOf, toReceiptView, type LibraryRow, type ReceiptRepository, type UploadRepository } from '@receipts/infra';
+import {
+  receiptColumns,
+  toDuplicateOf,
+  toReceiptView,
+  type LibraryRow,
+  type Logger,
+  type MerchantRuleRepository,
+  type ReceiptRepository,
+  type UploadRepository,
+} from '@receipts/infra';
 import { HttpError, notFound } from '../http-error.js';
 import type { Owner } from '../session.js';
 import type { UploadService } from '../uploads/upload.service.js';
@@ -37,6 +48,8 @@ export class ReceiptLibraryService {
     private readonly receipts: ReceiptRepository,
     private readonly uploadRows: UploadRepository,
     private readonly uploads: UploadService,
+    private readonly rules: MerchantRuleRepository,
+    private readonly log: Logger,
   ) {}
 
   async list(owner: Owner, query: ReceiptListQuery): Promise<ReceiptList> {
@@ -67,21 +80,30 @@ export class ReceiptLibraryService {
   /**
    * Corrects fields or items: the receipt is validated again (its issues and export validity
    * follow the corrected values; its quality, an extraction measure, stays) and the change is
-   * recorded. Duplicate flags follow the corrected merchant, date and total.
+   * recorded. Duplicate flags follow the corrected merchant, date and total. A signed-in owner's
+   * new merchant name or category becomes a rule for their next receipts.
    */
   async correct(owner: Owner, id: string, patch: ReceiptPatch): Promise<ReceiptDetail> {
     const { upload } = await this.find(owner, id);
+    let learned: Array<Pick<MerchantRule, 'kind' | 'match' | 'value'>> = [];
     const outcome = await this.receipts.correct(id, (current) => {
       const before = toReceiptView(current);
       const after = applyPatch(before, patch);
       const changes = receiptChanges(before, after);
       if (Object.keys(changes).length === 0) return null;
+      learned = learnedRules(current, after, changes);
       const issues = validateReceipt(after, new Date());
       return { columns: { ...receiptColumns(after), issues, valid: isExportValid(after, issues) }, changes };
     });
     if (outcome === 'not-found') throw notFound('Receipt not found');
     if (outcome === 'busy') throw new HttpError(409, 'CONFLICT', 'This receipt is being extracted again; correct it once that is done.');
-    if (outcome === 'changed') await this.uploadRows.refreshDuplicateFlags(upload.id);
+    if (outcome === 'changed') {
+      await this.uploadRows.refreshDuplicateFlags(upload.id);
+      // The correction is saved whatever happens here: a rule not learned is logged, not the user's error.
+      if (owner.userId && learned.length > 0) {
+        await this.rules.learn(owner.userId, learned).catch((err: unknown) => this.log.warn({ err, receiptId: id }, 'rule not learned from a correction'));
+      }
+    }
     return this.get(owner, id);
   }
 

@@ -25,7 +25,7 @@ describe('the e-mail verification migration', { timeout: 60_000 }, () => {
     before = await mkdtemp(path.join(os.tmpdir(), 'migrations-'));
     await cp(migrationsFolder, before, { recursive: true });
     const journal = JSON.parse(await readFile(path.join(before, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
-    const upTo = journal.entries.findIndex((e) => e.tag === '0004_email_verification');
+    const upTo = journal.entries.findIndex((e) => e.tag === '0006_email_verification');
     await writeFile(path.join(before, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
   });
 

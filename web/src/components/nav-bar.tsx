@@ -58,6 +58,9 @@ export function NavBar() {
                     <Link to="/receipts">My Receipts</Link>
                   </DropdownMenu.Item>
                   <DropdownMenu.Item asChild className="menu-item">
+                    <Link to="/account">Account</Link>
+                  </DropdownMenu.Item>
+                  <DropdownMenu.Item asChild className="menu-item">
                     <Link to="/billing">Billing</Link>
                   </DropdownMenu.Item>
                   {isAdmin && (
