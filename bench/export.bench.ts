@@ -12,6 +12,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
+import { signUpUnconfirmed } from '../tests/support/accounts.js';
 import { freePort } from '../tests/support/free-port.js';
 import { startServiceProcess } from '../tests/support/service-process.js';
 import { provisionServices } from '../tests/support/services.js';
@@ -153,12 +154,7 @@ async function main() {
   try {
     const visitor = new Visitor(`http://127.0.0.1:${api.port}`);
     const email = `bench-export-${process.pid}@example.test`;
-    const registered = await visitor.request('/api/auth/register', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password: 'Bench1234' }),
-    });
-    if (registered.status !== 201) throw new Error(`register: ${registered.status}`);
+    await signUpUnconfirmed(visitor, services.databaseUrl, email, 'Bench1234');
     const { rows: [user] } = await client.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
 
     let t = performance.now();

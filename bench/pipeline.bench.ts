@@ -209,7 +209,7 @@ async function main() {
     const uploads = new UploadService({
       ...runtime,
       uploads: new UploadRepository(runtime.db),
-      quota: new QuotaService(runtime.db),
+      quota: new QuotaService(runtime.db, runtime.config.ADMIN_EMAILS),
       jobs: new ReceiptJobs(queue, producer, { prefix: config.QUEUE_PREFIX, attempts: 1, log: runtime.log }),
     });
     // One anonymous visitor per upload: each has a quota of its own.

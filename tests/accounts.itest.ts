@@ -1,9 +1,9 @@
-import { AUTH_MESSAGES, type QuotaView, type UploadView, type UserProfile } from '@receipts/common';
+import { AUTH_MESSAGES, USER_MESSAGES, type QuotaView, type UploadView, type UserProfile } from '@receipts/common';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activateSubscription } from './support/accounts.js';
+import { activateSubscription, signUp } from './support/accounts.js';
 import { Deployment } from './support/deployment.js';
-import { startSmtpSink } from './support/smtp-sink.js';
+import { startSmtpSink, tokenIn } from './support/smtp-sink.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
 import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
 
@@ -19,10 +19,16 @@ describe('accounts and quotas', () => {
   const visitor = () => new Visitor(deployment.baseUrl, uniqueIp());
   const post = (v: Visitor, url: string, body: unknown) =>
     v.json<Record<string, unknown>>(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  /** A signed-in account whose address is confirmed. */
   const register = async (v: Visitor, email = newEmail()) => {
-    const res = await post(v, '/api/auth/register', { email, password: PASSWORD });
-    expect(res.status).toBe(201);
+    await signUp(v, smtp, email, PASSWORD);
     return email;
+  };
+  const mailsWith = async (email: string, text: string, count = 1) => {
+    const deadline = Date.now() + 15_000;
+    const matching = () => smtp.mails.filter((m) => m.to.includes(email) && m.decoded.includes(text));
+    while (matching().length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return matching();
   };
   /** Sends 20 uploads at once; returns the answers. */
   const burst = (v: Visitor) => Promise.all(Array.from({ length: 20 }, (_, i) => v.upload(receipt, `burst-${i}.jpg`)));
@@ -101,13 +107,11 @@ describe('accounts and quotas', () => {
     const { body } = await v.upload(receipt, 'ready.jpg');
     expect((await v.waitForEnd(body.id as string)).event).toBe('upload:completed');
     expect(quotaEvents[0]).toMatchObject({ used: 1, limit: 100 });
-    const deadline = Date.now() + 10_000;
-    while (!smtp.mails.some((m) => m.to.includes(email)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(smtp.mails.find((m) => m.to.includes(email))?.decoded).toContain('Subject: Your receipts are ready');
+    expect(await mailsWith(email, 'Subject: Your receipts are ready')).toHaveLength(1);
     v.close();
   });
 
-  it('registers, signs in and out, and reads the profile', async () => {
+  it('registers, confirms the address, signs in and out, and reads the profile', async () => {
     const v = visitor();
     expect((await v.json('/api/user/profile')).status).toBe(401);
     const email = newEmail();
@@ -116,10 +120,28 @@ describe('accounts and quotas', () => {
     const badEmail = await post(v, '/api/auth/register', { email: 'not-an-email', password: PASSWORD });
     expect(badEmail.body.message).toBe(AUTH_MESSAGES.invalidEmail);
 
-    const created = await post(v, '/api/auth/register', { email: email.toUpperCase(), password: PASSWORD });
-    expect(created).toMatchObject({ status: 201, body: { message: 'Account created successfully!' } });
-    const profile = await v.json<UserProfile>('/api/user/profile');
-    expect(profile).toEqual({ status: 200, body: { username: email.split('@')[0], email, userType: 'user' } });
+    // Registering answers before the account exists, and signs nobody in.
+    const created = await post(v, '/api/auth/register', { email: ` ${email.toUpperCase()}`, password: PASSWORD });
+    expect(created).toEqual({ status: 202, body: { message: 'Account created successfully!' } });
+    expect((await v.json('/api/user/profile')).status).toBe(401);
+    const [confirmation] = await mailsWith(email, 'verify-email?token=');
+    expect(confirmation!.decoded).toContain('Subject: Confirm your e-mail address');
+    expect(confirmation!.decoded).toContain('http://receipts.test/verify-email?token=');
+    const token = tokenIn(confirmation!, 'verify-email');
+
+    // Signed in before confirming: the account says so, and confirming needs the signed-in account.
+    expect(await post(visitor(), '/api/auth/verify-email', { token })).toEqual({ status: 401, body: { error: 'UNAUTHENTICATED', message: 'Authentication required' } });
+    expect((await post(v, '/api/auth/login', { email, password: PASSWORD })).status).toBe(200);
+    expect(await v.json<UserProfile>('/api/user/profile')).toEqual({ status: 200, body: { username: email.split('@')[0], email, userType: 'user', emailVerified: false } });
+    expect(await post(v, '/api/auth/verify-email', { token: 'not-the-token' })).toEqual({
+      status: 400,
+      body: { error: 'INVALID_TOKEN', message: USER_MESSAGES.invalidConfirmationLink },
+    });
+    expect(await post(v, '/api/auth/verify-email', { token })).toMatchObject({ status: 200, body: { message: 'Your e-mail address is confirmed.', user: { emailVerified: true } } });
+    expect((await v.json<UserProfile>('/api/user/profile')).body.emailVerified).toBe(true);
+    // Following the link again is harmless; asking for another link is refused.
+    expect(await post(v, '/api/auth/verify-email', { token })).toMatchObject({ status: 200, body: { message: 'Your e-mail address is already confirmed.' } });
+    expect(await post(v, '/api/auth/resend-verification', {})).toEqual({ status: 409, body: { error: 'CONFLICT', message: 'Your e-mail address is already confirmed.' } });
     expect((await v.json('/api/user/subscription')).body).toEqual({
       planName: 'Free',
       status: 'free',
@@ -136,12 +158,29 @@ describe('accounts and quotas', () => {
     const unknown = await post(v, '/api/auth/login', { email: newEmail(), password: PASSWORD });
     expect(unknown).toEqual(wrong);
     const ok = await post(v, '/api/auth/login', { email, password: PASSWORD });
-    expect(ok).toMatchObject({ status: 200, body: { message: 'Welcome back!', user: { email } } });
+    expect(ok).toMatchObject({ status: 200, body: { message: 'Welcome back!', user: { email, emailVerified: true } } });
     expect((await v.json('/api/user/profile')).status).toBe(200);
 
-    // Registering an address that has an account does not say so.
+    // Registering an address that has an account answers the same; the mail tells its owner.
     const again = await post(visitor(), '/api/auth/register', { email, password: 'Other1234' });
-    expect(again).toEqual({ status: 400, body: { error: 'REGISTRATION_FAILED', message: 'Failed to create account. Please try again.' } });
+    expect(again).toEqual(created);
+    const [told] = await mailsWith(email, 'already has an account');
+    expect(told!.decoded).toContain('Subject: You already have a Receipts account');
+    expect(told!.decoded).toContain('http://receipts.test/forgot-password');
+    expect((await post(visitor(), '/api/auth/login', { email, password: 'Other1234' })).status).toBe(401);
+  });
+
+  it('sends a new confirmation link on request, which voids the older one', async () => {
+    const v = visitor();
+    const email = newEmail();
+    const first = await signUp(v, smtp, email, PASSWORD, { confirm: false });
+    expect(await post(v, '/api/auth/resend-verification', {})).toEqual({ status: 200, body: { message: `A new confirmation link is on its way to ${email}.` } });
+    const links = await mailsWith(email, 'verify-email?token=', 2);
+    const second = tokenIn(links[1]!, 'verify-email');
+    expect(await post(v, '/api/auth/verify-email', { token: first })).toMatchObject({ status: 400, body: { error: 'INVALID_TOKEN' } });
+    expect((await post(v, '/api/auth/verify-email', { token: second })).status).toBe(200);
+    // Asking without being signed in gets nothing sent.
+    expect((await post(visitor(), '/api/auth/resend-verification', {})).status).toBe(401);
   });
 
   it('resets a password through a mailed link that works once and expires', async () => {
@@ -152,11 +191,9 @@ describe('accounts and quotas', () => {
     expect(asked).toEqual(unknown);
     expect(asked.status).toBe(200);
 
-    const deadline = Date.now() + 10_000;
-    while (!smtp.mails.some((m) => m.to.includes(email)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const mail = smtp.mails.find((m) => m.to.includes(email))!;
-    const token = /reset-password\?token=([\w-]+)/.exec(mail.decoded)![1]!;
-    expect(mail.decoded).toContain('http://receipts.test/reset-password?token=');
+    const [mail] = await mailsWith(email, 'reset-password?token=');
+    const token = tokenIn(mail!, 'reset-password');
+    expect(mail!.decoded).toContain('http://receipts.test/reset-password?token=');
 
     const mismatch = await post(v, '/api/auth/reset-password', { token, password: 'NewPass1', confirmPassword: 'NewPass2' });
     expect(mismatch.body.message).toBe(AUTH_MESSAGES.passwordsDontMatch);
@@ -169,9 +206,7 @@ describe('accounts and quotas', () => {
     expect((await post(v, '/api/auth/login', { email, password: 'NewPass1' })).status).toBe(200);
 
     await post(v, '/api/auth/forgot-password', { email });
-    while (smtp.mails.filter((m) => m.to.includes(email)).length < 2) await new Promise((r) => setTimeout(r, 50));
-    const second = smtp.mails.filter((m) => m.to.includes(email))[1]!;
-    const expiring = /reset-password\?token=([\w-]+)/.exec(second.decoded)![1]!;
+    const expiring = tokenIn((await mailsWith(email, 'reset-password?token=', 2))[1]!, 'reset-password');
     const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
     await db.connect();
     await db.query(`UPDATE password_reset_tokens SET expires_at = now() - interval '1 minute' WHERE used_at IS NULL`);

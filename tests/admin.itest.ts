@@ -1,6 +1,8 @@
 import type { UploadView } from '@receipts/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp } from './support/accounts.js';
 import { Deployment } from './support/deployment.js';
+import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
 import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
 
@@ -8,18 +10,24 @@ const json = (method: string, body: unknown) => ({ method, headers: { 'Content-T
 
 describe('admin', () => {
   let deployment: Deployment;
+  let smtp: SmtpSink;
   let boss: Visitor;
   let user: Visitor;
   const userEmail = `worker-bee-${process.pid}@example.test`;
 
   beforeAll(async () => {
-    deployment = await Deployment.start('postgres', { ADMIN_EMAILS: 'boss@example.test' });
+    smtp = await startSmtpSink();
+    deployment = await Deployment.start('postgres', { ADMIN_EMAILS: 'boss@example.test', SMTP_URL: smtp.url });
     boss = new Visitor(deployment.baseUrl, uniqueIp());
     user = new Visitor(deployment.baseUrl, uniqueIp());
-    await boss.json('/api/auth/register', json('POST', { email: 'boss@example.test', password: 'Secret123' }));
-    await user.json('/api/auth/register', json('POST', { email: userEmail, password: 'Secret123' }));
+    // Both confirm their addresses: admin rights, given by address or by role, need a confirmed one.
+    await signUp(boss, smtp, 'boss@example.test', 'Secret123');
+    await signUp(user, smtp, userEmail, 'Secret123');
   });
-  afterAll(() => deployment?.stop());
+  afterAll(async () => {
+    await deployment?.stop();
+    await smtp?.close();
+  });
 
   it('keeps everyone else out', async () => {
     const anonymous = new Visitor(deployment.baseUrl, uniqueIp());
@@ -32,7 +40,7 @@ describe('admin', () => {
 
   it('lists and searches users, and sets their type', async () => {
     const { body: found } = await boss.json<Array<{ id: string; email: string; plan: string; uploads: number }>>(`/api/admin/users?search=worker-bee`);
-    expect(found).toEqual([expect.objectContaining({ email: userEmail, plan: 'free', uploads: 0, userType: 'user' })]);
+    expect(found).toEqual([expect.objectContaining({ email: userEmail, plan: 'free', uploads: 0, userType: 'user', emailVerified: true })]);
     const promoted = await boss.json(`/api/admin/users/${found[0]!.id}`, json('PATCH', { userType: 'admin' }));
     expect(promoted.body).toMatchObject({ userType: 'admin' });
     expect((await user.json('/api/admin/users')).status).toBe(200);

@@ -1,9 +1,10 @@
-import type { SubscriptionView, QuotaView } from '@receipts/common';
+import { USER_MESSAGES, type SubscriptionView, type QuotaView } from '@receipts/common';
 import { parseConfig } from '@receipts/infra';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp } from './support/accounts.js';
 import { Deployment } from './support/deployment.js';
-import { startSmtpSink } from './support/smtp-sink.js';
+import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
 import { startStripeStandIn } from './support/stripe-stand-in.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
 
@@ -12,11 +13,12 @@ const PRICES = { STRIPE_PRICE_STARTER: 'price_s', STRIPE_PRICE_PROFESSIONAL: 'pr
 
 const json = (body: unknown) => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 let users = 0;
-async function signedIn(baseUrl: string): Promise<{ visitor: Visitor; email: string }> {
+/** A signed-in account; its address confirmed unless `confirm` is false. */
+async function signedIn(baseUrl: string, smtp: SmtpSink, confirm = true): Promise<{ visitor: Visitor; email: string; token: string }> {
   const visitor = new Visitor(baseUrl, uniqueIp());
   const email = `payer${++users}-${process.pid}@example.test`;
-  expect((await visitor.json('/api/auth/register', json({ email, password: 'Secret123' }))).status).toBe(201);
-  return { visitor, email };
+  const token = await signUp(visitor, smtp, email, 'Secret123', { confirm });
+  return { visitor, email, token };
 }
 
 describe('billing with Stripe (stand-in)', () => {
@@ -58,7 +60,7 @@ describe('billing with Stripe (stand-in)', () => {
   });
 
   it('creates the customer and an incomplete subscription, answers the client secret, and follows the webhooks once each', async () => {
-    const { visitor, email } = await signedIn(deployment.baseUrl);
+    const { visitor, email } = await signedIn(deployment.baseUrl, smtp);
     expect((await visitor.json('/api/create-subscription', json({ planId: 'business', stripePriceId: 'price_p' }))).status).toBe(400);
 
     const created = await visitor.json<{ clientSecret: string }>('/api/create-subscription', json({ planId: 'business', stripePriceId: 'price_b' }));
@@ -97,9 +99,8 @@ describe('billing with Stripe (stand-in)', () => {
     await deliver(paid);
     const billing = (await visitor.json<{ invoices: Array<{ amount: number; status: string }> }>('/api/billing')).body;
     expect(billing.invoices).toEqual([expect.objectContaining({ amount: 14.95, status: 'paid' })]);
-    const deadline = Date.now() + 10_000;
-    while (!smtp.mails.some((m) => m.to.includes(email)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(smtp.mails.find((m) => m.to.includes(email))?.decoded).toContain('Business plan');
+    // The first mail was the address's confirmation link.
+    expect((await smtp.mailsTo(email, 2))[1]?.decoded).toContain('Business plan');
 
     const portal = await visitor.json<{ url: string }>('/api/billing/portal', json({}));
     expect(portal.body.url).toBe('https://billing.stripe.test/session/bps_1');
@@ -109,7 +110,7 @@ describe('billing with Stripe (stand-in)', () => {
   });
 
   it('changes nothing for a webhook with a bad signature', async () => {
-    const { visitor } = await signedIn(deployment.baseUrl);
+    const { visitor } = await signedIn(deployment.baseUrl, smtp);
     const created = await visitor.json<{ clientSecret: string }>('/api/create-subscription', json({ planId: 'starter', stripePriceId: 'price_s' }));
     const call = stand.requests.filter((r) => r.path === '/v1/subscriptions').at(-1)!;
     const subId = /^pi_(sub_\d+)_secret/.exec(created.body.clientSecret)![1]!;
@@ -123,18 +124,27 @@ describe('billing with Stripe (stand-in)', () => {
 
 describe('billing without Stripe keys', () => {
   let deployment: Deployment;
+  let smtp: SmtpSink;
   beforeAll(async () => {
-    deployment = await Deployment.start('postgres');
+    smtp = await startSmtpSink();
+    deployment = await Deployment.start('postgres', { SMTP_URL: smtp.url });
   });
-  afterAll(() => deployment?.stop());
+  afterAll(async () => {
+    await deployment?.stop();
+    await smtp?.close();
+  });
 
-  it('activates the plan locally in test mode', async () => {
-    const { visitor } = await signedIn(deployment.baseUrl);
+  it('activates the plan locally in test mode, once the address is confirmed', async () => {
+    const { visitor, token } = await signedIn(deployment.baseUrl, smtp, false);
     const plans = (await visitor.json<{ plans: Array<{ id: string; stripePriceId: string }>; testMode: boolean }>('/api/plans')).body;
     expect(plans.testMode).toBe(true);
     const price = plans.plans.find((p) => p.id === 'professional')!.stripePriceId;
-    const res = await visitor.json<{ testMode: boolean; message: string }>('/api/create-subscription', json({ planId: 'professional', stripePriceId: price }));
-    expect(res.body).toMatchObject({ testMode: true });
+    const choose = () => visitor.json<{ testMode: boolean; message: string }>('/api/create-subscription', json({ planId: 'professional', stripePriceId: price }));
+    expect(await choose()).toEqual({ status: 403, body: { error: 'EMAIL_NOT_VERIFIED', message: USER_MESSAGES.confirmBeforeSubscribing } });
+    expect((await visitor.json<SubscriptionView>('/api/user/subscription')).body).toMatchObject({ planName: 'Free', isActive: false });
+
+    expect((await visitor.json('/api/auth/verify-email', json({ token }))).status).toBe(200);
+    expect((await choose()).body).toMatchObject({ testMode: true });
     expect((await visitor.json<SubscriptionView>('/api/user/subscription')).body).toMatchObject({ planName: 'Professional', isActive: true, receiptLimit: 500 });
     const upload = await visitor.json<Record<string, unknown>>('/api/user/quota');
     expect(upload.body).toMatchObject({ limit: 500 });

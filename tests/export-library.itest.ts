@@ -15,7 +15,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activateSubscription } from './support/accounts.js';
+import { activateSubscription, signUpUnconfirmed } from './support/accounts.js';
 import { Deployment, type DeploymentMode } from './support/deployment.js';
 import { printedReceipt } from './support/printed-receipt.js';
 import { until } from './support/until.js';
@@ -38,8 +38,7 @@ const daysAgo = (n: number) => new Date(Date.now() - n * 24 * 3600_000).toISOStr
 async function signUp(deployment: Deployment): Promise<{ visitor: Visitor; email: string }> {
   const visitor = new Visitor(deployment.baseUrl, uniqueIp());
   const email = `library-${Math.random().toString(36).slice(2)}@example.test`;
-  const res = await visitor.json('/api/auth/register', { method: 'POST', ...json({ email, password: PASSWORD }) });
-  expect(res.status).toBe(201);
+  await signUpUnconfirmed(visitor, deployment.services.databaseUrl, email, PASSWORD);
   return { visitor, email };
 }
 

@@ -49,7 +49,7 @@ describe('lanes', () => {
     uploads = new UploadService({
       ...runtime,
       uploads: new UploadRepository(runtime.db),
-      quota: new QuotaService(runtime.db),
+      quota: new QuotaService(runtime.db, runtime.config.ADMIN_EMAILS),
       jobs: new ReceiptJobs(queue, producer, { prefix: services.prefix, attempts: 1, log: runtime.log }),
     });
     receipt = await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' });

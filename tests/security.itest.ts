@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { AMOUNT_TOO_LARGE, type ReceiptView, type UploadView } from '@receipts/common';
+import { AMOUNT_TOO_LARGE, USER_MESSAGES, type QuotaView, type ReceiptView, type UploadView, type UserProfile } from '@receipts/common';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp } from './support/accounts.js';
 import { launchChromium } from './support/browser.js';
 import { Deployment } from './support/deployment.js';
 import { freePort } from './support/free-port.js';
 import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
 import { startServiceProcess } from './support/service-process.js';
-import { startSmtpSink } from './support/smtp-sink.js';
+import { startSmtpSink, tokenIn } from './support/smtp-sink.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
 
 /**
@@ -25,11 +26,29 @@ describe('security (issue 14)', () => {
   const newEmail = () => `sec${++emails}-${process.pid}@example.test`;
   const visitor = () => new Visitor(deployment.baseUrl, uniqueIp());
   const post = (v: Visitor, url: string, body: unknown) => v.json<Record<string, unknown>>(url, json('POST', body));
+  /** A signed-in account with its address confirmed. */
   const registered = async (email = newEmail()) => {
     const v = visitor();
-    expect((await post(v, '/api/auth/register', { email, password: PASSWORD })).status).toBe(201);
+    await signUp(v, smtp, email, PASSWORD);
     return v;
   };
+  /** The ADMIN_EMAILS account, signed up once, then signed in afresh for each caller. */
+  let bossSignedUp: Promise<Visitor> | null = null;
+  const boss = async () => {
+    if (!bossSignedUp) return (bossSignedUp = registered('boss@example.test'));
+    await bossSignedUp;
+    const v = visitor();
+    expect((await post(v, '/api/auth/login', { email: 'boss@example.test', password: PASSWORD })).status).toBe(200);
+    return v;
+  };
+  /** The mails to `email` that contain `text`, oldest first, once `count` have arrived. */
+  const mailsWith = async (email: string, text: string, count = 1) => {
+    const deadline = Date.now() + 15_000;
+    const matching = () => smtp.mails.filter((m) => m.to.includes(email) && m.decoded.includes(text));
+    while (matching().length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return matching();
+  };
+  const profileOf = async (v: Visitor) => (await v.json<UserProfile>('/api/user/profile')).body;
   /** Runs SQL against the deployment's database (to provoke a database error on purpose, to count rows). */
   const sql = async (text: string) => {
     const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
@@ -43,12 +62,8 @@ describe('security (issue 14)', () => {
   const storedSessions = async () => Number((await sql('SELECT count(*) AS n FROM sessions'))[0]!.n);
 
   /** The reset tokens mailed to `email`, oldest first, once `count` have arrived. */
-  const resetTokens = async (email: string, count: number) => {
-    const deadline = Date.now() + 15_000;
-    const mine = () => smtp.mails.filter((m) => m.to.includes(email));
-    while (mine().length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    return mine().map((m) => /reset-password\?token=([\w-]+)/.exec(m.decoded)![1]!);
-  };
+  const resetTokens = async (email: string, count: number) =>
+    (await mailsWith(email, 'reset-password?token=', count)).map((m) => tokenIn(m, 'reset-password'));
   const reset = (v: Visitor, token: string, password: string) => post(v, '/api/auth/reset-password', { token, password, confirmPassword: password });
   const invalidLink = { status: 400, body: { error: 'INVALID_TOKEN', message: 'This password reset link is invalid or has expired.' } };
 
@@ -58,7 +73,7 @@ describe('security (issue 14)', () => {
     deployment = await Deployment.start('postgres', {
       SMTP_URL: smtp.url,
       PUBLIC_URL: 'http://receipts.test',
-      ADMIN_EMAILS: 'boss@example.test',
+      ADMIN_EMAILS: 'boss@example.test, Chief@Example.test ,elder@example.test',
       // One attempt: a failing upload fails at once instead of after the retry back-off.
       JOB_ATTEMPTS: '1',
     });
@@ -136,9 +151,9 @@ describe('security (issue 14)', () => {
     const badId = { status: 400, body: { error: 'BAD_REQUEST', message: 'Not a valid id.' } };
     expect(await v.json('/api/uploads/not-a-uuid')).toEqual(badId);
     expect(await v.json("/api/receipts/1'%20OR%201=1")).toEqual(badId);
-    const boss = await registered('boss@example.test');
-    expect(await boss.json('/api/admin/users/42', json('PATCH', { userType: 'user' }))).toEqual(badId);
-    expect(await boss.json('/api/admin/uploads/42/retry', json('POST', {}))).toEqual(badId);
+    const admin = await boss();
+    expect(await admin.json('/api/admin/users/42', json('PATCH', { userType: 'user' }))).toEqual(badId);
+    expect(await admin.json('/api/admin/uploads/42/retry', json('POST', {}))).toEqual(badId);
   });
 
   it('row 5: X-Forwarded-For counts for nothing unless TRUST_PROXY names the proxy', async () => {
@@ -182,11 +197,127 @@ describe('security (issue 14)', () => {
       const known = await post(stranger, '/api/auth/forgot-password', { email });
       const unknown = await post(stranger, '/api/auth/forgot-password', { email: newEmail() });
       expect(known).toEqual(unknown);
-      expect(smtp.mails.some((m) => m.to.includes(email))).toBe(false);
+      expect(smtp.mails.some((m) => m.to.includes(email) && m.decoded.includes('reset-password?token='))).toBe(false);
     } finally {
       smtp.release();
     }
     expect(await resetTokens(email, 1)).toHaveLength(1);
+  });
+
+  it('row 7: register answers alike for known and new addresses, before it looks either up, and signs nobody in', async () => {
+    const known = newEmail();
+    await registered(known);
+    const fresh = newEmail();
+    const stranger = visitor();
+    // The users table locked: an answer that looked the address up, or made the account, would not come.
+    const lock = new pg.Client({ connectionString: deployment.services.databaseUrl });
+    await lock.connect();
+    let answers;
+    try {
+      await lock.query('BEGIN');
+      await lock.query('LOCK TABLE users IN ACCESS EXCLUSIVE MODE');
+      answers = [
+        await post(stranger, '/api/auth/register', { email: known, password: 'Other1234' }),
+        await post(stranger, '/api/auth/register', { email: fresh, password: PASSWORD }),
+      ];
+    } finally {
+      await lock.query('ROLLBACK');
+      await lock.end();
+    }
+    expect(answers[0]).toEqual({ status: 202, body: { message: 'Account created successfully!' } });
+    expect(answers[1]).toEqual(answers[0]);
+    expect((await stranger.json('/api/user/profile')).status).toBe(401);
+    // The mailboxes' owners learn which it was.
+    expect(await mailsWith(known, 'Subject: You already have a Receipts account')).toHaveLength(1);
+    expect(await mailsWith(fresh, 'Subject: Confirm your e-mail address')).toHaveLength(1);
+    expect((await post(visitor(), '/api/auth/login', { email: known, password: 'Other1234' })).status).toBe(401);
+  });
+
+  it('row 1: an admin address gives admin rights only once its owner has proven it, whatever its spelling', async () => {
+    const forbidden = { status: 403, body: { error: 'FORBIDDEN', message: 'Admins only.' } };
+    // Someone registers an address of ADMIN_EMAILS, spelled another way, with a password of their own.
+    const squatter = visitor();
+    expect((await post(squatter, '/api/auth/register', { email: ' CHIEF@Example.test ', password: 'Squat1234' })).status).toBe(202);
+    const [confirmation] = await mailsWith('chief@example.test', 'verify-email?token=');
+    expect((await post(squatter, '/api/auth/login', { email: 'chief@example.test', password: 'Squat1234' })).status).toBe(200);
+    expect(await profileOf(squatter)).toMatchObject({ email: 'chief@example.test', userType: 'user', emailVerified: false });
+    expect(await squatter.json('/api/admin/users')).toEqual(forbidden);
+    expect((await squatter.request('/admin/queues')).status).toBe(403);
+    expect(await post(squatter, '/api/auth/verify-email', { token: 'guessed' })).toMatchObject({ status: 400, body: { error: 'INVALID_TOKEN' } });
+
+    // The mailbox's owner following the link confirms nothing without the squatter's password:
+    // not signed in, or signed in to another account.
+    const token = tokenIn(confirmation!, 'verify-email');
+    expect((await post(visitor(), '/api/auth/verify-email', { token })).status).toBe(401);
+    const other = visitor();
+    await signUp(other, smtp, newEmail(), PASSWORD, { confirm: false });
+    expect(await post(other, '/api/auth/verify-email', { token })).toEqual({ status: 400, body: { error: 'INVALID_TOKEN', message: USER_MESSAGES.invalidConfirmationLink } });
+    expect(await squatter.json('/api/admin/users')).toEqual(forbidden);
+
+    // The owner takes the address back with a reset link: the squatter is signed out, the owner is admin.
+    const owner = visitor();
+    expect((await post(owner, '/api/auth/register', { email: 'chief@example.test', password: 'Owner1234' })).status).toBe(202);
+    expect(await mailsWith('chief@example.test', 'already has an account')).toHaveLength(1);
+    await post(owner, '/api/auth/forgot-password', { email: 'chief@example.test' });
+    const [resetToken] = await resetTokens('chief@example.test', 1);
+    expect((await reset(owner, resetToken!, 'Owner1234')).status).toBe(200);
+    expect((await squatter.json('/api/user/profile')).status).toBe(401);
+    expect((await post(owner, '/api/auth/login', { email: 'chief@example.test', password: 'Owner1234' })).status).toBe(200);
+    expect(await profileOf(owner)).toMatchObject({ userType: 'admin', emailVerified: true });
+    expect((await owner.json('/api/admin/users')).status).toBe(200);
+
+    // An account from before addresses were confirmed keeps counting as confirmed, unless its
+    // address is an admin's: that one proves it first.
+    const elder = visitor();
+    const plain = visitor();
+    const plainEmail = newEmail();
+    await signUp(elder, smtp, 'elder@example.test', PASSWORD, { confirm: false });
+    await signUp(plain, smtp, plainEmail, PASSWORD, { confirm: false });
+    await sql(`UPDATE users SET created_before_verification = true WHERE email IN ('elder@example.test', '${plainEmail}')`);
+    expect(await profileOf(plain)).toMatchObject({ userType: 'user', emailVerified: true });
+    expect(await profileOf(elder)).toMatchObject({ userType: 'user', emailVerified: false });
+    expect(await elder.json('/api/admin/users')).toEqual(forbidden);
+    expect((await post(elder, '/api/auth/resend-verification', {})).status).toBe(200);
+    const [, resent] = await mailsWith('elder@example.test', 'verify-email?token=', 2);
+    expect((await post(elder, '/api/auth/verify-email', { token: tokenIn(resent!, 'verify-email') })).status).toBe(200);
+    expect(await profileOf(elder)).toMatchObject({ userType: 'admin', emailVerified: true });
+  });
+
+  it('row 11: an unconfirmed account shares the anonymous allowance of its client address, and cannot subscribe', async () => {
+    const ip = uniqueIp();
+    const from = () => new Visitor(deployment.baseUrl, ip);
+    const anonymous = from();
+    const sent: Array<[Visitor, string]> = [];
+    const upload = async (v: Visitor, name: string) => {
+      const res = await v.upload(receipt, name);
+      if (res.status === 202) sent.push([v, res.body.id as string]);
+      return res.status;
+    };
+    const quota = async (v: Visitor) => (await v.json<QuotaView>('/api/user/quota')).body;
+    for (let i = 0; i < 3; i++) expect(await upload(anonymous, `anonymous-${i}.jpg`)).toBe(202);
+    // Two throwaway accounts from the same address: two receipts left between them, not ten.
+    const first = from();
+    const second = from();
+    await signUp(first, smtp, newEmail(), PASSWORD, { confirm: false });
+    const secondToken = await signUp(second, smtp, newEmail(), PASSWORD, { confirm: false });
+    expect(await quota(first)).toMatchObject({ used: 3, limit: 5, canProcess: true });
+    expect([await upload(first, 'first-1.jpg'), await upload(first, 'first-2.jpg'), await upload(first, 'first-3.jpg')]).toEqual([202, 202, 429]);
+    expect(await upload(second, 'second-1.jpg')).toBe(429);
+    expect(await quota(second)).toMatchObject({ used: 5, limit: 5, canProcess: false });
+    expect(await upload(anonymous, 'anonymous-4.jpg')).toBe(429);
+    // No plan for an address nobody has proven.
+    const plans = (await second.json<{ plans: Array<{ id: string; stripePriceId: string }> }>('/api/plans')).body.plans;
+    const starter = { planId: 'starter', stripePriceId: plans.find((p) => p.id === 'starter')!.stripePriceId };
+    expect(await post(second, '/api/create-subscription', starter)).toEqual({
+      status: 403,
+      body: { error: 'EMAIL_NOT_VERIFIED', message: USER_MESSAGES.confirmBeforeSubscribing },
+    });
+
+    // Confirmed, the account has its own 5 a day.
+    expect((await post(second, '/api/auth/verify-email', { token: secondToken })).status).toBe(200);
+    expect(await quota(second)).toMatchObject({ used: 0, limit: 5, canProcess: true });
+    expect(await upload(second, 'second-2.jpg')).toBe(202);
+    await Promise.all(sent.map(([v, id]) => v.request(`/api/ocr/cancel/${id}`, { method: 'POST' })));
   });
 
   it('row 4: reset-password is rate-limited, and a bogus token is refused before any hashing', async () => {
@@ -239,25 +370,25 @@ describe('security (issue 14)', () => {
   });
 
   it('row 12: the queue dashboard\'s state-changing calls need X-Requested-With too', async () => {
-    const boss = await registered('boss@example.test');
-    const page = await (await boss.request('/admin/queues')).text();
+    const admin = await boss();
+    const page = await (await admin.request('/admin/queues')).text();
     // The page loads the script that gives its own calls the header.
     expect(page).toContain('<script src="./xhr-header.js"></script></head>');
-    const script = await boss.request('/admin/queues/xhr-header.js');
+    const script = await admin.request('/admin/queues/xhr-header.js');
     expect(await script.text()).toContain("setRequestHeader('X-Requested-With', 'XMLHttpRequest')");
 
     const pause = `${deployment.baseUrl}/admin/queues/api/queues/receipts/pause`;
-    const forged = await fetch(pause, { method: 'PUT', headers: { cookie: boss.cookie } });
+    const forged = await fetch(pause, { method: 'PUT', headers: { cookie: admin.cookie } });
     expect(forged.status).toBe(403);
     expect(await forged.json()).toEqual({ error: 'FORBIDDEN', message: 'Missing X-Requested-With header.' });
-    expect((await boss.request('/admin/queues/api/queues/receipts/pause', { method: 'PUT' })).ok).toBe(true);
-    expect((await boss.request('/admin/queues/api/queues/receipts/resume', { method: 'PUT' })).ok).toBe(true);
+    expect((await admin.request('/admin/queues/api/queues/receipts/pause', { method: 'PUT' })).ok).toBe(true);
+    expect((await admin.request('/admin/queues/api/queues/receipts/resume', { method: 'PUT' })).ok).toBe(true);
 
     // In a browser, under the page's CSP, the dashboard's XHR calls (bull-board's axios) carry it.
     const browser = await launchChromium();
     try {
       const context = await browser.newContext();
-      const [name, value] = boss.cookie.split('=') as [string, string];
+      const [name, value] = admin.cookie.split('=') as [string, string];
       await context.addCookies([{ name, value, url: deployment.baseUrl }]);
       const page = await context.newPage();
       await page.goto(`${deployment.baseUrl}/admin/queues`);
@@ -291,8 +422,8 @@ describe('security (issue 14)', () => {
     expect((await v.json<UploadView[]>('/api/uploads')).body.map((u) => u.id)).toEqual([body.id]);
     expect((await visitor().json<UploadView[]>('/api/uploads')).body).toEqual([]);
     expect(await storedSessions()).toBe(before);
-    // ...and signing up stores the session and keeps the uploads.
-    expect((await post(v, '/api/auth/register', { email: newEmail(), password: PASSWORD })).status).toBe(201);
+    // ...and signing up and in stores the session and keeps the uploads.
+    await signUp(v, smtp, newEmail(), PASSWORD);
     expect(await storedSessions()).toBe(before + 1);
     expect((await v.json<UploadView[]>('/api/uploads')).body.map((u) => u.id)).toEqual([body.id]);
     await v.request(`/api/ocr/cancel/${String(body.id)}`, { method: 'POST' });

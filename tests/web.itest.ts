@@ -10,6 +10,7 @@ import { launchChromium, screenshotPath } from './support/browser.js';
 import { Deployment } from './support/deployment.js';
 import { writeMadeUpReceipts } from './support/printed-receipt.js';
 import { repoRoot } from './support/service-process.js';
+import { startSmtpSink, tokenIn, type SmtpSink } from './support/smtp-sink.js';
 
 /** Made-up receipts the test prints (receipt-N.jpg), each its own shop, date and total. */
 const names = (from: number, count: number) => Array.from({ length: count }, (_, i) => `receipt-${from + i}.jpg`);
@@ -22,6 +23,7 @@ let receiptsDir: string;
 const file = (name: string) => path.join(receiptsDir, name);
 
 let deployment: Deployment;
+let smtp: SmtpSink;
 let browser: Browser;
 let visitor: BrowserContext;
 let home: Page;
@@ -50,7 +52,8 @@ describe('the web app in a real browser', () => {
     if (!existsSync(path.join(repoRoot, 'web/dist/index.html'))) throw new Error('web/dist is missing: run npm run build first');
     receiptsDir = await mkdtemp(path.join(os.tmpdir(), 'web-receipts-'));
     await writeMadeUpReceipts(receiptsDir, [...RECEIPTS, ...MORE_RECEIPTS, ...BATCH]);
-    deployment = await Deployment.start('pglite');
+    smtp = await startSmtpSink();
+    deployment = await Deployment.start('pglite', { SMTP_URL: smtp.url });
     browser = await launchChromium();
     visitor = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
     home = await visitor.newPage();
@@ -67,6 +70,7 @@ describe('the web app in a real browser', () => {
   afterAll(async () => {
     await browser?.close();
     await deployment?.stop();
+    await smtp?.close();
   });
 
   it('an anonymous visitor drops 3 receipts and watches each reach 100 % live, in two tabs', async () => {
@@ -139,21 +143,49 @@ describe('the web app in a real browser', () => {
     await expect(home.getByRole('button', { name: 'Choose files' }).isDisabled()).resolves.toBe(true);
   });
 
-  it('register leads to the dashboard with Daily Usage', async () => {
+  it('register, sign in unconfirmed, confirm the address by the mailed link, and reach the dashboard with Daily Usage', async () => {
+    const email = 'browser.user@example.com';
     await home.goto(`${deployment.baseUrl}/register`);
     await home.getByRole('button', { name: 'Create account' }).click();
     await home.getByText('Please enter a valid email address').waitFor();
-    await home.getByLabel('Email').fill('browser.user@example.com');
+    await home.getByLabel('Email').fill(email);
     await home.getByLabel('Password', { exact: true }).fill('Secret123');
     await home.getByLabel('Confirm password', { exact: true }).fill('Secret124');
     await home.getByRole('button', { name: 'Create account' }).click();
     await home.getByText("Passwords don't match").waitFor();
     await home.getByLabel('Confirm password', { exact: true }).fill('Secret123');
     await home.getByRole('button', { name: 'Create account' }).click();
+    // Registering signs nobody in: the page says where the link went and offers sign-in.
+    await home.getByRole('heading', { name: 'Check Your Email' }).waitFor();
+    await home.getByText(email, { exact: true }).waitFor();
+    await home.screenshot({ path: screenshotPath('register-check-email') });
+    // The account is made after the answer, before its mail goes out: once the mail is here, the
+    // account is too (a person reading the screen and typing takes longer than that).
+    await smtp.mailsTo(email, 1);
+    await home.getByRole('link', { name: 'Sign In', exact: true }).click();
+    await home.waitForURL(`${deployment.baseUrl}/login`);
+    await home.getByLabel('Email').fill(email);
+    await home.getByLabel('Password', { exact: true }).fill('Secret123');
+    await home.getByRole('button', { name: 'Sign in' }).click();
+    await home.waitForURL(`${deployment.baseUrl}/dashboard`);
+
+    // Unconfirmed: the banner says what the account may do, and its allowance is the one this
+    // address used up anonymously above.
+    const banner = home.getByTestId('verify-banner');
+    await banner.getByText('Confirm your e-mail address.').waitFor();
+    await home.getByTestId('usage-value').filter({ hasText: '5/5' }).waitFor();
+    await banner.getByRole('button', { name: 'Resend verification e-mail' }).click();
+    await home.getByText(`A new confirmation link is on its way to ${email}.`, { exact: true }).waitFor();
+    await home.screenshot({ path: screenshotPath('verify-banner') });
+    const [, resent] = await smtp.mailsTo(email, 2);
+    await home.goto(`${deployment.baseUrl}/verify-email?token=${tokenIn(resent!, 'verify-email')}`);
+    await home.getByRole('heading', { name: 'E-mail Address Confirmed' }).waitFor();
+    await home.getByRole('link', { name: 'Go to Dashboard' }).click();
     await home.waitForURL(`${deployment.baseUrl}/dashboard`);
     await home.getByRole('heading', { name: 'Daily Usage' }).waitFor();
     await home.getByText('Welcome back, browser.user').waitFor();
-    await expect(home.getByTestId('usage-value').textContent()).resolves.toMatch(/^\d+\/5$/);
+    await home.getByTestId('usage-value').filter({ hasText: '0/5' }).waitFor();
+    await expect(banner.count()).resolves.toBe(0);
     await home.screenshot({ path: screenshotPath('dashboard'), fullPage: true });
   });
 

@@ -75,7 +75,7 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   const billingRows = new BillingRepository(db);
   const receipts = new ReceiptRepository(db);
   const merchantRules = new MerchantRuleRepository(db);
-  const quota = new QuotaService(db);
+  const quota = new QuotaService(db, config.ADMIN_EMAILS);
   const uploads = new UploadService({
     uploads: uploadRows,
     jobs,
@@ -119,12 +119,15 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   app.use('/api/auth/forgot-password', limit('forgot', { perAddress: 30, perEmail: 10 }));
   // Every attempt at a token is a guess once the link is used: few per address.
   app.use('/api/auth/reset-password', limit('reset', { perAddress: 10 }));
-  app.use('/api/auth', authRoutes(accounts, profiles, log));
+  app.use('/api/auth/verify-email', limit('verify', { perAddress: 20 }));
+  // Each one mails the account's own address: few per account, whatever address asks.
+  app.use('/api/auth/resend-verification', limit('resend', { perAddress: 10, perAccount: 5 }));
+  app.use('/api/auth', authRoutes(accounts, profiles, users, log));
   app.use('/api/user', accountRoutes({ users, profiles, quota, deletion }));
   app.use('/api/user', merchantRuleRoutes(new MerchantRuleService(merchantRules)));
   app.use('/api', currencyRoutes());
   app.use('/api', clientConfigRoutes(config));
-  app.use('/api', billingRoutes(billing, users));
+  app.use('/api', billingRoutes(billing, users, accounts));
   const adminOnly = requireAdmin(accounts);
   app.use('/api/admin', adminOnly, adminRoutes(new AdminService(users, uploadRows, jobs, config.ADMIN_EMAILS)));
   // The dashboard is a page of its own: same session and admin check, not under /api.

@@ -1,3 +1,4 @@
+import { normalizeEmail } from '@receipts/common';
 import type { Logger } from '@receipts/infra';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
@@ -44,10 +45,14 @@ export function securityHeaders(options: { analytics?: boolean; publicUrl: strin
 
 const WINDOW_SECONDS = 15 * 60;
 
-/** Attempts one client address, and one e-mail address when the body names one, may make per window. */
+/**
+ * Attempts one client address, one e-mail address when the body names one, and one signed-in
+ * account may make per window.
+ */
 export interface RateLimits {
   perAddress: number;
   perEmail?: number;
+  perAccount?: number;
 }
 
 /**
@@ -67,11 +72,14 @@ export function authRateLimit(redis: Redis, prefix: string, log: Logger, name: s
     });
   const perAddress = make('ip', limits.perAddress);
   const perEmail = limits.perEmail ? make('email', limits.perEmail) : null;
+  const perAccount = limits.perAccount ? make('account', limits.perAccount) : null;
   return async (req, _res, next) => {
-    const email = typeof req.body?.email === 'string' ? req.body.email.trim().toLowerCase() : null;
+    const email = typeof req.body?.email === 'string' ? normalizeEmail(req.body.email) : null;
+    const userId = req.session?.userId;
     try {
       await perAddress.consume(req.ip ?? 'unknown');
       if (email && perEmail) await perEmail.consume(email);
+      if (userId && perAccount) await perAccount.consume(userId);
       next();
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) {

@@ -11,6 +11,7 @@ export const AUTH_MESSAGES = {
 
 export const PASSWORD_MIN_LENGTH = 6;
 
+// Trimmed and lower-cased as normalizeEmail does (account-standing.rule.ts), then checked.
 const email = z.string().trim().toLowerCase().pipe(z.email(AUTH_MESSAGES.invalidEmail));
 const loginPassword = z.string().min(PASSWORD_MIN_LENGTH, AUTH_MESSAGES.passwordTooShort);
 /** Register and reset: six or more characters with an upper-case letter, a lower-case letter and a digit. */
@@ -40,3 +41,8 @@ export const resetPasswordSchema = z
     token: z.string({ error: AUTH_MESSAGES.tokenMissing }).min(1, AUTH_MESSAGES.tokenMissing),
   })
   .refine((v) => v.password === v.confirmPassword, { message: AUTH_MESSAGES.passwordsDontMatch, path: ['confirmPassword'] });
+
+/** The token of a confirmation link (POST /api/auth/verify-email). */
+export const verifyEmailSchema = z.object({
+  token: z.string({ error: 'The confirmation link has no token.' }).min(1, 'The confirmation link has no token.').max(200, 'The confirmation link is not one of ours.'),
+});

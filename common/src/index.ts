@@ -9,6 +9,7 @@ export * from './upload.schema.js';
 export * from './recognized-document.js';
 export * from './plan.catalog.js';
 export * from './auth.schema.js';
+export * from './account-standing.rule.js';
 export * from './quota.rules.js';
 export * from './export/index.js';
 export * from './extraction/index.js';

@@ -54,6 +54,8 @@ export const userProfileSchema = z.object({
   username: z.string(),
   email: z.string(),
   userType: z.enum(['user', 'admin']),
+  /** Not in the spec: whether the address is confirmed (the web's banner and resend button). */
+  emailVerified: z.boolean(),
   subscriptionStatus: z.string().optional(),
 });
 export type UserProfile = z.infer<typeof userProfileSchema>;

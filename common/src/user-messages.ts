@@ -1,3 +1,5 @@
+import { FREE_DAILY_LIMIT } from './quota.rules.js';
+
 /**
  * Messages people read that are said in more than one place (api, worker, web), character for
  * character; the ones a rule owns stay beside it (AUTH_MESSAGES, EXPORT_ERRORS, WORKBOOK_ERRORS,
@@ -16,7 +18,17 @@ export const USER_MESSAGES = {
   passwordResetSuccessful: 'Password reset successful!',
   noClientSecret: 'No client secret received',
   somethingWentWrong: 'Something went wrong. Please try again.',
+  /** Register's answer whether or not the address already had an account (the mail tells which). */
+  accountCreated: 'Account created successfully!',
+  emailConfirmed: 'Your e-mail address is confirmed.',
+  emailAlreadyConfirmed: 'Your e-mail address is already confirmed.',
+  invalidConfirmationLink: 'This confirmation link is invalid, has expired, or belongs to another account.',
+  confirmBeforeSubscribing: 'Confirm your e-mail address before subscribing: follow the link we e-mailed you, or send a new one from your dashboard.',
+  /** What an account may do until its address is confirmed (the confirmation mail and the web's banner). */
+  unconfirmedAllowance: `Until your e-mail address is confirmed, you can process ${FREE_DAILY_LIMIT} receipts a day, shared with everyone on your network who has no confirmed account, and cannot subscribe to a plan.`,
 } as const;
+
+export const confirmationSentMessage = (email: string) => `A new confirmation link is on its way to ${email}.`;
 
 /**
  * What a user reads when something failed on our side: never the cause (it may carry SQL or

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { availableEngines, ENGINE_NAMES, type EngineName } from '@receipts/common';
+import { availableEngines, ENGINE_NAMES, normalizeEmail, type EngineName } from '@receipts/common';
 import { z } from 'zod';
 import { decodeConfigShape } from './config.decode.js';
 
@@ -163,11 +163,11 @@ export const configSchema = z.object({
   IMAP_POLL_MS: int(1000).default(60_000),
   /** What happens to a message once handled: marked \Seen (and left), or deleted and expunged. */
   IMAP_AFTER_PROCESSING: z.enum(['seen', 'delete']).default('seen'),
-  /** Comma-separated addresses that are admins whatever their userType. */
+  /** Comma-separated addresses that are admins whatever their userType, once the address is confirmed. */
   ADMIN_EMAILS: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+    .transform((s) => s.split(',').map(normalizeEmail).filter(Boolean)),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),

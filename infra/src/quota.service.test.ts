@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { FREE_DAILY_LIMIT, planById } from '@receipts/common';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../tests/support/database.js';
 import { createSubscriber } from '../../tests/support/accounts.js';
 import { BillingRepository } from './billing.repository.js';
+import { users } from './db/schema.js';
 import { QuotaService } from './quota.service.js';
 import { UploadRepository } from './upload.repository.js';
 
@@ -15,7 +17,7 @@ describe('quota service', { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     database = await openTestDatabase();
-    quota = new QuotaService(database.db);
+    quota = new QuotaService(database.db, []);
     uploads = new UploadRepository(database.db);
   }, 120_000);
 
@@ -62,5 +64,36 @@ describe('quota service', { timeout: 60_000 }, () => {
     await uploads.create(upload(second), await quota.policy(second));
     expect(await uploads.create(upload(first), await quota.policy(first))).toBeNull();
     expect(await quota.view(first)).toMatchObject({ used: 5, canProcess: false });
+  });
+
+  const account = async (facts: { email?: string; createdBeforeVerification?: boolean } = {}) => {
+    const email = facts.email ?? `${randomUUID()}@example.test`;
+    const [user] = await database.db
+      .insert(users)
+      .values({ email, username: 'u', passwordHash: 'not-used', createdBeforeVerification: facts.createdBeforeVerification ?? false })
+      .returning({ id: users.id });
+    return user!.id;
+  };
+
+  it('gives an unconfirmed account the anonymous allowance of its client address, until its address is proven', async () => {
+    const clientIp = '198.51.100.9';
+    const anonymous = { userId: null, anonId: randomUUID(), clientIp };
+    const userId = await account();
+    const owner = { userId, anonId: null, clientIp };
+    for (let i = 0; i < 3; i++) await uploads.create(upload(anonymous), await quota.policy(anonymous));
+    expect(await quota.policy(owner)).toMatchObject({ subjects: [`user:${userId}`, `ip:${clientIp}`], limit: FREE_DAILY_LIMIT, signedIn: true });
+    expect(await quota.view(owner)).toMatchObject({ used: 3, limit: FREE_DAILY_LIMIT });
+    await database.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, userId));
+    expect((await quota.policy(owner)).subjects).toEqual([`user:${userId}`]);
+    expect(await quota.view(owner)).toMatchObject({ used: 0 });
+  });
+
+  it('counts an account from before confirmation as confirmed, unless it could be an admin', async () => {
+    const strict = new QuotaService(database.db, ['elder@example.test']);
+    const clientIp = '198.51.100.10';
+    const plain = await account({ createdBeforeVerification: true });
+    const elder = await account({ email: 'elder@example.test', createdBeforeVerification: true });
+    expect((await strict.policy({ userId: plain, anonId: null, clientIp })).subjects).toEqual([`user:${plain}`]);
+    expect((await strict.policy({ userId: elder, anonId: null, clientIp })).subjects).toEqual([`user:${elder}`, `ip:${clientIp}`]);
   });
 });

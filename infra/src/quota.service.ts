@@ -2,6 +2,7 @@ import {
   FREE_DAILY_LIMIT,
   billingPeriod,
   dailyPeriod,
+  isEmailVerified,
   isSubscriptionActive,
   quotaView,
   type QuotaPeriod,
@@ -10,7 +11,7 @@ import {
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from './db/database.js';
 import { ownerRoom, type UploadEventBus } from './upload-event-bus.js';
-import { quotaUsage, subscriptions, type QuotaCharge, type SubscriptionRow } from './db/schema.js';
+import { quotaUsage, subscriptions, users, type QuotaCharge, type SubscriptionRow } from './db/schema.js';
 
 /** Who is asking: an account, or an anonymous session seen from a client address. */
 export interface QuotaOwner {
@@ -34,23 +35,34 @@ export interface QuotaPolicy {
  * upload and returned at most once (both in upload.repository.ts).
  */
 export class QuotaService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** ADMIN_EMAILS: an admin candidate counts as unconfirmed until a link proves its address. */
+    private readonly adminEmails: readonly string[],
+  ) {}
 
   async policy(owner: QuotaOwner, now = new Date()): Promise<QuotaPolicy> {
+    const addressSubject = owner.clientIp ? [`ip:${owner.clientIp}`] : [];
     if (owner.userId) {
-      const [subscription = null] = await this.db.select().from(subscriptions).where(eq(subscriptions.userId, owner.userId));
+      const [row] = await this.db
+        .select({ user: users, subscription: subscriptions })
+        .from(users)
+        .leftJoin(subscriptions, eq(subscriptions.userId, users.id))
+        .where(eq(users.id, owner.userId));
+      const subscription = row?.subscription ?? null;
       const active = isSubscriptionActive(subscription, now);
-      return {
-        subjects: [`user:${owner.userId}`],
-        limit: active ? subscription!.receiptLimit : FREE_DAILY_LIMIT,
-        period: active ? billingPeriod(subscription!.currentPeriodStart, subscription!.currentPeriodEnd) : dailyPeriod(now),
-        signedIn: true,
-        subscription,
-        subscriptionActive: active,
-      };
+      const signedIn = { signedIn: true, subscription, subscriptionActive: active };
+      // A paid plan holds whatever the address's state (only checkout needs a confirmed one).
+      if (active) {
+        return { ...signedIn, subjects: [`user:${owner.userId}`], limit: subscription!.receiptLimit, period: billingPeriod(subscription!.currentPeriodStart, subscription!.currentPeriodEnd) };
+      }
+      // Until its address is confirmed an account gets the anonymous allowance, shared with the
+      // anonymous visitors of its client address: throwaway accounts add no receipts.
+      const confirmed = row ? isEmailVerified(row.user, this.adminEmails) : false;
+      const subjects = [`user:${owner.userId}`, ...(confirmed ? [] : addressSubject)];
+      return { ...signedIn, subjects, limit: FREE_DAILY_LIMIT, period: dailyPeriod(now) };
     }
-    const subjects = [`anon:${owner.anonId}`];
-    if (owner.clientIp) subjects.push(`ip:${owner.clientIp}`);
+    const subjects = [`anon:${owner.anonId}`, ...addressSubject];
     return { subjects, limit: FREE_DAILY_LIMIT, period: dailyPeriod(now), signedIn: false, subscription: null, subscriptionActive: false };
   }
 
@@ -98,7 +110,7 @@ export async function releaseQuota(tx: Executor, charges: readonly QuotaCharge[]
   }
 }
 
-/** The quota owner of an upload, with the client address its anonymous charge was counted under. */
+/** The quota owner of an upload, with the client address its charge was counted under (anonymous or unconfirmed). */
 export function quotaOwnerOfUpload(upload: { userId: string | null; anonId: string | null; quotaCharges: QuotaCharge[] }): QuotaOwner {
   const ip = upload.quotaCharges.find((c) => c.subject.startsWith('ip:'))?.subject.slice(3) ?? null;
   return { userId: upload.userId, anonId: upload.anonId, clientIp: ip };

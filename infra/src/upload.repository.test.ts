@@ -16,7 +16,7 @@ describe('upload repository', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     database = await openTestDatabase();
     uploads = new UploadRepository(database.db);
-    quota = new QuotaService(database.db);
+    quota = new QuotaService(database.db, []);
   }, 120_000);
 
   afterAll(async () => {

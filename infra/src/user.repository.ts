@@ -1,7 +1,7 @@
 import { dailyPeriod, type DatevSettings } from '@receipts/common';
 import { and, desc, eq, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
-import { passwordResetTokens, quotaUsage, sessions, subscriptions, uploads, users, type UserRow } from './db/schema.js';
+import { emailVerificationTokens, passwordResetTokens, quotaUsage, sessions, subscriptions, uploads, users, type UserRow } from './db/schema.js';
 
 /** Sessions of one account, found inside express-session's stored JSON. */
 const sessionsOf = (userId: string) => sql`${sessions.sess}->>'userId' = ${userId}`;
@@ -10,11 +10,23 @@ const sessionsOf = (userId: string) => sql`${sessions.sess}->>'userId' = ${userI
 const validToken = (tokenHash: string, now: Date) =>
   and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now));
 
-/** Accounts: credentials, password reset tokens, roles, and deleting an account with its data. */
+/** A confirmation token of `userId` that may still be used: unused and unexpired. */
+const validConfirmation = (tokenHash: string, userId: string, now: Date) =>
+  and(
+    eq(emailVerificationTokens.tokenHash, tokenHash),
+    eq(emailVerificationTokens.userId, userId),
+    isNull(emailVerificationTokens.usedAt),
+    gt(emailVerificationTokens.expiresAt, now),
+  );
+
+/** The address is proven now, unless it was before. */
+const provenAt = (now: Date) => sql`coalesce(${users.emailVerifiedAt}, ${now})`;
+
+/** Accounts: credentials, password reset and address confirmation tokens, roles, and deleting an account with its data. */
 export class UserRepository {
   constructor(private readonly db: Database) {}
 
-  /** A new account; null when the e-mail address already has one. */
+  /** A new account, its address not yet confirmed; null when the address already has one. */
   async insert(user: { email: string; username: string; passwordHash: string }): Promise<UserRow | null> {
     const [created] = await this.db.insert(users).values(user).onConflictDoNothing({ target: users.email }).returning();
     return created ?? null;
@@ -60,6 +72,8 @@ export class UserRepository {
         email: users.email,
         username: users.username,
         userType: users.userType,
+        emailVerifiedAt: users.emailVerifiedAt,
+        createdBeforeVerification: users.createdBeforeVerification,
         createdAt: users.createdAt,
         plan: subscriptions.planId,
         status: subscriptions.status,
@@ -122,8 +136,37 @@ export class UserRepository {
       if (!used) return false;
       // Every other link sent to the account dies with this reset.
       await tx.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, used.userId), isNull(passwordResetTokens.usedAt)));
-      await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, used.userId));
+      // The link came by mail and whoever followed it now holds the password: the address is proven.
+      await tx.update(users).set({ passwordHash, emailVerifiedAt: provenAt(now), updatedAt: now }).where(eq(users.id, used.userId));
+      await tx.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, used.userId), isNull(emailVerificationTokens.usedAt)));
       await tx.delete(sessions).where(sessionsOf(used.userId));
+      return true;
+    });
+  }
+
+  /** A new confirmation link; every older unused one of the account stops working. */
+  async addConfirmationToken(token: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, token.userId), isNull(emailVerificationTokens.usedAt)));
+      await tx.insert(emailVerificationTokens).values(token);
+    });
+  }
+
+  /**
+   * Uses up a valid confirmation token of `userId` and marks the address proven, in one
+   * transaction; false when the token is not valid for that account (unknown, used, expired,
+   * or another account's).
+   */
+  async confirmEmail(tokenHash: string, userId: string, now = new Date()): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [used] = await tx
+        .update(emailVerificationTokens)
+        .set({ usedAt: now })
+        .where(validConfirmation(tokenHash, userId, now))
+        .returning({ userId: emailVerificationTokens.userId });
+      if (!used) return false;
+      await tx.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, userId), isNull(emailVerificationTokens.usedAt)));
+      await tx.update(users).set({ emailVerifiedAt: provenAt(now), updatedAt: now }).where(eq(users.id, userId));
       return true;
     });
   }

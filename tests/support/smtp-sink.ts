@@ -15,6 +15,8 @@ function decodeQuotedPrintable(raw: string): string {
 export interface SmtpSink {
   url: string;
   mails: ReceivedMail[];
+  /** The mails to `email`, oldest first, once there are `count` of them (15 s at most, then what there is). */
+  mailsTo(email: string, count?: number): Promise<ReceivedMail[]>;
   /** Holds every message at its end of data (the sender waits for the server's answer) until `release`. */
   hold(): void;
   release(): void;
@@ -44,9 +46,15 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
+  const to = (email: string) => mails.filter((m) => m.to.includes(email));
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    async mailsTo(email, count = 1) {
+      const deadline = Date.now() + 15_000;
+      while (to(email).length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      return to(email);
+    },
     hold() {
       let open = () => undefined as void;
       const promise = new Promise<void>((resolve) => (open = resolve));
@@ -58,4 +66,11 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The token of the first `/path?token=…` link in a mail (a reset or confirmation link). */
+export function tokenIn(mail: ReceivedMail, path: string): string {
+  const match = new RegExp(`${path}\\?token=([\\w-]+)`).exec(mail.decoded);
+  if (!match) throw new Error(`no ${path} link in the mail:\n${mail.decoded}`);
+  return match[1]!;
 }

@@ -58,7 +58,7 @@ export async function openUploadStack(): Promise<UploadStack> {
     storage,
     files: new LocalFileStore(storage),
     uploads: new UploadRepository(database.db),
-    quota: new QuotaService(database.db),
+    quota: new QuotaService(database.db, []),
     jobs: new ReceiptJobs(queue, producer, { prefix, attempts: 1, log }),
     bus,
     events,

@@ -5,6 +5,7 @@ import { Footer } from './components/footer.js';
 import { lazyPage } from './components/lazy-page.js';
 import { NavBar } from './components/nav-bar.js';
 import { Toaster } from './components/toaster.js';
+import { VerifyEmailBanner } from './components/verify-email-banner.js';
 import { useProfile } from './hooks/use-account.js';
 import { useLiveUploads } from './hooks/use-live-uploads.js';
 import { AboutPage } from './pages/about-page.js';
@@ -22,6 +23,7 @@ import { RegisterPage } from './pages/register-page.js';
 import { ResetPasswordPage } from './pages/reset-password-page.js';
 import { SubscribePage } from './pages/subscribe-page.js';
 import { SuccessPage } from './pages/success-page.js';
+import { VerifyEmailPage } from './pages/verify-email-page.js';
 
 const BillingPage = lazyPage('billing', () => import('./pages/billing-page.js'));
 const AccountPage = lazyPage('account', () => import('./pages/account-page.js'));
@@ -53,6 +55,7 @@ export function App() {
       <AnalyticsReporter />
       <ScrollToTop />
       <NavBar />
+      <VerifyEmailBanner />
       <main id="main" tabIndex={-1}>
         <Routes>
           <Route path="/" element={<HomePage />} />
@@ -62,6 +65,7 @@ export function App() {
           <Route path="/register" element={<RegisterPage />} />
           <Route path="/forgot-password" element={<ForgotPasswordPage />} />
           <Route path="/reset-password" element={<ResetPasswordPage />} />
+          <Route path="/verify-email" element={<VerifyEmailPage />} />
           <Route path="/subscribe" element={<SubscribePage />} />
           <Route path="/success" element={<SuccessPage />} />
           <Route path="/dashboard" element={<DashboardPage />} />

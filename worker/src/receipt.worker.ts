@@ -50,7 +50,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
   const engines = createOcrEnginesFromConfig(config, config.WORKER_CONCURRENCY, log);
 
   const uploads = new UploadRepository(db);
-  const quota = new QuotaService(db);
+  const quota = new QuotaService(db, config.ADMIN_EMAILS);
   const processReceipt = createReceiptProcessor({
     uploads,
     quota,

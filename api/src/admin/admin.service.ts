@@ -1,4 +1,4 @@
-import type { UploadStatus } from '@receipts/common';
+import { isAdmin, isEmailVerified, type UploadStatus } from '@receipts/common';
 import type { ReceiptJobs, UploadRepository, UserRepository } from '@receipts/infra';
 import { HttpError, notFound } from '../http-error.js';
 
@@ -10,17 +10,22 @@ export class AdminService {
     private readonly users: UserRepository,
     private readonly uploads: UploadRepository,
     private readonly jobs: ReceiptJobs,
-    private readonly adminEmails: string[],
+    private readonly adminEmails: readonly string[],
   ) {}
 
+  /** A page of users with their effective role and whether their address is confirmed. */
   async userPage(search: string | undefined, page: number) {
     const rows = await this.users.adminPage(search, page, PAGE_SIZE);
-    return rows.map((row) => ({
-      ...row,
-      userType: row.userType === 'admin' || this.adminEmails.includes(row.email) ? 'admin' : 'user',
-      plan: row.plan ?? 'free',
-      status: row.status ?? 'free',
-    }));
+    return rows.map(({ emailVerifiedAt, createdBeforeVerification, ...row }) => {
+      const facts = { ...row, emailVerifiedAt, createdBeforeVerification };
+      return {
+        ...row,
+        userType: isAdmin(facts, this.adminEmails) ? 'admin' : 'user',
+        emailVerified: isEmailVerified(facts, this.adminEmails),
+        plan: row.plan ?? 'free',
+        status: row.status ?? 'free',
+      };
+    });
   }
 
   async setUserType(id: string, userType: 'admin' | 'user') {

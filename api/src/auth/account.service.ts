@@ -1,15 +1,26 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { isAdmin, isEmailVerified, USER_MESSAGES } from '@receipts/common';
 import type { Mailer, UploadRepository, UserRepository, UserRow } from '@receipts/infra';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.js';
 
 const RESET_TOKEN_TTL_MS = 3600_000;
+const CONFIRMATION_TOKEN_TTL_MS = 24 * 3600_000;
 
-export class EmailTakenError extends Error {}
 export class InvalidResetTokenError extends Error {}
+export class InvalidConfirmationTokenError extends Error {}
+export class AlreadyConfirmedError extends Error {}
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+/** A link token: 256 random bits, stored only as its SHA-256. */
+const newToken = () => {
+  const token = randomBytes(32).toString('base64url');
+  return { token, tokenHash: sha256(token) };
+};
 
-/** Accounts: creation, credentials, password reset, and taking over an anonymous visitor's uploads. */
+/**
+ * Accounts: creation, address confirmation, credentials, password reset, and taking over an
+ * anonymous visitor's uploads.
+ */
 export class AccountService {
   constructor(
     private readonly users: UserRepository,
@@ -19,11 +30,52 @@ export class AccountService {
     private readonly adminEmails: string[],
   ) {}
 
-  async register(email: string, password: string): Promise<UserRow> {
+  /**
+   * Works a registration through (after the registrant has had their answer): a new address
+   * gets an unconfirmed account and a confirmation link; an address that has an account gets a
+   * mail saying so. Only the mailbox's owner learns which.
+   */
+  async register(email: string, password: string): Promise<void> {
+    // Hashed for a known address too: the work takes as long either way.
     const passwordHash = await hashPassword(password);
     const user = await this.users.insert({ email, username: email.split('@')[0]!, passwordHash });
-    if (!user) throw new EmailTakenError();
-    return user;
+    if (user) await this.sendConfirmation(user);
+    else await this.sendAlreadyRegistered(email);
+  }
+
+  private async sendConfirmation(user: UserRow): Promise<void> {
+    const { token, tokenHash } = newToken();
+    await this.users.addConfirmationToken({ tokenHash, userId: user.id, expiresAt: new Date(Date.now() + CONFIRMATION_TOKEN_TTL_MS) });
+    await this.mailer.send({
+      to: user.email,
+      subject: 'Confirm your e-mail address',
+      text: `Welcome to Receipts.\n\nConfirm that this address is yours: open this link and sign in with the password you chose (the link works once, for 24 hours):\n${this.publicUrl}/verify-email?token=${token}\n\n${USER_MESSAGES.unconfirmedAllowance}\n\nIf you did not sign up, ignore this e-mail: without the password chosen at sign-up nobody can confirm the account.`,
+    });
+  }
+
+  private async sendAlreadyRegistered(email: string): Promise<void> {
+    await this.mailer.send({
+      to: email,
+      subject: 'You already have a Receipts account',
+      text: `Someone, hopefully you, tried to sign up for Receipts with this address. It already has an account, so nothing was created or changed.\n\nSign in here:\n${this.publicUrl}/login\n\nForgot your password? Choose a new one here:\n${this.publicUrl}/forgot-password\n\nIf it was not you, ignore this e-mail.`,
+    });
+  }
+
+  /** A new confirmation link for a signed-in account whose address is not confirmed; older links stop working. */
+  async resendConfirmation(user: UserRow): Promise<void> {
+    if (this.isEmailVerified(user)) throw new AlreadyConfirmedError();
+    await this.sendConfirmation(user);
+  }
+
+  /**
+   * Confirms the signed-in account's address with a link's token. The token must be that
+   * account's: following the link takes the mailbox and the password chosen at sign-up, so no
+   * one confirms an address for an account someone else registered with it.
+   */
+  async confirmEmail(user: UserRow, token: string): Promise<{ user: UserRow; already: boolean }> {
+    if (this.isEmailVerified(user)) return { user, already: true };
+    if (!(await this.users.confirmEmail(sha256(token), user.id))) throw new InvalidConfirmationTokenError();
+    return { user: (await this.users.byId(user.id)) ?? user, already: false };
   }
 
   /** The user for these credentials, or null; as slow for an unknown e-mail as for a wrong password. */
@@ -38,7 +90,11 @@ export class AccountService {
   }
 
   isAdmin(user: UserRow): boolean {
-    return user.userType === 'admin' || this.adminEmails.includes(user.email);
+    return isAdmin(user, this.adminEmails);
+  }
+
+  isEmailVerified(user: UserRow): boolean {
+    return isEmailVerified(user, this.adminEmails);
   }
 
   /** Moves an anonymous visitor's uploads to the account they just signed in to. */
@@ -58,8 +114,8 @@ export class AccountService {
   async requestPasswordReset(email: string): Promise<void> {
     const user = await this.users.byEmail(email);
     if (!user) return;
-    const token = randomBytes(32).toString('base64url');
-    await this.users.addResetToken({ tokenHash: sha256(token), userId: user.id, expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS) });
+    const { token, tokenHash } = newToken();
+    await this.users.addResetToken({ tokenHash, userId: user.id, expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS) });
     const link = `${this.publicUrl}/reset-password?token=${token}`;
     await this.mailer.send({
       to: user.email,
@@ -68,7 +124,10 @@ export class AccountService {
     });
   }
 
-  /** Sets a new password with a valid token, uses the token up and signs the user out everywhere. */
+  /**
+   * Sets a new password with a valid token, uses the token up and signs the user out everywhere;
+   * the address counts as confirmed from then on (the link came by mail).
+   */
   async resetPassword(token: string, password: string): Promise<void> {
     const tokenHash = sha256(token);
     // The token first: a bogus one must not cost a password hash (300 of them slowed every sign-in).

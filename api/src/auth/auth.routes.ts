@@ -1,16 +1,19 @@
 import {
+  confirmationSentMessage,
   forgotPasswordSchema,
   loginSchema,
   registerSchema,
   resetPasswordSchema,
   USER_MESSAGES,
+  verifyEmailSchema,
 } from '@receipts/common';
-import type { Logger, UserRow } from '@receipts/infra';
+import type { Logger, UserRepository, UserRow } from '@receipts/infra';
 import { Router, type Request } from 'express';
 import passport from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
 import { HttpError, parseBody } from '../http-error.js';
-import { AccountService, EmailTakenError, InvalidResetTokenError } from './account.service.js';
+import { currentUser } from '../owner.middleware.js';
+import { AccountService, AlreadyConfirmedError, InvalidConfirmationTokenError, InvalidResetTokenError } from './account.service.js';
 import type { ProfileService } from './profile.service.js';
 
 const invalidCredentials = () => new HttpError(401, 'INVALID_CREDENTIALS', USER_MESSAGES.invalidCredentials);
@@ -27,8 +30,9 @@ async function signIn(req: Request, accounts: AccountService, user: UserRow): Pr
   await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
 }
 
-export function authRoutes(accounts: AccountService, profiles: ProfileService, log: Logger): Router {
+export function authRoutes(accounts: AccountService, profiles: ProfileService, users: UserRepository, log: Logger): Router {
   const router = Router();
+  const signedIn = currentUser(users);
   const strategy = new LocalStrategy({ usernameField: 'email', passwordField: 'password', session: false }, (email, password, done) => {
     accounts.authenticate(email, password).then((user) => done(null, user ?? false), done);
   });
@@ -39,23 +43,47 @@ export function authRoutes(accounts: AccountService, profiles: ProfileService, l
       )(req, req.res!, reject);
     });
 
+  // Requests that look an address up (register, forgot-password) are worked through after the
+  // answer, so the answer is the same, and takes the same time, whether or not the address has an
+  // account. Those for one address run one at a time in the order asked (a newer link must come
+  // after an older one); those for different addresses do not wait for each other, so how long
+  // one address's work takes never shows in when another's mail arrives.
+  const addressWork = new Map<string, Promise<void>>();
+  const afterAnswer = (email: string, what: string, work: () => Promise<void>) => {
+    const done = (addressWork.get(email) ?? Promise.resolve()).then(() => work().catch((err: unknown) => log.error({ err }, `${what} failed`)));
+    addressWork.set(email, done);
+    void done.then(() => {
+      if (addressWork.get(email) === done) addressWork.delete(email);
+    });
+  };
+
+  // Nobody is signed in here: a session for a new account, and none for a known address, would
+  // tell on the next request what the answer does not. The new account signs in by /login.
   router.post('/register', async (req, res) => {
     const { email, password } = parseBody(registerSchema, req.body);
-    let user: UserRow;
+    afterAnswer(email, 'registration', () => accounts.register(email, password));
+    res.status(202).json({ message: USER_MESSAGES.accountCreated });
+  });
+
+  router.post('/verify-email', signedIn, async (req, res) => {
+    const { token } = parseBody(verifyEmailSchema, req.body);
     try {
-      user = await accounts.register(email, password);
+      const { user, already } = await accounts.confirmEmail(req.user!, token);
+      res.json({ message: already ? USER_MESSAGES.emailAlreadyConfirmed : USER_MESSAGES.emailConfirmed, user: await profiles.profile(user) });
     } catch (err) {
-      if (!(err instanceof EmailTakenError)) throw err;
-      // Someone re-registering with their own password is simply signed in; anything else gets
-      // an answer that does not say the address has an account.
-      const existing = await accounts.authenticate(email, password);
-      if (!existing) {
-        throw new HttpError(400, 'REGISTRATION_FAILED', 'Failed to create account. Please try again.');
-      }
-      user = existing;
+      if (err instanceof InvalidConfirmationTokenError) throw new HttpError(400, 'INVALID_TOKEN', USER_MESSAGES.invalidConfirmationLink);
+      throw err;
     }
-    await signIn(req, accounts, user);
-    res.status(201).json({ message: 'Account created successfully!', user: await profiles.profile(user) });
+  });
+
+  router.post('/resend-verification', signedIn, async (req, res) => {
+    try {
+      await accounts.resendConfirmation(req.user!);
+    } catch (err) {
+      if (err instanceof AlreadyConfirmedError) throw new HttpError(409, 'CONFLICT', USER_MESSAGES.emailAlreadyConfirmed);
+      throw err;
+    }
+    res.json({ message: confirmationSentMessage(req.user!.email) });
   });
 
   router.post('/login', async (req, res) => {
@@ -72,13 +100,9 @@ export function authRoutes(accounts: AccountService, profiles: ProfileService, l
     res.json({ message: 'Signed out' });
   });
 
-  // Reset requests are worked through after the answer, one at a time in the order asked (a newer
-  // link must come after an older one): the answer takes the same time whether or not the address
-  // has an account, so its timing tells nobody which addresses do.
-  let resetRequests = Promise.resolve();
   router.post('/forgot-password', async (req, res) => {
     const { email } = parseBody(forgotPasswordSchema, req.body);
-    resetRequests = resetRequests.then(() => accounts.requestPasswordReset(email).catch((err: unknown) => log.error({ err }, 'password reset mail failed')));
+    afterAnswer(email, 'password reset mail', () => accounts.requestPasswordReset(email));
     res.json({ message: 'If an account exists for that e-mail, a link to reset its password is on its way.' });
   });
 

@@ -21,6 +21,7 @@ export class ProfileService {
       username: user.username,
       email: user.email,
       userType: this.accounts.isAdmin(user) ? 'admin' : 'user',
+      emailVerified: this.accounts.isEmailVerified(user),
       ...(sub ? { subscriptionStatus: sub.status } : {}),
     };
   }

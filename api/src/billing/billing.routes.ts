@@ -1,7 +1,8 @@
-import { createSubscriptionSchema } from '@receipts/common';
+import { createSubscriptionSchema, USER_MESSAGES } from '@receipts/common';
 import type { UserRepository } from '@receipts/infra';
 import express, { Router } from 'express';
-import { parseBody } from '../http-error.js';
+import type { AccountService } from '../auth/account.service.js';
+import { HttpError, parseBody } from '../http-error.js';
 import { currentUser, requireUser } from '../owner.middleware.js';
 import type { BillingService } from './billing.service.js';
 
@@ -15,7 +16,7 @@ export function stripeWebhookRoute(billing: BillingService): Router {
   return router;
 }
 
-export function billingRoutes(billing: BillingService, users: UserRepository): Router {
+export function billingRoutes(billing: BillingService, users: UserRepository, accounts: AccountService): Router {
   const router = Router();
   const signedIn = currentUser(users);
 
@@ -25,6 +26,8 @@ export function billingRoutes(billing: BillingService, users: UserRepository): R
 
   router.post('/create-subscription', signedIn, async (req, res) => {
     const { planId, stripePriceId } = parseBody(createSubscriptionSchema, req.body);
+    // A plan belongs to a confirmed address: an unconfirmed one may be someone else's.
+    if (!accounts.isEmailVerified(req.user!)) throw new HttpError(403, 'EMAIL_NOT_VERIFIED', USER_MESSAGES.confirmBeforeSubscribing);
     res.json(await billing.createSubscription(req.user!, planId, stripePriceId));
   });
 

@@ -56,6 +56,10 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     userType: text('user_type').$type<'user' | 'admin'>().notNull().default('user'),
     stripeCustomerId: text('stripe_customer_id'),
+    /** When a mailed link (confirmation or password reset) proved the address; null: not yet. */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** Accounts from before addresses were confirmed (set by the migration); see isEmailVerified in common. */
+    createdBeforeVerification: boolean('created_before_verification').notNull().default(false),
     /** The DATEV export's accounts and numbers (account page); null: the SKR03 defaults. */
     datevSettings: jsonb('datev_settings').$type<DatevSettings>(),
     ...timestamps,
@@ -91,6 +95,18 @@ export const quotaUsage = pgTable(
 );
 
 export const passwordResetTokens = pgTable('password_reset_tokens', {
+  /** SHA-256 of the token: the token itself exists only in the e-mail. */
+  tokenHash: text('token_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Links that confirm an account's address: single-use, expiring, stored hashed like reset links. */
+export const emailVerificationTokens = pgTable('email_verification_tokens', {
   /** SHA-256 of the token: the token itself exists only in the e-mail. */
   tokenHash: text('token_hash').primaryKey(),
   userId: uuid('user_id')

@@ -1,14 +1,31 @@
-import { quotaExceededMessage } from '@receipts/common';
+import { FREE_DAILY_LIMIT, quotaExceededMessage } from '@receipts/common';
 import { Link } from 'react-router-dom';
 import { useProfile, useQuota, useSubscription } from '../hooks/use-account.js';
+import { useResendVerification } from '../hooks/use-resend-verification.js';
 import { useUploadActions } from '../hooks/use-upload-actions.js';
 import { CurrencySelect } from './currency-select.js';
 import { DropZone } from './drop-zone.js';
 import { QuotaBadge } from './quota-badge.js';
 import { UploadList } from './upload-list.js';
 
-/** What shows instead of the drop zone when the quota is used up: sign up, or upgrade. */
-function LimitPrompt({ signedIn, subscribed }: { signedIn: boolean; subscribed: boolean }) {
+/** An unconfirmed account's allowance is used up: confirming the address gives it its own. */
+function ConfirmPrompt() {
+  const { resend, pending } = useResendVerification();
+  return (
+    <div className="limit-prompt" role="status" data-testid="limit-prompt">
+      <p>
+        <strong>{quotaExceededMessage(true)}</strong>
+      </p>
+      <p className="muted">Confirm your e-mail address (follow the link we sent you) to get {FREE_DAILY_LIMIT} receipts a day of your own.</p>
+      <button type="button" className="btn btn-primary" onClick={() => void resend()} disabled={pending}>
+        {pending ? 'Sending...' : 'Resend verification e-mail'}
+      </button>
+    </div>
+  );
+}
+
+/** What shows instead of the drop zone when the quota is used up: sign up, confirm the address, or upgrade. */
+function LimitPrompt({ signedIn, confirmed, subscribed }: { signedIn: boolean; confirmed: boolean; subscribed: boolean }) {
   if (!signedIn) {
     return (
       <div className="limit-prompt" role="status" data-testid="limit-prompt">
@@ -27,6 +44,7 @@ function LimitPrompt({ signedIn, subscribed }: { signedIn: boolean; subscribed: 
       </div>
     );
   }
+  if (!confirmed && !subscribed) return <ConfirmPrompt />;
   if (subscribed) {
     return (
       <div className="limit-prompt" role="status" data-testid="limit-prompt">
@@ -54,7 +72,7 @@ function LimitPrompt({ signedIn, subscribed }: { signedIn: boolean; subscribed: 
 }
 
 export function UploaderCard({ currency, onCurrency }: { currency: string; onCurrency: (code: string) => void }) {
-  const { signedIn } = useProfile();
+  const { signedIn, profile } = useProfile();
   const { quota } = useQuota();
   const { subscription } = useSubscription(signedIn);
   const subscribed = Boolean(subscription?.isActive);
@@ -73,7 +91,7 @@ export function UploaderCard({ currency, onCurrency }: { currency: string; onCur
         ) : (
           <>
             <DropZone disabled onFiles={() => undefined} />
-            <LimitPrompt signedIn={signedIn} subscribed={subscribed} />
+            <LimitPrompt signedIn={signedIn} confirmed={Boolean(profile?.emailVerified)} subscribed={subscribed} />
           </>
         )}
         <p className="muted small">

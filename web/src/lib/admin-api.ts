@@ -5,7 +5,9 @@ export interface AdminUser {
   id: string;
   email: string;
   username: string;
+  /** The effective role: an admin candidate is admin only once its address is confirmed. */
   userType: 'admin' | 'user';
+  emailVerified: boolean;
   plan: string;
   status: string;
   uploads: number;

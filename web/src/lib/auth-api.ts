@@ -1,4 +1,4 @@
-import type { forgotPasswordSchema, LoginInput, RegisterInput, resetPasswordSchema } from '@receipts/common';
+import type { forgotPasswordSchema, LoginInput, RegisterInput, resetPasswordSchema, UserProfile } from '@receipts/common';
 import type { z } from 'zod';
 import { apiPost } from './api.js';
 
@@ -7,3 +7,5 @@ export const register = (input: RegisterInput) => apiPost('/api/auth/register', 
 export const forgotPassword = (input: z.infer<typeof forgotPasswordSchema>) => apiPost('/api/auth/forgot-password', input);
 export const signOut = () => apiPost('/api/auth/logout');
 export const resetPassword = (input: z.infer<typeof resetPasswordSchema>) => apiPost('/api/auth/reset-password', input);
+export const verifyEmail = (token: string) => apiPost<{ message: string; user: UserProfile }>('/api/auth/verify-email', { token });
+export const resendVerification = () => apiPost<{ message: string }>('/api/auth/resend-verification');

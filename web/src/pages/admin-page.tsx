@@ -37,6 +37,11 @@ export default function AdminPage() {
       cell: (u) => (
         <>
           {u.username}
+          {!u.emailVerified && (
+            <span className="tag" title="Address not confirmed: anonymous allowance, no plans, no admin rights">
+              unconfirmed
+            </span>
+          )}
           <br />
           <span className="muted small">{u.email}</span>
         </>

@@ -64,9 +64,21 @@ describe('auth forms (spec §5 messages)', () => {
     fill('Password', 'Strong1');
     fill('Confirm password', 'Strong1');
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
-    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/dashboard'));
-    const [, init] = fetchMock.mock.calls.find(([url]) => url === '/api/auth/register')!;
+    const [, init] = await waitFor(() => fetchMock.mock.calls.find(([url]) => url === '/api/auth/register')!);
     expect(JSON.parse(init.body)).toEqual({ email: 'b@example.com', password: 'Strong1' });
+  });
+
+  it('after registering, says to check the mail and offers sign-in with the same redirect', async () => {
+    renderAt(<RegisterPage />, '/register?redirect=%2Fsubscribe%3Fplan%3Dstarter%26price%3Dp');
+    fill('Email', 'c@example.com');
+    fill('Password', 'Strong1');
+    fill('Confirm password', 'Strong1');
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+    await screen.findByRole('heading', { name: 'Check Your Email' });
+    expect(screen.getByText('c@example.com')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Sign In' }).getAttribute('href')).toBe('/login?redirect=%2Fsubscribe%3Fplan%3Dstarter%26price%3Dp');
+    // Registering signs nobody in, so nothing moved.
+    expect(screen.getByTestId('location').textContent).toMatch(/^\/register\?/);
   });
 
   it('reset password without a token goes to /forgot-password', async () => {

@@ -34,6 +34,11 @@ export function LoginPage() {
             Please sign in to subscribe to a premium plan. You will continue to checkout right after.
           </p>
         )}
+        {redirect?.startsWith('/verify-email') && (
+          <p className="notice" role="note">
+            Sign in with the password you chose at sign-up to confirm your e-mail address.
+          </p>
+        )}
         <form onSubmit={onSubmit} noValidate>
           <TextField label="Email" name="email" type="email" autoComplete="email" error={errors.email} />
           <PasswordField label="Password" name="password" autoComplete="current-password" error={errors.password} />

@@ -1,7 +1,7 @@
-import { registerFormSchema } from '@receipts/common';
+import { registerFormSchema, USER_MESSAGES } from '@receipts/common';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { PasswordField, TextField } from '../components/form-fields.js';
-import { useAuthSuccess } from '../hooks/use-auth-success.js';
 import { useFormSubmit } from '../hooks/use-form-submit.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { messageOf } from '../lib/api.js';
@@ -12,18 +12,42 @@ export function RegisterPage() {
   usePageTitle('Create your account');
   const [params] = useSearchParams();
   const redirect = params.get('redirect');
-  const done = useAuthSuccess();
+  const signInPath = redirect ? `/login?redirect=${encodeURIComponent(redirect)}` : '/login';
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const { errors, pending, onSubmit } = useFormSubmit({
     schema: registerFormSchema,
     values: (form) => ({ email: form.get('email'), password: form.get('password'), confirmPassword: form.get('confirmPassword') }),
     send: async (data) => {
       // The confirmation is checked here and not sent (spec §3).
       await register({ email: data.email, password: data.password });
-      toast({ title: 'Account created successfully!' });
-      await done();
+      toast({ title: USER_MESSAGES.accountCreated });
+      setSentTo(data.email);
     },
     failed: (err) => toast({ title: 'Registration failed', description: messageOf(err, 'Failed to create account. Please try again.'), variant: 'destructive' }),
   });
+
+  // Registering does not sign in (the answer must not tell a new address from a known one); the
+  // sign-in link keeps the redirect, so spec §4's destination rules apply once signed in.
+  if (sentTo) {
+    return (
+      <div className="container auth-page">
+        <div className="card auth-card" role="status">
+          <h1>Check Your Email</h1>
+          <p>
+            We sent a message to <strong>{sentTo}</strong>. Open the link in it to confirm your address. You can sign in right away. {USER_MESSAGES.unconfirmedAllowance}
+          </p>
+          <div className="button-row">
+            <Link to={signInPath} className="btn btn-primary">
+              Sign In
+            </Link>
+            <button type="button" className="btn btn-outline" onClick={() => setSentTo(null)}>
+              Try Again
+            </button>
+          </div>
+        </div>
+      </div>
+    );
+  }
 
   return (
     <div className="container auth-page">
@@ -40,7 +64,7 @@ export function RegisterPage() {
           </button>
         </form>
         <p className="auth-switch">
-          Already have an account? <Link to={redirect ? `/login?redirect=${encodeURIComponent(redirect)}` : '/login'}>Sign in</Link>
+          Already have an account? <Link to={signInPath}>Sign in</Link>
         </p>
       </div>
     </div>
