@@ -38,6 +38,8 @@ import { intakeRoutes } from './intake/intake.routes.js';
 import { intakeFormat, startIntake, type IntakeHandle } from './intake/intake.server.js';
 import { receiptLibraryRoutes } from './library/receipt-library.routes.js';
 import { ReceiptLibraryService } from './library/receipt-library.service.js';
+import { spendingRoutes } from './library/spending.routes.js';
+import { SpendingService } from './library/spending.service.js';
 import { requireUser, resolveOwner } from './owner.middleware.js';
 import { merchantRuleRoutes } from './rules/merchant-rule.routes.js';
 import { MerchantRuleService } from './rules/merchant-rule.service.js';
@@ -134,6 +136,7 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   app.use('/admin/queues', session, adminOnly, queueDashboard(jobs.queue));
   app.use('/api', uploadRoutes(uploads, waiters, config.WAIT_TIMEOUT_MS));
   app.use('/api/intake', requireUser, intakeRoutes(new IntakeAddressService(intakeRows, mailIntake)));
+  app.use('/api', spendingRoutes(new SpendingService(receipts)));
   app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, uploadRows, uploads, merchantRules, log)));
   app.use('/api', exportRoutes(new ExportService(receipts, users, files, log), log));
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));

@@ -26,3 +26,5 @@ export * from './merchant-rules.rule.js';
 export * from './vlm-receipt.schema.js';
 export * from './intake.rules.js';
 export * from './intake.schema.js';
+export * from './spending.schema.js';
+export * from './spending.rules.js';

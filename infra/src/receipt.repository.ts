@@ -1,9 +1,9 @@
-import { isFinal, type ReceiptFilter, type ReceiptListQuery } from '@receipts/common';
+import { isFinal, SPENDING_TOP_MERCHANTS, type ReceiptFilter, type ReceiptListQuery, type SpendingQuery, type SpendingRow } from '@receipts/common';
 import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
 import { receiptEdits, receipts, uploads, type ReceiptEditRow, type ReceiptRow, type UploadRow } from './db/schema.js';
 import type { QuotaOwner } from './quota.service.js';
-import { duplicateOriginal, ownedBy } from './upload.repository.js';
+import { duplicateOriginal, merchantKey, ownedBy } from './upload.repository.js';
 import type { ReceiptFields } from './upload-view.js';
 
 /** A LIKE pattern that matches `text` literally anywhere. */
@@ -187,6 +187,55 @@ export class ReceiptRepository {
       .innerJoin(uploads, eq(uploads.id, receipts.uploadId))
       .where(scope);
     return counts!;
+  }
+
+  /**
+   * Spending of the owner's receipts that match the library's filters, in ONE statement: each
+   * currency's total and its totals by month, by category and by merchant (the
+   * `SPENDING_TOP_MERCHANTS` largest, the rest as one "other" group), as grouping sets of the
+   * same rows; never a sum across currencies. A receipt counts when it has a total and is not
+   * flagged as a possible duplicate (it would count the same purchase twice); the rest are
+   * counted as `notCounted`. Its month is the receipt's date, or the upload's (UTC) when the
+   * receipt has none. Merchants are grouped by their letters and digits (as duplicates are
+   * matched), and named as most of their receipts spell them.
+   */
+  async spending(owner: QuotaOwner, query: SpendingQuery): Promise<SpendingRow[]> {
+    const where = and(this.scope(owner, query), query.valid === undefined ? undefined : eq(receipts.valid, query.valid));
+    const result = await this.db.execute(sql`
+      WITH base AS (
+        SELECT ${receipts.currency} AS currency,
+               CASE WHEN ${receipts.date} ~ '^\\d{4}-\\d{2}-\\d{2}$' THEN left(${receipts.date}, 7)
+                    ELSE to_char(${uploads.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM') END AS month,
+               ${receipts.category} AS category,
+               nullif(btrim(${receipts.merchantName}), '') AS merchant,
+               nullif(${merchantKey(receipts.merchantName)}, '') AS merchant_key,
+               ${receipts.total} AS total,
+               (${receipts.total} IS NOT NULL AND ${uploads.duplicateOf} IS NULL) AS counted
+        FROM ${receipts} INNER JOIN ${uploads} ON ${uploads.id} = ${receipts.uploadId}
+        WHERE ${where}
+      ),
+      ranked AS (
+        SELECT currency, merchant_key,
+               row_number() OVER (PARTITION BY currency ORDER BY sum(total) DESC, count(*) DESC, merchant_key) AS rank
+        FROM base WHERE counted AND merchant_key IS NOT NULL
+        GROUP BY currency, merchant_key
+      ),
+      bucketed AS (
+        SELECT base.*, CASE WHEN ranked.rank <= ${SPENDING_TOP_MERCHANTS} THEN ranked.merchant_key END AS bucket
+        FROM base LEFT JOIN ranked ON ranked.currency = base.currency AND ranked.merchant_key = base.merchant_key
+      )
+      SELECT CASE GROUPING(currency, month, category, bucket)
+               WHEN 7 THEN 'currency' WHEN 3 THEN 'month' WHEN 5 THEN 'category' WHEN 6 THEN 'merchant' ELSE 'all' END AS "set",
+             currency,
+             coalesce(month, category, bucket) AS "key",
+             CASE WHEN GROUPING(bucket) = 0 THEN mode() WITHIN GROUP (ORDER BY merchant) END AS "label",
+             CASE WHEN GROUPING(currency) = 0 THEN (sum(total) FILTER (WHERE counted))::float8 END AS "total",
+             (count(*) FILTER (WHERE counted))::int AS "receipts",
+             (count(*) FILTER (WHERE NOT counted))::int AS "notCounted"
+      FROM bucketed
+      GROUP BY GROUPING SETS ((currency), (currency, month), (currency, category), (currency, bucket), ())
+      HAVING GROUPING(currency) = 1 OR count(*) FILTER (WHERE counted) > 0`);
+    return (result as unknown as { rows: SpendingRow[] }).rows;
   }
 
   /**

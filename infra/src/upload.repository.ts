@@ -501,4 +501,4 @@ export class UploadRepository {
 }
 
 /** Merchant names compared on their letters and digits, whatever the case and punctuation. */
-const merchantKey = (column: SQL | typeof receipts.merchantName) => sql`upper(regexp_replace(${column}, '[^[:alnum:]]', '', 'g'))`;
+export const merchantKey = (column: SQL | typeof receipts.merchantName) => sql`upper(regexp_replace(${column}, '[^[:alnum:]]', '', 'g'))`;

@@ -2,6 +2,7 @@ import { FREE_DAILY_LIMIT } from '@receipts/common';
 import { Link, Navigate } from 'react-router-dom';
 import { IntakeAddressCard } from '../components/intake-address-card.js';
 import { QuotaPanel } from '../components/quota-panel.js';
+import { SpendingPanel } from '../components/spending-panel.js';
 import { useLogout, useProfile, useQuota, useSubscription } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { daysUntil } from '../lib/quota-levels.js';
@@ -69,6 +70,8 @@ export function DashboardPage() {
           <p className="muted">{dateText(quota.resetDate)}</p>
         </article>
       </div>
+
+      <SpendingPanel />
 
       <div className="dashboard-grid">
         <QuotaPanel quota={quota} subscribed={active} />

@@ -6,6 +6,7 @@ import { LibraryFilters, type LibraryFilter } from '../components/library-filter
 import { LibraryTable } from '../components/library-table.js';
 import { Pager } from '../components/pager.js';
 import { ReceiptDetailsModal } from '../components/receipt-details-modal.js';
+import { SpendingPanel } from '../components/spending-panel.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { messageOf } from '../lib/api.js';
 import { configKey } from '../lib/config-api.js';
@@ -68,6 +69,7 @@ export function ReceiptsPage() {
     <div className="container library">
       <h1>My Receipts</h1>
       <LibraryFilters query={query} onApply={applyFilters} />
+      <SpendingPanel filter={{ q: query.q, from: query.from, to: query.to, category: query.category, valid: query.valid }} />
 
       <div className="library-bar">
         <p className="muted" aria-live="polite">
