@@ -17,7 +17,9 @@ import {
   type Runtime,
 } from '@receipts/infra';
 import express from 'express';
+import { AccountDataService } from './account/account-data.service.js';
 import { AccountDeletionService } from './account/account-deletion.service.js';
+import { AccountSettingsService } from './account/account-settings.service.js';
 import { accountRoutes } from './account/account.routes.js';
 import { adminRoutes, queueDashboard, requireAdmin } from './admin/admin.routes.js';
 import { AdminService } from './admin/admin.service.js';
@@ -108,7 +110,11 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   // Every attempt at a token is a guess once the link is used: few per address.
   app.use('/api/auth/reset-password', limit('reset', { perAddress: 10 }));
   app.use('/api/auth', authRoutes(accounts, profiles, log));
-  app.use('/api/user', accountRoutes({ users, profiles, quota, deletion }));
+  // The password is checked again on each of these: few guesses per address.
+  app.use(['/api/user/password', '/api/user/email', '/api/user/account'], limit('account', { perAddress: 30 }));
+  const exports = new ExportService(receipts, log);
+  const data = new AccountDataService(exports, uploadRows, files, log);
+  app.use('/api/user', accountRoutes({ users, profiles, quota, deletion, settings: new AccountSettingsService(users), data, log }));
   app.use('/api', currencyRoutes());
   app.use('/api', clientConfigRoutes(config));
   app.use('/api', billingRoutes(billing, users));
@@ -117,8 +123,8 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   // The dashboard is a page of its own: same session and admin check, not under /api.
   app.use('/admin/queues', session, adminOnly, queueDashboard(jobs.queue));
   app.use('/api', uploadRoutes(uploads, waiters, config.WAIT_TIMEOUT_MS));
-  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, uploadRows, uploads)));
-  app.use('/api', exportRoutes(new ExportService(receipts, log), log));
+  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, uploadRows, uploads, files)));
+  app.use('/api', exportRoutes(exports, log));
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   if (existsSync(config.webDistDir)) {
     app.use(express.static(config.webDistDir, { index: false, maxAge: '1h' }));

@@ -21,3 +21,4 @@ export * from './ocr-engine.rules.js';
 export * from './currency-options.js';
 export * from './user-messages.js';
 export * from './receipt-edit.rule.js';
+export * from './account.schema.js';

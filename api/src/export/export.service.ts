@@ -1,11 +1,14 @@
 import type { Writable } from 'node:stream';
 import {
   ACCOUNTING_PRESETS,
+  DEFAULT_SHEET_NAMES,
   EXPORT_COLUMNS,
   EXPORT_ERRORS,
   LARGE_EXPORT_WARNING,
   csvLine,
   exportRow,
+  SAMPLE_EXPORT_NAME,
+  sampleExport,
   sheetNamesOf,
   type ExportRequest,
   type ExportSource,
@@ -20,6 +23,7 @@ import { roomIn, writeWorkbook } from './workbook.writer.js';
  * outlived the young generation and the export's peak RSS went from +30 MB to +150 MB.
  */
 const PAGE_SIZE = 500;
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Data rows one xlsx sheet holds (1,048,576 rows less the header). */
 const XLSX_MAX_ROWS = 1_048_575;
 
@@ -57,7 +61,7 @@ export class ExportService {
       if (valid > XLSX_MAX_ROWS || total - valid > XLSX_MAX_ROWS) throw new HttpError(400, 'VALIDATION_FAILED', 'Range exceeds format limit');
       return {
         filename: `${request.name}.xlsx`,
-        contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        contentType: XLSX_TYPE,
         rows: valid,
         withIssues: total - valid,
         skipped: 0,
@@ -87,6 +91,22 @@ export class ExportService {
       rows: counts.importable,
       skipped: valid - counts.importable,
       write: (out) => writeCsv(out, preset.columns, pages(true, true), (source) => preset.line(source, dateFormat)),
+    };
+  }
+
+  /** The home page's sample result as a workbook, in `currency` at the demo rates: no account or receipts needed. */
+  sample(currency: string): PreparedExport {
+    const sources = sampleExport(currency);
+    return {
+      filename: `${SAMPLE_EXPORT_NAME}.xlsx`,
+      contentType: XLSX_TYPE,
+      rows: sources.length,
+      withIssues: 0,
+      skipped: 0,
+      write: (out) =>
+        writeWorkbook(out, [DEFAULT_SHEET_NAMES.receipts, DEFAULT_SHEET_NAMES.issues, DEFAULT_SHEET_NAMES.summary], async function* (valid) {
+          if (valid) yield sources;
+        }),
     };
   }
 
