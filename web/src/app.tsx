@@ -8,6 +8,7 @@ import { Toaster } from './components/toaster.js';
 import { useProfile } from './hooks/use-account.js';
 import { useLiveUploads } from './hooks/use-live-uploads.js';
 import { AboutPage } from './pages/about-page.js';
+import { AccountPage } from './pages/account-page.js';
 import { ContactPage } from './pages/contact-page.js';
 import { DashboardPage } from './pages/dashboard-page.js';
 import { FeaturesPage } from './pages/features-page.js';
@@ -65,6 +66,7 @@ export function App() {
           <Route path="/success" element={<SuccessPage />} />
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/receipts" element={<ReceiptsPage />} />
+          <Route path="/account" element={<AccountPage />} />
           <Route path="/billing" element={<BillingPage />} />
           <Route path="/blog" element={<BlogPage />} />
           <Route path="/blog/:slug" element={<BlogPostPage />} />

@@ -3,14 +3,15 @@ import { useId, useState } from 'react';
 import { downloadExport, NO_COMPLETED_RECEIPTS, type ExportFormat, type ExportPreset } from '../lib/export-api.js';
 import { toast } from '../lib/toast.js';
 
-/** Runs an export and tells the person when it did not work (spec §5 wording). */
+/** Runs an export and tells the person why when it did not work (the server's reason), and what a CSV left out. */
 export async function runExport(options: { format: ExportFormat; preset: ExportPreset; ids?: readonly string[]; name?: string }): Promise<void> {
   if (options.ids && options.ids.length === 0) {
     toast({ title: NO_COMPLETED_RECEIPTS, variant: 'destructive' });
     return;
   }
-  const problem = await downloadExport(options);
-  if (problem) toast({ title: problem, variant: 'destructive' });
+  const outcome = await downloadExport(options);
+  if (!outcome.saved) toast({ title: outcome.message, variant: 'destructive' });
+  else if (outcome.note) toast({ title: 'Export saved', description: outcome.note });
 }
 
 /** Format and preset pickers and the Export button for a set of receipts. */

@@ -60,6 +60,9 @@ export function NavBar() {
                   <DropdownMenu.Item asChild className="menu-item">
                     <Link to="/billing">Billing</Link>
                   </DropdownMenu.Item>
+                  <DropdownMenu.Item asChild className="menu-item">
+                    <Link to="/account">Account</Link>
+                  </DropdownMenu.Item>
                   {isAdmin && (
                     <DropdownMenu.Item asChild className="menu-item">
                       <Link to="/admin">Admin Panel</Link>
@@ -124,6 +127,9 @@ export function NavBar() {
               </Link>
               <Link to="/receipts" onClick={close}>
                 My Receipts
+              </Link>
+              <Link to="/account" onClick={close}>
+                Account
               </Link>
               {isAdmin && (
                 <Link to="/admin" onClick={close}>

@@ -21,21 +21,38 @@ function filenameOf(res: Response, fallback: string): string {
   return /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? fallback;
 }
 
+/** What an export did: the file was saved (with a note when receipts were left out of it), or why not. */
+export type ExportOutcome = { saved: true; note: string | null } | { saved: false; message: string };
+
+const receipts = (n: number) => `${n} receipt${n === 1 ? '' : 's'}`;
+
+/** What a person should know about receipts a CSV left out (the workbook lists them on its issues sheet). */
+function leftOut(res: Response, format: ExportFormat): string | null {
+  const count = (name: string) => Number(res.headers.get(name)) || 0;
+  const notes: string[] = [];
+  const skipped = count('x-export-skipped');
+  const withIssues = count('x-export-issues');
+  if (format === 'csv' && withIssues > 0) notes.push(`${receipts(withIssues)} with validation issues ${withIssues === 1 ? 'was' : 'were'} left out: review ${withIssues === 1 ? 'it' : 'them'} in the receipt details.`);
+  if (skipped > 0) notes.push(`${receipts(skipped)} without a date or a total ${skipped === 1 ? 'was' : 'were'} left out of the import file.`);
+  return notes.length > 0 ? notes.join(' ') : null;
+}
+
 /**
- * Downloads a workbook of the given receipts (or all completed ones) through the browser. The
- * outcome is a message for the person: null on success, or spec §5's wording.
+ * Downloads a workbook or CSV of the given receipts (or all completed ones) through the browser.
+ * A refusal carries the server's reason (e.g. which receipts have issues), word for word; only a
+ * failure without one (the network) gets spec §5's "Export failed. Please try again."
  */
-export async function downloadExport(options: { format: ExportFormat; preset: ExportPreset; ids?: readonly string[]; name?: string }): Promise<string | null> {
+export async function downloadExport(options: { format: ExportFormat; preset: ExportPreset; ids?: readonly string[]; name?: string }): Promise<ExportOutcome> {
   const started = performance.now();
   let res: Response;
+  let blob: Blob;
   try {
     res = await apiFetch(exportUrl(options));
+    blob = await res.blob();
   } catch (err) {
-    if (err instanceof ApiError && err.status === 400 && err.userMessage === NO_COMPLETED_RECEIPTS) return NO_COMPLETED_RECEIPTS;
     console.warn('export failed', err);
-    return EXPORT_FAILED;
+    return { saved: false, message: err instanceof ApiError && err.code ? err.userMessage : EXPORT_FAILED };
   }
-  const blob = await res.blob();
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
   link.download = filenameOf(res, `${options.name || 'receipts_export'}.${options.format}`);
@@ -50,5 +67,8 @@ export async function downloadExport(options: { format: ExportFormat; preset: Ex
     rowCount: Number.isFinite(rows) && rows > 0 ? rows : (options.ids?.length ?? 0),
     durationMs: performance.now() - started,
   });
-  return null;
+  return { saved: true, note: leftOut(res, options.format) };
 }
+
+/** The home page's sample result as a workbook, in the currency shown. */
+export const sampleExportUrl = (currency: string) => `/api/export/sample?currency=${encodeURIComponent(currency)}`;

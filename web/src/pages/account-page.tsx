@@ -1,0 +1,46 @@
+import { Link, Navigate } from 'react-router-dom';
+import { DataSection } from '../components/account/data-section.js';
+import { DeleteSection } from '../components/account/delete-section.js';
+import { EmailSection } from '../components/account/email-section.js';
+import { PasswordSection } from '../components/account/password-section.js';
+import { useProfile } from '../hooks/use-account.js';
+import { usePageTitle } from '../hooks/use-page-title.js';
+import '../styles/account.css';
+
+/**
+ * The account page: one section per concern, each a component of its own under
+ * components/account/ (a new section is a new file and a line here).
+ */
+export function AccountPage() {
+  usePageTitle('Account');
+  const { profile, loading } = useProfile();
+  if (loading) {
+    return (
+      <div className="container page-loading" role="status">
+        Loading your account...
+      </div>
+    );
+  }
+  if (!profile) return <Navigate to={`/login?redirect=${encodeURIComponent('/account')}`} replace />;
+  return (
+    <div className="container account-page">
+      <div className="dashboard-head">
+        <div>
+          <h1>Account</h1>
+          <p className="muted">
+            {profile.username} · {profile.email}
+          </p>
+        </div>
+        <Link to="/dashboard" className="btn btn-outline">
+          Dashboard
+        </Link>
+      </div>
+      <div className="account-sections">
+        <EmailSection email={profile.email} />
+        <PasswordSection />
+        <DataSection />
+        <DeleteSection />
+      </div>
+    </div>
+  );
+}
