@@ -152,7 +152,8 @@ describe('the web app in a real browser', () => {
     await home.getByRole('button', { name: 'Create account' }).click();
     await home.waitForURL(`${deployment.baseUrl}/dashboard`);
     await home.getByRole('heading', { name: 'Daily Usage' }).waitFor();
-    await home.getByText('Welcome back, browser.user').waitFor();
+    // A first visit is welcomed, not welcomed back.
+    await home.getByText('Welcome, browser.user').waitFor();
     await expect(home.getByTestId('usage-value').textContent()).resolves.toMatch(/^\d+\/5$/);
     await home.screenshot({ path: screenshotPath('dashboard'), fullPage: true });
   });
@@ -177,7 +178,7 @@ describe('the web app in a real browser', () => {
     const name = (await waiting.getAttribute('aria-label'))!;
     expect(MORE_RECEIPTS).toContain(name);
     // By its name: the row may start processing meanwhile, which cancels just the same.
-    await row(home, name).getByRole('button', { name: `Remove ${name}` }).click();
+    await row(home, name).getByRole('button', { name: `Cancel ${name}` }).click();
     await row(home, name).waitFor({ state: 'detached' });
     const uploads = await home.evaluate(async () => (await (await fetch('/api/uploads')).json()) as Array<{ filename: string; status: string }>);
     expect(uploads.filter((u) => u.filename === name).map((u) => u.status)).toEqual(['cancelled']);

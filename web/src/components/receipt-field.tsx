@@ -32,9 +32,6 @@ export function DetailField({ label, children, issues, locate }: { label: string
         {locate ? (
           <button type="button" className="field-locate" aria-pressed={locate.active} aria-label={`Show ${label} on the receipt`} onClick={locate.onClick}>
             {label}
-            <span aria-hidden="true" className="field-locate-mark">
-              ⌖
-            </span>
           </button>
         ) : (
           label
