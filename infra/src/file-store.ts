@@ -74,8 +74,9 @@ export class FileStore {
     });
   }
 
+  /** The pictures first, the original last: while the original is there, a sweep that stopped half-way still sees the upload as stored. */
   async delete(id: string): Promise<void> {
-    await rm(this.pathOf(id), { force: true });
     await rm(this.pagesOf(id), { recursive: true, force: true });
+    await rm(this.pathOf(id), { force: true });
   }
 }

@@ -36,10 +36,17 @@ export class AccountDataService {
   async write(user: UserRow, out: Writable): Promise<void> {
     const owner: Owner = { userId: user.id, anonId: null, clientIp: null };
     const archive = archiver('zip', { zlib: { level: 6 } });
-    const failed = new Promise<never>((_, reject) => archive.once('error', reject));
-    failed.catch(() => undefined);
+    // The archive failing or the client going away ends the copy; nothing is left waiting on either.
+    const stopped = new Promise<never>((_, reject) => {
+      archive.once('error', reject);
+      out.once('close', () => reject(new Error('client went away')));
+    });
+    let finished = false;
+    stopped.catch(() => {
+      if (!finished) archive.abort();
+    });
     archive.pipe(out);
-    const added = (name: string) => Promise.race([once(archive, 'entry').then(() => undefined), failed]).then(() => this.log.debug({ name }, 'data archive entry'));
+    const added = (name: string) => Promise.race([once(archive, 'entry').then(() => undefined), stopped]).then(() => this.log.debug({ name }, 'data archive entry'));
 
     archive.append(
       JSON.stringify({ email: user.email, username: user.username, createdAt: user.createdAt.toISOString(), exportedAt: new Date().toISOString() }, null, 2),
@@ -55,7 +62,7 @@ export class AccountDataService {
     if (workbook) {
       const entry = new PassThrough();
       archive.append(entry, { name: workbook.filename });
-      await Promise.race([workbook.write(entry), failed]);
+      await Promise.race([workbook.write(entry), stopped]);
       await added(workbook.filename);
     }
 
@@ -78,6 +85,7 @@ export class AccountDataService {
       const last = page.at(-1)!;
       after = { at: last.at, id: last.id };
     }
-    await Promise.race([archive.finalize(), failed]);
+    await Promise.race([archive.finalize(), stopped]);
+    finished = true;
   }
 }
