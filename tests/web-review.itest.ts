@@ -258,6 +258,7 @@ describe('reviewing and exporting in a real browser', () => {
     if ((await items.count()) === 0) await dialog.getByRole('button', { name: '+ Add item' }).click();
     await dialog.getByLabel('Description of item 1').fill('RYE BREAD (EDITED)');
     await dialog.getByLabel('Amount of item 1').fill('3.25');
+    await page.screenshot({ path: screenshotPath('details-editing') });
     await dialog.getByRole('button', { name: 'Save corrections' }).click();
     await dialog.getByRole('button', { name: 'Correct fields' }).waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export to Excel' }).click()]);

@@ -6,6 +6,7 @@
 export const USER_MESSAGES = {
   unsupportedFile: 'This file is not a JPG, PNG, WebP, HEIC or PDF file.',
   fileTooLarge: 'The file is larger than the 10MB limit.',
+  fileEmpty: 'The file is empty.',
   documentAiNotConfigured: 'Document AI is not configured on this server.',
   invalidCredentials: 'Invalid email or password',
   invalidResetLink: 'This password reset link is invalid or has expired.',

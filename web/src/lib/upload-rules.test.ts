@@ -50,7 +50,7 @@ describe('a chosen file checked in the page, before a byte is sent', () => {
     [MAX_UPLOAD_BYTES + 1, USER_MESSAGES.fileTooLarge],
     [MAX_UPLOAD_BYTES, null],
     [1, null],
-    [0, 'The file is empty.'],
+    [0, USER_MESSAGES.fileEmpty],
   ])('%d bytes → %s', (size, message) => {
     expect(precheckFile({ size })).toBe(message);
   });

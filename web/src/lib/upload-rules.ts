@@ -31,6 +31,6 @@ export function issuesByField(messages: readonly string[]): { byField: Partial<R
 /** Why a chosen file is refused before it is sent (the server's own limits, checked in the page), or null. */
 export function precheckFile(file: Pick<File, 'size'>): string | null {
   if (file.size > MAX_UPLOAD_BYTES) return USER_MESSAGES.fileTooLarge;
-  if (file.size === 0) return 'The file is empty.';
+  if (file.size === 0) return USER_MESSAGES.fileEmpty;
   return null;
 }
