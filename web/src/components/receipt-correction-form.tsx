@@ -35,6 +35,7 @@ export function ReceiptCorrectionForm({
   error,
   onCancel,
   onSave,
+  accepted,
 }: {
   draft: ReceiptDraft;
   check: DraftCheck;
@@ -45,8 +46,10 @@ export function ReceiptCorrectionForm({
   error: string | null;
   onCancel: () => void;
   onSave: () => void;
+  /** Flags a person accepted: shown as accepted, not as something to fix. */
+  accepted: ReadonlySet<string>;
 }) {
-  const { byField } = issuesByField(check.issues);
+  const { byField } = issuesByField(check.issues.filter((i) => !accepted.has(i)));
   const { errors } = check;
   const setValue = (field: SourcedField | 'currency', value: string) => onChange({ ...draft, values: { ...draft.values, [field]: value } });
   const setItems = (items: DraftItem[]) => onChange({ ...draft, items });
@@ -111,9 +114,15 @@ export function ReceiptCorrectionForm({
       </div>
       {check.issues.length > 0 && (
         <ul className="issue-list" aria-label="Issues as it stands" aria-live="polite">
-          {check.issues.map((i) => (
-            <li key={i}>⚠ {i}</li>
-          ))}
+          {check.issues.map((i) =>
+            accepted.has(i) ? (
+              <li key={i} className="text-green">
+                ✓ {i} (accepted)
+              </li>
+            ) : (
+              <li key={i}>⚠ {i}</li>
+            ),
+          )}
         </ul>
       )}
 

@@ -197,6 +197,7 @@ export function ReceiptDetailsModal({
                   error={error}
                   onCancel={stopEditing}
                   onSave={() => void save()}
+                  accepted={new Set((current.acceptedIssues ?? []).map((a) => a.issue))}
                 />
               ) : (
                 <>

@@ -25,7 +25,8 @@ const NOW = new Date('2026-02-01T00:00:00Z');
 describe('the correction draft', () => {
   it('starts from the receipt and where it was read, and saves every field with its lines', () => {
     const draft = draftOf(base, fieldLines);
-    expect(draft.values).toMatchObject({ merchantName: 'Corner Hardware', total: '10.4', receiptNumber: '', currency: 'USD' });
+    expect(draft.values).toMatchObject({ merchantName: 'Corner Hardware', total: '10.40', receiptNumber: '', currency: 'USD' });
+    expect(draft.items[0]).toMatchObject({ qty: '1', unitPrice: '5.40', amount: '5.40' });
     expect(draft.items.map((i) => i.line)).toEqual([2, 3]);
     const edited = { ...draft, values: { ...draft.values, receiptNumber: ' R-77 ', tin: '123456789' }, items: moveItem(draft.items, 1, -1) };
     const check = checkDraft(edited, base, NOW);

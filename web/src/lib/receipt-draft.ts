@@ -1,5 +1,6 @@
 import {
   amountReader,
+  displayDecimals,
   findTimeWithSource,
   isDayFirst,
   parseDate,
@@ -49,6 +50,8 @@ export interface ReceiptDraft {
 let itemKeys = 0;
 const newKey = () => `item-${(itemKeys += 1)}`;
 const text = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+/** An amount as the form shows it: with its currency's decimals (5.30, not 5.3). */
+const amountText = (v: number | null | undefined, currency: string) => (v === null || v === undefined ? '' : v.toFixed(displayDecimals(currency)));
 
 /** The lines a field (or an item) was read from. */
 export function linesOf(fieldLines: FieldLines, target: FieldTarget): number[] {
@@ -70,8 +73,11 @@ export function fieldsReadFrom(fieldLines: FieldLines, index: number): string[] 
 }
 
 export function draftOf(receipt: ReceiptView, fieldLines: FieldLines): ReceiptDraft {
-  const values = Object.fromEntries(SOURCED_FIELDS.map((f) => [f, text(receipt[f])])) as ReceiptDraft['values'];
-  values.currency = receipt.currency ?? 'USD';
+  const currency = receipt.currency ?? 'USD';
+  const values = Object.fromEntries(
+    SOURCED_FIELDS.map((f) => [f, isMoney(f) ? amountText(receipt[f], currency) : text(receipt[f])]),
+  ) as ReceiptDraft['values'];
+  values.currency = currency;
   const itemLines = Array.isArray(fieldLines.items) ? fieldLines.items : [];
   const sources: ReceiptDraft['sources'] = {};
   for (const f of SOURCED_FIELDS) if (typeof fieldLines[f] === 'number') sources[f] = fieldLines[f];
@@ -82,8 +88,8 @@ export function draftOf(receipt: ReceiptView, fieldLines: FieldLines): ReceiptDr
       key: newKey(),
       description: item.description,
       qty: text(item.qty),
-      unitPrice: text(item.unitPrice),
-      amount: text(item.amount),
+      unitPrice: amountText(item.unitPrice, currency),
+      amount: amountText(item.amount, currency),
       line: itemLines[i] ?? null,
     })),
     sources,
