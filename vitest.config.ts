@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript sources (the `source` export condition),
 // so unit tests need no build; integration tests that spawn processes use the built dist.
-const conditions = ['source', 'module', 'node', 'default'];
+// No `module` condition: it picks bundler-only builds Node cannot load (the AWS SDK's dist-es).
+const conditions = ['source', 'node', 'default'];
 
 export default defineConfig({
   resolve: { conditions },
@@ -36,6 +37,10 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      // npm run test:soak only (scripts/soak.ts): long, and run while the machine is loaded on purpose.
+      ...(process.env.SOAK
+        ? [{ extends: true as const, test: { name: 'soak', include: ['tests/**/*.stest.ts'], testTimeout: 1_800_000, hookTimeout: 300_000, fileParallelism: false } }]
+        : []),
     ],
   },
 });

@@ -1,26 +1,46 @@
-// npm run bench:accuracy [-- --set world|sroie] [--limit N] [--engine local|documentai] [--concurrency N] [--verbose] [--dump DIR]
+// npm run bench:accuracy [-- --set world|sroie] [--limit N] [--engine local|documentai|vlm] [--concurrency N]
+//                         [--tesseract wasm,native] [--skip-baseline] [--verbose] [--dump DIR]
+// --engine vlm reads with the vision model the VLM_* variables name (any OpenAI-compatible
+// endpoint: VLM_BASE_URL=http://127.0.0.1:11434/v1 VLM_MODEL=qwen2.5vl:7b for a local Ollama).
 // The extraction pipeline (decode → prepare → OCR → rules) on ../shared/receipts (40 SROIE scans)
 // and ../shared/receipts-world (real-world photos, scans, PDFs) against their labels, per set,
 // per tune/holdout half and per kind; and, in the same run, today's path before this work
-// (tesseract.js in English only, no page clean-up, no second engine) as the baseline. Each side
-// runs in a child process of its own, so its CPU time and peak memory are its own; the sides
-// take turns going first, and time is compared as the median of per-receipt paired ratios.
-import { spawn } from 'node:child_process';
+// (tesseract.js in English only, no page clean-up, no second engine) as the baseline. `--tesseract`
+// names the tesseract backends to run the pipeline with (one side each; default: the one
+// OCR_TESSERACT picks on this host); with two, it prints where their fields agree. Each side runs
+// in a child process of its own, so its CPU time (the whole process tree: decoder processes and
+// native tesseract included) and peak memory are its own; the sides take turns going first, and
+// time is compared as the median of per-receipt paired ratios. The CPU table also runs the
+// tesseract program itself on every image (`--psm 6 -l eng`, OMP_THREAD_LIMIT=1) as the reference,
+// with its own models (Debian's: the small "fast" ones) and with the pipeline's.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { extractReceipt, sniffMimeType, type ReceiptRecord } from '@receipts/common';
-import { parseConfig } from '@receipts/infra';
+import { ConfigError, parseConfig } from '@receipts/infra';
+import { pino } from 'pino';
 import { runPipeline } from '@receipts/worker';
-import { createOcrEngine, type OcrEngineOptions } from '../worker/src/ocr/create-ocr-engine.js';
+import { chooseTesseract, createOcrEngine, vlmOptions, type OcrEngineOptions } from '../worker/src/ocr/create-ocr-engine.js';
+import type { TesseractBackend } from '../worker/src/ocr/tesseract.reader.js';
+import { LstmTessdata } from '../worker/src/ocr/tessdata.js';
+import { processTreeCpuSeconds } from './process-cpu.js';
 import { dateMatches, half, loadWorldLabels, merchantMatches, totalMatches, worldAvailable, worldDir } from '../tests/support/receipts-world.js';
 import { receiptsDir } from '../tests/support/service-process.js';
 import { itemScores, loadLineItemLabels, matchItems, type ItemTally } from '../tests/support/line-items.js';
 import { labelDate, labelTotal, loadLabels, MERCHANT_SIMILARITY, nameSimilarity } from '../tests/support/sroie.js';
 
 type SetName = 'sroie' | 'world';
-type Side = 'ours' | 'baseline';
+/**
+ * The pipeline with a tesseract backend, the baseline, or the tesseract program alone as the CPU
+ * reference: with its own (Debian's) models, or with the pipeline's (the npm models' LSTM parts).
+ */
+type Side = `ours:${TesseractBackend}` | 'baseline' | CliSide;
+type CliSide = 'cli:own' | 'cli:same';
+const CLI_SIDES: CliSide[] = ['cli:own', 'cli:same'];
+/** Fields compared between two sides' readings of the same receipt. */
+const AGREEMENT_FIELDS = ['total', 'date', 'merchantName', 'currency', 'subtotal', 'tax', 'receiptNumber', 'items'] as const;
 
 /** One receipt to read and what its label says, in the same terms for both sets. */
 interface Case {
@@ -46,6 +66,8 @@ interface Outcome {
   secondary: Partial<Record<'subtotal' | 'tax' | 'tip', boolean>>;
   /** Against the hand-labelled line items, for the receipts that have them. */
   items?: ItemTally;
+  /** What was read, to compare sides field by field (items as their count). */
+  fields?: Partial<Record<(typeof AGREEMENT_FIELDS)[number], string | number | null>>;
   error?: string;
 }
 
@@ -61,10 +83,13 @@ const { values: args } = parseArgs({
     limit: { type: 'string' },
     engine: { type: 'string', default: 'local' },
     concurrency: { type: 'string', default: '2' },
+    /** Comma-separated tesseract backends (wasm, native), one side each. */
+    tesseract: { type: 'string' },
+    'skip-baseline': { type: 'boolean', default: false },
     child: { type: 'string' },
     side: { type: 'string' },
     verbose: { type: 'boolean', default: false },
-    /** Write each receipt's recognised text to DIR/<set>/<file>.txt (ours), to tune rules on. */
+    /** Write each receipt's recognised text to DIR/<set>/<file>.txt (ours, the first backend), to tune rules on. */
     dump: { type: 'string' },
   },
 });
@@ -98,13 +123,26 @@ async function casesOf(set: SetName): Promise<Case[]> {
 
 // ---- child: read one set with one side's engine, print a JSON report -------------------------
 
+const benchConfig = () => parseConfig({ ...process.env, ROLES: 'api,worker', ...(args.engine ? { OCR_ENGINE: args.engine } : {}) });
+
 async function runChild(set: SetName, side: Side): Promise<void> {
-  const config = parseConfig({ ...process.env, ROLES: 'api,worker', ...(args.engine ? { OCR_ENGINE: args.engine } : {}) });
+  if (side === 'cli:own' || side === 'cli:same') return runCliChild(set, side);
+  const config = benchConfig();
   const concurrency = Number(args.concurrency);
+  // A vision model's retries and failures are logged on stderr; stdout carries the report.
+  const log = pino({ level: config.LOG_LEVEL, base: { role: 'bench' } }, pino.destination(2));
   const options: OcrEngineOptions =
     side === 'baseline'
-      ? { engine: 'local', concurrency, langs: ['eng'], paddle: 'never', cleanUp: false }
-      : { engine: config.ocrEngine, concurrency, langs: config.OCR_LANGS, paddle: config.OCR_PADDLE };
+      ? { engine: 'local', concurrency, langs: ['eng'], paddle: 'never', cleanUp: false, tesseract: 'wasm' }
+      : {
+          engine: config.ocrEngine,
+          concurrency,
+          langs: config.OCR_LANGS,
+          paddle: config.OCR_PADDLE,
+          tesseract: side === 'ours:native' ? 'native' : 'wasm',
+          vlm: vlmOptions(config, log),
+          vlmSecondOpinion: config.VLM_SECOND_OPINION,
+        };
   const engine = createOcrEngine({ ...options, documentAi: undefined });
   const cases = (await casesOf(set)).slice(0, args.limit ? Number(args.limit) : undefined);
   const labelledItems = new Map(loadLineItemLabels().filter((l) => l.set === set).map((l) => [l.file, l.items]));
@@ -119,7 +157,7 @@ async function runChild(set: SetName, side: Side): Promise<void> {
   // A first file the engine cannot read has warmed it all the same; its own run below reports it.
   await read(cases[0]!.file).catch(() => undefined);
   await engine.warmUp?.();
-  const cpuStart = process.cpuUsage();
+  const cpuStart = processTreeCpuSeconds();
   const outcomes: Outcome[] = new Array(cases.length);
   let next = 0;
   await Promise.all(
@@ -132,7 +170,7 @@ async function runChild(set: SetName, side: Side): Promise<void> {
           const result = await read(c.file);
           const ms = performance.now() - started;
           const r = result.receipt;
-          if (args.dump && side === 'ours') {
+          if (args.dump && side !== 'baseline') {
             await mkdir(path.join(args.dump, set), { recursive: true });
             await writeFile(path.join(args.dump, set, `${path.basename(c.file)}.txt`), result.fullText);
           }
@@ -148,6 +186,7 @@ async function runChild(set: SetName, side: Side): Promise<void> {
             currencyWithHint: (withHint.currency ?? 'USD') === c.currency,
             secondary: Object.fromEntries(Object.entries(c.secondary).map(([k, v]) => [k, money(r[k as 'tax'], v)])),
             items: labelledItems.has(path.basename(c.file)) ? matchItems(r.items, labelledItems.get(path.basename(c.file))!) : undefined,
+            fields: { ...Object.fromEntries(AGREEMENT_FIELDS.map((k) => [k, (r[k as keyof ReceiptRecord] as string | number | undefined) ?? null])), items: r.items.length },
           };
         } catch (err) {
           const no = { total: false, date: false, merchant: false, currency: false, currencyWithHint: false, secondary: {} };
@@ -156,19 +195,50 @@ async function runChild(set: SetName, side: Side): Promise<void> {
       }
     }),
   );
-  const cpu = process.cpuUsage(cpuStart);
+  const cpuSeconds = processTreeCpuSeconds() - cpuStart;
   await engine.close();
-  const report: ChildReport = { outcomes, cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  const report: ChildReport = { outcomes, cpuSeconds, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  process.stdout.write(`\n@@REPORT ${JSON.stringify(report)}\n`);
+  process.exit(0);
+}
+
+/** Images the tesseract program reads as they are (not PDFs or HEIC). */
+const CLI_FORMATS = new Set(['image/jpeg', 'image/png', 'image/tiff', 'image/gif', 'image/webp']);
+
+/**
+ * The reference: the tesseract program on each image file, one after another, as someone would
+ * run it by hand (`--psm 6 -l eng`, one thread), with its own models or the pipeline's; only the
+ * CPU counts.
+ */
+async function runCliChild(set: SetName, side: CliSide): Promise<void> {
+  const cases = (await casesOf(set)).slice(0, args.limit ? Number(args.limit) : undefined);
+  const outcomes: Outcome[] = [];
+  const models: string[] = [];
+  if (side === 'cli:same') {
+    const tessdata = new LstmTessdata(['eng']);
+    await tessdata.ready(['eng']);
+    models.push('--tessdata-dir', tessdata.dir);
+  }
+  const cpuStart = processTreeCpuSeconds();
+  for (const c of cases) {
+    if (!CLI_FORMATS.has(sniffMimeType(await readFile(c.file)) ?? '')) continue;
+    const started = performance.now();
+    const argv = [c.file, 'stdout', ...models, '--psm', '6', '-l', 'eng'];
+    const run = spawnSync('tesseract', argv, { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: 'ignore', timeout: 120_000 });
+    const no = { total: false, date: false, merchant: false, currency: false, currencyWithHint: false, secondary: {} };
+    outcomes.push({ file: path.basename(c.file), ms: performance.now() - started, ...no, error: run.status === 0 ? undefined : `exit ${run.status ?? run.error?.message}` });
+  }
+  const report: ChildReport = { outcomes, cpuSeconds: processTreeCpuSeconds() - cpuStart, peakRssMb: 0 };
   process.stdout.write(`\n@@REPORT ${JSON.stringify(report)}\n`);
   process.exit(0);
 }
 
 // ---- parent: run the children, print the tables ----------------------------------------------
 
-function child(set: SetName, side: Side): Promise<ChildReport> {
+function child(set: SetName, side: Side, dump = false): Promise<ChildReport> {
   const argv = [...process.execArgv, process.argv[1]!, '--child', set, '--side', side, '--concurrency', args.concurrency!, '--engine', args.engine!];
   if (args.limit) argv.push('--limit', args.limit);
-  if (args.dump) argv.push('--dump', args.dump);
+  if (args.dump && dump) argv.push('--dump', args.dump);
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
     let out = '';
@@ -202,9 +272,49 @@ function secondaryRow(label: string, outcomes: Outcome[]): string {
   return `| ${label} | ${cells.join(' | ')} |`;
 }
 
+/** The backends `--tesseract` names, or the one OCR_TESSERACT picks on this host. */
+function tesseractBackends(): TesseractBackend[] {
+  if (args.tesseract) {
+    const named = args.tesseract.split(',').map((b) => b.trim());
+    for (const b of named) if (b !== 'wasm' && b !== 'native') throw new Error(`--tesseract: wasm or native, not ${b}`);
+    return [...new Set(named)] as TesseractBackend[];
+  }
+  return [chooseTesseract(parseConfig({ ...process.env, ROLES: 'api,worker' }).OCR_TESSERACT).backend];
+}
+
+const SIDE_NAMES: Partial<Record<Side, string>> = {
+  baseline: 'baseline (tesseract eng, no clean-up)',
+  'cli:own': 'tesseract program, its own models (--psm 6 -l eng)',
+  'cli:same': 'tesseract program, the pipeline\'s models (--psm 6 -l eng)',
+};
+const sideName = (side: Side) => SIDE_NAMES[side] ?? side;
+
+/** Per field, on how many receipts two sides read the same value. */
+function agreementRows(a: Outcome[], b: Outcome[]): string[] {
+  const pairs = a.map((o, j) => [o, b[j]!] as const).filter(([x, y]) => x.fields && y.fields);
+  return AGREEMENT_FIELDS.map((k) => {
+    const differ = pairs.filter(([x, y]) => x.fields![k] !== y.fields![k]);
+    const where = differ.map(([x, y]) => `${x.file}: ${JSON.stringify(x.fields![k])} / ${JSON.stringify(y.fields![k])}`).join('; ');
+    return `| ${k} | ${pairs.length - differ.length}/${pairs.length} | ${where} |`;
+  });
+}
+
 async function runParent(): Promise<void> {
   const sets: SetName[] = args.set ? [args.set as SetName] : ['sroie', 'world'];
-  console.log(`bench:accuracy — engine ${args.engine}, concurrency ${args.concurrency}, each side in its own process`);
+  let config;
+  try {
+    config = benchConfig();
+  } catch (err) {
+    // `--engine vlm` without VLM_BASE_URL and VLM_MODEL, say: told before any child starts.
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    process.exit(2);
+  }
+  const model = config.ocrEngine === 'vlm' ? ` (${config.VLM_MODEL} at ${new URL(config.VLM_BASE_URL!).host})` : '';
+  const backends = tesseractBackends();
+  const ours = backends.map((b) => `ours:${b}` as const);
+  const cliThere = spawnSync('tesseract', ['--version'], { stdio: 'ignore' }).status === 0;
+  console.log(`bench:accuracy — engine ${args.engine}${model}, tesseract ${backends.join(' and ')}, concurrency ${args.concurrency}, each side in its own process`);
   for (const [i, set] of sets.entries()) {
     if (set === 'world' && !worldAvailable) {
       console.log(`\n## receipts-world: skipped — ${worldDir} is not there`);
@@ -215,18 +325,22 @@ async function runParent(): Promise<void> {
       continue;
     }
     // Sides take turns going first, so neither always meets a cold or a warm machine.
-    const order: Side[] = i % 2 === 0 ? ['baseline', 'ours'] : ['ours', 'baseline'];
-    const reports = {} as Record<Side, ChildReport>;
-    for (const side of order) reports[side] = await child(set, side);
+    const pipelines: Side[] = [...(args['skip-baseline'] ? [] : (['baseline'] as const)), ...ours];
+    const order = i % 2 === 0 ? pipelines : [...pipelines].reverse();
+    const reports = {} as Partial<Record<Side, ChildReport>>;
+    // The text dumped is the first backend's.
+    for (const side of order) reports[side] = await child(set, side, side === ours[0]);
+    if (cliThere) for (const side of CLI_SIDES) reports[side] = await child(set, side);
     const cases = await casesOf(set);
     const kindOf = new Map(cases.map((c) => [path.basename(c.file), c]));
+    const first = reports[ours[0]!]!;
 
-    console.log(`\n## ${set === 'sroie' ? 'receipts (40 SROIE scans)' : 'receipts-world (real-world photos, scans, PDFs)'} — ${reports.ours.outcomes.length} receipts`);
+    console.log(`\n## ${set === 'sroie' ? 'receipts (40 SROIE scans)' : 'receipts-world (real-world photos, scans, PDFs)'} — ${first.outcomes.length} receipts`);
     console.log('\n| side / slice | n | total | date | merchant | currency (no hint) | currency (user\'s) | all three |');
     console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
-    for (const side of ['ours', 'baseline'] as const) {
-      const outcomes = reports[side].outcomes;
-      const name = side === 'ours' ? 'ours' : 'baseline (tesseract eng, no clean-up)';
+    for (const side of pipelines) {
+      const outcomes = reports[side]!.outcomes;
+      const name = sideName(side);
       console.log(fieldRows(`**${name}** all`, outcomes));
       for (const h of ['tune', 'holdout'] as const) console.log(fieldRows(`${name} · ${h} half`, outcomes.filter((o) => kindOf.get(o.file)?.half === h)));
       const kinds = [...new Set(cases.map((c) => c.kind))];
@@ -235,13 +349,13 @@ async function runParent(): Promise<void> {
     if (cases.some((c) => Object.keys(c.secondary).length > 0)) {
       console.log('\n| side (where labelled) | subtotal | tax | tip |');
       console.log('| --- | --- | --- | --- |');
-      for (const side of ['ours', 'baseline'] as const) console.log(secondaryRow(side, reports[side].outcomes));
+      for (const side of pipelines) console.log(secondaryRow(side, reports[side]!.outcomes));
     }
-    const labelled = (side: Side) => reports[side].outcomes.filter((o) => o.items);
-    if (labelled('ours').length > 0) {
+    const labelled = (side: Side) => reports[side]!.outcomes.filter((o) => o.items);
+    if (labelled(ours[0]!).length > 0) {
       console.log(`\n| line items (hand-labelled receipts) | n | precision | recall | F1 |`);
       console.log('| --- | --- | --- | --- | --- |');
-      for (const side of ['ours', 'baseline'] as const) {
+      for (const side of pipelines) {
         for (const h of ['tune', 'holdout', undefined] as const) {
           const outcomes = labelled(side).filter((o) => !h || kindOf.get(o.file)?.half === h);
           const s = itemScores(outcomes.map((o) => o.items!));
@@ -249,34 +363,48 @@ async function runParent(): Promise<void> {
         }
       }
     }
-    const readers = new Map<string, number>();
-    for (const o of reports.ours.outcomes) readers.set(o.readBy ?? 'error', (readers.get(o.readBy ?? 'error') ?? 0) + 1);
-    console.log(`\nours, read by: ${[...readers].map(([k, v]) => `${k} ${v}`).join(', ')}`);
-    const errors = reports.ours.outcomes.filter((o) => o.error);
-    if (errors.length) console.log(`ours, failed: ${errors.map((o) => `${o.file} (${o.error})`).join('; ')}`);
-
-    if (args.verbose) {
-      console.log('\n| receipt | ours: ms, reader, total/date/merchant/currency | baseline |');
+    if (ours.length > 1) {
+      console.log(`\n| field: ${ours[0]} and ${ours[1]} read the same | receipts | where they differ (${ours[0]} / ${ours[1]}) |`);
       console.log('| --- | --- | --- |');
-      const mark = (o: Outcome) => `${(o.ms / 1000).toFixed(1)} s ${o.readBy ?? o.error} ${[o.total, o.date, o.merchant, o.currency].map((b) => (b ? '✓' : '·')).join('')}`;
-      reports.ours.outcomes.forEach((o, j) => console.log(`| ${o.file} | ${mark(o)} | ${mark(reports.baseline.outcomes[j]!)} |`));
+      for (const row of agreementRows(first.outcomes, reports[ours[1]!]!.outcomes)) console.log(row);
+    }
+    for (const side of ours) {
+      const readers = new Map<string, number>();
+      for (const o of reports[side]!.outcomes) readers.set(o.readBy ?? 'error', (readers.get(o.readBy ?? 'error') ?? 0) + 1);
+      console.log(`\n${side}, read by: ${[...readers].map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      const errors = reports[side]!.outcomes.filter((o) => o.error);
+      if (errors.length) console.log(`${side}, failed: ${errors.map((o) => `${o.file} (${o.error})`).join('; ')}`);
     }
 
-    const n = reports.ours.outcomes.length;
-    const times = (side: Side) => reports[side].outcomes.map((o) => o.ms);
-    const paired = reports.ours.outcomes.map((o, j) => o.ms / reports.baseline.outcomes[j]!.ms);
-    console.log('\n| cost | ours | baseline | ratio |');
-    console.log('| --- | --- | --- | --- |');
-    const row = (label: string, a: number, b: number, unit: string, digits = 0) =>
-      console.log(`| ${label} | ${a.toFixed(digits)} ${unit} | ${b.toFixed(digits)} ${unit} | ${(a / b).toFixed(2)} |`);
-    row('time per receipt p50', quantile(times('ours'), 0.5), quantile(times('baseline'), 0.5), 'ms');
-    row('time per receipt p95', quantile(times('ours'), 0.95), quantile(times('baseline'), 0.95), 'ms');
-    console.log(`| time, median of per-receipt paired ratios | | | ${median(paired).toFixed(2)} |`);
-    row('CPU-seconds per receipt', reports.ours.cpuSeconds / n, reports.baseline.cpuSeconds / n, 'CPU-s', 2);
-    row('peak RSS of the process', reports.ours.peakRssMb, reports.baseline.peakRssMb, 'MB');
+    if (args.verbose) {
+      console.log(`\n| receipt | ${pipelines.map((side) => `${side}: ms, reader, total/date/merchant/currency`).join(' | ')} |`);
+      console.log(`| --- |${pipelines.map(() => ' --- |').join('')}`);
+      const mark = (o: Outcome) => `${(o.ms / 1000).toFixed(1)} s ${o.readBy ?? o.error} ${[o.total, o.date, o.merchant, o.currency].map((b) => (b ? '✓' : '·')).join('')}`;
+      first.outcomes.forEach((o, j) => console.log(`| ${o.file} | ${pipelines.map((side) => mark(reports[side]!.outcomes[j]!)).join(' | ')} |`));
+    }
+
+    const perReceipt = (side: Side) => reports[side]!.cpuSeconds / reports[side]!.outcomes.length;
+    const refs = CLI_SIDES.map((side) => (reports[side]?.outcomes.length ? perReceipt(side) : undefined));
+    console.log(`\n| cost | time p50 | time p95 | CPU-s per receipt (process tree) | ÷ program, own models | ÷ program, same models | peak RSS |`);
+    console.log('| --- | --- | --- | --- | --- | --- | --- |');
+    for (const side of pipelines) {
+      const times = reports[side]!.outcomes.map((o) => o.ms);
+      const ratios = refs.map((ref) => (ref ? `${(perReceipt(side) / ref).toFixed(2)}×` : '–')).join(' | ');
+      console.log(`| ${sideName(side)} | ${quantile(times, 0.5).toFixed(0)} ms | ${quantile(times, 0.95).toFixed(0)} ms | ${perReceipt(side).toFixed(2)} | ${ratios} | ${reports[side]!.peakRssMb.toFixed(0)} MB |`);
+    }
+    for (const side of CLI_SIDES) {
+      if (!reports[side]) console.log(`| ${sideName(side)} | not installed here | | | | | |`);
+      else console.log(`| ${sideName(side)}, ${reports[side].outcomes.length} images | | | ${perReceipt(side).toFixed(2)} | | | |`);
+    }
+    if (reports.baseline) {
+      for (const side of ours) {
+        const paired = reports[side]!.outcomes.map((o, j) => o.ms / reports.baseline!.outcomes[j]!.ms);
+        console.log(`\n${side} ÷ baseline, time: median of per-receipt paired ratios ${median(paired).toFixed(2)}; CPU ${(perReceipt(side) / perReceipt('baseline')).toFixed(2)}`);
+      }
+    }
   }
   process.exit(0);
 }
 
-if (args.child) await runChild(args.child as SetName, (args.side ?? 'ours') as Side);
+if (args.child) await runChild(args.child as SetName, (args.side ?? 'ours:wasm') as Side);
 else await runParent();

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activateSubscription } from './support/accounts.js';
 import { Deployment, type DeploymentMode } from './support/deployment.js';
 import { printedReceipt } from './support/printed-receipt.js';
+import { until } from './support/until.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
 
 const PASSWORD = 'Secret123';
@@ -338,7 +339,8 @@ describe('export and the receipts library', () => {
     await db.end();
     // The sweep runs every second here (RETENTION_SWEEP_MS).
     await owner.waitFor(() => !existsSync(stored), 30_000, 'the retention sweep');
-    const { body } = await owner.json<ReceiptDetail>(`/api/receipts/${teckLeong.id}`);
+    // The sweep deletes the files first and marks their rows after: the mark may follow a moment later.
+    const { body } = await until(() => owner.json<ReceiptDetail>(`/api/receipts/${teckLeong.id}`), (r) => !r.body.originalAvailable, 'the original marked deleted');
     expect(body).toMatchObject({ originalAvailable: false, merchantName: 'seri murni co (m) bhd' });
     const refused = await owner.json<{ message: string }>(`/api/receipts/${teckLeong.id}/reextract`, { method: 'POST', ...json({}) });
     expect(refused).toMatchObject({ status: 409, body: { message: 'The original file was deleted after 90 days, so this receipt cannot be extracted again.' } });

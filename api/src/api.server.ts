@@ -4,10 +4,12 @@ import path from 'node:path';
 import { availableEngines } from '@receipts/common';
 import {
   BillingRepository,
+  MerchantRuleRepository,
   connectProducerRedis,
   createReceiptQueue,
   createRedis,
   initMetrics,
+  IntakeRepository,
   QuotaService,
   ReceiptJobs,
   ReceiptRepository,
@@ -33,9 +35,14 @@ import { currencyRoutes } from './currency/currency.routes.js';
 import { exportRoutes } from './export/export.routes.js';
 import { ExportService } from './export/export.service.js';
 import { errorHandler, notFound } from './http-error.js';
+import { IntakeAddressService } from './intake/intake-address.service.js';
+import { intakeRoutes } from './intake/intake.routes.js';
+import { intakeFormat, startIntake, type IntakeHandle } from './intake/intake.server.js';
 import { receiptLibraryRoutes } from './library/receipt-library.routes.js';
 import { ReceiptLibraryService } from './library/receipt-library.service.js';
-import { resolveOwner } from './owner.middleware.js';
+import { requireUser, resolveOwner } from './owner.middleware.js';
+import { merchantRuleRoutes } from './rules/merchant-rule.routes.js';
+import { MerchantRuleService } from './rules/merchant-rule.service.js';
 import { metricsRoute, requestContext } from './request-context.js';
 import { authRateLimit, requireXhrHeader, securityHeaders, type RateLimits } from './security.js';
 import { DatabaseSessionStore, sessionMiddleware } from './session.js';
@@ -46,6 +53,8 @@ import { UploadWaiters } from './uploads/upload-waiters.js';
 
 export interface ApiServer {
   server: http.Server;
+  /** E-mail intake, when configured (INTAKE_DOMAIN with INTAKE_SMTP_PORT or IMAP_URL). */
+  intake: IntakeHandle | null;
   /**
    * Stops accepting connections, lets requests in flight finish for up to `timeoutMs`
    * (?wait=1 requests answer with the current state at once), closes the live connections so
@@ -67,6 +76,7 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   const users = new UserRepository(db);
   const billingRows = new BillingRepository(db);
   const receipts = new ReceiptRepository(db);
+  const merchantRules = new MerchantRuleRepository(db);
   const quota = new QuotaService(db);
   const uploads = new UploadService({
     uploads: uploadRows,
@@ -78,6 +88,8 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
     log,
   });
   const waiters = new UploadWaiters();
+  const intakeRows = new IntakeRepository(db);
+  const mailIntake = intakeFormat(config);
   const accounts = new AccountService(users, uploadRows, mailer, config.publicUrl, config.ADMIN_EMAILS);
   const profiles = new ProfileService(billingRows, accounts);
   const billing = new BillingService(billingRows, mailer, config, log);
@@ -112,9 +124,10 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   app.use('/api/auth', authRoutes(accounts, profiles, log));
   // The password is checked again on each of these: few guesses per address.
   app.use(['/api/user/password', '/api/user/email', '/api/user/account'], limit('account', { perAddress: 30 }));
-  const exports = new ExportService(receipts, log);
+  const exports = new ExportService(receipts, users, files, log);
   const data = new AccountDataService(exports, uploadRows, files, log);
   app.use('/api/user', accountRoutes({ users, profiles, quota, deletion, settings: new AccountSettingsService(users), data, log }));
+  app.use('/api/user', merchantRuleRoutes(new MerchantRuleService(merchantRules)));
   app.use('/api', currencyRoutes());
   app.use('/api', clientConfigRoutes(config));
   app.use('/api', billingRoutes(billing, users));
@@ -123,7 +136,8 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   // The dashboard is a page of its own: same session and admin check, not under /api.
   app.use('/admin/queues', session, adminOnly, queueDashboard(jobs.queue));
   app.use('/api', uploadRoutes(uploads, waiters, config.WAIT_TIMEOUT_MS));
-  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, uploadRows, uploads, files)));
+  app.use('/api/intake', requireUser, intakeRoutes(new IntakeAddressService(intakeRows, mailIntake)));
+  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, uploadRows, uploads, files, merchantRules, log)));
   app.use('/api', exportRoutes(exports, log));
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   if (existsSync(config.webDistDir)) {
@@ -147,10 +161,14 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   pruning.unref();
 
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  // Mail comes in beside the HTTP uploads, through the same upload service.
+  const intake: IntakeHandle | null = mailIntake ? await startIntake(config, mailIntake, { uploads, intake: intakeRows, mailer, log }) : null;
   return {
     server,
+    intake,
     async close(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
       clearInterval(pruning);
+      await intake?.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       waiters.releaseAll();

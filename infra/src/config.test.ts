@@ -13,6 +13,8 @@ describe('parseConfig', () => {
       ocrEngine: 'local',
       OCR_LANGS: ['eng', 'deu', 'fra', 'spa', 'por', 'ita', 'nld', 'jpn'],
       OCR_PADDLE: 'photos',
+      OCR_TESSERACT: 'wasm',
+      STORAGE: 'local',
     });
     expect(config.DATABASE_URL).toBeUndefined();
   });
@@ -34,6 +36,16 @@ describe('parseConfig', () => {
     }
   });
 
+  it('leaves e-mail intake off by default and wants its domain once a way in is set', () => {
+    const off = parseConfig({});
+    expect(off.INTAKE_SMTP_PORT).toBeUndefined();
+    expect(off.IMAP_URL).toBeUndefined();
+    expect(() => parseConfig({ INTAKE_SMTP_PORT: '2525' })).toThrow(/INTAKE_DOMAIN: required/);
+    expect(() => parseConfig({ IMAP_URL: 'imaps://mail.example.test' })).toThrow(/INTAKE_DOMAIN: required/);
+    expect(parseConfig({ INTAKE_SMTP_PORT: '2525', INTAKE_DOMAIN: 'In.Example.test' })).toMatchObject({ INTAKE_SMTP_PORT: 2525, INTAKE_DOMAIN: 'in.example.test', INTAKE_MAX_ATTACHMENTS: 20 });
+    expect(() => parseConfig({ IMAP_URL: 'http://mail.example.test', INTAKE_DOMAIN: 'example.test' })).toThrow(/IMAP_URL/);
+  });
+
   it('refuses a worker-only process on the embedded database', () => {
     expect(() => parseConfig({ ROLES: 'worker' })).toThrow(/PGlite database belongs to one process/);
     expect(parseConfig({ ROLES: 'worker', DATABASE_URL: 'postgres://db/app' }).ROLES).toEqual(['worker']);
@@ -50,5 +62,39 @@ describe('parseConfig', () => {
 
   it('chooses Document AI when it is configured', () => {
     expect(parseConfig({ DOCUMENTAI_PROJECT_ID: 'p', DOCUMENTAI_PROCESSOR_ID: 'x' }).ocrEngine).toBe('documentai');
+  });
+
+  it('keeps originals in a bucket when told which, with both keys or neither', () => {
+    expect(() => parseConfig({ STORAGE: 's3' })).toThrow(/S3_BUCKET: required when STORAGE=s3/);
+    expect(() => parseConfig({ STORAGE: 's3', S3_BUCKET: 'receipts', S3_ACCESS_KEY_ID: 'id' })).toThrow(/set both or neither/);
+    expect(() => parseConfig({ STORAGE: 's3', S3_BUCKET: 'receipts', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT/);
+    expect(parseConfig({ STORAGE: 's3', S3_BUCKET: 'receipts', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' })).toMatchObject({
+      STORAGE: 's3',
+      S3_BUCKET: 'receipts',
+      S3_PREFIX: 'originals/',
+      S3_REGION: 'us-east-1',
+      S3_FORCE_PATH_STYLE: true,
+    });
+  });
+
+  it('takes a vision model as the main engine or the second opinion only with its endpoint and model', () => {
+    const vlm = { VLM_BASE_URL: 'http://ollama:11434/v1', VLM_MODEL: 'qwen2.5vl:7b' };
+    const problems = (env: Record<string, string>) => {
+      try {
+        parseConfig(env);
+        return [];
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+    };
+    expect(problems({ OCR_ENGINE: 'vlm' })).toEqual(['OCR_ENGINE: vlm needs VLM_BASE_URL and VLM_MODEL']);
+    expect(problems({ VLM_SECOND_OPINION: 'true' })).toEqual(['VLM_SECOND_OPINION: needs VLM_BASE_URL and VLM_MODEL']);
+    expect(problems({ VLM_BASE_URL: vlm.VLM_BASE_URL })).toEqual(['VLM_MODEL: VLM_BASE_URL and VLM_MODEL go together']);
+    expect(problems({ ...vlm, VLM_BASE_URL: 'ftp://ollama/v1' })).toHaveLength(1);
+    expect(problems({ ...vlm, VLM_RESPONSE_FORMAT: 'xml' })).toHaveLength(1);
+    const config = parseConfig({ ...vlm, OCR_ENGINE: 'vlm', VLM_SECOND_OPINION: 'true' });
+    expect(config).toMatchObject({ ocrEngine: 'vlm', VLM_TIMEOUT_MS: 120_000, VLM_RETRIES: 2, VLM_CONCURRENCY: 2, VLM_RESPONSE_FORMAT: 'json_schema', VLM_STREAM: false });
+    // Configured, a vision model is available for re-extraction without replacing the default engine.
+    expect(parseConfig(vlm).ocrEngine).toBe('local');
   });
 });

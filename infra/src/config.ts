@@ -41,7 +41,20 @@ export const configSchema = z.object({
   REDIS_AUTOSTART: bool.default(true),
   /** Key prefix for BullMQ and the pub/sub channels: lets deployments (and test runs) share a Redis. */
   QUEUE_PREFIX: z.string().regex(/^[\w-]+$/).default('receipts'),
+  /** Where originals are kept: a directory (`local`, STORAGE_DIR) or an S3-compatible bucket (`s3`, the S3_* settings). */
+  STORAGE: z.enum(['local', 's3']).default('local'),
   STORAGE_DIR: z.string().optional(),
+  S3_BUCKET: z.string().min(3).optional(),
+  /** Key prefix of the originals inside the bucket. */
+  S3_PREFIX: z.string().default('originals/'),
+  S3_REGION: z.string().default('us-east-1'),
+  /** Another S3-compatible service (MinIO, R2, Ceph …); unset means AWS S3 in S3_REGION. */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** Bucket in the path (`endpoint/bucket/key`) instead of the host name: MinIO and most self-hosted stores need it. */
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  /** Both or neither; neither means the AWS SDK's own chain (environment, instance or task role, profile). */
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
   SESSION_SECRET: z.string().min(16).optional(),
   WORKER_CONCURRENCY: int(1).max(64).default(Math.max(1, os.availableParallelism())),
@@ -75,6 +88,14 @@ export const configSchema = z.object({
     .string()
     .default('eng,deu,fra,spa,por,ita,nld,jpn')
     .transform((s) => s.split(/[+,]/).map((l) => l.trim()).filter(Boolean)),
+  /**
+   * Where the local engine's tesseract runs: tesseract.js in WebAssembly (`wasm`, the default,
+   * needs nothing but npm), the tesseract program installed on the host (`native`, Debian's
+   * tesseract-ocr), or native when the program answers at start-up and wasm otherwise (`auto`).
+   * Both read the language models of the npm packages. wasm stays the default because it measured
+   * cheaper: the program pays its start-up on every page (README, "Extraction").
+   */
+  OCR_TESSERACT: z.enum(['auto', 'wasm', 'native']).default('wasm'),
   /** PaddleOCR in the local engine: first for photos (photos), only for pages tesseract reads poorly (fallback), never, or always. */
   OCR_PADDLE: z.enum(['never', 'fallback', 'photos', 'always']).default('photos'),
   DOCUMENTAI_PROJECT_ID: z.string().optional(),
@@ -82,11 +103,66 @@ export const configSchema = z.object({
   DOCUMENTAI_PROCESSOR_ID: z.string().optional(),
   /** Host (and optional port) of the Document AI endpoint; a local stand-in in tests. */
   DOCUMENTAI_ENDPOINT: z.string().optional(),
+  /**
+   * A vision-language model behind an OpenAI-compatible chat-completions endpoint (Ollama, vLLM,
+   * LM Studio, llama.cpp server, a hosted provider): the base URL up to `/v1`, the model's name and,
+   * where the server wants one, a key. With the first two set the `vlm` engine is available.
+   */
+  VLM_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  VLM_MODEL: z.string().optional(),
+  VLM_API_KEY: z.string().optional(),
+  /** One request to the model, from sending to the last token; a slower answer is abandoned and tried again. */
+  VLM_TIMEOUT_MS: int(1000).default(120_000),
+  /** Tries after the first on a timeout, a refused connection, 429 or 5xx, with exponential backoff (Retry-After obeyed up to 30 s). */
+  VLM_RETRIES: int(0).max(10).default(2),
+  /** Requests this process sends to one endpoint at once; the rest wait their turn. */
+  VLM_CONCURRENCY: int(1).max(64).default(2),
+  /** Pages are scaled down to at most this many pixels before they are sent (the model's image budget). */
+  VLM_MAX_IMAGE_PIXELS: int(100_000).max(20_000_000).default(1_600_000),
+  /**
+   * How the answer is constrained: a JSON Schema (`json_schema`, where the server supports it),
+   * any JSON object (`json_object`), or the schema in the prompt only (`prompt`). Either way the
+   * answer is parsed strictly, and a malformed one is sent back once for repair.
+   */
+  VLM_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object', 'prompt']).default('json_schema'),
+  /** Ask for the answer as a stream of server-sent events (the timeout then also covers a stalled stream). */
+  VLM_STREAM: bool.default(false),
+  /** Ask the model for a second opinion on receipts the local readers read poorly (the PaddleOCR fallback's decision point). */
+  VLM_SECOND_OPINION: bool.default(false),
+  /** Price per million prompt and completion tokens, for the cost counter in /metrics (a hosted model); unset counts tokens only. */
+  VLM_PRICE_INPUT_PER_MTOK: z.coerce.number().nonnegative().optional(),
+  VLM_PRICE_OUTPUT_PER_MTOK: z.coerce.number().nonnegative().optional(),
   /** Where links in e-mails point; defaults to http://localhost:PORT. */
   PUBLIC_URL: z.url().optional(),
   /** SMTP server for e-mail (smtp://user:pass@host:port); unset writes mail under DATA_DIR/mail. */
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().default('Receipts <no-reply@receipts.local>'),
+  /**
+   * E-mail intake: the domain of the accounts' intake addresses (`<token>@INTAKE_DOMAIN`, with
+   * INTAKE_LOCAL_PREFIX before the token, e.g. `receipts+` for a mailbox with plus-addressing).
+   * Intake is on when this is set and a way in is: the SMTP listener, an IMAP mailbox, or both.
+   */
+  INTAKE_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'must be a domain name')
+    .transform((s) => s.toLowerCase())
+    .optional(),
+  INTAKE_LOCAL_PREFIX: z.string().regex(/^[a-z0-9._+-]*$/i, 'letters, digits and . _ + - only').default(''),
+  /** Port of the intake SMTP listener (for an MX record or a relay); unset: no listener. 0 picks a free port. */
+  INTAKE_SMTP_PORT: int(0).max(65535).optional(),
+  INTAKE_SMTP_HOST: z.string().default('0.0.0.0'),
+  /** The largest message taken (SMTP SIZE; an IMAP message above it is not fetched). */
+  INTAKE_MAX_MESSAGE_BYTES: int(1024).default(25 * 1024 * 1024),
+  /** Attachments one message may carry; more and the whole message is refused. */
+  INTAKE_MAX_ATTACHMENTS: int(1).max(1000).default(20),
+  /** An IMAP mailbox to poll for intake mail: imap://host:143 or imaps://host:993 (credentials below or in the URL). */
+  IMAP_URL: z.url({ protocol: /^imaps?$/ }).optional(),
+  IMAP_USER: z.string().optional(),
+  IMAP_PASSWORD: z.string().optional(),
+  IMAP_MAILBOX: z.string().default('INBOX'),
+  IMAP_POLL_MS: int(1000).default(60_000),
+  /** What happens to a message once handled: marked \Seen (and left), or deleted and expunged. */
+  IMAP_AFTER_PROCESSING: z.enum(['seen', 'delete']).default('seen'),
   /** Comma-separated addresses that are admins whatever their userType. */
   ADMIN_EMAILS: z
     .string()
@@ -143,13 +219,22 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env, repoRoot = pro
   if (raw.OCR_ENGINE === 'documentai' && !documentAiConfigured) {
     problems.push('OCR_ENGINE: documentai needs DOCUMENTAI_PROJECT_ID and DOCUMENTAI_PROCESSOR_ID');
   }
+  const vlmConfigured = availableEngines(raw).includes('vlm');
+  if (Boolean(raw.VLM_BASE_URL) !== Boolean(raw.VLM_MODEL)) problems.push('VLM_MODEL: VLM_BASE_URL and VLM_MODEL go together');
+  else if (raw.OCR_ENGINE === 'vlm' && !vlmConfigured) problems.push('OCR_ENGINE: vlm needs VLM_BASE_URL and VLM_MODEL');
+  else if (raw.VLM_SECOND_OPINION && !vlmConfigured) problems.push('VLM_SECOND_OPINION: needs VLM_BASE_URL and VLM_MODEL');
   if (!raw.DATABASE_URL && !(raw.ROLES.includes('api') && raw.ROLES.includes('worker'))) {
     problems.push('ROLES: the embedded PGlite database belongs to one process, so it must run api,worker (or set DATABASE_URL)');
   }
+  if (raw.STORAGE === 's3' && !raw.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE=s3');
+  if (!raw.S3_ACCESS_KEY_ID !== !raw.S3_SECRET_ACCESS_KEY) problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
   if (raw.NODE_ENV === 'production' && raw.STRIPE_SECRET_KEY) {
     for (const name of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_STARTER', 'STRIPE_PRICE_PROFESSIONAL', 'STRIPE_PRICE_BUSINESS', 'STRIPE_PRICE_ENTERPRISE'] as const) {
       if (!raw[name]) problems.push(`${name}: required when STRIPE_SECRET_KEY is set in production`);
     }
+  }
+  if ((raw.INTAKE_SMTP_PORT !== undefined || raw.IMAP_URL) && !raw.INTAKE_DOMAIN) {
+    problems.push('INTAKE_DOMAIN: required when INTAKE_SMTP_PORT or IMAP_URL is set (the domain of the intake addresses)');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(repoRoot, raw.DATA_DIR);

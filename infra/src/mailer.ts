@@ -7,6 +7,18 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /**
+   * An automatic answer to a received message (RFC 3834): marked `Auto-Submitted: auto-replied`
+   * so no other robot answers it back, and threaded under the message when it had an id.
+   */
+  autoReply?: { inReplyTo?: string };
+}
+
+/** The message as nodemailer takes it. */
+function envelope(from: string, { autoReply, ...message }: MailMessage) {
+  if (!autoReply) return { from, ...message };
+  const thread = autoReply.inReplyTo ? { inReplyTo: autoReply.inReplyTo, references: autoReply.inReplyTo } : {};
+  return { from, ...message, ...thread, headers: { 'Auto-Submitted': 'auto-replied' } };
 }
 
 export interface Mailer {
@@ -24,7 +36,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
     const transport = nodemailer.createTransport(smtpUrl);
     return {
       async send(message) {
-        await transport.sendMail({ from, ...message });
+        await transport.sendMail(envelope(from, message));
         log.info({ to: message.to, subject: message.subject }, 'mail sent');
       },
     };
@@ -33,7 +45,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
   const dir = path.resolve(dataDir, 'mail');
   return {
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await transport.sendMail(envelope(from, message));
       await mkdir(dir, { recursive: true });
       const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[<>@]/g, '')}.eml`);
       await writeFile(file, info.message as Buffer);

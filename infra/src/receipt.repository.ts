@@ -41,6 +41,30 @@ export interface LibraryRow {
 /** A receipt's view fields, its file name, and where an export page stopped (the upload's creation time as text keeps its microseconds). */
 export type ExportRow = ReceiptFields & { filename: string; at: string; uploadId: string };
 
+export interface ExportCounts {
+  total: number;
+  valid: number;
+  importable: number;
+  validCurrencies: string[];
+  importableCurrencies: string[];
+  from: string | null;
+  to: string | null;
+}
+
+/** A receipt's original file as the export pack names and fetches it. */
+export interface OriginalRow {
+  receiptId: string;
+  uploadId: string;
+  filename: string;
+  mimeType: string;
+  originalDeletedAt: Date | null;
+  merchantName: string | null;
+  date: string | null;
+  total: number | null;
+  currency: string;
+  at: string;
+}
+
 /**
  * A revised receipt: its new columns and what changed, or null when nothing did. Changes of
  * fields are recorded in its history; with none (an acceptance, where fields were read) only the
@@ -147,13 +171,22 @@ export class ReceiptRepository {
     });
   }
 
-  /** How many receipts the scope holds: all, valid, and valid with what an accounting import needs. */
-  async exportCounts(scope: ReceiptScope): Promise<{ total: number; valid: number; importable: number }> {
+  /**
+   * How many receipts the scope holds: all, valid, and valid with what an accounting import
+   * needs; the currencies of the valid and of the importable ones, and the days the importable
+   * ones run from and to.
+   */
+  async exportCounts(scope: ReceiptScope): Promise<ExportCounts> {
+    const both = and(receipts.valid, importable);
     const [counts] = await this.db
       .select({
         total: count(),
         valid: sql<number>`count(*) FILTER (WHERE ${receipts.valid})`.mapWith(Number),
-        importable: sql<number>`count(*) FILTER (WHERE ${receipts.valid} AND ${importable})`.mapWith(Number),
+        importable: sql<number>`count(*) FILTER (WHERE ${both})`.mapWith(Number),
+        validCurrencies: sql<string[]>`coalesce(array_agg(DISTINCT ${receipts.currency}) FILTER (WHERE ${receipts.valid}), '{}')`,
+        importableCurrencies: sql<string[]>`coalesce(array_agg(DISTINCT ${receipts.currency}) FILTER (WHERE ${both}), '{}')`,
+        from: sql<string | null>`min(${receipts.date}) FILTER (WHERE ${both})`,
+        to: sql<string | null>`max(${receipts.date}) FILTER (WHERE ${both})`,
       })
       .from(receipts)
       .innerJoin(uploads, eq(uploads.id, receipts.uploadId))
@@ -162,20 +195,45 @@ export class ReceiptRepository {
   }
 
   /**
-   * One page of the scope's valid (or invalid) receipts in upload order, after `after`, as
+   * One page of the scope's receipts (valid or not) in upload order, after `after`: what the
+   * export pack needs to name and fetch each original.
+   */
+  async originalsPage(scope: ReceiptScope, after: { at: string; id: string } | null, limit: number): Promise<OriginalRow[]> {
+    return this.db
+      .select({
+        receiptId: receipts.id,
+        uploadId: uploads.id,
+        filename: uploads.filename,
+        mimeType: uploads.mimeType,
+        originalDeletedAt: uploads.originalDeletedAt,
+        merchantName: receipts.merchantName,
+        date: receipts.date,
+        total: receipts.total,
+        currency: receipts.currency,
+        at: sql<string>`${uploads.createdAt}::text`,
+      })
+      .from(receipts)
+      .innerJoin(uploads, eq(uploads.id, receipts.uploadId))
+      .where(and(scope, after ? sql`(${uploads.createdAt}, ${uploads.id}) > (${after.at}::timestamptz, ${after.id}::uuid)` : undefined))
+      .orderBy(asc(uploads.createdAt), asc(uploads.id))
+      .limit(limit);
+  }
+
+  /**
+   * One page of the scope's valid (or invalid, or all) receipts in upload order, after `after`, as
    * plain rows already in the shape of a receipt view's fields: a raw query skips the ORM's
    * per-field mapping, a fifth of an export's database time.
    */
   async exportPage(
     scope: ReceiptScope,
-    pick: { valid: boolean; importableOnly?: boolean },
+    pick: { valid: boolean | 'both'; importableOnly?: boolean },
     after: { at: string; id: string } | null,
     limit: number,
   ): Promise<ExportRow[]> {
     const money = (column: typeof receipts.total) => sql`${column}::float8`;
     const where = and(
       scope,
-      eq(receipts.valid, pick.valid),
+      pick.valid === 'both' ? undefined : eq(receipts.valid, pick.valid),
       pick.importableOnly ? importable : undefined,
       after ? sql`(${uploads.createdAt}, ${uploads.id}) > (${after.at}::timestamptz, ${after.id}::uuid)` : undefined,
     );

@@ -14,7 +14,7 @@ export async function purgeExpiredOriginals(uploads: UploadRepository, files: Fi
     const ids = await uploads.originalsDue(before, BATCH);
     if (ids.length === 0) return purged;
     // Files first: a crash in between leaves rows the next sweep deletes again, never a file kept.
-    for (const id of ids) await files.delete(id);
+    await files.deleteMany(ids);
     await uploads.markOriginalsDeleted(ids);
     purged += ids.length;
   }

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Database, type DatabaseHandle } from './db/database.js';
-import { FileStore } from './file-store.js';
+import { createFileStore, type FileStore } from './file-store.js';
 import type { Logger } from './logger.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { createRedis, ensureRedis } from './redis.js';
@@ -24,6 +24,10 @@ export interface Runtime {
 }
 
 export async function openRuntime(config: Config, log: Logger): Promise<Runtime> {
+  const files = createFileStore(config);
+  // A bucket that is missing or refuses the keys stops the process here, not the first upload.
+  await files.check();
+  log.info({ storage: files.location }, 'original files store ready');
   const redisChild: ChildProcess | null = await ensureRedis(config.REDIS_URL, {
     dataDir: config.DATA_DIR,
     autostart: config.REDIS_AUTOSTART,
@@ -38,7 +42,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     log,
     database,
     db: database.db,
-    files: new FileStore(config.storageDir),
+    files,
     publisher,
     bus: new UploadEventBus(publisher, config.QUEUE_PREFIX),
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log }),

@@ -15,6 +15,7 @@ describe('isServiceUnavailable', () => {
     ['ioredis closed', new Error('Connection is closed.')],
     ['ioredis giving up', Object.assign(new Error('Reached the max retries per request limit (which is 1).'), { name: 'MaxRetriesPerRequestError' })],
     ['Drizzle wrapping a refused connection', new Error('Failed query: select 1', { cause: withCode('connect ECONNREFUSED', 'ECONNREFUSED') })],
+    ['the object store slowing down (503) after the SDK\'s retries', Object.assign(new Error('Please reduce your request rate.'), { name: 'SlowDown', $fault: 'server' })],
   ])('%s: unavailable', (_what, err) => {
     expect(isServiceUnavailable(err)).toBe(true);
   });
@@ -24,6 +25,7 @@ describe('isServiceUnavailable', () => {
     ['a syntax error', withCode('syntax error at or near "selec"', '42601')],
     ['a bad file', new Error('This file is not a JPG, PNG, WebP, HEIC or PDF file.')],
     ['Drizzle wrapping a constraint error', new Error('Failed query: insert', { cause: withCode('null value', '23502') })],
+    ['the object store refusing the keys', Object.assign(new Error('Access Denied'), { name: 'AccessDenied', $fault: 'client' })],
     ['not an error', 'ECONNREFUSED'],
     ['nothing', undefined],
   ])('%s: not unavailable', (_what, err) => {

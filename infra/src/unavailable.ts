@@ -12,8 +12,8 @@ const MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Connection is closed|Stream isn't writeable|enableOfflineQueue|Reached the max retries per request|getaddrinfo|connect ECONNREFUSED/;
 
 /**
- * True when `err` (or an error it wraps, as Drizzle does) means PostgreSQL or Redis is
- * unreachable rather than that the request or the data is wrong: the api answers 503 and a
+ * True when `err` (or an error it wraps, as Drizzle does) means PostgreSQL, Redis or the object
+ * store is unreachable rather than that the request or the data is wrong: the api answers 503 and a
  * worker waits for the service instead of spending the job's attempts.
  */
 export function isServiceUnavailable(err: unknown): boolean {
@@ -22,6 +22,8 @@ export function isServiceUnavailable(err: unknown): boolean {
     const { code, message, name } = e as { code?: unknown; message?: unknown; name?: unknown };
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || POSTGRES_CODES.test(code))) return true;
     if (name === 'MaxRetriesPerRequestError') return true;
+    // The object store (AWS SDK) still answering with a server fault (500, 503 SlowDown) after its own retries.
+    if ((e as { $fault?: unknown }).$fault === 'server') return true;
     if (typeof message === 'string' && MESSAGES.test(message)) return true;
   }
   return false;

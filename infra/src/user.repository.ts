@@ -1,4 +1,4 @@
-import { dailyPeriod } from '@receipts/common';
+import { dailyPeriod, type DatevSettings } from '@receipts/common';
 import { and, desc, eq, gt, ilike, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
 import { passwordResetTokens, quotaUsage, sessions, subscriptions, uploads, users, type UserRow } from './db/schema.js';
@@ -36,6 +36,16 @@ export class UserRepository {
   async byEmail(email: string): Promise<UserRow | null> {
     const [user] = await this.db.select().from(users).where(eq(users.email, email));
     return user ?? null;
+  }
+
+  /** The user's DATEV export settings; null when they kept the defaults. */
+  async datevSettings(id: string): Promise<DatevSettings | null> {
+    const [row] = await this.db.select({ settings: users.datevSettings }).from(users).where(eq(users.id, id));
+    return row?.settings ?? null;
+  }
+
+  async saveDatevSettings(id: string, settings: DatevSettings): Promise<void> {
+    await this.db.update(users).set({ datevSettings: settings, updatedAt: new Date() }).where(eq(users.id, id));
   }
 
   /** Sets a user's role; null when there is no such user. */

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { startApiServer, type ApiServer } from '@receipts/api';
-import { createLogger, loadConfigOrExit, onStopSignal, openRuntime, RedisUnavailableError, startHealthServer } from '@receipts/infra';
+import { createLogger, FileStoreUnusableError, loadConfigOrExit, onStopSignal, openRuntime, RedisUnavailableError, startHealthServer } from '@receipts/infra';
 import type { ReceiptWorkerHandle } from '@receipts/worker';
 
 // The process entry: runs the roles named in ROLES; the embedded default (PGlite) runs api and
@@ -8,7 +8,7 @@ import type { ReceiptWorkerHandle } from '@receipts/worker';
 const config = loadConfigOrExit();
 const log = createLogger({ level: config.LOG_LEVEL, role: config.ROLES.join('+') });
 const runtime = await openRuntime(config, log).catch((err: unknown) => {
-  if (err instanceof RedisUnavailableError) {
+  if (err instanceof RedisUnavailableError || err instanceof FileStoreUnusableError) {
     process.stderr.write(`${err.message}\n`);
     process.exit(1);
   }

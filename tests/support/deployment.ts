@@ -2,11 +2,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './free-port.js';
+import { startS3StandIn, type S3StandIn } from './s3-stand-in.js';
 import { provisionServices, type TestServices } from './services.js';
 import { startServiceProcess, type ServiceProcess } from './service-process.js';
 
 export type DeploymentMode = 'pglite' | 'postgres';
 
+export interface DeploymentOptions {
+  /**
+   * Where originals go: a directory under DATA_DIR (the default), or a bucket of an S3 stand-in
+   * on 127.0.0.1, each worker then with a DATA_DIR of its own, as on a host of its own.
+   */
+  storage?: 'local' | 's3';
+}
 
 /**
  * The built service as real processes: `pglite` is the embedded default (api and worker in
@@ -24,11 +32,14 @@ export class Deployment {
     /** The environment every process of this deployment gets (DATA_DIR, REDIS_URL, prefix, …). */
     readonly env: Record<string, string>,
     private readonly dataDir: string,
+    /** The bucket's server, with `storage: 's3'`. */
+    readonly s3: S3StandIn | null,
   ) {}
 
-  static async start(mode: DeploymentMode, overrides: Record<string, string> = {}): Promise<Deployment> {
+  static async start(mode: DeploymentMode, overrides: Record<string, string> = {}, options: DeploymentOptions = {}): Promise<Deployment> {
     const services = await provisionServices();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'receipts-test-'));
+    const s3 = options.storage === 's3' ? await startS3StandIn() : null;
     const env: Record<string, string> = {
       PORT: String(await freePort()),
       HOST: '127.0.0.1',
@@ -44,9 +55,10 @@ export class Deployment {
       // Test visitors stand for clients behind a proxy on loopback, each with its own address.
       TRUST_PROXY: 'loopback',
       ...(mode === 'postgres' ? { DATABASE_URL: services.databaseUrl } : {}),
+      ...s3?.env,
       ...overrides,
     };
-    const deployment = new Deployment(mode, services, env, dataDir);
+    const deployment = new Deployment(mode, services, env, dataDir, s3);
     try {
       await deployment.startApi();
       if (mode === 'postgres') await deployment.startWorker();
@@ -64,7 +76,9 @@ export class Deployment {
 
   async startWorker(): Promise<ServiceProcess> {
     if (this.mode === 'pglite') throw new Error('the embedded mode has no separate worker');
-    const worker = await startServiceProcess('worker', this.env);
+    // With a bucket, nothing on disk is shared: the worker's data folder is its own.
+    const env = this.s3 ? { ...this.env, DATA_DIR: await mkdtemp(path.join(this.dataDir, 'worker-')) } : this.env;
+    const worker = await startServiceProcess('worker', env);
     this.others.push(worker);
     return worker;
   }
@@ -100,6 +114,7 @@ export class Deployment {
   async stop(): Promise<void> {
     await Promise.all([this.api, ...this.others].filter(Boolean).map((p) => p.stop('SIGTERM')));
     await this.services.cleanup();
+    await this.s3?.close();
     await rm(this.dataDir, { recursive: true, force: true });
   }
 }

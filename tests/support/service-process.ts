@@ -29,7 +29,7 @@ export async function startServiceProcess(role: 'api' | 'worker', env: Record<st
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const ready = role === 'api' ? /Receipts service ready: http:\/\/localhost:(\d+)/ : /Receipts worker ready/;
   const port = await new Promise<number | null>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${role} did not start in time:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${role} did not start in time:\n${out}`)), 180_000);
     const check = () => {
       const match = ready.exec(out);
       if (match) {

@@ -8,7 +8,7 @@ import {
   createLogger,
   createReceiptQueue,
   createRedis,
-  FileStore,
+  LocalFileStore,
   QuotaService,
   ReceiptJobs,
   UploadEventBus,
@@ -30,7 +30,7 @@ export interface UploadStack {
   producer: Redis;
   queue: ReceiptQueue;
   storage: string;
-  files: FileStore;
+  files: LocalFileStore;
   uploads: UploadRepository;
   quota: QuotaService;
   jobs: ReceiptJobs;
@@ -56,7 +56,7 @@ export async function openUploadStack(): Promise<UploadStack> {
     producer,
     queue,
     storage,
-    files: new FileStore(storage),
+    files: new LocalFileStore(storage),
     uploads: new UploadRepository(database.db),
     quota: new QuotaService(database.db),
     jobs: new ReceiptJobs(queue, producer, { prefix, attempts: 1, log }),

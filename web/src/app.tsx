@@ -8,7 +8,6 @@ import { Toaster } from './components/toaster.js';
 import { useProfile } from './hooks/use-account.js';
 import { useLiveUploads } from './hooks/use-live-uploads.js';
 import { AboutPage } from './pages/about-page.js';
-import { AccountPage } from './pages/account-page.js';
 import { ContactPage } from './pages/contact-page.js';
 import { DashboardPage } from './pages/dashboard-page.js';
 import { FeaturesPage } from './pages/features-page.js';
@@ -25,6 +24,7 @@ import { SubscribePage } from './pages/subscribe-page.js';
 import { SuccessPage } from './pages/success-page.js';
 
 const BillingPage = lazyPage('billing', () => import('./pages/billing-page.js'));
+const AccountPage = lazyPage('account', () => import('./pages/account-page.js'));
 const BlogPage = lazyPage('blog', () => import('./pages/blog-page.js'));
 const BlogPostPage = lazyPage('blog post', () => import('./pages/blog-post-page.js'));
 const AdminPage = lazyPage('admin', () => import('./pages/admin-page.js'));

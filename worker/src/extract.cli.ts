@@ -1,13 +1,14 @@
-// npm run -s extract -- [--engine local|documentai] FILE...
+// npm run -s extract -- [--engine local|documentai|vlm] FILE...
 // One JSON line per file: { file, receipt, issues, valid, ms }, or { file, error } and on to the next.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { pino } from 'pino';
 import { MAX_UPLOAD_BYTES, sniffMimeType, USER_MESSAGES } from '@receipts/common';
 import { parseConfig, ConfigError } from '@receipts/infra';
 import { createOcrEngineFromConfig } from './ocr/create-ocr-engine.js';
 import { runPipeline } from './receipt.pipeline.js';
 
-const usage = 'usage: npm run -s extract -- [--engine local|documentai] [--currency CODE] FILE...';
+const usage = 'usage: npm run -s extract -- [--engine local|documentai|vlm] [--currency CODE] FILE...';
 
 let args;
 try {
@@ -32,7 +33,8 @@ try {
   process.exit(2);
 }
 
-const engine = createOcrEngineFromConfig(config, 1);
+// Logs (a vision model's retries) go to stderr: stdout is the JSON lines.
+const engine = createOcrEngineFromConfig(config, 1, pino({ level: config.LOG_LEVEL, base: { role: 'extract' } }, pino.destination(2)));
 const noStep = async () => undefined;
 
 for (const file of args.positionals) {

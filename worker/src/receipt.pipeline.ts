@@ -1,5 +1,7 @@
 import {
+  applyMerchantRules,
   extractReceiptWithSources,
+  type MerchantRule,
   isExportValid,
   type ReceiptSources,
   type RecognizedLine,
@@ -17,10 +19,16 @@ export interface PipelineInput {
   mimeType: AcceptedMime;
   /** Currency the user picked; a hint when the receipt does not show one. */
   currencyCode?: string;
+  /** The owner's learned rules (merchant names, categories), applied after extraction. */
+  rules?: readonly MerchantRule[];
 }
 
 export interface PipelineResult {
   receipt: ReceiptRecord;
+  /** The merchant as extracted, before the owner's rules renamed it. */
+  merchantRead?: string;
+  /** How many of the owner's rules changed the receipt. */
+  rulesApplied: number;
   /** The whole recognized text (the record holds only its preview). */
   fullText: string;
   issues: string[];
@@ -61,7 +69,8 @@ export async function runPipeline(
   await onStep('recognized');
   signal.throwIfAborted();
   const extracted = extractReceiptWithSources(recognized, { currencyCode: input.currencyCode, now });
-  const receipt = withinMoneyBounds(extracted.receipt);
+  const learned = applyMerchantRules(withinMoneyBounds(extracted.receipt), input.rules ?? []);
+  const { receipt } = learned;
   const { sources } = extracted;
   await onStep('extracted');
   const issues = validateReceipt(receipt, now);
@@ -69,6 +78,8 @@ export async function runPipeline(
   const lines = recognized.lines ?? [];
   return {
     receipt,
+    merchantRead: learned.merchantRead,
+    rulesApplied: learned.applied.length,
     fullText: recognized.content,
     lines,
     fieldLines: lines.length > 0 ? sources : {},

@@ -5,10 +5,12 @@ import {
   notifyQuota,
   ownerRoom,
   receiptColumns,
+  StoredFileMissingError,
   toReceiptView,
   type ExtractedReceipt,
   type FileStore,
   type Logger,
+  type MerchantRuleRepository,
   type QuotaService,
   type UploadEventBus,
   type UploadRepository,
@@ -16,7 +18,7 @@ import {
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { pagePicture } from './document/page-picture.js';
 import type { OcrEngines } from './ocr/create-ocr-engine.js';
-import { UnreadableFileError } from './ocr/ocr-engine.js';
+import { EngineError, UnreadableFileError } from './ocr/ocr-engine.js';
 import { runPipeline } from './receipt.pipeline.js';
 
 /** Why a job's AbortSignal fired: the user cancelled, or this worker is shutting down. */
@@ -34,6 +36,8 @@ export interface FailureDeps {
 
 export interface ProcessorDeps extends FailureDeps {
   files: FileStore;
+  /** The owner's learned rules, applied to the receipt before it is written. */
+  rules: Pick<MerchantRuleRepository, 'forUser'>;
   /** The upload's engine is the one a re-extraction asked for, else the configured default. */
   engines: OcrEngines;
   log: Logger;
@@ -46,7 +50,7 @@ export interface ProcessorDeps extends FailureDeps {
  * never writes a second receipt, and leaves an upload that already ended untouched.
  */
 export function createReceiptProcessor(deps: ProcessorDeps) {
-  const { uploads, files, engines, bus, log, notifyBatchDone } = deps;
+  const { uploads, files, rules, engines, bus, log, notifyBatchDone } = deps;
 
   return async function processReceipt(job: Job<ReceiptJob>, token?: string, signal?: AbortSignal): Promise<void> {
     const { uploadId, lane, requestId } = job.data;
@@ -109,14 +113,16 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
     };
 
     try {
-      const bytes = await files.read(uploadId).catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') throw new UnreadableFileError('The uploaded file is no longer stored. Please upload it again.');
+      const bytes = await files.read(uploadId).catch((err: unknown) => {
+        if (err instanceof StoredFileMissingError) throw new UnreadableFileError('The uploaded file is no longer stored. Please upload it again.');
         throw err;
       });
       const mimeType = sniffMimeType(bytes);
       if (!mimeType) throw new UnreadableFileError(USER_MESSAGES.unsupportedFile);
+      // An account's corrections become its rules; anonymous visitors have none.
+      const userRules = upload.userId ? await rules.forUser(upload.userId) : [];
       const result = await runPipeline(
-        { bytes, mimeType, currencyCode: upload.currencyCode ?? undefined },
+        { bytes, mimeType, currencyCode: upload.currencyCode ?? undefined, rules: userRules },
         engines.get(upload.engine),
         reportStep,
         abort,
@@ -139,7 +145,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
         .publish(room, 'upload:completed', { id: uploadId, receipt: toReceiptView(stored), duplicateOf: duplicateOf ?? undefined })
         .catch((err: unknown) => jobLog.warn({ err: (err as Error).message }, 'completion not published; clients see it on their next sync'));
       metrics.ocrDuration.observe({ engine: upload.engine ?? engines.defaultName }, result.ocrMs / 1000);
-      jobLog.info({ ms: Date.now() - upload.startedAt!.getTime(), ocrMs: Math.round(result.ocrMs) }, 'receipt stored');
+      jobLog.info({ ms: Date.now() - upload.startedAt!.getTime(), ocrMs: Math.round(result.ocrMs), rulesApplied: result.rulesApplied }, 'receipt stored');
       await notifyBatchDone(upload.userId).catch((err: unknown) => jobLog.warn({ err }, 'batch notification failed'));
     } catch (err) {
       if (abort.aborted) {
@@ -154,10 +160,12 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       // Left to processReceipt, which waits the outage out.
       if (isServiceUnavailable(err)) throw err;
       const isFileFault = err instanceof UnreadableFileError;
-      const finalAttempt = isFileFault || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      // A file fault is the user's to fix and says so; anything else (a database error with its
-      // SQL, a crash) stays in the log, and the user gets a reference to it.
-      const message = isFileFault ? (err as Error).message : processingFailedMessage(requestId ?? uploadId);
+      const engineFault = err instanceof EngineError ? err : null;
+      const finalAttempt = isFileFault || engineFault?.final === true || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      // A file fault is the user's to fix and says so, and so does an engine's failure (a model
+      // that did not answer); anything else (a database error with its SQL, a crash) stays in the
+      // log, and the user gets a reference to it.
+      const message = isFileFault || engineFault ? (err as Error).message : processingFailedMessage(requestId ?? uploadId);
       jobLog.warn({ err, finalAttempt }, 'receipt processing failed');
       if (finalAttempt) {
         await recordFailure(deps, uploadId, message);
@@ -177,8 +185,18 @@ async function storePictures(files: FileStore, uploadId: string, pngs: readonly 
 
 /** The receipt row a pipeline result makes. */
 function extractedReceipt(result: Awaited<ReturnType<typeof runPipeline>>): ExtractedReceipt {
-  const { receipt, fullText, lines, fieldLines, readBy, issues, valid } = result;
-  return { ...receiptColumns(receipt), quality: receipt.quality, rawText: fullText, lines, fieldLines, readBy: readBy ?? null, issues, valid };
+  const { receipt, merchantRead, fullText, lines, fieldLines, readBy, issues, valid } = result;
+  return {
+    ...receiptColumns(receipt),
+    merchantRead: merchantRead ?? null,
+    quality: receipt.quality,
+    rawText: fullText,
+    lines,
+    fieldLines,
+    readBy: readBy ?? null,
+    issues,
+    valid,
+  };
 }
 
 /**

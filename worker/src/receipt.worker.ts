@@ -9,6 +9,7 @@ import {
   onCancelRequests,
   QuotaService,
   ReceiptJobs,
+  MerchantRuleRepository,
   UploadRepository,
   type Config,
   type Database,
@@ -46,13 +47,14 @@ export interface ReceiptWorkerHandle {
 export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<ReceiptWorkerHandle> {
   const { config, db, files, bus, log, mailer, publisher } = deps;
   configureDecoding(config, log);
-  const engines = createOcrEnginesFromConfig(config, config.WORKER_CONCURRENCY);
+  const engines = createOcrEnginesFromConfig(config, config.WORKER_CONCURRENCY, log);
 
   const uploads = new UploadRepository(db);
   const quota = new QuotaService(db);
   const processReceipt = createReceiptProcessor({
     uploads,
     quota,
+    rules: new MerchantRuleRepository(db),
     files,
     engines,
     bus,
@@ -119,7 +121,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
 
   const retention = await startRetentionWorker({ config, uploads, files, log });
 
-  log.info({ concurrency: config.WORKER_CONCURRENCY, engine: engines.defaultName, priorities: LANE_PRIORITY }, 'worker started');
+  log.info({ concurrency: config.WORKER_CONCURRENCY, engine: engines.defaultName, tesseract: engines.tesseract, priorities: LANE_PRIORITY }, 'worker started');
 
   return {
     worker,

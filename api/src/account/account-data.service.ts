@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import { exportRequestSchema } from '@receipts/common';
-import type { FileStore, Logger, UploadRepository, UserRow } from '@receipts/infra';
+import { StoredFileMissingError, type FileStore, type Logger, type UploadRepository, type UserRow } from '@receipts/infra';
 import archiver from 'archiver';
 import type { ExportService } from '../export/export.service.js';
 import { HttpError } from '../http-error.js';
@@ -70,9 +70,9 @@ export class AccountDataService {
     for (;;) {
       const page = await this.uploads.storedOriginals(owner, after, PAGE_SIZE);
       for (const original of page) {
-        const bytes = await this.files.read(original.id).catch((err: NodeJS.ErrnoException) => {
+        const bytes = await this.files.read(original.id).catch((err: unknown) => {
           // Deleted by retention since the list was read: nothing to copy.
-          if (err.code === 'ENOENT') return null;
+          if (err instanceof StoredFileMissingError) return null;
           throw err;
         });
         if (!bytes) continue;

@@ -1,4 +1,4 @@
-import { ACCOUNT_MESSAGES, changeEmailSchema, changePasswordSchema, deleteAccountSchema } from '@receipts/common';
+import { ACCOUNT_MESSAGES, changeEmailSchema, changePasswordSchema, DEFAULT_DATEV_SETTINGS, datevSettingsSchema, deleteAccountSchema } from '@receipts/common';
 import type { Logger, QuotaService, UserRepository } from '@receipts/infra';
 import { Router } from 'express';
 import { parseBody } from '../http-error.js';
@@ -15,7 +15,7 @@ function attachment(filename: string): string {
 
 /**
  * /api/user: the caller's profile, quota, subscription, and the account page's changes (password,
- * e-mail, a copy of all their data, deleting the account).
+ * e-mail, DATEV export settings, a copy of all their data, deleting the account).
  */
 export function accountRoutes(deps: {
   users: UserRepository;
@@ -66,6 +66,18 @@ export function accountRoutes(deps: {
       log.warn({ err }, 'data download stopped');
       res.destroy(err as Error);
     }
+  });
+
+  /** The DATEV export's numbers and accounts: the user's, or the SKR03 defaults until they save theirs. */
+  router.get('/datev-settings', requireUser, async (req, res) => {
+    const saved = await deps.users.datevSettings(req.session.userId!);
+    res.json({ settings: saved ?? DEFAULT_DATEV_SETTINGS, saved: saved !== null });
+  });
+
+  router.put('/datev-settings', requireUser, async (req, res) => {
+    const datev = parseBody(datevSettingsSchema, req.body);
+    await deps.users.saveDatevSettings(req.session.userId!, datev);
+    res.json({ settings: datev, saved: true });
   });
 
   /** Deletes the signed-in account and all its data. */

@@ -14,8 +14,8 @@ function attachment(filename: string): string {
 }
 
 /**
- * GET /api/export streams the workbook or a CSV; POST /api/export takes the same fields as a
- * JSON body, for selections of ids too long for a URL.
+ * GET /api/export streams the workbook, a preset's import file or the export pack; POST
+ * /api/export takes the same fields as a JSON body, for selections of ids too long for a URL.
  */
 export function exportRoutes(service: ExportService, log: Logger): Router {
   const router = Router();
@@ -52,5 +52,11 @@ export function exportRoutes(service: ExportService, log: Logger): Router {
   });
   router.get('/export', (req, res) => send(req, res, req.query));
   router.post('/export', (req, res) => send(req, res, req.body));
+
+  /** The Firefly III data importer's configuration for the Firefly CSV (same `dateFormat`). */
+  router.get('/export/firefly-config', (req, res) => {
+    const request = parseBody(exportRequestSchema, { ...req.query, preset: 'firefly' });
+    res.set({ 'Content-Disposition': attachment('firefly-import-config.json'), 'Cache-Control': 'no-store' }).json(service.fireflyConfig(request));
+  });
   return router;
 }

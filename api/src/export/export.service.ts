@@ -1,29 +1,43 @@
 import type { Writable } from 'node:stream';
 import {
-  ACCOUNTING_PRESETS,
+  DEFAULT_DATEV_SETTINGS,
   DEFAULT_SHEET_NAMES,
-  EXPORT_COLUMNS,
   EXPORT_ERRORS,
+  EXPORT_FILES,
+  EXPORT_PRESET_LABELS,
   LARGE_EXPORT_WARNING,
-  csvLine,
-  exportRow,
+  datevBatchProblem,
+  fireflyImportConfig,
   SAMPLE_EXPORT_NAME,
   sampleExport,
   sheetNamesOf,
   type ExportRequest,
   type ExportSource,
+  type ImportContext,
+  type ImportFile,
 } from '@receipts/common';
-import { toReceiptView, type Logger, type ReceiptRepository, type ReceiptScope } from '@receipts/infra';
+import {
+  toReceiptView,
+  type ExportCounts,
+  StoredFileMissingError,
+  type FileStore,
+  type Logger,
+  type OriginalRow,
+  type ReceiptRepository,
+  type ReceiptScope,
+  type UserRepository,
+} from '@receipts/infra';
+import iconv from 'iconv-lite';
 import { HttpError, notFound } from '../http-error.js';
 import type { Owner } from '../session.js';
-import { roomIn, writeWorkbook } from './workbook.writer.js';
+import { writePack } from './export-pack.writer.js';
+import { roomIn, writeWorkbook, type OriginalLink } from './workbook.writer.js';
 
 /**
  * Receipts read per query. A page (and the next one, read ahead) must die young: at 1,000 they
  * outlived the young generation and the export's peak RSS went from +30 MB to +150 MB.
  */
 const PAGE_SIZE = 500;
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Data rows one xlsx sheet holds (1,048,576 rows less the header). */
 const XLSX_MAX_ROWS = 1_048_575;
 
@@ -37,10 +51,28 @@ export interface PreparedExport {
   write(out: Writable): Promise<void>;
 }
 
-/** Export: the spec §7 workbook and the CSV presets, streamed from the database page by page. */
+/** An import file ready to stream: its context checked, its receipts counted. */
+interface PlannedFile {
+  file: ImportFile;
+  context: ImportContext;
+  rows: number;
+  skipped: number;
+}
+
+const CONTENT_TYPES = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  zip: 'application/zip',
+} as const;
+
+/**
+ * Export: the spec §7 workbook, the import files of the presets and the export pack (a zip of
+ * the workbook, the preset's file and the originals), streamed from the database page by page.
+ */
 export class ExportService {
   constructor(
     private readonly receipts: ReceiptRepository,
+    private readonly users: UserRepository,
+    private readonly files: FileStore,
     private readonly log: Logger,
   ) {}
 
@@ -55,42 +87,51 @@ export class ExportService {
     if (request.ids && total < request.ids.length) throw notFound('Some of the selected receipts were not found. Reload the list and try again.');
     if (total === 0) throw new HttpError(400, 'NOTHING_TO_EXPORT', EXPORT_ERRORS.nothing);
     if (total > LARGE_EXPORT_WARNING) this.log.warn({ receipts: total }, 'large export');
+    const withIssues = total - valid;
+    const sheets = sheetNamesOf(request);
+    const workbook = (out: Writable, linkOf?: OriginalLink) => writeWorkbook(out, sheets, this.pages(scope, { valid: 'both', importableOnly: false }), linkOf);
 
-    const pages = (valid: boolean, importableOnly = false) => this.pages(scope, { valid, importableOnly });
+    if (request.format === 'xlsx' || request.format === 'zip') {
+      if (valid > XLSX_MAX_ROWS || withIssues > XLSX_MAX_ROWS) throw new HttpError(400, 'VALIDATION_FAILED', 'Range exceeds format limit');
+    }
     if (request.format === 'xlsx') {
-      if (valid > XLSX_MAX_ROWS || total - valid > XLSX_MAX_ROWS) throw new HttpError(400, 'VALIDATION_FAILED', 'Range exceeds format limit');
-      return {
-        filename: `${request.name}.xlsx`,
-        contentType: XLSX_TYPE,
-        rows: valid,
-        withIssues: total - valid,
-        skipped: 0,
-        write: (out) => writeWorkbook(out, sheetNamesOf(request), (v) => pages(v)),
-      };
+      return { filename: `${request.name}.xlsx`, contentType: CONTENT_TYPES.xlsx, rows: valid, withIssues, skipped: 0, write: (out) => workbook(out) };
     }
 
-    const csv = { filename: `${request.name}.csv`, contentType: 'text/csv; charset=utf-8', withIssues: total - valid };
-    if (request.preset === 'generic') {
-      if (valid === 0) throw nothingValid(total);
-      return {
-        ...csv,
-        rows: valid,
-        skipped: 0,
-        write: (out) =>
-          writeCsv(out, EXPORT_COLUMNS, pages(true), (source) => {
-            const row = exportRow(source);
-            return EXPORT_COLUMNS.map((c) => row[c] ?? null);
-          }, true),
-      };
+    const planned = await this.plan(owner, request, counts);
+    const writeFile = (out: Writable) => writeImportFile(out, planned, this.pages(scope, { valid: true, importableOnly: planned.file.carries === 'importable' }));
+    const fileName = `${request.name}.${planned.file.extension}`;
+    if (request.format !== 'zip') {
+      return { filename: fileName, contentType: planned.file.contentType, rows: planned.rows, withIssues, skipped: planned.skipped, write: writeFile };
     }
-    const preset = ACCOUNTING_PRESETS[request.preset];
-    if (counts.importable === 0) throw nothingValid(total, preset.label);
-    const dateFormat = request.dateFormat ?? preset.defaultDateFormat;
     return {
-      ...csv,
-      rows: counts.importable,
-      skipped: valid - counts.importable,
-      write: (out) => writeCsv(out, preset.columns, pages(true, true), (source) => preset.line(source, dateFormat)),
+      filename: `${request.name}.zip`,
+      contentType: CONTENT_TYPES.zip,
+      rows: total,
+      withIssues,
+      skipped: planned.skipped,
+      write: (out) =>
+        writePack(
+          out,
+          {
+            originals: this.originalPages(scope),
+            openOriginal: (uploadId) =>
+              this.files.readStream(uploadId).catch((err: unknown) => {
+                // A missing original is noted in the pack; any other failure ends the download.
+                if (err instanceof StoredFileMissingError) return null;
+                throw err;
+              }),
+            entries: [
+              { name: `${request.name}.xlsx`, store: true, write: workbook },
+              { name: fileName, store: false, write: writeFile },
+            ],
+            texts:
+              request.preset === 'firefly'
+                ? [{ name: `${request.name}.json`, text: JSON.stringify(fireflyImportConfig(planned.context.dateFormat, planned.context.now), null, 2) }]
+                : [],
+          },
+          this.log,
+        ),
     };
   }
 
@@ -99,14 +140,61 @@ export class ExportService {
     const sources = sampleExport(currency);
     return {
       filename: `${SAMPLE_EXPORT_NAME}.xlsx`,
-      contentType: XLSX_TYPE,
+      contentType: CONTENT_TYPES.xlsx,
       rows: sources.length,
       withIssues: 0,
       skipped: 0,
       write: (out) =>
-        writeWorkbook(out, [DEFAULT_SHEET_NAMES.receipts, DEFAULT_SHEET_NAMES.issues, DEFAULT_SHEET_NAMES.summary], async function* (valid) {
-          if (valid) yield sources;
-        }),
+        writeWorkbook(
+          out,
+          [DEFAULT_SHEET_NAMES.receipts, DEFAULT_SHEET_NAMES.issues, DEFAULT_SHEET_NAMES.summary],
+          (async function* () {
+            yield sources;
+          })(),
+        ),
+    };
+  }
+
+  /** The Firefly III data importer's configuration for the Firefly file of the same date layout. */
+  fireflyConfig(request: Pick<ExportRequest, 'dateFormat'>): Record<string, unknown> {
+    return fireflyImportConfig(request.dateFormat ?? EXPORT_FILES.firefly.defaultDateFormat);
+  }
+
+  /** The preset's file for these receipts, or why it cannot be written. */
+  private async plan(owner: Owner, request: ExportRequest, counts: ExportCounts): Promise<PlannedFile> {
+    const file = EXPORT_FILES[request.preset];
+    const label = EXPORT_PRESET_LABELS[request.preset];
+    const byValidity = file.carries === 'valid';
+    const rows = byValidity ? counts.valid : counts.importable;
+    if (rows === 0) throw nothingValid(counts.total, byValidity ? undefined : label);
+    const currencies = (byValidity ? counts.validCurrencies : counts.importableCurrencies).toSorted();
+    if (file.currencies === 'single' && currencies.length > 1) {
+      throw new HttpError(400, 'VALIDATION_FAILED', `${label} files hold one currency, and these receipts are in ${currencies.join(', ')}. Filter the export by currency.`);
+    }
+    if (file.currencies === 'EUR' && currencies.some((c) => c !== 'EUR')) {
+      throw new HttpError(
+        400,
+        'VALIDATION_FAILED',
+        `The DATEV bookings are in euros, and some of these receipts are in ${currencies.filter((c) => c !== 'EUR').join(', ')}. Filter the export to EUR.`,
+      );
+    }
+    const datev = request.preset === 'datev' && owner.userId ? ((await this.users.datevSettings(owner.userId)) ?? DEFAULT_DATEV_SETTINGS) : DEFAULT_DATEV_SETTINGS;
+    if (request.preset === 'datev' && counts.from && counts.to) {
+      const problem = datevBatchProblem(counts.from, counts.to, datev);
+      if (problem) throw new HttpError(400, 'VALIDATION_FAILED', problem);
+    }
+    return {
+      file,
+      rows,
+      skipped: byValidity ? 0 : counts.valid - counts.importable,
+      context: {
+        currency: currencies[0] ?? 'USD',
+        from: counts.from,
+        to: counts.to,
+        dateFormat: request.dateFormat ?? file.defaultDateFormat,
+        now: new Date(),
+        datev,
+      },
     };
   }
 
@@ -115,7 +203,7 @@ export class ExportService {
    * The next page is asked for before this one is handed out, so the database works while the
    * file is written.
    */
-  private async *pages(scope: ReceiptScope, pick: { valid: boolean; importableOnly: boolean }): AsyncGenerator<ExportSource[]> {
+  private async *pages(scope: ReceiptScope, pick: { valid: boolean | 'both'; importableOnly: boolean }): AsyncGenerator<ExportSource[]> {
     let pending = this.receipts.exportPage(scope, pick, null, PAGE_SIZE);
     for (;;) {
       const rows = await pending;
@@ -130,6 +218,19 @@ export class ExportService {
       if (!more) return;
     }
   }
+
+  /** Every receipt of the scope with its original's name and state, in upload order. */
+  private async *originalPages(scope: ReceiptScope): AsyncGenerator<OriginalRow[]> {
+    let after: { at: string; id: string } | null = null;
+    for (;;) {
+      const rows = await this.receipts.originalsPage(scope, after, PAGE_SIZE);
+      if (rows.length === 0) return;
+      yield rows;
+      if (rows.length < PAGE_SIZE) return;
+      const last = rows.at(-1)!;
+      after = { at: last.at, id: last.uploadId };
+    }
+  }
 }
 
 function nothingValid(total: number, product?: string): HttpError {
@@ -141,24 +242,19 @@ function nothingValid(total: number, product?: string): HttpError {
   );
 }
 
-async function writeCsv(
-  out: Writable,
-  columns: readonly string[],
-  pages: AsyncIterable<ExportSource[]>,
-  line: (source: ExportSource) => Array<string | number | null> | null,
-  byteOrderMark = false,
-): Promise<void> {
-  // Excel reads a CSV as UTF-8 only with the mark; the accounting imports want none.
-  out.write(`${byteOrderMark ? '\uFEFF' : ''}${csvLine(columns)}`);
+/** Streams an import file: its opening, a record per receipt a page at a time, its closing, in the file's encoding. */
+async function writeImportFile(out: Writable, { file, context }: PlannedFile, pages: AsyncIterable<ExportSource[]>): Promise<void> {
+  const writer = file.open(context);
+  const encode = (text: string): string | Buffer => (file.encoding === 'windows-1252' ? iconv.encode(text, 'win1252') : text);
+  out.write(encode(writer.head));
   for await (const page of pages) {
     let chunk = '';
-    for (const source of page) {
-      const values = line(source);
-      if (values) chunk += csvLine(values);
-    }
-    out.write(chunk);
+    for (const source of page) chunk += writer.record(source) ?? '';
+    if (chunk) out.write(encode(chunk));
     await roomIn(out);
   }
+  const tail = writer.tail();
+  if (tail) out.write(encode(tail));
   await new Promise<void>((resolve, reject) => {
     out.once('finish', resolve);
     out.once('error', reject);

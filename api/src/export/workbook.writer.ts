@@ -17,9 +17,16 @@ import {
   type ExportSource,
 } from '@receipts/common';
 import ExcelJS from 'exceljs';
+import { IssueSpool } from './issue.spool.js';
 
-/** Pages of receipts, valid ones or the ones with issues, read from the database one page at a time. */
-export type ReceiptPages = (valid: boolean) => AsyncIterable<ExportSource[]>;
+/** Pages of receipts, valid ones and ones with issues together, read from the database one page at a time. */
+export type ReceiptPages = AsyncIterable<ExportSource[]>;
+
+/** Receipts per page read back from the spool of the ones with issues. */
+const SPOOL_PAGE = 500;
+
+/** Where a receipt's original lies beside the workbook (the export pack), if it is there. */
+export type OriginalLink = (source: ExportSource) => string | undefined;
 
 /** Bytes the client may have unread before the export waits: the network drains while the next page is written. */
 const OUT_BACKLOG_MAX = 1024 * 1024;
@@ -127,10 +134,23 @@ function addSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name: string, la
 
 const valuesOf = (layout: SheetLayout, row: ExportRow): CellValue[] => layout.columns.map((column) => row[column] ?? null);
 
-function writeRow(sheet: ExcelJS.Worksheet, layout: SheetLayout, row: readonly CellValue[], currency: string): void {
+/** Text as a formula's string argument: quotes doubled, at most the 255 characters Excel takes. */
+const formulaText = (text: string) => [...text].slice(0, 255).join('').replace(/"/g, '""');
+
+/**
+ * The file name as a link to the original beside the workbook. A HYPERLINK formula rather than
+ * a hyperlink: exceljs keeps every hyperlink of a sheet in memory until the sheet ends, a
+ * formula is written and gone; Excel and LibreOffice open the relative path from the workbook's folder.
+ */
+function linkCell(text: string, target: string): ExcelJS.CellFormulaValue {
+  return { formula: `HYPERLINK("${formulaText(target)}","${formulaText(text)}")`, result: [...text].slice(0, 255).join(''), date1904: false };
+}
+
+function writeRow(sheet: ExcelJS.Worksheet, layout: SheetLayout, row: readonly CellValue[], currency: string, link?: string): void {
   // An absent value makes no cell at all (undefined), which keeps the file small and skips the style lookup.
-  const values: Array<CellValue | Date | undefined> = row.map((value, i) => {
+  const values: Array<CellValue | Date | ExcelJS.CellFormulaValue | undefined> = row.map((value, i) => {
     if (value === null) return undefined;
+    if (i === 0 && link && typeof value === 'string') return linkCell(value, link);
     if (typeof value !== 'string') return value;
     return layout.kinds[i] === 'date' ? dayCell(value) : fitCellText(value);
   });
@@ -153,36 +173,40 @@ function writeRow(sheet: ExcelJS.Worksheet, layout: SheetLayout, row: readonly C
 
 /**
  * Streams the spec §7 workbook to `out`: the valid receipts, then the ones with issues, then
- * the summary of exactly those rows. A sheet is written whole before the next starts (the zip
- * holds one open entry at a time), and each page waits for room in `out`, so memory stays flat
- * whatever the number of receipts.
+ * the summary of exactly those rows. The receipts are read once: the ones with issues are set
+ * aside (IssueSpool) while the first sheet is written, since the zip holds one open entry at a
+ * time. Each page waits for room in `out`, so memory stays flat whatever the number of receipts.
  */
-export async function writeWorkbook(out: Writable, sheetNames: readonly [string, string, string], pages: ReceiptPages): Promise<void> {
+export async function writeWorkbook(out: Writable, sheetNames: readonly [string, string, string], pages: ReceiptPages, linkOf?: OriginalLink): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   workbook.creator = 'Receipts to Excel';
   const tally = emptyTally();
-
-  const receiptsSheet = addSheet(workbook, sheetNames[0], RECEIPTS);
-  for await (const page of pages(true)) {
-    for (const source of drain(page)) {
-      tallyReceipt(tally, source.receipt);
-      writeRow(receiptsSheet, RECEIPTS, exportRowValues(source), source.receipt.currency ?? 'USD');
+  const spool = new IssueSpool();
+  try {
+    const receiptsSheet = addSheet(workbook, sheetNames[0], RECEIPTS);
+    for await (const page of pages) {
+      for (const source of drain(page)) {
+        tallyReceipt(tally, source.receipt);
+        if (source.receipt.valid === false) await spool.push(source);
+        else writeRow(receiptsSheet, RECEIPTS, exportRowValues(source), source.receipt.currency ?? 'USD', linkOf?.(source));
+      }
+      await zipCaughtUp(receiptsSheet);
+      await roomIn(out);
     }
-    await zipCaughtUp(receiptsSheet);
-    await roomIn(out);
-  }
-  receiptsSheet.commit();
+    receiptsSheet.commit();
 
-  const issuesSheet = addSheet(workbook, sheetNames[1], ISSUES);
-  for await (const page of pages(false)) {
-    for (const source of drain(page)) {
-      tallyReceipt(tally, source.receipt);
-      writeRow(issuesSheet, ISSUES, valuesOf(ISSUES, issueRow(source)), source.receipt.currency ?? 'USD');
+    const issuesSheet = addSheet(workbook, sheetNames[1], ISSUES);
+    for await (const page of spool.pages(SPOOL_PAGE)) {
+      for (const source of drain(page)) {
+        writeRow(issuesSheet, ISSUES, valuesOf(ISSUES, issueRow(source)), source.receipt.currency ?? 'USD', linkOf?.(source));
+      }
+      await zipCaughtUp(issuesSheet);
+      await roomIn(out);
     }
-    await zipCaughtUp(issuesSheet);
-    await roomIn(out);
+    issuesSheet.commit();
+  } finally {
+    await spool.close();
   }
-  issuesSheet.commit();
 
   const summarySheet = addSheet(workbook, sheetNames[2], SUMMARY);
   for (const row of summaryRows(tally)) writeRow(summarySheet, SUMMARY, valuesOf(SUMMARY, row), 'USD');

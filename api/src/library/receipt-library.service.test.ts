@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { receiptListQuerySchema } from '@receipts/common';
-import { ReceiptRepository } from '@receipts/infra';
+import { MerchantRuleRepository, ReceiptRepository, UserRepository } from '@receipts/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymousOwner as visitor, extracted, openUploadStack, pngFile as png, type UploadStack } from '../../../tests/support/upload-stack.js';
 import { HttpError } from '../http-error.js';
@@ -11,10 +12,12 @@ import { ReceiptLibraryService } from './receipt-library.service.js';
 describe('receipt library service', () => {
   let stack: UploadStack;
   let library: ReceiptLibraryService;
+  let rules: MerchantRuleRepository;
 
   beforeAll(async () => {
     stack = await openUploadStack();
-    library = new ReceiptLibraryService(new ReceiptRepository(stack.database.db), stack.uploads, new UploadService(stack), stack.files);
+    rules = new MerchantRuleRepository(stack.database.db);
+    library = new ReceiptLibraryService(new ReceiptRepository(stack.database.db), stack.uploads, new UploadService(stack), stack.files, rules, stack.log);
   }, 120_000);
 
   afterAll(async () => {
@@ -135,5 +138,27 @@ describe('receipt library service', () => {
     expect(await refusal(library.page(visitor(), id, 0))).toEqual({ status: 404, code: 'NOT_FOUND' });
     await library.remove(owner, id);
     expect(await stack.files.pageCount(uploadId)).toBe(0);
+  });
+
+  it("turns a signed-in owner's corrections into rules keyed on what was read, and an anonymous visitor's into none", async () => {
+    const user = (await new UserRepository(stack.database.db).insert({ email: `rules-${randomUUID()}@example.test`, username: 'r', passwordHash: 'x' }))!;
+    const owner = { userId: user.id, anonId: null, clientIp: null };
+    const id = await stored(owner, { merchantName: 'GARDENlA BAKERIES (KL)', merchantRead: 'GARDENlA BAKERIES (KL)', category: 'other' });
+    await library.correct(owner, id, { merchantName: 'Gardenia', category: 'grocery' });
+    expect((await rules.forUser(user.id)).map(({ kind, match, value }) => ({ kind, match, value }))).toEqual(
+      expect.arrayContaining([
+        { kind: 'merchant', match: 'GARDENlA BAKERIES (KL)', value: 'Gardenia' },
+        { kind: 'category', match: 'Gardenia', value: 'grocery' },
+      ]),
+    );
+    // Renamed by a rule, then corrected again: the rule of what was read changes, no chain of rules.
+    const renamed = await stored(owner, { merchantName: 'Gardenia', merchantRead: 'GARDENlA BAKERIES (KL)' });
+    await library.correct(owner, renamed, { merchantName: 'Gardenia Bakeries' });
+    expect((await rules.forUser(user.id)).filter((r) => r.kind === 'merchant').map((r) => [r.match, r.value])).toEqual([['GARDENlA BAKERIES (KL)', 'Gardenia Bakeries']]);
+
+    // An anonymous visitor has no account to keep rules in: the correction is saved all the same.
+    const visitorOwner = visitor();
+    const theirs = await stored(visitorOwner, { merchantName: 'Corner Shop' });
+    expect((await library.correct(visitorOwner, theirs, { merchantName: 'The Corner Shop' })).merchantName).toBe('The Corner Shop');
   });
 });

@@ -2,6 +2,7 @@ import {
   applyPatch,
   isExportValid,
   keptAcceptances,
+  learnedRules,
   receiptChanges,
   reviewFlags,
   validateReceipt,
@@ -11,14 +12,18 @@ import {
   type ReceiptDetail,
   type ReceiptList,
   type ReceiptListQuery,
+  type MerchantRule,
   type ReceiptPatch,
 } from '@receipts/common';
 import {
   receiptColumns,
+  StoredFileMissingError,
   toDuplicateOf,
   toReceiptView,
   type FileStore,
   type LibraryRow,
+  type Logger,
+  type MerchantRuleRepository,
   type ReceiptRepository,
   type ReceiptRow,
   type UploadRepository,
@@ -66,6 +71,8 @@ export class ReceiptLibraryService {
     private readonly uploadRows: UploadRepository,
     private readonly uploads: UploadService,
     private readonly files: FileStore,
+    private readonly rules: MerchantRuleRepository,
+    private readonly log: Logger,
   ) {}
 
   async list(owner: Owner, query: ReceiptListQuery): Promise<ReceiptList> {
@@ -109,8 +116,8 @@ export class ReceiptLibraryService {
     const picture = await this.files.readPage(upload.id, n);
     if (picture) return { bytes: picture, contentType: 'image/jpeg' };
     if (n !== 0 || !SHOWN_AS_IS.has(upload.mimeType) || (await this.files.pageCount(upload.id)) > 0) throw missing();
-    const original = await this.files.read(upload.id).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') throw missing();
+    const original = await this.files.read(upload.id).catch((err: unknown) => {
+      if (err instanceof StoredFileMissingError) throw missing();
       throw err;
     });
     return { bytes: original, contentType: upload.mimeType };
@@ -159,10 +166,12 @@ export class ReceiptLibraryService {
   /**
    * Corrects fields or items: the receipt is validated again (its issues and export validity
    * follow the corrected values; its quality, an extraction measure, stays) and the change is
-   * recorded. Duplicate flags follow the corrected merchant, date and total.
+   * recorded. Duplicate flags follow the corrected merchant, date and total. A signed-in owner's
+   * new merchant name or category becomes a rule for their next receipts.
    */
   async correct(owner: Owner, id: string, patch: ReceiptPatch): Promise<ReceiptDetail> {
     const { upload } = await this.find(owner, id);
+    let learned: Array<Pick<MerchantRule, 'kind' | 'match' | 'value'>> = [];
     const outcome = await this.receipts.correct(id, (current) => {
       const before = toReceiptView(current);
       const after = applyPatch(before, patch);
@@ -170,6 +179,7 @@ export class ReceiptLibraryService {
       const fieldLines = patch.fieldLines ? checkedSources(patch.fieldLines, current.lines.length) : undefined;
       const movedSources = fieldLines !== undefined && JSON.stringify(fieldLines) !== JSON.stringify(current.fieldLines);
       if (Object.keys(changes).length === 0 && !movedSources) return null;
+      learned = learnedRules(current, after, changes);
       const issues = validateReceipt(after, new Date());
       // What a person accepted stays accepted while the receipt still carries that flag.
       const acceptedIssues = keptAcceptances(current.acceptedIssues, after, issues);
@@ -180,7 +190,13 @@ export class ReceiptLibraryService {
     });
     if (outcome === 'not-found') throw notFound('Receipt not found');
     if (outcome === 'busy') throw new HttpError(409, 'CONFLICT', 'This receipt is being extracted again; correct it once that is done.');
-    if (outcome === 'changed') await this.uploadRows.refreshDuplicateFlags(upload.id);
+    if (outcome === 'changed') {
+      await this.uploadRows.refreshDuplicateFlags(upload.id);
+      // The correction is saved whatever happens here: a rule not learned is logged, not the user's error.
+      if (owner.userId && learned.length > 0) {
+        await this.rules.learn(owner.userId, learned).catch((err: unknown) => this.log.warn({ err, receiptId: id }, 'rule not learned from a correction'));
+      }
+    }
     return this.get(owner, id);
   }
 

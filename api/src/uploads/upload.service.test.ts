@@ -155,4 +155,16 @@ describe('upload service', () => {
     // The earlier receipt stays until the new one replaces it.
     expect((await service.get(owner, id)).receipt?.total).toBe(3);
   });
+
+  it('re-extracts with an engine only when this server runs it, and says which one is missing', async () => {
+    const owner = visitor();
+    const { id } = await service.create(owner, png());
+    await stack.uploads.claim(id);
+    await stack.uploads.complete(id, receipt);
+    const refused = await service.reextract(owner, id, 'vlm').catch((err: unknown) => err);
+    expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', message: 'The vision model is not configured on this server.' });
+    expect(await used(owner)).toBe(1);
+    const withVlm = new UploadService({ ...stack, engines: ['local', 'vlm'] });
+    expect(await withVlm.reextract(owner, id, 'vlm')).toMatchObject({ id, status: 'queued', engine: 'vlm' });
+  });
 });

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { isFinal, laneFor, quotaExceededMessage, sniffMimeType, USER_MESSAGES, type EngineName, type UploadView } from '@receipts/common';
+import { engineNotConfiguredMessage, isFinal, laneFor, quotaExceededMessage, sniffMimeType, USER_MESSAGES, type EngineName, type UploadView } from '@receipts/common';
 import {
   metrics,
   notifyQuota,
@@ -21,7 +21,7 @@ export interface UploadServiceDeps {
   quota: QuotaService;
   files: FileStore;
   bus: UploadEventBus;
-  /** Engines this deployment can run (Document AI only when configured); the local one when not given. */
+  /** Engines this deployment can run (Document AI and the vision model only when configured); the local one when not given. */
   engines?: readonly EngineName[];
   log: Logger;
 }
@@ -140,7 +140,7 @@ export class UploadService {
   async reextract(owner: Owner, id: string, engine?: EngineName): Promise<UploadRow> {
     const { uploads, jobs, quota, log } = this.deps;
     if (engine && !(this.deps.engines ?? ['local']).includes(engine)) {
-      throw new HttpError(400, 'VALIDATION_FAILED', USER_MESSAGES.documentAiNotConfigured);
+      throw new HttpError(400, 'VALIDATION_FAILED', engineNotConfiguredMessage(engine));
     }
     await jobs.ping().catch(() => {
       throw unavailable();
@@ -197,7 +197,7 @@ export class UploadService {
 
   /** Deletes stored originals whose rows are already gone. */
   async deleteOriginals(ids: readonly string[]): Promise<void> {
-    for (const id of ids) await this.deps.files.delete(id);
+    await this.deps.files.deleteMany(ids);
   }
 
   /** The owner keeps an upload flagged as a possible duplicate: the flag goes and is not set again. */

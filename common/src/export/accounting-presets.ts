@@ -1,15 +1,19 @@
 import type { CellValue, ExportSource } from './export-rows.js';
 import { plainAmount } from './money-format.rule.js';
 
-export const EXPORT_PRESETS = ['generic', 'quickbooks', 'xero'] as const;
+export const EXPORT_PRESETS = ['generic', 'quickbooks', 'xero', 'ynab', 'firefly', 'ofx', 'qif', 'datev'] as const;
 export type ExportPreset = (typeof EXPORT_PRESETS)[number];
-export type AccountingPresetName = Exclude<ExportPreset, 'generic'>;
 
 /** What the layout picker and the messages call each preset. */
 export const EXPORT_PRESET_LABELS: Readonly<Record<ExportPreset, string>> = {
   generic: 'Excel (all fields)',
   quickbooks: 'QuickBooks',
   xero: 'Xero',
+  ynab: 'YNAB',
+  firefly: 'Firefly III',
+  ofx: 'OFX bank statement',
+  qif: 'QIF (Quicken)',
+  datev: 'DATEV Buchungsstapel',
 };
 
 export const DATE_FORMATS = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD'] as const;
@@ -27,9 +31,8 @@ export function formatDay(day: string | null | undefined, format: DateFormat): s
   return day!;
 }
 
+/** A CSV import layout: its header and the line of one receipt. */
 export interface AccountingPreset {
-  /** The product's name, for messages. */
-  label: string;
   /** Header row, exactly as the product's import template has it. */
   columns: readonly string[];
   defaultDateFormat: DateFormat;
@@ -38,7 +41,7 @@ export interface AccountingPreset {
 }
 
 /** Receipts are money spent: the products read a minus sign as money out. */
-function spent(source: ExportSource): string | null {
+export function spent(source: ExportSource): string | null {
   const { total, currency } = source.receipt;
   return typeof total === 'number' ? plainAmount(-total, currency ?? 'USD') : null;
 }
@@ -49,7 +52,6 @@ function spent(source: ExportSource): string | null {
  * confirmed on import).
  */
 const quickbooks: AccountingPreset = {
-  label: EXPORT_PRESET_LABELS.quickbooks,
   columns: ['Date', 'Description', 'Amount'],
   defaultDateFormat: 'MM/DD/YYYY',
   line(source, dateFormat) {
@@ -68,7 +70,6 @@ const quickbooks: AccountingPreset = {
  * the template's DD/MM/YYYY.
  */
 const xero: AccountingPreset = {
-  label: EXPORT_PRESET_LABELS.xero,
   columns: ['*Date', '*Amount', 'Payee', 'Description', 'Reference', 'Cheque Number'],
   defaultDateFormat: 'DD/MM/YYYY',
   line(source, dateFormat) {
@@ -83,4 +84,99 @@ const xero: AccountingPreset = {
   },
 };
 
-export const ACCOUNTING_PRESETS: Record<AccountingPresetName, AccountingPreset> = { quickbooks, xero };
+/** The category as the products show it: `Grocery`, `Restaurant`, … */
+export function categoryLabel(category: string): string {
+  return category.charAt(0).toUpperCase() + category.slice(1);
+}
+
+/** Receipt number, payment and file, for a memo or notes column. */
+function memoOf(source: ExportSource): string {
+  const { receiptNumber, paymentMethod } = source.receipt;
+  return [receiptNumber ? `Receipt #${receiptNumber}` : null, paymentMethod ? `paid by ${paymentMethod}` : null, source.filename]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/**
+ * YNAB file-based import, its CSV layout: Date, Payee, Memo, Outflow, Inflow; money spent is an
+ * outflow written without a sign. YNAB asks for the date layout on import; MM/DD/YYYY by default.
+ */
+const ynab: AccountingPreset = {
+  columns: ['Date', 'Payee', 'Memo', 'Outflow', 'Inflow'],
+  defaultDateFormat: 'MM/DD/YYYY',
+  line(source, dateFormat) {
+    const date = formatDay(source.receipt.date, dateFormat);
+    const { total, currency } = source.receipt;
+    if (!date || typeof total !== 'number') return null;
+    return [date, source.receipt.merchantName ?? null, memoOf(source), plainAmount(total, currency ?? 'USD'), null];
+  },
+};
+
+/** The Firefly III columns, in the order the data importer's configuration (`fireflyImportConfig`) gives them roles. */
+export const FIREFLY_COLUMNS = ['Date', 'Description', 'Amount', 'Currency', 'Payee', 'Category', 'Notes', 'Receipt ID'] as const;
+
+/**
+ * Firefly III data importer CSV: a negative amount is a withdrawal from the asset account
+ * picked on import, the payee becomes its expense account, the receipt id makes a re-import
+ * skip what is already there. Its configuration file is `fireflyImportConfig`.
+ */
+const firefly: AccountingPreset = {
+  columns: FIREFLY_COLUMNS,
+  defaultDateFormat: 'YYYY-MM-DD',
+  line(source, dateFormat) {
+    const date = formatDay(source.receipt.date, dateFormat);
+    const amount = spent(source);
+    if (!date || amount === null) return null;
+    const { merchantName, currency, category, id } = source.receipt;
+    const description = `${merchantName || 'Receipt'}${source.receipt.receiptNumber ? ` #${source.receipt.receiptNumber}` : ''}`;
+    return [date, description, amount, currency ?? 'USD', merchantName ?? null, categoryLabel(category), memoOf(source), id];
+  },
+};
+
+export const ACCOUNTING_PRESETS = { quickbooks, xero, ynab, firefly } as const satisfies Record<string, AccountingPreset>;
+export type AccountingPresetName = keyof typeof ACCOUNTING_PRESETS;
+
+/** Firefly III's date patterns (PHP `date` letters) for our layouts. */
+const FIREFLY_DATE: Record<DateFormat, string> = { 'MM/DD/YYYY': 'm/d/Y', 'DD/MM/YYYY': 'd/m/Y', 'YYYY-MM-DD': 'Y-m-d' };
+
+/**
+ * The Firefly III data importer's configuration for the Firefly CSV (version 3, as the importer
+ * writes it when a configuration is downloaded): a role per column, duplicates recognised by
+ * the receipt id, and the asset account left for the person to pick on the importer's form.
+ */
+export function fireflyImportConfig(dateFormat: DateFormat, now: Date = new Date()): Record<string, unknown> {
+  const roles: Record<(typeof FIREFLY_COLUMNS)[number], string> = {
+    Date: 'date_transaction',
+    Description: 'description',
+    Amount: 'amount',
+    Currency: 'currency-code',
+    Payee: 'opposing-name',
+    Category: 'category-name',
+    Notes: 'note',
+    'Receipt ID': 'external-id',
+  };
+  return {
+    version: 3,
+    source: 'receipts-to-excel',
+    created_at: now.toISOString(),
+    date: FIREFLY_DATE[dateFormat],
+    default_account: 0,
+    delimiter: 'comma',
+    headers: true,
+    rules: true,
+    skip_form: false,
+    add_import_tag: true,
+    roles: FIREFLY_COLUMNS.map((c) => roles[c]),
+    do_mapping: FIREFLY_COLUMNS.map(() => false),
+    mapping: [],
+    duplicate_detection_method: 'cell',
+    ignore_duplicate_lines: true,
+    ignore_duplicate_transactions: true,
+    unique_column_index: FIREFLY_COLUMNS.indexOf('Receipt ID'),
+    unique_column_type: 'external-id',
+    flow: 'file',
+    content_type: 'csv',
+    custom_tag: '',
+    conversion: false,
+  };
+}

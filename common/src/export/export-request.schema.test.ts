@@ -25,14 +25,22 @@ describe('export request', () => {
     [{ ids: [ID, null] }, EXPORT_ERRORS.nullReceipt],
     [{ ids: ['nope'] }, 'Invalid receipt id: "nope"'],
     [{ format: 'ods' }, EXPORT_ERRORS.bookType],
-    [{ format: 'xlsx', preset: 'xero' }, 'The xero preset is a CSV file: ask for format=csv'],
-    [{ preset: 'sage', format: 'csv' }, 'preset must be generic, quickbooks or xero'],
+    [{ format: 'xlsx', preset: 'xero' }, 'Xero exports as CSV or the zip pack: ask for format=csv'],
+    [{ format: 'csv', preset: 'ofx' }, 'OFX bank statement exports as OFX or the zip pack: ask for format=ofx'],
+    [{ format: 'qif' }, 'Excel (all fields) exports as XLSX, CSV or the zip pack: ask for format=xlsx'],
+    [{ preset: 'sage', format: 'csv' }, 'preset must be one of generic, quickbooks, xero, ynab, firefly, ofx, qif, datev'],
     [{ name: 'a/b' }, 'The file name cannot contain / \\ : * ? " < > |'],
     [{ receiptsSheet: 'x'.repeat(32) }, WORKBOOK_ERRORS.tooLong],
     [{ issuesSheet: 'Issues: 2024' }, WORKBOOK_ERRORS.illegal],
     [{ summarySheet: 'receipts' }, WORKBOOK_ERRORS.duplicate],
   ])('%j → %s', (input, message) => {
     expect(firstError(input)).toBe(message);
+  });
+
+  it("takes the preset's own file when no format is asked for", () => {
+    expect(exportRequestSchema.parse({ preset: 'qif' }).format).toBe('qif');
+    expect(exportRequestSchema.parse({ preset: 'datev' }).format).toBe('csv');
+    expect(exportRequestSchema.parse({ preset: 'datev', format: 'zip' }).format).toBe('zip');
   });
 
   it('takes a name with or without its extension', () => {

@@ -1,10 +1,17 @@
 import { z } from 'zod';
 import { receiptFilterSchema } from '../receipt-library.schema.js';
-import { DATE_FORMATS, EXPORT_PRESETS } from './accounting-presets.js';
+import { DATE_FORMATS, EXPORT_PRESET_LABELS, EXPORT_PRESETS, type ExportPreset } from './accounting-presets.js';
+import { EXPORT_FILES } from './export-files.js';
 import { validateSheetNames, WorkbookError } from './workbook.rules.js';
 
-export const EXPORT_FORMATS = ['xlsx', 'csv'] as const;
+/** `zip` is the export pack: the workbook, the preset's file and every original. */
+export const EXPORT_FORMATS = ['xlsx', 'csv', 'ofx', 'qif', 'zip'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The downloads a preset offers, its own first: the workbook or its import file, then the pack. */
+export function formatsOf(preset: ExportPreset): ExportFormat[] {
+  return preset === 'generic' ? ['xlsx', 'csv', 'zip'] : [EXPORT_FILES[preset].extension, 'zip'];
+}
 
 /** Spec §7: the workbook file and its sheets. */
 export const DEFAULT_EXPORT_NAME = 'receipts_export';
@@ -53,8 +60,9 @@ const sheetName = z.string().optional();
  */
 export const exportRequestSchema = receiptFilterSchema
   .extend({
-    format: z.enum(EXPORT_FORMATS, { error: EXPORT_ERRORS.bookType }).default('xlsx'),
-    preset: z.enum(EXPORT_PRESETS, { error: 'preset must be generic, quickbooks or xero' }).default('generic'),
+    /** Without one, the preset's own: the workbook, or the preset's import file. */
+    format: z.enum(EXPORT_FORMATS, { error: EXPORT_ERRORS.bookType }).optional(),
+    preset: z.enum(EXPORT_PRESETS, { error: `preset must be one of ${EXPORT_PRESETS.join(', ')}` }).default('generic'),
     ids: ids.optional(),
     /** The file's name without extension. */
     name: z
@@ -69,15 +77,21 @@ export const exportRequestSchema = receiptFilterSchema
           .refine((n) => !ILLEGAL_FILE_CHARS.test(n), 'The file name cannot contain / \\ : * ? " < > |'),
       )
       .default(DEFAULT_EXPORT_NAME),
-    /** Dates of the QuickBooks and Xero files; each preset has its product's usual default. */
+    /** Dates of the import files; each preset has its product's usual default. */
     dateFormat: z.enum(DATE_FORMATS, { error: `dateFormat must be one of ${DATE_FORMATS.join(', ')}` }).optional(),
     receiptsSheet: sheetName,
     issuesSheet: sheetName,
     summarySheet: sheetName,
   })
   .superRefine((request, ctx) => {
-    if (request.format === 'xlsx' && request.preset !== 'generic') {
-      ctx.addIssue({ code: 'custom', path: ['format'], message: `The ${request.preset} preset is a CSV file: ask for format=csv` });
+    const formats = formatsOf(request.preset);
+    if (request.format && !formats.includes(request.format)) {
+      const names = formats.map((f) => (f === 'zip' ? 'the zip pack' : f.toUpperCase()));
+      ctx.addIssue({
+        code: 'custom',
+        path: ['format'],
+        message: `${EXPORT_PRESET_LABELS[request.preset]} exports as ${names.slice(0, -1).join(', ')} or ${names.at(-1)}: ask for format=${formats[0]}`,
+      });
     }
     try {
       validateSheetNames(sheetNamesOf(request));
@@ -85,7 +99,8 @@ export const exportRequestSchema = receiptFilterSchema
       if (!(err instanceof WorkbookError)) throw err;
       ctx.addIssue({ code: 'custom', path: ['sheets'], message: err.message });
     }
-  });
+  })
+  .transform((request) => ({ ...request, format: request.format ?? formatsOf(request.preset)[0]! }));
 export type ExportRequest = z.infer<typeof exportRequestSchema>;
 
 /** The workbook's sheet names, in order: the defaults of spec §7 unless the request names them. */

@@ -140,3 +140,35 @@ describe('netInclusiveSubtotal', () => {
     if (fields.tax > 0) expect(totalMismatch(r) === null).toBe(fields.total !== 150);
   });
 });
+
+describe("a service's items are trusted only while they add up", () => {
+  const item = (description: string, qty: number, price: number, amount: number) => ({
+    fields: { Description: { value: description }, Quantity: { value: qty }, Price: { value: price }, TotalPrice: { value: amount } },
+  });
+  const reading = (items: ReturnType<typeof item>[]) =>
+    extractReceipt({
+      content: '',
+      documents: [
+        {
+          fields: {
+            MerchantName: { value: 'CAFE ROMA', confidence: 0.9 },
+            TransactionDate: { value: '2026-03-14', confidence: 0.9 },
+            Subtotal: { value: 4.5, confidence: 0.9 },
+            Total: { value: 4.5, confidence: 0.9 },
+            Items: { values: items, confidence: 0.9 },
+          },
+        },
+      ],
+    });
+
+  it('keeps the quality of items that sum to the subtotal and multiply out', () => {
+    expect(reading([item('Espresso', 2, 1.5, 3), item('Cornetto', 1, 1.5, 1.5)]).quality).toBeCloseTo(0.87, 3);
+  });
+
+  it.each([
+    ['that do not sum to the subtotal or total', [item('Espresso', 2, 1.5, 3), item('Cornetto', 1, 2.5, 2.5)]],
+    ['whose quantity times price is not the amount', [item('Espresso', 3, 1.5, 3), item('Cornetto', 1, 1.5, 1.5)]],
+  ])('lowers it for items %s', (_, items) => {
+    expect(reading(items).quality).toBeCloseTo(0.87 - 0.7 * 0.1 * (0.9 - 0.4), 3);
+  });
+});

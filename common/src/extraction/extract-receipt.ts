@@ -1,5 +1,6 @@
 import type { ReceiptRecord } from '../receipt.schema.js';
 import type { RecognizedDocument } from '../recognized-document.js';
+import { itemLinesHold, itemsAgree } from './arithmetic.rule.js';
 import { categorize } from './category.rule.js';
 import { findChain } from './chain.rule.js';
 import { detectCurrency } from './currency.rule.js';
@@ -86,12 +87,6 @@ export interface ExtractOptions {
   now?: Date;
 }
 
-/** Items sum to the subtotal (or the total) within a cent per item, or they were misread. */
-function itemsAgree(sum: number, count: number, subtotal: number | null, total: number | null): boolean {
-  const slack = 0.01 * count + 0.005;
-  return (subtotal !== null && Math.abs(sum - subtotal) <= slack) || (total !== null && Math.abs(sum - total) <= slack);
-}
-
 /**
  * The spec §5 extraction with where each field came from: the recognition service's fields
  * where it gave them (with their confidences), the text rules for the rest, then category and
@@ -147,8 +142,12 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   if (totalField === null) sources.total = rawIndex(totalSources.total);
   if (items.length > 0) {
     const sum = items.reduce((s, i) => s + (i.amount ?? 0), 0);
-    // Items that add up to the receipt's sum were read right; others are a guess.
-    confidences.items = serviceItems.length > 0 ? (fields.Items?.confidence ?? TEXT_RULE_CONFIDENCE) : itemsAgree(sum, items.length, subtotal, total) ? 0.8 : 0.4;
+    // Items that add up to the receipt's sum were read right; others are a guess. A service's
+    // items are taken at its word only while they add up too (a vision model may invent a line).
+    const agree = itemsAgree(sum, items.length, subtotal, total);
+    const serviceConfidence = fields.Items?.confidence ?? TEXT_RULE_CONFIDENCE;
+    confidences.items =
+      serviceItems.length > 0 ? (agree && itemLinesHold(items) ? serviceConfidence : Math.min(serviceConfidence, DISAGREEMENT_CONFIDENCE)) : agree ? 0.8 : 0.4;
   }
 
   const pick = <T>(fromField: T | null | undefined, fromRule: T | null, source: number | undefined, name: SourcedField): T | null => {

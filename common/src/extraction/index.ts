@@ -9,6 +9,8 @@ export * from './items.rule.js';
 export * from './merchant.rule.js';
 export * from './money.rule.js';
 export * from './quality.rule.js';
+export * from './receipt-text.rule.js';
 export * from './tax-rate.rule.js';
 export * from './totals.rule.js';
 export * from './validation.rules.js';
+export * from './arithmetic.rule.js';

@@ -30,6 +30,11 @@ describe('itemsFromFields', () => {
     ]);
     expect(itemWords(items)).toBe('Coffee Unknown Item');
   });
+
+  it('keeps a coupon or deposit the service gives as a negative amount', () => {
+    const items = itemsFromFields({ values: [{ fields: { Description: { value: 'Pfand' }, TotalPrice: { value: -0.25 } } }] });
+    expect(items).toEqual([{ description: 'Pfand', qty: null, unitPrice: null, amount: -0.25 }]);
+  });
 });
 
 describe('item layouts', () => {

@@ -8,6 +8,16 @@ import { lineKind } from './totals.rule.js';
 /** The record keeps at most this many items (the workbook's 20 item slots). */
 export const MAX_ITEMS = 20;
 
+/** An item's amount: money, or money taken off (a coupon, a deposit returned) when the service gives it negative. */
+function itemAmount(field: RecognizedField | undefined): number | null {
+  const value = field?.value;
+  if (typeof value === 'number' && value < 0) {
+    const off = fieldMoney({ value: -value });
+    return off === null ? null : -off;
+  }
+  return fieldMoney(field);
+}
+
 /** Items the service recognised (spec §3 line item; description defaults to Unknown Item). */
 export function itemsFromFields(items: RecognizedField | undefined): LineItem[] {
   return (items?.values ?? []).map((item) => {
@@ -17,7 +27,7 @@ export function itemsFromFields(items: RecognizedField | undefined): LineItem[] 
       description: fieldText(f.Description) ?? 'Unknown Item',
       qty: qtyText !== undefined && Number.isFinite(Number(qtyText)) ? Number(qtyText) : null,
       unitPrice: fieldMoney(f.Price),
-      amount: fieldMoney(f.TotalPrice) ?? fieldMoney(f.Amount),
+      amount: itemAmount(f.TotalPrice) ?? itemAmount(f.Amount),
     };
   });
 }

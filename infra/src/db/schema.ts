@@ -16,11 +16,14 @@ import {
 } from 'drizzle-orm/pg-core';
 import type {
   Category,
+  DatevSettings,
   DuplicateReason,
   EngineName,
+  IntakeRefusal,
   IssueAcceptance,
   Lane,
   LineItem,
+  MerchantRuleKind,
   PlanId,
   ReceiptEditKind,
   ReceiptSources,
@@ -54,6 +57,8 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     userType: text('user_type').$type<'user' | 'admin'>().notNull().default('user'),
     stripeCustomerId: text('stripe_customer_id'),
+    /** The DATEV export's accounts and numbers (account page); null: the SKR03 defaults. */
+    datevSettings: jsonb('datev_settings').$type<DatevSettings>(),
     ...timestamps,
   },
   (t) => [uniqueIndex('users_email_idx').on(t.email), uniqueIndex('users_stripe_customer_idx').on(t.stripeCustomerId)],
@@ -186,6 +191,8 @@ export const receipts = pgTable(
       .unique()
       .references(() => uploads.id, { onDelete: 'cascade' }),
     merchantName: text('merchant_name'),
+    /** The merchant as the extraction read it, before the owner's rules renamed it: what a correction teaches a rule about. */
+    merchantRead: text('merchant_read'),
     date: text('date'),
     time: text('time'),
     currency: text('currency').notNull().default('USD'),
@@ -232,8 +239,62 @@ export const receiptEdits = pgTable(
   (t) => [index('receipt_edits_receipt_idx').on(t.receiptId, t.createdAt)],
 );
 
+/**
+ * What a user's corrections taught: a merchant as read → its name (`merchant`), or a merchant →
+ * its category (`category`). Applied to the user's next receipts by the worker; one per key.
+ */
+export const merchantRules = pgTable(
+  'merchant_rules',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<MerchantRuleKind>().notNull(),
+    /** The merchant text the rule matches, as the user saw it. */
+    match: text('match').notNull(),
+    /** Its normalized form (`merchantKey`), the one compared. */
+    matchKey: text('match_key').notNull(),
+    /** The merchant's name, or the category. */
+    value: text('value').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('merchant_rules_user_kind_key_idx').on(t.userId, t.kind, t.matchKey)],
+);
+
 export type UploadRow = typeof uploads.$inferSelect;
+export type MerchantRuleRow = typeof merchantRules.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type ReceiptRow = typeof receipts.$inferSelect;
 export type ReceiptEditRow = typeof receiptEdits.$inferSelect;
+
+/** An account's private intake address: the random token in its local part. No row: the account has none (never made, or turned off). */
+export const intakeAddresses = pgTable('intake_addresses', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  token: text('token').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Mail received for an account, one row per message (its Message-ID, hashed), so a message
+ * delivered twice is processed once. Written before the message's uploads and removed again
+ * if they cannot all be written.
+ */
+export const intakeMessages = pgTable(
+  'intake_messages',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    messageKey: text('message_key').notNull(),
+    /** Uploads the message became. */
+    uploads: integer('uploads').notNull().default(0),
+    /** What could not be taken, and why (the reply names them). */
+    refusals: jsonb('refusals').$type<Array<{ part: string; refusal: IntakeRefusal }>>().notNull().default([]),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.messageKey] })],
+);

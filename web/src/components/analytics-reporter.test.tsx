@@ -12,7 +12,7 @@ function renderWith(measurementId: string | null) {
     'fetch',
     vi.fn(async (url: string) =>
       url === '/api/config'
-        ? new Response(JSON.stringify({ analyticsMeasurementId: measurementId }))
+        ? new Response(JSON.stringify({ analyticsMeasurementId: measurementId, engines: ['local'] }))
         : new Response(JSON.stringify({ error: 'UNAUTHENTICATED', message: 'Authentication required' }), { status: 401 }),
     ),
   );

@@ -1,10 +1,19 @@
-import { EXPORT_PRESET_LABELS, EXPORT_PRESETS } from '@receipts/common';
+import { EXPORT_PRESET_LABELS, EXPORT_PRESETS, formatsOf } from '@receipts/common';
 import { useId, useState } from 'react';
-import { downloadExport, NO_COMPLETED_RECEIPTS, type ExportFormat, type ExportPreset } from '../lib/export-api.js';
+import { downloadExport, FIREFLY_CONFIG_URL, NO_COMPLETED_RECEIPTS, type ExportFilter, type ExportFormat, type ExportOptions, type ExportPreset } from '../lib/export-api.js';
 import { toast } from '../lib/toast.js';
 
-/** Runs an export and tells the person why when it did not work (the server's reason), and what a CSV left out. */
-export async function runExport(options: { format: ExportFormat; preset: ExportPreset; ids?: readonly string[]; name?: string }): Promise<void> {
+/** What the format picker calls each download. */
+const FORMAT_LABELS: Record<ExportFormat, string> = {
+  xlsx: 'Excel (.xlsx)',
+  csv: 'CSV',
+  ofx: 'OFX (.ofx)',
+  qif: 'QIF (.qif)',
+  zip: 'Export pack (.zip): workbook, file and originals',
+};
+
+/** Runs an export and tells the person why when it did not work (the server's reason), and what an import file left out. */
+export async function runExport(options: ExportOptions): Promise<void> {
   if (options.ids && options.ids.length === 0) {
     toast({ title: NO_COMPLETED_RECEIPTS, variant: 'destructive' });
     return;
@@ -14,18 +23,31 @@ export async function runExport(options: { format: ExportFormat; preset: ExportP
   else if (outcome.note) toast({ title: 'Export saved', description: outcome.note });
 }
 
-/** Format and preset pickers and the Export button for a set of receipts. */
-export function ExportControls({ ids, label = 'Export all', name }: { ids?: readonly string[]; label?: string; name?: string }) {
+/**
+ * Layout and format pickers and the Export button for a set of receipts: a selection (`ids`),
+ * or every receipt matching the library's `filter` (a date range, a search, a category).
+ */
+export function ExportControls({ ids, filter, label = 'Export all', name }: { ids?: readonly string[]; filter?: ExportFilter; label?: string; name?: string }) {
   const [preset, setPreset] = useState<ExportPreset>('generic');
   const [format, setFormat] = useState<ExportFormat>('xlsx');
   const [busy, setBusy] = useState(false);
   const presetId = useId();
   const formatId = useId();
+  const formats = formatsOf(preset);
   return (
     <div className="export-controls">
       <div className="field-inline">
         <label htmlFor={presetId}>Layout</label>
-        <select id={presetId} value={preset} onChange={(e) => setPreset(e.target.value as ExportPreset)}>
+        <select
+          id={presetId}
+          value={preset}
+          onChange={(e) => {
+            const next = e.target.value as ExportPreset;
+            setPreset(next);
+            // The pack stays the pack; otherwise the layout's own file.
+            setFormat(format === 'zip' ? 'zip' : formatsOf(next)[0]!);
+          }}
+        >
           {EXPORT_PRESETS.map((p) => (
             <option key={p} value={p}>
               {EXPORT_PRESET_LABELS[p]}
@@ -36,8 +58,11 @@ export function ExportControls({ ids, label = 'Export all', name }: { ids?: read
       <div className="field-inline">
         <label htmlFor={formatId}>Format</label>
         <select id={formatId} value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
-          <option value="xlsx">Excel (.xlsx)</option>
-          <option value="csv">CSV</option>
+          {formats.map((f) => (
+            <option key={f} value={f}>
+              {FORMAT_LABELS[f]}
+            </option>
+          ))}
         </select>
       </div>
       <button
@@ -46,11 +71,16 @@ export function ExportControls({ ids, label = 'Export all', name }: { ids?: read
         disabled={busy}
         onClick={() => {
           setBusy(true);
-          void runExport({ format, preset, ids, name }).finally(() => setBusy(false));
+          void runExport({ format, preset, ids, filter, name }).finally(() => setBusy(false));
         }}
       >
         {busy ? 'Exporting...' : label}
       </button>
+      {preset === 'firefly' && format !== 'zip' && (
+        <a className="muted" href={FIREFLY_CONFIG_URL} download>
+          Firefly III importer configuration (.json)
+        </a>
+      )}
     </div>
   );
 }

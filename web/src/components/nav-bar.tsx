@@ -58,10 +58,10 @@ export function NavBar() {
                     <Link to="/receipts">My Receipts</Link>
                   </DropdownMenu.Item>
                   <DropdownMenu.Item asChild className="menu-item">
-                    <Link to="/billing">Billing</Link>
+                    <Link to="/account">Account</Link>
                   </DropdownMenu.Item>
                   <DropdownMenu.Item asChild className="menu-item">
-                    <Link to="/account">Account</Link>
+                    <Link to="/billing">Billing</Link>
                   </DropdownMenu.Item>
                   {isAdmin && (
                     <DropdownMenu.Item asChild className="menu-item">

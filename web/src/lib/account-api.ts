@@ -1,4 +1,4 @@
-import type { ChangeEmailInput, ChangePasswordInput, UserProfile } from '@receipts/common';
+import type { ChangeEmailInput, ChangePasswordInput, DatevSettings, MerchantRuleView, UserProfile } from '@receipts/common';
 import { apiFetch, ApiError, apiJson } from './api.js';
 
 /** Reads of the visitor's account; each key is the url the shared query function reads (spec §7). */
@@ -6,7 +6,18 @@ export const accountKeys = {
   profile: ['/api/user/profile'] as const,
   quota: ['/api/user/quota'] as const,
   subscription: ['/api/user/subscription'] as const,
+  /** `{ rules: MerchantRuleView[] }`: what the user's corrections taught. */
+  rules: ['/api/user/rules'] as const,
+  /** `{ settings, saved }`: the DATEV export's numbers and accounts (the SKR03 defaults until saved). */
+  datevSettings: ['/api/user/datev-settings'] as const,
 };
+
+export type RuleList = { rules: MerchantRuleView[] };
+export type DatevSettingsView = { settings: DatevSettings; saved: boolean };
+
+export const updateRule = (id: string, value: string) => apiJson<MerchantRuleView>(`/api/user/rules/${id}`, { method: 'PATCH', json: { value } });
+export const deleteRule = (id: string) => apiJson<null>(`/api/user/rules/${id}`, { method: 'DELETE' });
+export const saveDatevSettings = (settings: DatevSettings) => apiJson<DatevSettingsView>('/api/user/datev-settings', { method: 'PUT', json: settings });
 
 /** The status of the profile call alone: is there a session to subscribe with? (spec §4). Throws on a network failure. */
 export async function profileStatus(): Promise<number> {

@@ -7,12 +7,32 @@ export type { ExportFormat, ExportPreset };
 export const NO_COMPLETED_RECEIPTS = EXPORT_ERRORS.nothing;
 export const EXPORT_FAILED = 'Export failed. Please try again.';
 
-export function exportUrl(options: { format: ExportFormat; preset: ExportPreset; ids?: readonly string[]; name?: string }): string {
+/** The library filters an export of "all" receipts keeps to (a date range, a search, a category). */
+export interface ExportFilter {
+  q?: string;
+  from?: string;
+  to?: string;
+  category?: string;
+}
+
+export interface ExportOptions {
+  format: ExportFormat;
+  preset: ExportPreset;
+  ids?: readonly string[];
+  filter?: ExportFilter;
+  name?: string;
+}
+
+export function exportUrl(options: ExportOptions): string {
   const query = new URLSearchParams({ format: options.format, preset: options.preset });
   if (options.ids?.length) query.set('ids', options.ids.join(','));
+  else for (const [k, v] of Object.entries(options.filter ?? {})) if (v) query.set(k, v);
   if (options.name) query.set('name', options.name);
   return `/api/export?${query.toString()}`;
 }
+
+/** The Firefly III data importer's configuration for the Firefly CSV. */
+export const FIREFLY_CONFIG_URL = '/api/export/firefly-config';
 
 function filenameOf(res: Response, fallback: string): string {
   const disposition = res.headers.get('content-disposition') ?? '';
@@ -26,23 +46,26 @@ export type ExportOutcome = { saved: true; note: string | null } | { saved: fals
 
 const receipts = (n: number) => `${n} receipt${n === 1 ? '' : 's'}`;
 
-/** What a person should know about receipts a CSV left out (the workbook lists them on its issues sheet). */
+/** What a person should know about receipts an import file left out (the workbook lists them on its issues sheet). */
 function leftOut(res: Response, format: ExportFormat): string | null {
   const count = (name: string) => Number(res.headers.get(name)) || 0;
   const notes: string[] = [];
   const skipped = count('x-export-skipped');
   const withIssues = count('x-export-issues');
-  if (format === 'csv' && withIssues > 0) notes.push(`${receipts(withIssues)} with validation issues ${withIssues === 1 ? 'was' : 'were'} left out: review ${withIssues === 1 ? 'it' : 'them'} in the receipt details.`);
+  if (format !== 'xlsx' && withIssues > 0) {
+    notes.push(`${receipts(withIssues)} with validation issues ${withIssues === 1 ? 'was' : 'were'} left out${format === 'zip' ? ' of the import file' : ''}: review ${withIssues === 1 ? 'it' : 'them'} in the receipt details.`);
+  }
   if (skipped > 0) notes.push(`${receipts(skipped)} without a date or a total ${skipped === 1 ? 'was' : 'were'} left out of the import file.`);
   return notes.length > 0 ? notes.join(' ') : null;
 }
 
 /**
- * Downloads a workbook or CSV of the given receipts (or all completed ones) through the browser.
- * A refusal carries the server's reason (e.g. which receipts have issues), word for word; only a
+ * Downloads a workbook, an import file or the export pack of the given receipts (or all
+ * completed ones) through the browser. A refusal carries the server's reason (which receipts
+ * have issues, mixed currencies, a DATEV batch over two fiscal years), word for word; only a
  * failure without one (the network) gets spec §5's "Export failed. Please try again."
  */
-export async function downloadExport(options: { format: ExportFormat; preset: ExportPreset; ids?: readonly string[]; name?: string }): Promise<ExportOutcome> {
+export async function downloadExport(options: ExportOptions): Promise<ExportOutcome> {
   const started = performance.now();
   let res: Response;
   let blob: Blob;

@@ -1,4 +1,4 @@
-import type { Lane, ReceiptDetail, ReceiptPatch } from '@receipts/common';
+import type { EngineName, Lane, ReceiptDetail, ReceiptPatch } from '@receipts/common';
 import { apiJson } from './api.js';
 
 /** The read of one receipt with its lines, where each field was read and its pages: its url is its key. */
@@ -34,6 +34,9 @@ export function libraryUrl(query: LibraryQuery): string {
 }
 
 export const deleteReceipt = (id: string) => apiJson<unknown>(`/api/receipts/${id}`, { method: 'DELETE' });
-/** Reads the stored original again; progress arrives as upload events for the returned upload id. */
-export const reextractReceipt = (id: string) =>
-  apiJson<{ id: string; receiptId: string; status: 'queued'; lane: Lane }>(`/api/receipts/${id}/reextract`, { method: 'POST', json: {} });
+/**
+ * Reads the stored original again, with the named engine or the server's default; progress
+ * arrives as upload events for the returned upload id.
+ */
+export const reextractReceipt = (id: string, engine?: EngineName) =>
+  apiJson<{ id: string; receiptId: string; status: 'queued'; lane: Lane }>(`/api/receipts/${id}/reextract`, { method: 'POST', json: engine ? { engine } : {} });

@@ -1,17 +1,20 @@
 import { Link, Navigate } from 'react-router-dom';
 import { DataSection } from '../components/account/data-section.js';
+import { DatevSection } from '../components/account/datev-section.js';
 import { DeleteSection } from '../components/account/delete-section.js';
 import { EmailSection } from '../components/account/email-section.js';
 import { PasswordSection } from '../components/account/password-section.js';
+import { RulesSection } from '../components/account/rules-section.js';
 import { useProfile } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import '../styles/account.css';
 
 /**
- * The account page: one section per concern, each a component of its own under
- * components/account/ (a new section is a new file and a line here).
+ * /account: one section per concern, each a component of its own under components/account/ (a
+ * new section is a new file and a line here): sign-in details, what corrections taught, the DATEV
+ * export's settings, a copy of all the data, deleting the account.
  */
-export function AccountPage() {
+export default function AccountPage() {
   usePageTitle('Account');
   const { profile, loading } = useProfile();
   if (loading) {
@@ -38,6 +41,8 @@ export function AccountPage() {
       <div className="account-sections">
         <EmailSection email={profile.email} />
         <PasswordSection />
+        <RulesSection />
+        <DatevSection />
         <DataSection />
         <DeleteSection />
       </div>

@@ -1,6 +1,7 @@
 import { FREE_DAILY_LIMIT } from '@receipts/common';
 import { useEffect, useRef } from 'react';
 import { Link, Navigate } from 'react-router-dom';
+import { IntakeAddressCard } from '../components/intake-address-card.js';
 import { QuotaPanel } from '../components/quota-panel.js';
 import { useLogout, useProfile, useQuota, useSubscription } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
@@ -133,6 +134,7 @@ export function DashboardPage() {
             Manage account
           </Link>
         </section>
+        <IntakeAddressCard />
         <section className="card" aria-labelledby="actions-title">
           <h2 id="actions-title">Quick Actions</h2>
           <div className="quick-actions">

@@ -21,7 +21,7 @@ export function PrivacyPage() {
       <h2>Who sees it</h2>
       <p>
         Only you. Receipts are read by our own servers{' '}
-        <span>(or by Google Document AI where the service is configured to use it)</span>. Payments are processed by Stripe. When analytics are
+        <span>(or by Google Document AI, or a hosted vision model, where the service is configured to use one)</span>. Payments are processed by Stripe. When analytics are
         enabled, page views and anonymous usage events go to our analytics provider with advertising storage turned off.
       </p>
       <h2>Your rights</h2>

@@ -1,4 +1,4 @@
-import type { ReceiptList } from '@receipts/common';
+import { ENGINE_LABELS, type ClientConfig, type EngineName, type ReceiptList } from '@receipts/common';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ExportControls, runExport } from '../components/export-controls.js';
@@ -8,6 +8,7 @@ import { Pager } from '../components/pager.js';
 import { ReceiptDetailsModal } from '../components/receipt-details-modal.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { messageOf } from '../lib/api.js';
+import { configKey } from '../lib/config-api.js';
 import { deleteReceipt, libraryUrl, reextractReceipt, type LibraryQuery } from '../lib/receipts-api.js';
 import { toast } from '../lib/toast.js';
 
@@ -19,6 +20,9 @@ export function ReceiptsPage() {
   const [query, setQuery] = useState<LibraryQuery>({ page: 1, pageSize: PAGE_SIZE });
   const [openId, setOpenId] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  // The engines this server runs, its default first; a choice is offered only when there is one.
+  const engines = useQuery<ClientConfig | null>({ queryKey: configKey, meta: { silent: true } }).data?.engines ?? [];
+  const [engine, setEngine] = useState<EngineName | null>(null);
   const list = useQuery<ReceiptList>({
     queryKey: [libraryUrl(query)],
     placeholderData: keepPreviousData,
@@ -36,7 +40,7 @@ export function ReceiptsPage() {
     onError: (err) => toast({ title: 'Could not delete', description: messageOf(err, 'Please try again.'), variant: 'destructive' }),
   });
   const reextract = useMutation({
-    mutationFn: (id: string) => reextractReceipt(id),
+    mutationFn: (id: string) => reextractReceipt(id, engine ?? undefined),
     onSuccess: () => {
       toast({ title: 'Reading the receipt again', description: 'The new result replaces this one when it is ready.' });
       void refresh();
@@ -70,7 +74,24 @@ export function ReceiptsPage() {
           {list.isPending ? 'Loading...' : `${total} receipt${total === 1 ? '' : 's'}`}
           {selected.size > 0 && ` · ${selected.size} selected`}
         </p>
-        <ExportControls ids={selected.size > 0 ? [...selected] : undefined} label={selected.size > 0 ? 'Export selected' : 'Export all'} />
+        {engines.length > 1 && (
+          <label className="engine-choice">
+            Re-extract with{' '}
+            <select value={engine ?? ''} onChange={(e) => setEngine((e.target.value || null) as EngineName | null)}>
+              {engines.map((name, i) => (
+                <option key={name} value={i === 0 ? '' : name}>
+                  {ENGINE_LABELS[name]}
+                  {i === 0 ? ' (default)' : ''}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <ExportControls
+          ids={selected.size > 0 ? [...selected] : undefined}
+          filter={{ q: query.q, from: query.from, to: query.to, category: query.category }}
+          label={selected.size > 0 ? 'Export selected' : query.q || query.from || query.to || query.category ? 'Export matching' : 'Export all'}
+        />
       </div>
 
       {list.isError ? (

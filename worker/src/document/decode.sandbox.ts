@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AcceptedMime } from '@receipts/common';
 import { createLogger, decodeConfigSchema, type DecodeConfig, type Logger } from '@receipts/infra';
+import { BACKGROUND_NICE } from '../background-priority.js';
 import { UnreadableFileError } from '../ocr/ocr-engine.js';
 import { DECODE_MESSAGES } from './decode.limits.js';
 import type { DecodedPages, DecodeReply, DecodeRequest } from './decode.protocol.js';
@@ -13,11 +14,6 @@ import type { DecodedPages, DecodeReply, DecodeRequest } from './decode.protocol
 /** A decoder gets at least this long to start, whatever the per-file limit. */
 const MIN_START_MS = 30_000;
 const RSS_POLL_MS = 50;
-/**
- * Decoders run at a lower CPU priority than the service: on a busy host the event loop that
- * answers /healthz and renews job locks gets the core first.
- */
-const DECODER_NICE = 10;
 
 const here = fileURLToPath(import.meta.url);
 // Under vitest the worker runs from its TypeScript sources; the child then needs tsx to load them.
@@ -223,7 +219,7 @@ export class DecodeSandbox {
     child.unref();
     child.channel?.unref();
     try {
-      if (child.pid !== undefined) os.setPriority(child.pid, DECODER_NICE);
+      if (child.pid !== undefined) os.setPriority(child.pid, BACKGROUND_NICE);
     } catch (err) {
       this.log.warn({ err: (err as Error).message, decoderPid: child.pid }, 'cannot lower the decoder priority; it competes with the service as an equal');
     }

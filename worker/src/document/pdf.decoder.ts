@@ -1,20 +1,9 @@
+import { isReceiptText } from '@receipts/common';
 import { getDocument, type PageViewport } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { UnreadableFileError } from '../ocr/ocr-engine.js';
 import { DECODE_MESSAGES, MAX_INPUT_PIXELS, MAX_PDF_PAGES } from './decode.limits.js';
 import type { TextLine } from './decode.protocol.js';
 
-/** A page's text layer counts when it has at least this many letters or digits… */
-const MIN_TEXT_CHARS = 20;
-/**
- * …and states an amount: a scanned receipt saved from a browser or a scanner app often carries
- * a few words of text (a link, a header) over the picture of the receipt itself.
- */
-const AMOUNT = /\d[.,]\d{2}(?!\d)|[$€£¥￥₹]\s?\d|\d\s?(?:円|EUR|USD)/;
-
-/** Whether a text layer holds the receipt, rather than words around a picture of it. */
-export function isReceiptText(text: string): boolean {
-  return text.replace(/[^\p{L}\p{N}]/gu, '').length >= MIN_TEXT_CHARS && AMOUNT.test(text);
-}
 /**
  * Scanned pages are rendered with this long side whatever the page size says, so a page can
  * never raster to more than 2500² pixels: the page-size check is this scale.

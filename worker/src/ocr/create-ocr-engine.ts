@@ -1,19 +1,27 @@
-import { availableEngines, USER_MESSAGES, type EngineName } from '@receipts/common';
-import type { Config } from '@receipts/infra';
+import { availableEngines, engineNotConfiguredMessage, type EngineName } from '@receipts/common';
+import type { Config, Logger } from '@receipts/infra';
 import { createDocumentAiEngine, type DocumentAiOptions } from './documentai-ocr.engine.js';
 import { createLocalOcrEngine, type PaddleMode } from './local-ocr.engine.js';
 import { UnreadableFileError, type OcrEngine } from './ocr-engine.js';
+import { probeNativeTesseract } from './tesseract-native.reader.js';
+import type { TesseractBackend } from './tesseract.reader.js';
+import { createVlmEngine, type VlmEngineOptions } from './vlm-ocr.engine.js';
 
 export interface OcrEngineOptions {
   engine: EngineName;
   /** Jobs that may recognise at once (the local engine keeps this many tesseract workers). */
   concurrency: number;
   langs?: string[];
+  /** Where the local engine's tesseract runs (see LocalOcrOptions); tesseract.js when not given. */
+  tesseract?: TesseractBackend;
   /** PaddleOCR in the local engine (see LocalOcrOptions). */
   paddle?: PaddleMode;
   /** Page clean-up before the local engine reads (on unless a benchmark measures without it). */
   cleanUp?: boolean;
   documentAi?: DocumentAiOptions;
+  vlm?: VlmEngineOptions;
+  /** The local engine asks the vision model (`vlm`) for a second opinion on receipts it reads poorly. */
+  vlmSecondOpinion?: boolean;
 }
 
 export function createOcrEngine(options: OcrEngineOptions): OcrEngine {
@@ -21,7 +29,39 @@ export function createOcrEngine(options: OcrEngineOptions): OcrEngine {
     if (!options.documentAi) throw new Error('The Document AI engine needs its project, location and processor.');
     return createDocumentAiEngine(options.documentAi);
   }
-  return createLocalOcrEngine({ concurrency: options.concurrency, langs: options.langs ?? ['eng'], paddle: options.paddle, cleanUp: options.cleanUp });
+  if (options.engine === 'vlm') {
+    if (!options.vlm) throw new Error('The vision model engine needs its endpoint and model.');
+    return createVlmEngine(options.vlm);
+  }
+  if (options.vlmSecondOpinion && !options.vlm) throw new Error('A vision model second opinion needs its endpoint and model.');
+  const secondOpinion = options.vlmSecondOpinion && options.vlm ? { engine: createVlmEngine(options.vlm), log: options.vlm.log } : undefined;
+  return createLocalOcrEngine({
+    concurrency: options.concurrency,
+    langs: options.langs ?? ['eng'],
+    tesseract: options.tesseract,
+    paddle: options.paddle,
+    cleanUp: options.cleanUp,
+    secondOpinion,
+  });
+}
+
+/** Which tesseract backend a process uses, and why (for its start-up log line). */
+export interface TesseractChoice {
+  backend: TesseractBackend;
+  reason: string;
+}
+
+/**
+ * OCR_TESSERACT resolved once at start-up: `native` wants the installed tesseract program (or the
+ * process does not start); `auto` takes it when it answers and tesseract.js otherwise; `wasm`
+ * never asks. Both read the models of the npm language packages, so OCR_LANGS is the same for both.
+ */
+export function chooseTesseract(mode: 'auto' | 'wasm' | 'native'): TesseractChoice {
+  if (mode === 'wasm') return { backend: 'wasm', reason: 'OCR_TESSERACT=wasm' };
+  const probe = probeNativeTesseract();
+  if (probe.ok) return { backend: 'native', reason: probe.version };
+  if (mode === 'native') throw new Error(`OCR_TESSERACT=native, but the tesseract program does not answer (${probe.reason}); install it (Debian: apt-get install tesseract-ocr)`);
+  return { backend: 'wasm', reason: `no tesseract program (${probe.reason})` };
 }
 
 function documentAiOptions(config: Config): DocumentAiOptions | undefined {
@@ -35,37 +75,67 @@ function documentAiOptions(config: Config): DocumentAiOptions | undefined {
     : undefined;
 }
 
-function localOptions(config: Config): Pick<OcrEngineOptions, 'langs' | 'paddle'> {
-  return { langs: config.OCR_LANGS, paddle: config.OCR_PADDLE };
+/** The vision model's settings, when the configuration names one. */
+export function vlmOptions(config: Config, log: Logger): VlmEngineOptions | undefined {
+  if (!config.VLM_BASE_URL || !config.VLM_MODEL) return undefined;
+  return {
+    baseUrl: config.VLM_BASE_URL,
+    model: config.VLM_MODEL,
+    apiKey: config.VLM_API_KEY,
+    timeoutMs: config.VLM_TIMEOUT_MS,
+    retries: config.VLM_RETRIES,
+    concurrency: config.VLM_CONCURRENCY,
+    stream: config.VLM_STREAM,
+    maxImagePixels: config.VLM_MAX_IMAGE_PIXELS,
+    responseFormat: config.VLM_RESPONSE_FORMAT,
+    pricePerMTok: { input: config.VLM_PRICE_INPUT_PER_MTOK, output: config.VLM_PRICE_OUTPUT_PER_MTOK },
+    log,
+  };
+}
+
+function configuredOptions(config: Config, tesseract: TesseractChoice, log: Logger): Omit<OcrEngineOptions, 'engine' | 'concurrency'> {
+  return {
+    langs: config.OCR_LANGS,
+    paddle: config.OCR_PADDLE,
+    tesseract: tesseract.backend,
+    documentAi: documentAiOptions(config),
+    vlm: vlmOptions(config, log),
+    vlmSecondOpinion: config.VLM_SECOND_OPINION,
+  };
 }
 
 /** The engine the configuration names, for `concurrency` jobs at once. */
-export function createOcrEngineFromConfig(config: Config, concurrency: number): OcrEngine {
-  return createOcrEngine({ engine: config.ocrEngine, concurrency, ...localOptions(config), documentAi: documentAiOptions(config) });
+export function createOcrEngineFromConfig(config: Config, concurrency: number, log: Logger): OcrEngine {
+  const tesseract = chooseTesseract(config.OCR_TESSERACT);
+  return createOcrEngine({ engine: config.ocrEngine, concurrency, ...configuredOptions(config, tesseract, log) });
 }
 
 /** Every engine a worker may be asked for: the configured default, and others when a re-extraction names them. */
 export interface OcrEngines {
   readonly defaultName: EngineName;
+  /** Where the local engine's tesseract runs. */
+  readonly tesseract: TesseractChoice;
   /** The named engine (the default for null), made on first use and kept. */
   get(name: EngineName | null): OcrEngine;
   close(): Promise<void>;
 }
 
-export function createOcrEnginesFromConfig(config: Config, concurrency: number): OcrEngines {
+export function createOcrEnginesFromConfig(config: Config, concurrency: number, log: Logger): OcrEngines {
   const made = new Map<EngineName, OcrEngine>();
-  const documentAi = documentAiOptions(config);
+  const tesseract = chooseTesseract(config.OCR_TESSERACT);
+  const options = configuredOptions(config, tesseract, log);
   // The default engine is ready before the first job, as it always was.
-  made.set(config.ocrEngine, createOcrEngine({ engine: config.ocrEngine, concurrency, ...localOptions(config), documentAi }));
+  made.set(config.ocrEngine, createOcrEngine({ engine: config.ocrEngine, concurrency, ...options }));
   return {
     defaultName: config.ocrEngine,
+    tesseract,
     get(name) {
       const engine = name ?? config.ocrEngine;
       let ready = made.get(engine);
       if (!ready) {
         // Not the file's fault, but just as final: retrying cannot configure the server.
-        if (!availableEngines(config).includes(engine)) throw new UnreadableFileError(USER_MESSAGES.documentAiNotConfigured);
-        ready = createOcrEngine({ engine, concurrency, ...localOptions(config), documentAi });
+        if (!availableEngines(config).includes(engine)) throw new UnreadableFileError(engineNotConfiguredMessage(engine));
+        ready = createOcrEngine({ engine, concurrency, ...options });
         made.set(engine, ready);
       }
       return ready;

@@ -6,6 +6,7 @@ import { printedReceipt } from '../../../tests/support/printed-receipt.js';
 import { worldDir } from '../../../tests/support/receipts-world.js';
 import { receiptsDir } from '../../../tests/support/service-process.js';
 import { boxOnOriginal, createLocalOcrEngine } from './local-ocr.engine.js';
+import { probeNativeTesseract } from './tesseract-native.reader.js';
 import type { DecodedDocument, PageImage } from './ocr-engine.js';
 import { sharedFileThere } from '../../../tests/support/shared-sets.js';
 
@@ -94,5 +95,18 @@ describe('the local engine', () => {
       expect(doc.readBy).toMatch(/^(tesseract:jpn|paddle)$/);
       expect(doc.readBy).not.toBe('tesseract:eng');
     });
+  });
+});
+
+describe.skipIf(!probeNativeTesseract().ok)('the local engine with the tesseract program (OCR_TESSERACT=native)', () => {
+  const native = createLocalOcrEngine({ concurrency: 1, langs: ['eng', 'deu'], tesseract: 'native', paddle: 'never' });
+  afterAll(() => native.close());
+
+  it('reads a German receipt again in German, as tesseract.js does', async () => {
+    const lines = ['BÄCKEREI MÜLLER GMBH', 'Datum 14.03.2024', 'Brötchen 2,40', 'Käsekuchen 3,90', 'SUMME EUR 6,30', 'Gegeben BAR 10,00', 'Rückgeld 3,70', 'MwSt 7% 0,41', 'Vielen Dank für Ihren Einkauf'];
+    const doc = await native.recognize(await native.prepare(await printed(lines), signal()), signal(), { now: new Date('2024-04-01') });
+    expect(doc.readBy).toBe('tesseract:deu');
+    expect(doc.content).toMatch(/Rückgeld 3,70/);
+    expect(doc.lines!.find((l) => l.text.includes('SUMME'))!.box.y).toBeGreaterThan(0.4);
   });
 });

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { extractReceipt, type RecognizedDocument, type RecognizedLine } from '@receipts/common';
+import { metrics, type Logger } from '@receipts/infra';
 import { turnPage } from '../document/orientation.step.js';
 import { orientPrepared, preparePage, type PreparedPage } from '../document/prepare-page.js';
 import { firstPassLanguages, retryLanguages } from './language.choice.js';
@@ -8,11 +9,15 @@ import { createPaddleOcr, type PaddleOcr } from './paddle-ocr.engine.js';
 import { readingOrder } from './reading-order.js';
 import { closeOrientationDetector } from './orientation.detector.js';
 import { isBetterReading, needsSecondOpinion, type Reading } from './second-opinion.policy.js';
-import { TesseractPool, TesseractTimeoutError } from './tesseract.pool.js';
+import { NativeTesseract } from './tesseract-native.reader.js';
+import { TesseractPool } from './tesseract.pool.js';
+import { TesseractTimeoutError, type TesseractBackend } from './tesseract.reader.js';
 
 export interface LocalOcrOptions {
-  /** Jobs recognising at once: the tesseract pool keeps this many workers. */
+  /** Jobs recognising at once: tesseract reads this many pages at once. */
   concurrency: number;
+  /** tesseract.js (the default, from npm) or the tesseract program installed on the host, both with the npm models. */
+  tesseract?: TesseractBackend;
   /** Languages installed (each an `@tesseract.js-data/<lang>` package); each receipt gets the ones it needs. */
   langs: string[];
   /**
@@ -22,6 +27,12 @@ export interface LocalOcrOptions {
   paddle?: PaddleMode;
   /** Orientation, crop, lighting and scale before reading; off only to measure what they bring. */
   cleanUp?: boolean;
+  /**
+   * Another engine (a vision model) asked about receipts both readers still read poorly, its
+   * reading kept when it makes more sense of the receipt; its failure leaves the local reading
+   * (logged here).
+   */
+  secondOpinion?: { engine: OcrEngine; log: Logger };
 }
 
 export type PaddleMode = 'never' | 'fallback' | 'photos' | 'always';
@@ -68,14 +79,15 @@ interface EngineReading extends Reading {
 }
 
 /**
- * The local engine: two readers, tesseract.js (in the language the receipt needs) and PaddleOCR.
+ * The local engine: two readers, tesseract (in the language the receipt needs; tesseract.js, or
+ * the installed program where there is one) and PaddleOCR.
  * Flat scans go to tesseract first, photos to PaddleOCR first (it reads curved, shaded and small
  * print far better, at a little more CPU); when the first reading is poor (low confidence, no
  * total, date or merchant, or arithmetic that does not hold) the other reader gives a second
  * opinion and whichever reading makes more sense of the receipt is kept.
  */
 export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
-  const tesseract = new TesseractPool(options.concurrency, options.langs);
+  const tesseract = options.tesseract === 'native' ? new NativeTesseract(options.concurrency, options.langs) : new TesseractPool(options.concurrency, options.langs);
   const mode = options.paddle ?? 'photos';
   let paddle: PaddleOcr | undefined;
   // One set of ONNX sessions per process, loaded on the first hard page.
@@ -111,6 +123,33 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
     return reading(doc.pages, pages, 'paddle', hints);
   }
 
+  async function readLocally(doc: PreparedDocument, hints: RecognizeHints, signal: AbortSignal): Promise<EngineReading> {
+    if (mode === 'never') return readWithTesseract(doc, hints, signal);
+    if (mode === 'always') return readWithPaddle(doc, hints, signal);
+    const paddleFirst = mode === 'photos' && doc.photo === true;
+    const [firstReader, secondReader] = paddleFirst ? [readWithPaddle, readWithTesseract] : [readWithTesseract, readWithPaddle];
+    let first = await firstReader(doc, hints, signal);
+    const now = hints.now ?? new Date();
+    if (!needsSecondOpinion(first)) return first;
+    // A poor reading may be of a page upside down or sideways: ask OSD, read the turned pages again.
+    const oriented = await orientedDocument(doc, signal);
+    if (oriented) {
+      const again = await firstReader(oriented, hints, signal);
+      if (isBetterReading(again, first, now, true)) [first, doc] = [again, oriented];
+      if (!needsSecondOpinion(first)) return first;
+    }
+    signal.throwIfAborted();
+    const second = await secondReader(doc, hints, signal);
+    const best = isBetterReading(second, first, now, false) ? second : first;
+    if (!paddleFirst || !needsSecondOpinion(best)) return best;
+    // Still poor: the crop may have cut the receipt (the brightest paper was only its lit part, or a
+    // lit patch of table). PaddleOCR finds text on a whole frame, background and all.
+    const whole = await uncroppedDocument(doc, signal);
+    if (!whole) return best;
+    const again = await readWithPaddle(whole, hints, signal);
+    return isBetterReading(again, best, now, best === first) ? again : best;
+  }
+
   return {
     name: 'local',
     async prepare(doc, signal) {
@@ -124,30 +163,9 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
     },
     async recognize(doc: PreparedDocument, signal, hints = {}) {
       if (doc.textLayer) return textLayerDocument(doc);
-      if (mode === 'never') return (await readWithTesseract(doc, hints, signal)).doc;
-      if (mode === 'always') return (await readWithPaddle(doc, hints, signal)).doc;
-      const paddleFirst = mode === 'photos' && doc.photo === true;
-      const [firstReader, secondReader] = paddleFirst ? [readWithPaddle, readWithTesseract] : [readWithTesseract, readWithPaddle];
-      let first = await firstReader(doc, hints, signal);
-      const now = hints.now ?? new Date();
-      if (!needsSecondOpinion(first)) return first.doc;
-      // A poor reading may be of a page upside down or sideways: ask OSD, read the turned pages again.
-      const oriented = await orientedDocument(doc, signal);
-      if (oriented) {
-        const again = await firstReader(oriented, hints, signal);
-        if (isBetterReading(again, first, now, true)) [first, doc] = [again, oriented];
-        if (!needsSecondOpinion(first)) return first.doc;
-      }
-      signal.throwIfAborted();
-      const second = await secondReader(doc, hints, signal);
-      const best = isBetterReading(second, first, now, false) ? second : first;
-      if (!paddleFirst || !needsSecondOpinion(best)) return best.doc;
-      // Still poor: the crop may have cut the receipt (the brightest paper was only its lit part, or a
-      // lit patch of table). PaddleOCR finds text on a whole frame, background and all.
-      const whole = await uncroppedDocument(doc, signal);
-      if (!whole) return best.doc;
-      const again = await readWithPaddle(whole, hints, signal);
-      return isBetterReading(again, best, now, best === first) ? again.doc : best.doc;
+      const local = await readLocally(doc, hints, signal);
+      if (!options.secondOpinion || !needsSecondOpinion(local)) return local.doc;
+      return (await askSecondOpinion(options.secondOpinion, doc, local, hints, signal)).doc;
     },
     async warmUp() {
       // PaddleOCR's sessions load with the first page it reads: a blank page loads them.
@@ -159,6 +177,36 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
       await Promise.allSettled([tesseract.close(), paddle?.close(), closeOrientationDetector()]);
     },
   };
+}
+
+/**
+ * The other engine's reading of the pages as decoded (in colour, uncropped: a vision model reads
+ * a photo better than our clean-up of it), kept only when it makes more sense of the receipt
+ * than the local one. It fails quietly for the upload, loudly for the operator: the local
+ * reading stands, the failure is logged and counted.
+ */
+async function askSecondOpinion(
+  { engine, log }: NonNullable<LocalOcrOptions['secondOpinion']>,
+  doc: PreparedDocument,
+  local: EngineReading,
+  hints: RecognizeHints,
+  signal: AbortSignal,
+): Promise<EngineReading> {
+  const now = hints.now ?? new Date();
+  try {
+    const prepared = await engine.prepare({ ...doc, pages: doc.decoded ?? doc.pages }, signal);
+    const recognized = await engine.recognize(prepared, signal, hints);
+    // Confidences of different readers are not on one scale; the receipt's sense decides (below).
+    const reading: EngineReading = { doc: recognized, confidence: 1, receipt: extractReceipt(recognized, { currencyCode: hints.currencyCode, now }) };
+    const kept = isBetterReading(reading, local, now, false);
+    metrics.vlmSecondOpinions.inc({ outcome: kept ? 'kept' : 'discarded' });
+    return kept ? reading : local;
+  } catch (err) {
+    if (signal.aborted) throw err;
+    metrics.vlmSecondOpinions.inc({ outcome: 'failed' });
+    log.warn({ err, readBy: local.doc.readBy }, 'second opinion failed; the local reading stands');
+    return local;
+  }
 }
 
 function meanConfidence(pages: Array<{ confidence: number }>): number {

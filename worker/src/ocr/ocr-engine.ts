@@ -65,3 +65,19 @@ export interface OcrEngine {
 export class UnreadableFileError extends Error {
   override name = 'UnreadableFileError';
 }
+
+/**
+ * An engine's own failure (a remote model that did not answer, or refused): the upload fails
+ * with this message, which names no internals, once the job's tries are spent; at once when
+ * `final` (another try cannot do better). `detail` is what the operator reads in the log.
+ */
+export class EngineError extends Error {
+  override name = 'EngineError';
+  constructor(
+    message: string,
+    readonly final: boolean,
+    readonly detail: string,
+  ) {
+    super(message);
+  }
+}

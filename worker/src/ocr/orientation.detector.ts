@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import Tesseract from 'tesseract.js';
+import { TESSERACT_THREAD } from '../background-priority.js';
 
 const require = createRequire(import.meta.url);
 
@@ -20,6 +21,7 @@ let osdWorker: Promise<Tesseract.Worker> | undefined;
 function worker(): Promise<Tesseract.Worker> {
   osdWorker ??= Tesseract.createWorker('osd', Tesseract.OEM.TESSERACT_ONLY, {
     langPath: (require('@tesseract.js-data/osd') as { langPath: string }).langPath,
+    workerPath: TESSERACT_THREAD,
     cacheMethod: 'none',
     gzip: true,
     errorHandler: (err: unknown) => console.error('osd worker:', err),

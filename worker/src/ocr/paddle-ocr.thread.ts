@@ -11,6 +11,7 @@ import { charsetFor, recognizeBoxes, type RecognizerSettings } from './paddle/ct
 import { detectText, type DetectorSettings } from './paddle/db-detector.js';
 import { groupLines } from './paddle/line-grouper.js';
 import type { OcrLine } from './paddle-ocr.engine.js';
+import { lowerThisThread } from '../background-priority.js';
 
 export interface PaddleThreadData {
   maxSide: number;
@@ -21,6 +22,9 @@ export type PaddleThreadRequest = { type: 'page'; id: number; image: Uint8Array 
 export type PaddleThreadReply =
   | { type: 'done'; id: number; result: { lines: OcrLine[]; confidence: number } }
   | { type: 'failed'; id: number; message: string; stack?: string };
+
+// Below the api's priority; onnxruntime runs on this thread (and threads it starts inherit it).
+lowerThisThread();
 
 const require = createRequire(import.meta.url);
 

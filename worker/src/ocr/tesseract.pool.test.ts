@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TesseractPool, TesseractTimeoutError } from './tesseract.pool.js';
+import { TesseractPool } from './tesseract.pool.js';
+import { TesseractTimeoutError } from './tesseract.reader.js';
 
 async function page(text: string): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="80"><rect width="100%" height="100%" fill="#fff"/><text x="20" y="55" font-family="DejaVu Sans" font-size="36">${text}</text></svg>`;

@@ -1,22 +1,15 @@
 import Tesseract from 'tesseract.js';
-import type { PageLine } from './ocr-engine.js';
+import { TESSERACT_THREAD } from '../background-priority.js';
 import { tessdataDir } from './tessdata.js';
-
-/** Longer than any receipt page takes (a long receipt: ~10 s on a busy core). */
-export const DEFAULT_PAGE_TIMEOUT_MS = 30_000;
-
-export class TesseractTimeoutError extends Error {
-  override name = 'TesseractTimeoutError';
-  constructor(ms: number) {
-    super(`tesseract gave up on a page after ${ms} ms`);
-  }
-}
-
-export interface TesseractPage {
-  lines: PageLine[];
-  /** 0..1, tesseract's mean word confidence. */
-  confidence: number;
-}
+import {
+  DEFAULT_PAGE_TIMEOUT_MS,
+  TESSERACT_READING,
+  tesseractPage,
+  TesseractTimeoutError,
+  type TesseractLineWords,
+  type TesseractPage,
+  type TesseractReader,
+} from './tesseract.reader.js';
 
 interface PooledWorker {
   worker: Tesseract.Worker;
@@ -29,7 +22,8 @@ interface PooledWorker {
  * loaded with them is taken, else an idle one is re-initialised (a language set costs its load
  * once, not per page), so a receipt pays only for the languages chosen for it.
  */
-export class TesseractPool {
+export class TesseractPool implements TesseractReader {
+  readonly backend = 'wasm';
   private readonly workers: PooledWorker[] = [];
   private readonly waiting: Array<() => void> = [];
   private readonly langPath: string;
@@ -43,11 +37,7 @@ export class TesseractPool {
     this.langPath = tessdataDir(installed);
   }
 
-  /**
-   * Lines of `image` read with `langs` (e.g. ['deu', 'eng']), in tesseract's reading order.
-   * A page that takes longer than `timeoutMs` (noise it tries to read as text: a photo of a
-   * table, a wall of static) rejects with TesseractTimeoutError and its worker is replaced.
-   */
+  /** A page past its time ends its worker; the pool makes a new one when asked. */
   async recognize(image: Buffer, langs: readonly string[], signal: AbortSignal, timeoutMs = DEFAULT_PAGE_TIMEOUT_MS): Promise<TesseractPage> {
     const entry = await this.acquire(langs.join('+'), signal);
     const job = entry.worker.recognize(image, {}, { blocks: true, text: false });
@@ -73,7 +63,7 @@ export class TesseractPool {
         entry.busy = true;
         if (entry.langs !== langs) {
           try {
-            await entry.worker.reinitialize(langs, Tesseract.OEM.LSTM_ONLY);
+            await entry.worker.reinitialize(langs, TESSERACT_READING.oem);
             entry.langs = langs;
           } catch (err) {
             this.release(entry);
@@ -86,16 +76,18 @@ export class TesseractPool {
         const placeholder: PooledWorker = { worker: undefined as never, langs, busy: true };
         this.workers.push(placeholder);
         try {
-          placeholder.worker = await Tesseract.createWorker(langs, Tesseract.OEM.LSTM_ONLY, {
+          placeholder.worker = await Tesseract.createWorker(langs, TESSERACT_READING.oem, {
             langPath: this.langPath,
+            workerPath: TESSERACT_THREAD,
             gzip: true,
             cacheMethod: 'none',
             // Failures reach us as rejected jobs; the handler only keeps tesseract.js from throwing globally.
             errorHandler: () => undefined,
           });
-          // Decoded pages carry no trustworthy resolution (tesseract warns and guesses on every page);
-          // the clean-up brings text to the size a 300 dpi scan has.
-          await placeholder.worker.setParameters({ user_defined_dpi: '300' });
+          await placeholder.worker.setParameters({
+            tessedit_pageseg_mode: String(TESSERACT_READING.psm) as Tesseract.PSM,
+            user_defined_dpi: String(TESSERACT_READING.dpi),
+          });
         } catch (err) {
           this.workers.splice(this.workers.indexOf(placeholder), 1);
           throw err;
@@ -137,19 +129,16 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 function pageOf(page: Tesseract.Page): TesseractPage {
-  const lines: PageLine[] = [];
-  const words: number[] = [];
-  for (const block of page.blocks ?? []) {
-    for (const paragraph of block.paragraphs) {
-      for (const line of paragraph.lines) {
-        const text = line.words.map((w) => w.text).join(' ').trim();
-        if (!text) continue;
-        for (const w of line.words) words.push(w.confidence);
-        const { x0, y0, x1, y1 } = line.bbox;
-        lines.push({ text, confidence: line.confidence / 100, box: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } });
-      }
-    }
-  }
-  const confidence = words.length ? words.reduce((a, b) => a + b, 0) / words.length / 100 : 0;
-  return { lines, confidence };
+  const lines = (page.blocks ?? []).flatMap((block) =>
+    block.paragraphs.flatMap((paragraph) =>
+      paragraph.lines.map(
+        (line): TesseractLineWords => ({
+          words: line.words,
+          confidence: line.confidence,
+          box: { x: line.bbox.x0, y: line.bbox.y0, width: line.bbox.x1 - line.bbox.x0, height: line.bbox.y1 - line.bbox.y0 },
+        }),
+      ),
+    ),
+  );
+  return tesseractPage(lines);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isReceiptText } from './pdf.decoder.js';
+import { isReceiptText } from './receipt-text.rule.js';
 
 describe('isReceiptText', () => {
   it.each([

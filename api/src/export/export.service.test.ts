@@ -1,0 +1,202 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { exportRequestSchema, type ExportRequest } from '@receipts/common';
+import { LocalFileStore, ReceiptRepository, type FileStore, UserRepository, type ExtractedReceipt } from '@receipts/infra';
+import { parse as parseCsv } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { createSubscriber } from '../../../tests/support/accounts.js';
+import { extracted, openUploadStack, pngFile, type UploadStack } from '../../../tests/support/upload-stack.js';
+import { HttpError } from '../http-error.js';
+import type { Owner } from '../session.js';
+import { UploadService } from '../uploads/upload.service.js';
+import { ExportService } from './export.service.js';
+
+/** Every entry of a zip, read back by yauzl (an independent reader that checks the central directory). */
+function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const entries = new Map<string, Buffer>();
+      zip.on('error', reject);
+      zip.on('end', () => resolve(entries));
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (openErr, stream) => {
+          if (openErr || !stream) return reject(openErr);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            entries.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
+
+// Real PostgreSQL, Redis and file store; receipts are stored as a worker would store them.
+describe('export service: import files and the export pack', () => {
+  let stack: UploadStack;
+  let exports: ExportService;
+  let users: UserRepository;
+  /** Originals opened and not yet closed, and the most at once. */
+  let open = 0;
+  let mostOpen = 0;
+
+  beforeAll(async () => {
+    stack = await openUploadStack();
+    users = new UserRepository(stack.database.db);
+    // The real file store, watched: how many originals are open at once.
+    const files = new LocalFileStore(stack.storage);
+    const watched = Object.assign(Object.create(files) as FileStore, {
+      readStream: async (id: string): Promise<Readable> => {
+        const stream = await files.readStream(id);
+        mostOpen = Math.max(mostOpen, ++open);
+        stream.once('close', () => open--);
+        return stream;
+      },
+    });
+    exports = new ExportService(new ReceiptRepository(stack.database.db), users, watched, stack.log);
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  async function subscriber(): Promise<Owner> {
+    const { userId } = await createSubscriber(stack.database.db);
+    return { userId, anonId: null, clientIp: null };
+  }
+
+  /** A completed upload with its receipt; its upload id and the bytes of its original. */
+  async function stored(owner: Owner, fields: Partial<ExtractedReceipt>, filename = 'scan.png'): Promise<{ uploadId: string; bytes: Buffer }> {
+    const file = { ...pngFile(), originalname: filename };
+    const { id } = await new UploadService(stack).create(owner, file);
+    await stack.uploads.claim(id);
+    await stack.uploads.complete(id, extracted({ merchantName: 'Corner Shop', date: '2024-05-01', currency: 'EUR', ...fields }));
+    return { uploadId: id, bytes: file.buffer };
+  }
+
+  async function download(owner: Owner, query: Record<string, unknown>): Promise<{ bytes: Buffer; rows: number; skipped: number; filename: string }> {
+    const prepared = await exports.prepare(owner, exportRequestSchema.parse(query) as ExportRequest);
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (c: Buffer) => chunks.push(c));
+    await prepared.write(out);
+    return { bytes: Buffer.concat(chunks), rows: prepared.rows, skipped: prepared.skipped, filename: prepared.filename };
+  }
+
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (err: unknown) => (err instanceof HttpError ? { status: err.status, message: err.message } : err),
+    );
+
+  it('packs the workbook, the preset file and every original of a date range, the workbook linking to them', async () => {
+    const owner = await subscriber();
+    const tesco = await stored(owner, { merchantName: 'Tesco Extra', date: '2024-03-05', total: 12.5 }, 'IMG_0001.png');
+    // The same merchant, day and total: a second name, not a second file under one name.
+    const again = await stored(owner, { merchantName: 'Tesco Extra', date: '2024-03-05', total: 12.5 }, 'IMG_0002.png');
+    const hostile = await stored(owner, { merchantName: '../../../etc/passwd', date: '2024-03-07', total: 3 }, 'x.png');
+    const flawed = await stored(owner, { merchantName: 'Café Müller', date: '2024-03-09', total: 4.2, valid: false, issues: ['Missing total'] }, 'cafe.png');
+    await stored(owner, { merchantName: 'Outside the range', date: '2024-04-20', total: 9 });
+
+    const pack = await download(owner, { format: 'zip', preset: 'quickbooks', from: '2024-03-01', to: '2024-03-31', name: 'March' });
+    expect(pack.filename).toBe('March.zip');
+    const entries = await unzip(pack.bytes);
+    expect([...entries.keys()].sort()).toEqual(
+      [
+        'March.csv',
+        'March.xlsx',
+        'originals/2024-03-05_Tesco-Extra_12.50.png',
+        'originals/2024-03-05_Tesco-Extra_12.50_2.png',
+        'originals/2024-03-07_etc-passwd_3.00.png',
+        'originals/2024-03-09_Café-Müller_4.20.png',
+      ].sort(),
+    );
+    expect(entries.get('originals/2024-03-05_Tesco-Extra_12.50.png')).toEqual(tesco.bytes);
+    expect(entries.get('originals/2024-03-05_Tesco-Extra_12.50_2.png')).toEqual(again.bytes);
+    expect(entries.get('originals/2024-03-07_etc-passwd_3.00.png')).toEqual(hostile.bytes);
+    expect(entries.get('originals/2024-03-09_Café-Müller_4.20.png')).toEqual(flawed.bytes);
+    expect(mostOpen).toBe(1);
+
+    const csv = parseCsv(entries.get('March.csv')!, { columns: true }) as Array<Record<string, string>>;
+    expect(csv.map((r) => r.Amount)).toEqual(['-12.50', '-12.50', '-3.00']);
+
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(entries.get('March.xlsx') as unknown as ExcelJS.Buffer);
+    const link = (sheet: string, row: number) => workbook.getWorksheet(sheet)!.getRow(row).getCell(1).value as ExcelJS.CellFormulaValue;
+    expect(link('Receipts', 2)).toMatchObject({ formula: 'HYPERLINK("originals/2024-03-05_Tesco-Extra_12.50.png","IMG_0001.png")', result: 'IMG_0001.png' });
+    expect(link('Receipts', 3).formula).toContain('originals/2024-03-05_Tesco-Extra_12.50_2.png');
+    expect(link('Validation Issues', 2).formula).toBe('HYPERLINK("originals/2024-03-09_Café-Müller_4.20.png","cafe.png")');
+  });
+
+  it('notes the originals it cannot include and still ends a whole pack', async () => {
+    const owner = await subscriber();
+    const kept = await stored(owner, { merchantName: 'Kept', date: '2024-06-01', total: 1 });
+    const lost = await stored(owner, { merchantName: 'Lost', date: '2024-06-02', total: 2 }, 'lost.png');
+    const expired = await stored(owner, { merchantName: 'Expired', date: '2024-06-03', total: 3 }, 'old.png');
+    await stack.files.delete(lost.uploadId);
+    await stack.files.delete(expired.uploadId);
+    await stack.uploads.markOriginalsDeleted([expired.uploadId]);
+
+    const entries = await unzip((await download(owner, { format: 'zip' })).bytes);
+    expect([...entries.keys()].sort()).toEqual(['missing-originals.txt', 'originals/2024-06-01_Kept_1.00.png', 'receipts_export.csv', 'receipts_export.xlsx']);
+    expect(entries.get('originals/2024-06-01_Kept_1.00.png')).toEqual(kept.bytes);
+    const note = entries.get('missing-originals.txt')!.toString('utf8');
+    expect(note).toContain('2 originals are not in this pack');
+    expect(note).toContain('lost.png (2024-06-02, Lost) would be originals/2024-06-02_Lost_2.00.png: not found in storage.');
+    expect(note).toMatch(/old\.png \(2024-06-03, Expired\) would be originals\/2024-06-03_Expired_3\.00\.png: deleted on \d{4}-\d{2}-\d{2}, at the end of the retention period\./);
+    // No link to a file that is not there.
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(entries.get('receipts_export.xlsx') as unknown as ExcelJS.Buffer);
+    expect(workbook.getWorksheet('Receipts')!.getRow(3).getCell(1).value).toBe('lost.png');
+  });
+
+  it('adds the Firefly III importer configuration beside its CSV', async () => {
+    const owner = await subscriber();
+    await stored(owner, { total: 5 });
+    const entries = await unzip((await download(owner, { format: 'zip', preset: 'firefly', dateFormat: 'DD/MM/YYYY' })).bytes);
+    expect(JSON.parse(entries.get('receipts_export.json')!.toString('utf8'))).toMatchObject({ date: 'd/m/Y', delimiter: 'comma', headers: true });
+    expect(parseCsv(entries.get('receipts_export.csv')!, { columns: true })).toEqual([expect.objectContaining({ Date: '01/05/2024', Amount: '-5.00' })]);
+  });
+
+  it('writes DATEV with the user’s own numbers and accounts, and refuses what one batch cannot hold', async () => {
+    const owner = await subscriber();
+    await stored(owner, { merchantName: 'Tankstelle', date: '2024-02-10', total: 59.5, tax: 9.5, category: 'gas', paymentMethod: 'card' });
+    await users.saveDatevSettings(owner.userId!, {
+      consultantNumber: 29098,
+      clientNumber: 55003,
+      fiscalYearStartMonth: 1,
+      accountLength: 4,
+      chartOfAccounts: 'SKR03',
+      cashAccount: '1000',
+      bankAccount: '1210',
+      expenseAccounts: { grocery: '4980', restaurant: '4650', gas: '4530', retail: '4980', pharmacy: '4900', other: '4900' },
+      taxKeys: [{ rate: 19, key: '9' }],
+    });
+    const { bytes } = await download(owner, { preset: 'datev' });
+    const [header, , booking] = parseCsv(bytes.toString('latin1'), { delimiter: ';', relax_column_count: true }) as string[][];
+    expect(header!.slice(10, 16)).toEqual(['29098', '55003', '20240101', '4', '20240210', '20240210']);
+    expect(booking!.slice(0, 10)).toEqual(['59,50', 'H', 'EUR', '', '', '', '1210', '4530', '9', '1002']);
+
+    await stored(owner, { date: '2025-01-03', total: 2 });
+    expect(await refusal(exports.prepare(owner, exportRequestSchema.parse({ preset: 'datev' })))).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^A DATEV batch holds one fiscal year/),
+    });
+    await stored(owner, { date: '2025-01-04', total: 2, currency: 'USD' });
+    expect(await refusal(exports.prepare(owner, exportRequestSchema.parse({ preset: 'datev', from: '2025-01-01' })))).toMatchObject({
+      status: 400,
+      message: 'The DATEV bookings are in euros, and some of these receipts are in USD. Filter the export to EUR.',
+    });
+    expect(await refusal(exports.prepare(owner, exportRequestSchema.parse({ preset: 'ofx' })))).toMatchObject({
+      status: 400,
+      message: 'OFX bank statement files hold one currency, and these receipts are in EUR, USD. Filter the export by currency.',
+    });
+    const dollars = await download(owner, { preset: 'ofx', currency: 'USD' });
+    expect(dollars.bytes.toString('utf8')).toContain('<CURDEF>USD');
+  });
+});

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { itemLinesHold, itemsAgree } from './arithmetic.rule.js';
+
+describe('items agree with the receipt sums', () => {
+  it.each([
+    [10.5, 3, 10.5, 11.1, true],
+    [10.5, 3, null, 10.5, true],
+    [10.52, 3, 10.5, null, true],
+    [10.54, 3, 10.5, null, false],
+    [9.0, 3, 10.5, 11.1, false],
+    [10.5, 3, null, null, false],
+  ])('sum %d of %d items vs subtotal %s, total %s → %s', (sum, count, subtotal, total, agree) => {
+    expect(itemsAgree(sum, count, subtotal, total)).toBe(agree);
+  });
+});
+
+describe('item lines multiply out', () => {
+  const item = (qty: number | null, unitPrice: number | null, amount: number | null) => ({ description: 'x', qty, unitPrice, amount });
+  it.each([
+    [[item(2, 1.5, 3)], true],
+    [[item(0.532, 3.99, 2.12)], true],
+    [[item(1, 2, -2)], true],
+    [[item(null, 1.5, 3), item(2, null, 3), item(2, 1.5, null)], true],
+    [[item(2, 1.5, 3), item(3, 1.5, 3)], false],
+    [[item(2, 1.5, 30)], false],
+  ])('%j → %s', (items, hold) => {
+    expect(itemLinesHold(items)).toBe(hold);
+  });
+});

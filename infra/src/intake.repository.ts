@@ -1,0 +1,51 @@
+import type { IntakeRefusal } from '@receipts/common';
+import { and, eq } from 'drizzle-orm';
+import type { Database } from './db/database.js';
+import { intakeAddresses, intakeMessages } from './db/schema.js';
+
+/** E-mail intake: each account's intake token, and the messages already received (each processed once). */
+export class IntakeRepository {
+  constructor(private readonly db: Database) {}
+
+  async tokenOf(userId: string): Promise<string | null> {
+    const [row] = await this.db.select({ token: intakeAddresses.token }).from(intakeAddresses).where(eq(intakeAddresses.userId, userId));
+    return row?.token ?? null;
+  }
+
+  /** The account a token belongs to; null for a token never issued or since replaced or turned off. */
+  async userOf(token: string): Promise<string | null> {
+    const [row] = await this.db.select({ userId: intakeAddresses.userId }).from(intakeAddresses).where(eq(intakeAddresses.token, token));
+    return row?.userId ?? null;
+  }
+
+  /** Gives the account this token, replacing any earlier one (which stops working at once). */
+  async replace(userId: string, token: string): Promise<void> {
+    await this.db
+      .insert(intakeAddresses)
+      .values({ userId, token })
+      .onConflictDoUpdate({ target: intakeAddresses.userId, set: { token, createdAt: new Date() } });
+  }
+
+  async revoke(userId: string): Promise<void> {
+    await this.db.delete(intakeAddresses).where(eq(intakeAddresses.userId, userId));
+  }
+
+  /** Records that the account received this message; false when it had already. */
+  async claimMessage(userId: string, messageKey: string): Promise<boolean> {
+    const claimed = await this.db.insert(intakeMessages).values({ userId, messageKey }).onConflictDoNothing().returning({ userId: intakeMessages.userId });
+    return claimed.length > 0;
+  }
+
+  /** What the message became. */
+  async recordMessage(userId: string, messageKey: string, outcome: { uploads: number; refusals: Array<{ part: string; refusal: IntakeRefusal }> }): Promise<void> {
+    await this.db
+      .update(intakeMessages)
+      .set(outcome)
+      .where(and(eq(intakeMessages.userId, userId), eq(intakeMessages.messageKey, messageKey)));
+  }
+
+  /** Forgets a claim whose uploads could not be written, so the message is taken when it comes again. */
+  async releaseMessage(userId: string, messageKey: string): Promise<void> {
+    await this.db.delete(intakeMessages).where(and(eq(intakeMessages.userId, userId), eq(intakeMessages.messageKey, messageKey)));
+  }
+}

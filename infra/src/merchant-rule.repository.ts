@@ -1,0 +1,82 @@
+import { MERCHANT_RULES_MAX, merchantKey, type MerchantRule, type MerchantRuleKind } from '@receipts/common';
+import { and, asc, desc, eq, notInArray, sql } from 'drizzle-orm';
+import type { Database } from './db/database.js';
+import { merchantRules, type MerchantRuleRow } from './db/schema.js';
+
+/** A user's learned rules: what the worker applies to new receipts, and what the account page lists and edits. */
+export class MerchantRuleRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Every rule of the user, newest first. */
+  list(userId: string): Promise<MerchantRuleRow[]> {
+    return this.db.select().from(merchantRules).where(eq(merchantRules.userId, userId)).orderBy(desc(merchantRules.updatedAt), asc(merchantRules.id));
+  }
+
+  /** The rules the worker applies to one of the user's receipts. */
+  async forUser(userId: string): Promise<MerchantRule[]> {
+    return this.db
+      .select({ kind: merchantRules.kind, match: merchantRules.match, matchKey: merchantRules.matchKey, value: merchantRules.value })
+      .from(merchantRules)
+      .where(eq(merchantRules.userId, userId));
+  }
+
+  /**
+   * Records what a correction taught: one rule per merchant key and kind, the newest winning. A
+   * value equal to its match (a correction back to what was read) forgets the rule instead.
+   * Past `MERCHANT_RULES_MAX` the least recently taught rules go.
+   */
+  async learn(userId: string, learned: ReadonlyArray<Pick<MerchantRule, 'kind' | 'match' | 'value'>>): Promise<void> {
+    if (learned.length === 0) return;
+    await this.db.transaction(async (tx) => {
+      for (const { kind, match, value } of learned) {
+        const matchKey = merchantKey(match);
+        const same = and(eq(merchantRules.userId, userId), eq(merchantRules.kind, kind), eq(merchantRules.matchKey, matchKey));
+        if (kind === 'merchant' && value === match) {
+          await tx.delete(merchantRules).where(same);
+          continue;
+        }
+        await tx
+          .insert(merchantRules)
+          .values({ userId, kind, match, matchKey, value })
+          .onConflictDoUpdate({
+            target: [merchantRules.userId, merchantRules.kind, merchantRules.matchKey],
+            set: { match, value, updatedAt: new Date() },
+          });
+      }
+      const kept = tx
+        .select({ id: merchantRules.id })
+        .from(merchantRules)
+        .where(eq(merchantRules.userId, userId))
+        .orderBy(desc(merchantRules.updatedAt))
+        .limit(MERCHANT_RULES_MAX);
+      await tx.delete(merchantRules).where(and(eq(merchantRules.userId, userId), notInArray(merchantRules.id, kept)));
+    });
+  }
+
+  /** Changes a rule's value; null when the user has no such rule. */
+  async update(userId: string, id: string, value: string): Promise<MerchantRuleRow | null> {
+    const [row] = await this.db
+      .update(merchantRules)
+      .set({ value, updatedAt: sql`now()` })
+      .where(and(eq(merchantRules.id, id), eq(merchantRules.userId, userId)))
+      .returning();
+    return row ?? null;
+  }
+
+  async kindOf(userId: string, id: string): Promise<MerchantRuleKind | null> {
+    const [row] = await this.db
+      .select({ kind: merchantRules.kind })
+      .from(merchantRules)
+      .where(and(eq(merchantRules.id, id), eq(merchantRules.userId, userId)));
+    return row?.kind ?? null;
+  }
+
+  /** Forgets a rule; false when the user has no such rule. */
+  async delete(userId: string, id: string): Promise<boolean> {
+    const gone = await this.db
+      .delete(merchantRules)
+      .where(and(eq(merchantRules.id, id), eq(merchantRules.userId, userId)))
+      .returning({ id: merchantRules.id });
+    return gone.length > 0;
+  }
+}

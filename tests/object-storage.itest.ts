@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { UploadView } from '@receipts/common';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Deployment } from './support/deployment.js';
+import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
+import { until } from './support/until.js';
+import { uniqueIp, Visitor } from './support/visitor.js';
+
+const PASSWORD = 'Secret123';
+const json = (body: unknown): RequestInit => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+/**
+ * STORAGE=s3: the api and a worker that share PostgreSQL, Redis and a bucket (the real AWS SDK
+ * against an S3-compatible server on 127.0.0.1) and no disk. Uploads are read from the bucket,
+ * the pictures of their pages the worker draws for review are kept there, and every way an
+ * original goes (retention, deleting an upload, deleting the account) deletes its objects.
+ */
+describe('originals in an S3 bucket', () => {
+  let deployment: Deployment;
+  let receipt: Buffer;
+
+  const keys = () => deployment.s3!.keys();
+  const keyOf = (id: string) => `originals/${id}`;
+  const pageKeyOf = (id: string) => `originals/${id}.pages/0.jpg`;
+
+  async function signUp(): Promise<Visitor> {
+    const visitor = new Visitor(deployment.baseUrl, uniqueIp());
+    const email = `bucket-${Math.random().toString(36).slice(2)}@example.test`;
+    expect((await visitor.json('/api/auth/register', { method: 'POST', ...json({ email, password: PASSWORD }) })).status).toBe(201);
+    await visitor.connect();
+    return visitor;
+  }
+
+  async function processed(visitor: Visitor): Promise<string> {
+    const { status, body } = await visitor.upload(receipt, 'receipt.jpg');
+    expect(status).toBe(202);
+    const id = body.id as string;
+    expect((await visitor.waitForEnd(id)).event).toBe('upload:completed');
+    return id;
+  }
+
+  beforeAll(async () => {
+    receipt = await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' });
+    deployment = await Deployment.start('postgres', { RETENTION_SWEEP_MS: '1000' }, { storage: 's3' });
+  });
+
+  afterAll(async () => {
+    await deployment?.stop();
+  });
+
+  it('stores an upload in the bucket, and a worker with no shared disk reads it from there', async () => {
+    const visitor = await signUp();
+    const id = await processed(visitor);
+    expect(await keys()).toContain(keyOf(id));
+    const { body } = await visitor.json<UploadView>(`/api/uploads/${id}`);
+    expect(body).toMatchObject({ status: 'completed', receipt: { total: 10.4 } });
+    // The page's picture is an object beside the original, and the review screen reads it from there.
+    expect(await keys()).toContain(pageKeyOf(id));
+    const receiptId = body.receipt!.id;
+    expect(await visitor.json(`/api/receipts/${receiptId}`)).toMatchObject({ status: 200, body: { pages: 1 } });
+    const picture = await visitor.request(`/api/receipts/${receiptId}/pages/0`);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/jpeg');
+    expect((await picture.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    // Nothing went to the api's disk.
+    expect(existsSync(path.join(deployment.env.DATA_DIR!, 'uploads', id.slice(0, 2), id))).toBe(false);
+    visitor.close();
+  });
+
+  it('deletes originals past retention from the bucket and keeps the others', async () => {
+    const visitor = await signUp();
+    const [old, recent] = [await processed(visitor), await processed(visitor)];
+    const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
+    await db.connect();
+    await db.query(`UPDATE uploads SET created_at = now() - interval '91 days' WHERE id = $1`, [old]);
+    // The sweep runs every second here (RETENTION_SWEEP_MS).
+    await until(keys, (k) => !k.includes(keyOf(old)), 'the retention sweep', { everyMs: 250 });
+    expect(await keys()).not.toContain(pageKeyOf(old));
+    // Objects go first, their rows are marked after.
+    const marked = `SELECT original_deleted_at IS NOT NULL AS gone FROM uploads WHERE id = $1`;
+    await until(() => db.query<{ gone: boolean }>(marked, [old]), ({ rows }) => rows[0]!.gone, 'the upload marked');
+    await db.end();
+    expect(await keys()).toEqual(expect.arrayContaining([keyOf(recent), pageKeyOf(recent)]));
+    visitor.close();
+  });
+
+  it('deletes the object with its upload, and every object of a deleted account', async () => {
+    const visitor = await signUp();
+    const [removed, kept1, kept2] = [await processed(visitor), await processed(visitor), await processed(visitor)];
+    expect((await visitor.request(`/api/uploads/${removed}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await keys()).not.toContain(keyOf(removed));
+    expect(await keys()).not.toContain(pageKeyOf(removed));
+    const stranger = await signUp();
+    const strangers = await processed(stranger);
+
+    expect(await visitor.json('/api/user/account', { method: 'DELETE', ...json({ password: PASSWORD }) })).toMatchObject({ status: 200 });
+    const left = await keys();
+    expect(left).not.toContain(keyOf(kept1));
+    expect(left).not.toContain(keyOf(kept2));
+    expect(left.filter((k) => k.startsWith(keyOf(kept1)) || k.startsWith(keyOf(kept2)))).toEqual([]);
+    expect(left).toEqual(expect.arrayContaining([keyOf(strangers), pageKeyOf(strangers)]));
+    visitor.close();
+    stranger.close();
+  });
+});

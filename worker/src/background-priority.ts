@@ -1,0 +1,26 @@
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * OCR and decoding run below the api's priority: accepting an upload is milliseconds of work
+ * that must not queue behind seconds of recognition on a saturated host (CFS gives a nice-10
+ * thread about a tenth of a contended core, and all of an idle one).
+ */
+export const BACKGROUND_NICE = 10;
+
+/**
+ * Lowers the calling thread. Linux keeps the nice value per thread and a thread it starts
+ * inherits it, so an OCR thread lowers itself and nothing else. Where that is not allowed the
+ * work runs at the service's priority: slower answers under load, nothing wrong.
+ */
+export function lowerThisThread(): boolean {
+  try {
+    os.setPriority(BACKGROUND_NICE);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** tesseract.js's worker script started at BACKGROUND_NICE (the same path from src/ and dist/). */
+export const TESSERACT_THREAD = fileURLToPath(new URL('../threads/tesseract.thread.mjs', import.meta.url));
