@@ -145,9 +145,13 @@ describe('export and the receipts library', () => {
     const [issueHeader, ...issues] = rowsOf(issuesSheet);
     expect(issueHeader).toEqual([...ISSUE_COLUMNS]);
     expect(issues.map((r) => r[0]).sort()).toEqual(['again.jpg', FILES.teckLeong].sort());
+    const issueCell = (row: unknown[], column: (typeof ISSUE_COLUMNS)[number]) => row[ISSUE_COLUMNS.indexOf(column)];
     for (const row of issues) {
-      expect(row[3]).toMatch(/^\d+%$/);
-      expect(row[4]).toContain('Date out of reasonable range');
+      expect(issueCell(row, 'quality')).toMatch(/^\d+%$/);
+      expect(issueCell(row, 'issues')).toContain('Date out of reasonable range');
+      // What working from the sheet needs: the date (a date cell), the tax and the currency beside the total.
+      expect(issueCell(row, 'date')).toBeInstanceOf(Date);
+      expect(issueCell(row, 'currency')).toBe('MYR');
     }
 
     const all = Object.values(byFile);

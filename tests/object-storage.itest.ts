@@ -14,8 +14,8 @@ const json = (body: unknown): RequestInit => ({ headers: { 'Content-Type': 'appl
 /**
  * STORAGE=s3: the api and a worker that share PostgreSQL, Redis and a bucket (the real AWS SDK
  * against an S3-compatible server on 127.0.0.1) and no disk. Uploads are read from the bucket,
- * and every way an original goes (retention, deleting an upload, deleting the account) deletes
- * its object.
+ * the pictures of their pages the worker draws for review are kept there, and every way an
+ * original goes (retention, deleting an upload, deleting the account) deletes its objects.
  */
 describe('originals in an S3 bucket', () => {
   let deployment: Deployment;
@@ -23,6 +23,7 @@ describe('originals in an S3 bucket', () => {
 
   const keys = () => deployment.s3!.keys();
   const keyOf = (id: string) => `originals/${id}`;
+  const pageKeyOf = (id: string) => `originals/${id}.pages/0.jpg`;
 
   async function signUp(): Promise<Visitor> {
     const visitor = new Visitor(deployment.baseUrl, uniqueIp());
@@ -55,6 +56,14 @@ describe('originals in an S3 bucket', () => {
     expect(await keys()).toContain(keyOf(id));
     const { body } = await visitor.json<UploadView>(`/api/uploads/${id}`);
     expect(body).toMatchObject({ status: 'completed', receipt: { total: 10.4 } });
+    // The page's picture is an object beside the original, and the review screen reads it from there.
+    expect(await keys()).toContain(pageKeyOf(id));
+    const receiptId = body.receipt!.id;
+    expect(await visitor.json(`/api/receipts/${receiptId}`)).toMatchObject({ status: 200, body: { pages: 1 } });
+    const picture = await visitor.request(`/api/receipts/${receiptId}/pages/0`);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/jpeg');
+    expect((await picture.arrayBuffer()).byteLength).toBeGreaterThan(1000);
     // Nothing went to the api's disk.
     expect(existsSync(path.join(deployment.env.DATA_DIR!, 'uploads', id.slice(0, 2), id))).toBe(false);
     visitor.close();
@@ -68,11 +77,12 @@ describe('originals in an S3 bucket', () => {
     await db.query(`UPDATE uploads SET created_at = now() - interval '91 days' WHERE id = $1`, [old]);
     // The sweep runs every second here (RETENTION_SWEEP_MS).
     await until(keys, (k) => !k.includes(keyOf(old)), 'the retention sweep', { everyMs: 250 });
+    expect(await keys()).not.toContain(pageKeyOf(old));
     // Objects go first, their rows are marked after.
     const marked = `SELECT original_deleted_at IS NOT NULL AS gone FROM uploads WHERE id = $1`;
     await until(() => db.query<{ gone: boolean }>(marked, [old]), ({ rows }) => rows[0]!.gone, 'the upload marked');
     await db.end();
-    expect(await keys()).toContain(keyOf(recent));
+    expect(await keys()).toEqual(expect.arrayContaining([keyOf(recent), pageKeyOf(recent)]));
     visitor.close();
   });
 
@@ -81,6 +91,7 @@ describe('originals in an S3 bucket', () => {
     const [removed, kept1, kept2] = [await processed(visitor), await processed(visitor), await processed(visitor)];
     expect((await visitor.request(`/api/uploads/${removed}`, { method: 'DELETE' })).status).toBe(204);
     expect(await keys()).not.toContain(keyOf(removed));
+    expect(await keys()).not.toContain(pageKeyOf(removed));
     const stranger = await signUp();
     const strangers = await processed(stranger);
 
@@ -88,7 +99,8 @@ describe('originals in an S3 bucket', () => {
     const left = await keys();
     expect(left).not.toContain(keyOf(kept1));
     expect(left).not.toContain(keyOf(kept2));
-    expect(left).toContain(keyOf(strangers));
+    expect(left.filter((k) => k.startsWith(keyOf(kept1)) || k.startsWith(keyOf(kept2)))).toEqual([]);
+    expect(left).toEqual(expect.arrayContaining([keyOf(strangers), pageKeyOf(strangers)]));
     visitor.close();
     stranger.close();
   });

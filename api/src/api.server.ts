@@ -19,7 +19,9 @@ import {
   type Runtime,
 } from '@receipts/infra';
 import express from 'express';
+import { AccountDataService } from './account/account-data.service.js';
 import { AccountDeletionService } from './account/account-deletion.service.js';
+import { AccountSettingsService } from './account/account-settings.service.js';
 import { accountRoutes } from './account/account.routes.js';
 import { adminRoutes, queueDashboard, requireAdmin } from './admin/admin.routes.js';
 import { AdminService } from './admin/admin.service.js';
@@ -125,7 +127,11 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   // Each one mails the account's own address: few per account, whatever address asks.
   app.use('/api/auth/resend-verification', limit('resend', { perAddress: 10, perAccount: 5 }));
   app.use('/api/auth', authRoutes(accounts, profiles, users, log));
-  app.use('/api/user', accountRoutes({ users, profiles, quota, deletion }));
+  // The password is checked again on each of these: few guesses per address.
+  app.use(['/api/user/password', '/api/user/email', '/api/user/account'], limit('account', { perAddress: 30 }));
+  const exports = new ExportService(receipts, users, files, log);
+  const data = new AccountDataService(exports, uploadRows, files, log);
+  app.use('/api/user', accountRoutes({ users, profiles, quota, deletion, settings: new AccountSettingsService(users, accounts), data, log }));
   app.use('/api/user', merchantRuleRoutes(new MerchantRuleService(merchantRules)));
   app.use('/api', currencyRoutes());
   app.use('/api', clientConfigRoutes(config));
@@ -137,8 +143,8 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
   app.use('/api', uploadRoutes(uploads, waiters, config.WAIT_TIMEOUT_MS));
   app.use('/api/intake', requireUser, intakeRoutes(new IntakeAddressService(intakeRows, mailIntake)));
   app.use('/api', spendingRoutes(new SpendingService(receipts)));
-  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, uploadRows, uploads, merchantRules, log)));
-  app.use('/api', exportRoutes(new ExportService(receipts, users, files, log), log));
+  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, uploadRows, uploads, files, merchantRules, log)));
+  app.use('/api', exportRoutes(exports, log));
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   if (existsSync(config.webDistDir)) {
     app.use(express.static(config.webDistDir, { index: false, maxAge: '1h' }));

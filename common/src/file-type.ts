@@ -3,6 +3,8 @@ export const ACCEPTED_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'im
 export type AcceptedMime = (typeof ACCEPTED_MIME_TYPES)[number];
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Receipts are one or two pages; longer PDFs and multi-page TIFFs are read (and pictured for review) up to here. */
+export const MAX_DOCUMENT_PAGES = 5;
 
 const HEIF_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1', 'heif']);
 

@@ -48,4 +48,19 @@ describe('receipt corrections', () => {
     expect(result.success).toBe(false);
     expect(result.error!.issues[0]!.message).toBe(message);
   });
+
+  it('takes where fields were read beside the values, never into the record', () => {
+    const patch = receiptPatchSchema.parse({ receiptNumber: 'R-1', tin: '123456789', fieldLines: { total: 4, items: [2, null] } });
+    const after = applyPatch(record, patch);
+    expect(after).not.toHaveProperty('fieldLines');
+    expect(receiptChanges(record, after)).toEqual({ receiptNumber: { from: null, to: 'R-1' }, tin: { from: null, to: '123456789' } });
+  });
+
+  it.each([
+    [{ fieldLines: { total: -1 } }],
+    [{ fieldLines: { quality: 1 } }],
+    [{ fieldLines: { items: [0.5] } }],
+  ])('refuses where-read %j', (body) => {
+    expect(receiptPatchSchema.safeParse(body).success).toBe(false);
+  });
 });

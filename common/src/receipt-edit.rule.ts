@@ -17,6 +17,8 @@ function normalized(record: ReceiptRecord, field: EditableField): unknown {
 export function applyPatch(record: ReceiptRecord, patch: ReceiptPatch): ReceiptRecord {
   const next: Record<string, unknown> = { ...record };
   for (const [field, value] of Object.entries(patch)) {
+    // Where fields were read is not part of the record.
+    if (field === 'fieldLines') continue;
     next[field] = value === null ? undefined : value;
   }
   if (next.currency === 'USD') next.currency = undefined;

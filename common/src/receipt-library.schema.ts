@@ -4,6 +4,7 @@ import { ISO_4217 } from './extraction/currency.rule.js';
 import { AMOUNT_TOO_LARGE, categorySchema, lineItemSchema, MONEY_MAX, receiptViewSchema } from './receipt.schema.js';
 import { duplicateOfSchema } from './duplicate.schema.js';
 import { engineNameSchema } from './ocr-engine.rules.js';
+import { SOURCED_FIELDS, type SourcedField } from './extraction/extract-receipt.js';
 import { uploadStatusSchema } from './upload.schema.js';
 
 export const RECEIPT_EDIT_KINDS = ['correction', 'reextraction'] as const;
@@ -44,8 +45,10 @@ export const receiptDetailSchema = libraryReceiptSchema.extend({
   edits: z.array(receiptEditSchema),
   /** Every recognised line with its page and box on the original (fractions of the page); empty when the engine gave none. */
   lines: z.array(z.object({ page: z.number().int(), text: z.string(), box: textBoxSchema, confidence: z.number() })),
-  /** Which of `lines` each field was read from, for showing its place on the receipt. */
-  fieldLines: z.record(z.string(), z.union([z.number().int(), z.array(z.number().int())])),
+  /** Which of `lines` each field was read from, for showing its place on the receipt (items: one per item, null for one a person added). */
+  fieldLines: z.record(z.string(), z.union([z.number().int(), z.array(z.number().int().nullable())])),
+  /** Pictures of the receipt's pages the api serves (`GET /api/receipts/:id/pages/:n`, n from 0); 0 once the original is deleted. */
+  pages: z.number().int().min(0),
   /** The reader that produced the text, e.g. `tesseract:deu`, `paddle`, `pdf-text`; null for receipts read before it was recorded. */
   readBy: z.string().nullable(),
 });
@@ -98,6 +101,17 @@ const cellText = z.string().trim().max(CELL_TEXT_MAX, WORKBOOK_ERRORS.textTooLon
 const money = z.number({ message: 'Amounts are numbers' }).finite().nonnegative('Amounts cannot be negative').max(MONEY_MAX, AMOUNT_TOO_LARGE).nullable();
 export const MAX_EDITED_ITEMS = 200;
 
+const lineIndex = z.number().int().min(0);
+/**
+ * Where the corrected fields are on the receipt: a field filled from a line of the picture points
+ * at it, and the items keep their lines through reordering (null for an item a person added).
+ */
+const sourcedFieldShape = Object.fromEntries(SOURCED_FIELDS.map((f) => [f, lineIndex])) as Record<SourcedField, typeof lineIndex>;
+export const receiptSourcesSchema = z
+  .object({ ...sourcedFieldShape, items: z.array(lineIndex.nullable()).max(MAX_EDITED_ITEMS) })
+  .partial()
+  .strict();
+
 /**
  * PATCH /api/receipts/:id: any field or the item list (sent whole). The receipt is validated
  * again; its quality, an extraction measure, stays as it was.
@@ -128,11 +142,18 @@ export const receiptPatchSchema = z
         }),
       )
       .max(MAX_EDITED_ITEMS, `At most ${MAX_EDITED_ITEMS} items`),
+    /** Replaces the record of where each field was read (indexes into the receipt's lines). */
+    fieldLines: receiptSourcesSchema,
   })
   .partial()
   .strict()
   .refine((patch) => Object.keys(patch).length > 0, 'Nothing to change');
 export type ReceiptPatch = z.infer<typeof receiptPatchSchema>;
+
+/** POST /api/receipts/:id/issues/accept and …/issues/reopen: the flag, as the receipt shows it. */
+export const issueDecisionSchema = z.object({
+  issue: z.string({ message: 'Name the issue to accept.' }).min(1, 'Name the issue to accept.').max(1000, 'Not an issue of this receipt.'),
+});
 
 /** POST /api/receipts/:id/reextract body; without an engine the server's default is used. */
 export const reextractRequestSchema = z.object({ engine: engineNameSchema.optional() });

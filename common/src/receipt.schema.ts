@@ -63,11 +63,16 @@ export const RECEIPT_DETAIL_FIELDS = [
   'tin',
 ] as const satisfies ReadonlyArray<keyof ReceiptRecord>;
 
+/** A flag (an issue, or low quality) a person accepted after looking, and who and when. */
+export const issueAcceptanceSchema = z.object({ issue: z.string(), userId: z.string().nullable(), at: z.string() });
+
 /** A stored receipt as the api returns it: the record plus what validation found. */
 export const receiptViewSchema = receiptRecordSchema.extend({
   id: z.uuid(),
   issues: z.array(z.string()),
-  /** Valid for export: quality ≥ 0.6 and no issues (spec §4). */
+  /** The flags a person accepted: they no longer keep the receipt off the Receipts sheet. */
+  acceptedIssues: z.array(issueAcceptanceSchema).optional(),
+  /** Valid for export: quality ≥ 0.6 and no issues (spec §4), or each of those flags accepted. */
   valid: z.boolean(),
 });
 export type ReceiptView = z.infer<typeof receiptViewSchema>;

@@ -8,6 +8,7 @@ import { FREE_DAILY_LIMIT } from './quota.rules.js';
 export const USER_MESSAGES = {
   unsupportedFile: 'This file is not a JPG, PNG, WebP, HEIC or PDF file.',
   fileTooLarge: 'The file is larger than the 10MB limit.',
+  fileEmpty: 'The file is empty.',
   documentAiNotConfigured: 'Document AI is not configured on this server.',
   vlmNotConfigured: 'The vision model is not configured on this server.',
   vlmUnavailable: 'The vision model did not answer. Please try again later.',

@@ -63,6 +63,32 @@ describe.each(stores)('originals in %s', (_where, make) => {
     expect((await files.read(kept)).toString()).toBe(kept);
   });
 
+  it('keeps page pictures beside an original, replaces them as a set and deletes them with it', async () => {
+    const files = make();
+    const [one, two] = [randomUUID(), randomUUID()];
+    for (const id of [one, two]) {
+      await files.put(id, Buffer.from(id));
+      await files.putPages(id, [Buffer.from(`${id} page 1`), Buffer.from(`${id} page 2`), Buffer.from(`${id} page 3`)]);
+    }
+    expect(await files.pageCount(one)).toBe(3);
+    expect((await files.readPage(one, 1))?.toString()).toBe(`${one} page 2`);
+    expect(await files.readPage(one, 3)).toBeNull();
+    expect(await files.readPage(one, -1)).toBeNull();
+
+    await files.putPages(one, [Buffer.from('new page 1')]);
+    expect(await files.pageCount(one)).toBe(1);
+    expect((await files.readPage(one, 0))?.toString()).toBe('new page 1');
+    expect(await files.readPage(one, 1)).toBeNull();
+    await expect(files.putPages(one, Array.from({ length: 6 }, () => Buffer.from('page')))).rejects.toThrow('more than 5');
+
+    await files.delete(one);
+    expect(await files.pageCount(one)).toBe(0);
+    expect(await files.readPage(one, 0)).toBeNull();
+    await files.deleteMany([two]);
+    expect(await files.pageCount(two)).toBe(0);
+    await expect(files.read(two)).rejects.toBeInstanceOf(StoredFileMissingError);
+  });
+
   it('refuses a key that is not an upload id', async () => {
     await expect(make().put('../../etc/passwd', Buffer.from('x'))).rejects.toThrow('Not an upload id');
   });

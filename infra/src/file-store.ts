@@ -1,8 +1,18 @@
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import { MAX_UPLOAD_BYTES } from '@receipts/common';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { MAX_DOCUMENT_PAGES, MAX_UPLOAD_BYTES } from '@receipts/common';
 import type { Config } from './config.js';
 
 /** Asked for an original that is not stored (deleted after the retention period, or never written). */
@@ -20,7 +30,9 @@ export class FileStoreUnusableError extends Error {
 
 /**
  * The original uploads, keyed by upload id: written by the api, read by the worker that decodes
- * them (and by exports), deleted by retention and account deletion. Either a directory (one disk,
+ * them (and by exports), deleted by retention and account deletion. Beside each original, the
+ * pictures of its pages the worker drew for the review screen (at most MAX_DOCUMENT_PAGES); they
+ * are deleted with it. Either a directory (one disk,
  * or a volume every process mounts) or an S3-compatible bucket, so api and workers can run on
  * hosts that share nothing but PostgreSQL, Redis and the bucket.
  */
@@ -38,15 +50,31 @@ export interface FileStore {
    * StoredFileMissingError when it is gone. Read it to the end or destroy it: it holds a file or a connection.
    */
   readStream(id: string): Promise<Readable>;
-  /** Deletes an original; one already gone is fine (a sweep may repeat after a crash). */
+  /** Replaces the page pictures of an upload (JPEG, page 0 first; at most MAX_DOCUMENT_PAGES). */
+  putPages(id: string, pages: readonly Buffer[]): Promise<void>;
+  /** How many page pictures are stored (0 for uploads read before they were kept, or deleted). */
+  pageCount(id: string): Promise<number>;
+  /** Page `n`'s picture; null when there is none. */
+  readPage(id: string, n: number): Promise<Buffer | null>;
+  /**
+   * Deletes an original and its page pictures, the pictures first: while the original is there, a
+   * sweep that stopped half-way still sees the upload as stored. One already gone is fine (a sweep
+   * may repeat after a crash).
+   */
   delete(id: string): Promise<void>;
-  /** Deletes many originals at once (retention, account deletion), as few requests as the store allows. */
+  /** Deletes many originals and their pictures at once (retention, account deletion), as few requests as the store allows. */
   deleteMany(ids: readonly string[]): Promise<void>;
 }
 
 const assertUploadId = (id: string) => {
   if (!/^[0-9a-f-]{36}$/.test(id)) throw new Error(`Not an upload id: ${id}`);
 };
+
+const assertPages = (id: string, pages: readonly Buffer[]) => {
+  if (pages.length > MAX_DOCUMENT_PAGES) throw new Error(`Upload ${id}: ${pages.length} page pictures, more than ${MAX_DOCUMENT_PAGES}`);
+};
+
+const isPageNumber = (n: number) => Number.isInteger(n) && n >= 0 && n < MAX_DOCUMENT_PAGES;
 
 /** Reads a stream whole, refusing more than an upload may hold (the store holds nothing else). */
 async function collect(stream: Readable, id: string): Promise<Buffer> {
@@ -63,7 +91,7 @@ async function collect(stream: Readable, id: string): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Originals in a directory: `<root>/<first two characters of the id>/<id>`. */
+/** Originals in a directory: `<root>/<first two characters of the id>/<id>`, its page pictures in `<id>.pages/<n>.jpg`. */
 export class LocalFileStore implements FileStore {
   constructor(private readonly root: string) {}
 
@@ -74,6 +102,10 @@ export class LocalFileStore implements FileStore {
   private pathOf(id: string): string {
     assertUploadId(id);
     return path.join(this.root, id.slice(0, 2), id);
+  }
+
+  private pagesOf(id: string): string {
+    return `${this.pathOf(id)}.pages`;
   }
 
   async check(): Promise<void> {
@@ -101,7 +133,40 @@ export class LocalFileStore implements FileStore {
     return handle.createReadStream();
   }
 
+  /** Written aside and renamed into place, so a reader sees the old set or the new one, never a mix. */
+  async putPages(id: string, pages: readonly Buffer[]): Promise<void> {
+    assertPages(id, pages);
+    const target = this.pagesOf(id);
+    const partial = `${target}.partial-${randomUUID()}`;
+    await mkdir(partial, { recursive: true });
+    try {
+      for (const [n, bytes] of pages.entries()) await writeFile(path.join(partial, `${n}.jpg`), bytes);
+      await rm(target, { recursive: true, force: true });
+      await rename(partial, target);
+    } catch (err) {
+      await rm(partial, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  async pageCount(id: string): Promise<number> {
+    const names = await readdir(this.pagesOf(id)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [];
+      throw err;
+    });
+    return names.filter((n) => /^\d+\.jpg$/.test(n)).length;
+  }
+
+  async readPage(id: string, n: number): Promise<Buffer | null> {
+    if (!isPageNumber(n)) return null;
+    return readFile(path.join(this.pagesOf(id), `${n}.jpg`)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    });
+  }
+
   async delete(id: string): Promise<void> {
+    await rm(this.pagesOf(id), { recursive: true, force: true });
     await rm(this.pathOf(id), { force: true });
   }
 
@@ -123,7 +188,8 @@ const DELETE_BATCH = 1000;
 
 /**
  * Originals as objects of an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Ceph…):
- * `<prefix><id>`. A PUT is atomic (an object is there whole or not at all); reads stream the body.
+ * `<prefix><id>`, its page pictures `<prefix><id>.pages/<n>.jpg`. A PUT is atomic (an object is
+ * there whole or not at all); reads stream the body.
  */
 export class S3FileStore implements FileStore {
   private readonly s3: S3Client;
@@ -139,6 +205,26 @@ export class S3FileStore implements FileStore {
   private keyOf(id: string): string {
     assertUploadId(id);
     return `${this.options.prefix}${id}`;
+  }
+
+  private pagePrefixOf(id: string): string {
+    return `${this.keyOf(id)}.pages/`;
+  }
+
+  /** Every key a picture of these uploads may have: deleting a key that is not there is no error, so no listing is needed. */
+  private pageKeysOf(ids: readonly string[]): string[] {
+    return ids.flatMap((id) => Array.from({ length: MAX_DOCUMENT_PAGES }, (_, n) => `${this.pagePrefixOf(id)}${n}.jpg`));
+  }
+
+  private async deleteKeys(keys: readonly string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += DELETE_BATCH) {
+      const batch = keys.slice(i, i + DELETE_BATCH);
+      const { Errors } = await this.s3.send(
+        new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+      );
+      // A key that is not there is no error to S3; anything listed here was not deleted.
+      if (Errors?.length) throw new Error(`The S3 store did not delete ${Errors.length} object(s): ${Errors[0]!.Key} ${Errors[0]!.Code} ${Errors[0]!.Message ?? ''}`.trim());
+    }
   }
 
   async check(): Promise<void> {
@@ -165,19 +251,45 @@ export class S3FileStore implements FileStore {
     return object.Body as Readable;
   }
 
+  /**
+   * Objects cannot be swapped as a set: the new pictures are written over the old, then any page
+   * the new set does not have is deleted (a reader in between may see old and new pages mixed).
+   */
+  async putPages(id: string, pages: readonly Buffer[]): Promise<void> {
+    assertPages(id, pages);
+    for (const [n, bytes] of pages.entries()) {
+      await this.s3.send(
+        new PutObjectCommand({ Bucket: this.options.bucket, Key: `${this.pagePrefixOf(id)}${n}.jpg`, Body: bytes, ContentLength: bytes.length, ContentType: 'image/jpeg' }),
+      );
+    }
+    await this.deleteKeys(this.pageKeysOf([id]).slice(pages.length));
+  }
+
+  async pageCount(id: string): Promise<number> {
+    const { Contents } = await this.s3.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.pagePrefixOf(id), MaxKeys: 100 }));
+    return (Contents ?? []).filter((o) => /\/\d+\.jpg$/.test(o.Key ?? '')).length;
+  }
+
+  async readPage(id: string, n: number): Promise<Buffer | null> {
+    if (!isPageNumber(n)) return null;
+    const object = await this.s3
+      .send(new GetObjectCommand({ Bucket: this.options.bucket, Key: `${this.pagePrefixOf(id)}${n}.jpg` }))
+      .catch((err: Error) => {
+        if (err.name === 'NoSuchKey') return null;
+        throw err;
+      });
+    return object ? collect(object.Body as Readable, id) : null;
+  }
+
   async delete(id: string): Promise<void> {
+    await this.deleteKeys(this.pageKeysOf([id]));
     await this.s3.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(id) }));
   }
 
   async deleteMany(ids: readonly string[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += DELETE_BATCH) {
-      const batch = ids.slice(i, i + DELETE_BATCH);
-      const { Errors } = await this.s3.send(
-        new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: batch.map((id) => ({ Key: this.keyOf(id) })), Quiet: true } }),
-      );
-      // A key that is not there is no error to S3; anything listed here was not deleted.
-      if (Errors?.length) throw new Error(`The S3 store did not delete ${Errors.length} original(s): ${Errors[0]!.Key} ${Errors[0]!.Code} ${Errors[0]!.Message ?? ''}`.trim());
-    }
+    // The pictures of the whole batch first, then the originals (see delete).
+    await this.deleteKeys(this.pageKeysOf(ids));
+    await this.deleteKeys(ids.map((id) => this.keyOf(id)));
   }
 }
 

@@ -65,7 +65,11 @@ export interface OriginalRow {
   at: string;
 }
 
-/** A corrected receipt: its new columns and what changed, or null when nothing did. */
+/**
+ * A revised receipt: its new columns and what changed, or null when nothing did. Changes of
+ * fields are recorded in its history; with none (an acceptance, where fields were read) only the
+ * columns are written.
+ */
 export interface ReceiptRevision {
   columns: Partial<Omit<typeof receipts.$inferInsert, 'id' | 'uploadId'>>;
   changes: Record<string, { from: unknown; to: unknown }>;
@@ -145,8 +149,9 @@ export class ReceiptRepository {
   }
 
   /**
-   * Corrects a receipt under a row lock: `revise` sees the stored receipt and says what changes
-   * (null: nothing). Refused ('busy') while its upload is being extracted again.
+   * Revises a receipt under a row lock (a correction, an accepted flag): `revise` sees the stored
+   * receipt and says what changes (null: nothing). Refused ('busy') while its upload is being
+   * extracted again.
    */
   async correct(id: string, revise: (current: ReceiptRow) => ReceiptRevision | null): Promise<CorrectionOutcome> {
     return this.db.transaction(async (tx) => {
@@ -161,7 +166,7 @@ export class ReceiptRepository {
         .update(receipts)
         .set({ ...revision.columns, updatedAt: new Date() })
         .where(eq(receipts.id, id));
-      await tx.insert(receiptEdits).values({ receiptId: id, kind: 'correction', changes: revision.changes });
+      if (Object.keys(revision.changes).length > 0) await tx.insert(receiptEdits).values({ receiptId: id, kind: 'correction', changes: revision.changes });
       return 'changed';
     });
   }
@@ -289,7 +294,7 @@ export class ReceiptRepository {
              ${receipts.paymentMethod} AS "paymentMethod", ${receipts.category} AS "category",
              ${receipts.receiptNumber} AS "receiptNumber", ${receipts.tin} AS "tin", ${receipts.quality} AS "quality",
              ${receipts.items} AS "items", left(${receipts.rawText}, 201) AS "rawText", ${receipts.issues} AS "issues",
-             ${receipts.valid} AS "valid", ${uploads.filename} AS "filename",
+             ${receipts.acceptedIssues} AS "acceptedIssues", ${receipts.valid} AS "valid", ${uploads.filename} AS "filename",
              ${uploads.createdAt}::text AS "at", ${uploads.id} AS "uploadId"
       FROM ${receipts} INNER JOIN ${uploads} ON ${uploads.id} = ${receipts.uploadId}
       WHERE ${where}

@@ -55,6 +55,7 @@ export function toReceiptView(row: ReceiptFields): ReceiptView {
     items: row.items,
     rawText: preview(row.rawText),
     issues: row.issues,
+    acceptedIssues: row.acceptedIssues,
     valid: row.valid,
   };
 }

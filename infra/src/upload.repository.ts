@@ -1,5 +1,7 @@
 import {
   COMPLETED_PROGRESS,
+  isExportValid,
+  keptAcceptances,
   receiptChanges,
   type DuplicateOf,
   type EngineName,
@@ -186,6 +188,20 @@ export class UploadRepository {
     return row?.n ?? 0;
   }
 
+  /**
+   * A page of the owner's uploads whose original file is still stored, oldest first, after the
+   * upload `after` (for a copy of all their data).
+   */
+  async storedOriginals(owner: QuotaOwner, after: { at: string; id: string } | null, limit: number) {
+    return this.db
+      // The time as text keeps its microseconds, so the next page starts exactly after this one.
+      .select({ id: uploads.id, filename: uploads.filename, createdAt: uploads.createdAt, at: sql<string>`${uploads.createdAt}::text` })
+      .from(uploads)
+      .where(and(ownedBy(owner), isNull(uploads.originalDeletedAt), after ? sql`(${uploads.createdAt}, ${uploads.id}) > (${after.at}::timestamptz, ${after.id}::uuid)` : undefined))
+      .orderBy(asc(uploads.createdAt), asc(uploads.id))
+      .limit(limit);
+  }
+
   /** Uploads created before `before` whose original file is still stored and no longer needed by a job. */
   async originalsDue(before: Date, limit: number): Promise<string[]> {
     const due = await this.db
@@ -294,8 +310,10 @@ export class UploadRepository {
         finishedAt: new Date(),
       });
       if (!done) return null;
-      const values = { ...receipt, uploadId: id };
       const [before] = await tx.select().from(receipts).where(eq(receipts.uploadId, id));
+      // A re-extraction keeps what a person accepted of the flags the new reading still raises.
+      const acceptedIssues = before ? keptAcceptances(before.acceptedIssues, receipt, receipt.issues) : [];
+      const values = { ...receipt, uploadId: id, acceptedIssues, valid: isExportValid(receipt, receipt.issues, acceptedIssues) };
       const [row] = await tx
         .insert(receipts)
         .values(values)

@@ -1,10 +1,18 @@
 import { dailyPeriod, type DatevSettings } from '@receipts/common';
-import { and, desc, eq, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, ilike, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
 import { emailVerificationTokens, passwordResetTokens, quotaUsage, sessions, subscriptions, uploads, users, type UserRow } from './db/schema.js';
 
 /** Sessions of one account, found inside express-session's stored JSON. */
 const sessionsOf = (userId: string) => sql`${sessions.sess}->>'userId' = ${userId}`;
+
+/** PostgreSQL's unique_violation, on the error or one it wraps (Drizzle wraps the driver's). */
+function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
 
 /** A reset token that may still be used: unused and unexpired. */
 const validToken = (tokenHash: string, now: Date) =>
@@ -103,6 +111,40 @@ export class UserRepository {
       await tx.delete(quotaUsage).where(eq(quotaUsage.subject, `user:${userId}`));
       return owned.map((u) => u.id);
     });
+  }
+
+  /**
+   * Sets a new password and signs the account out everywhere but the session `keepSid` (the one
+   * that asked), in one transaction. Unused reset links die with the old password.
+   */
+  async changePassword(userId: string, passwordHash: string, keepSid: string, now = new Date()): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId));
+      await tx.delete(sessions).where(and(sessionsOf(userId), ne(sessions.sid, keepSid)));
+      await tx.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+    });
+  }
+
+  /**
+   * Moves the account to another e-mail address; false when that address has an account (the
+   * unique index decides, so two accounts asking at once cannot both get it). Reset links sent to
+   * the old address stop working; the account needs the new address confirmed.
+   */
+  async changeEmail(userId: string, email: string, now = new Date()): Promise<boolean> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
+        if (taken) return false;
+        // The new address is not proven yet: the account is unconfirmed until a link to it is followed
+        // (an admin address gives no rights before that).
+        await tx.update(users).set({ email, emailVerifiedAt: null, createdBeforeVerification: false, updatedAt: now }).where(eq(users.id, userId));
+        await tx.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+        return true;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
   }
 
   /** A new reset link; every older unused link of the account stops working (only the newest mail counts). */

@@ -70,8 +70,8 @@ export function App() {
           <Route path="/success" element={<SuccessPage />} />
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/receipts" element={<ReceiptsPage />} />
-          <Route path="/billing" element={<BillingPage />} />
           <Route path="/account" element={<AccountPage />} />
+          <Route path="/billing" element={<BillingPage />} />
           <Route path="/blog" element={<BlogPage />} />
           <Route path="/blog/:slug" element={<BlogPostPage />} />
           <Route path="/about" element={<AboutPage />} />

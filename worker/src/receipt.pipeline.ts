@@ -41,6 +41,8 @@ export interface PipelineResult {
   readBy?: string;
   /** Time the engine spent recognising the pages (the OCR histogram). */
   ocrMs: number;
+  /** Each page as a viewer shows it (PNG), the frame the lines' boxes are in: what the review screen shows. */
+  pictures: Buffer[];
 }
 
 /**
@@ -56,6 +58,7 @@ export async function runPipeline(
 ): Promise<PipelineResult> {
   await onStep('loaded');
   const decoded = await decodeDocument(input.bytes, input.mimeType, signal);
+  const pictures = decoded.pictures ?? decoded.pages.map((p) => p.image);
   await onStep('decoded');
   const prepared = await engine.prepare(decoded, signal);
   await onStep('prepared');
@@ -84,5 +87,6 @@ export async function runPipeline(
     issues,
     valid: isExportValid(receipt, issues),
     ocrMs,
+    pictures,
   };
 }

@@ -16,6 +16,7 @@ import {
   type UploadRepository,
 } from '@receipts/infra';
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { pagePicture } from './document/page-picture.js';
 import type { OcrEngines } from './ocr/create-ocr-engine.js';
 import { EngineError, UnreadableFileError } from './ocr/ocr-engine.js';
 import { runPipeline } from './receipt.pipeline.js';
@@ -140,6 +141,9 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
         abort,
       );
       await reportStep('saving');
+      // Before the receipt, so a screen told it is done finds its picture. Without one the review
+      // screen shows the fields alone: not a reason to fail the receipt.
+      await storePictures(files, uploadId, result.pictures).catch((err: unknown) => jobLog.warn({ err }, 'page pictures not stored'));
       const stored = await uploads.complete(uploadId, extractedReceipt(result));
       if (!stored) {
         jobLog.info('upload was cancelled while saving; receipt discarded');
@@ -185,6 +189,13 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       throw err;
     }
   }
+}
+
+/** The pictures of the pages the review screen shows, one at a time (a page's PNG can be tens of megabytes decoded). */
+async function storePictures(files: FileStore, uploadId: string, pngs: readonly Buffer[]): Promise<void> {
+  const pictures: Buffer[] = [];
+  for (const png of pngs) pictures.push(await pagePicture(png));
+  await files.putPages(uploadId, pictures);
 }
 
 /** The receipt row a pipeline result makes. */

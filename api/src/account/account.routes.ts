@@ -1,14 +1,32 @@
-import { DEFAULT_DATEV_SETTINGS, datevSettingsSchema, deleteAccountSchema } from '@receipts/common';
-import type { QuotaService, UserRepository } from '@receipts/infra';
+import { ACCOUNT_MESSAGES, changeEmailSchema, changePasswordSchema, DEFAULT_DATEV_SETTINGS, datevSettingsSchema, deleteAccountSchema } from '@receipts/common';
+import type { Logger, QuotaService, UserRepository } from '@receipts/infra';
 import { Router } from 'express';
 import { parseBody } from '../http-error.js';
 import { currentUser, requireUser } from '../owner.middleware.js';
+import type { AccountDataService } from './account-data.service.js';
 import type { AccountDeletionService } from './account-deletion.service.js';
+import type { AccountSettingsService } from './account-settings.service.js';
 import type { ProfileService } from '../auth/profile.service.js';
 
-/** /api/user: the caller's profile, quota, subscription, DATEV export settings, and deleting the account. */
-export function accountRoutes(deps: { users: UserRepository; profiles: ProfileService; quota: QuotaService; deletion: AccountDeletionService }): Router {
-  const { profiles, quota, deletion } = deps;
+/** The download's name (ASCII only: it is ours). */
+function attachment(filename: string): string {
+  return `attachment; filename="${filename}"`;
+}
+
+/**
+ * /api/user: the caller's profile, quota, subscription, and the account page's changes (password,
+ * e-mail, DATEV export settings, a copy of all their data, deleting the account).
+ */
+export function accountRoutes(deps: {
+  users: UserRepository;
+  profiles: ProfileService;
+  quota: QuotaService;
+  deletion: AccountDeletionService;
+  settings: AccountSettingsService;
+  data: AccountDataService;
+  log: Logger;
+}): Router {
+  const { profiles, quota, deletion, settings, data, log } = deps;
   const signedIn = currentUser(deps.users);
   const router = Router();
 
@@ -24,6 +42,32 @@ export function accountRoutes(deps: { users: UserRepository; profiles: ProfileSe
     res.json(await profiles.subscription(req.session.userId!));
   });
 
+  /** { currentPassword, password, confirmPassword }: other sessions are signed out, this one stays. */
+  router.post('/password', signedIn, async (req, res) => {
+    const { currentPassword, password } = parseBody(changePasswordSchema, req.body);
+    await settings.changePassword(req.user!, currentPassword, password, req.sessionID);
+    res.json({ message: ACCOUNT_MESSAGES.passwordChanged });
+  });
+
+  /** { email, currentPassword }: answers with the profile under the new address. */
+  router.post('/email', signedIn, async (req, res) => {
+    const { email, currentPassword } = parseBody(changeEmailSchema, req.body);
+    await settings.changeEmail(req.user!, email, currentPassword);
+    res.json({ message: ACCOUNT_MESSAGES.emailChanged, user: await profiles.profile({ ...req.user!, email }) });
+  });
+
+  /** A zip of everything of the account: the receipts workbook, the stored originals, the account's details. */
+  router.get('/data', signedIn, async (req, res) => {
+    res.status(200).set({ 'Content-Type': 'application/zip', 'Content-Disposition': attachment(data.filename()), 'Cache-Control': 'no-store' });
+    try {
+      await data.write(req.user!, res);
+    } catch (err) {
+      // The status line is gone: break the download so a cut-off zip is not taken for a whole one.
+      log.warn({ err }, 'data download stopped');
+      res.destroy(err as Error);
+    }
+  });
+
   /** The DATEV export's numbers and accounts: the user's, or the SKR03 defaults until they save theirs. */
   router.get('/datev-settings', requireUser, async (req, res) => {
     const saved = await deps.users.datevSettings(req.session.userId!);
@@ -31,9 +75,9 @@ export function accountRoutes(deps: { users: UserRepository; profiles: ProfileSe
   });
 
   router.put('/datev-settings', requireUser, async (req, res) => {
-    const settings = parseBody(datevSettingsSchema, req.body);
-    await deps.users.saveDatevSettings(req.session.userId!, settings);
-    res.json({ settings, saved: true });
+    const datev = parseBody(datevSettingsSchema, req.body);
+    await deps.users.saveDatevSettings(req.session.userId!, datev);
+    res.json({ settings: datev, saved: true });
   });
 
   /** Deletes the signed-in account and all its data. */

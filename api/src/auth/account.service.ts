@@ -43,7 +43,8 @@ export class AccountService {
     else await this.sendAlreadyRegistered(email);
   }
 
-  private async sendConfirmation(user: UserRow): Promise<void> {
+  /** Mails a confirmation link to the account's address (after sign-up, a resend, or a new address). */
+  async sendConfirmation(user: UserRow): Promise<void> {
     const { token, tokenHash } = newToken();
     await this.users.addConfirmationToken({ tokenHash, userId: user.id, expiresAt: new Date(Date.now() + CONFIRMATION_TOKEN_TTL_MS) });
     await this.mailer.send({

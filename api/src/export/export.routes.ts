@@ -1,8 +1,11 @@
-import { exportRequestSchema } from '@receipts/common';
+import { exportRequestSchema, type ExportRequest } from '@receipts/common';
 import type { Logger } from '@receipts/infra';
 import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
 import { parseBody } from '../http-error.js';
-import type { ExportService } from './export.service.js';
+import type { ExportService, PreparedExport } from './export.service.js';
+
+const sampleQuerySchema = z.object({ currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'currency must be a three-letter code').default('USD') });
 
 /** `attachment` with an ASCII name for old clients and the exact UTF-8 name (RFC 6266) for the rest. */
 function attachment(filename: string): string {
@@ -17,9 +20,7 @@ function attachment(filename: string): string {
 export function exportRoutes(service: ExportService, log: Logger): Router {
   const router = Router();
 
-  const send = async (req: Request, res: Response, input: unknown) => {
-    const request = parseBody(exportRequestSchema, input);
-    const prepared = await service.prepare(req.owner, request);
+  const deliver = async (res: Response, prepared: PreparedExport, request: Pick<ExportRequest, 'format' | 'preset'>) => {
     res.status(200).set({
       'Content-Type': prepared.contentType,
       'Content-Disposition': attachment(prepared.filename),
@@ -39,6 +40,16 @@ export function exportRoutes(service: ExportService, log: Logger): Router {
     }
   };
 
+  const send = async (req: Request, res: Response, input: unknown) => {
+    const request = parseBody(exportRequestSchema, input);
+    await deliver(res, await service.prepare(req.owner, request), request);
+  };
+
+  /** The home page's sample result (?currency= for the demo rate): the same workbook a visitor's receipts make. */
+  router.get('/export/sample', async (req, res) => {
+    const { currency } = parseBody(sampleQuerySchema, req.query);
+    await deliver(res, service.sample(currency), { format: 'xlsx', preset: 'generic' });
+  });
   router.get('/export', (req, res) => send(req, res, req.query));
   router.post('/export', (req, res) => send(req, res, req.body));
 

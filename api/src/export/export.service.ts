@@ -1,12 +1,15 @@
 import type { Writable } from 'node:stream';
 import {
   DEFAULT_DATEV_SETTINGS,
+  DEFAULT_SHEET_NAMES,
   EXPORT_ERRORS,
   EXPORT_FILES,
   EXPORT_PRESET_LABELS,
   LARGE_EXPORT_WARNING,
   datevBatchProblem,
   fireflyImportConfig,
+  SAMPLE_EXPORT_NAME,
+  sampleExport,
   sheetNamesOf,
   type ExportRequest,
   type ExportSource,
@@ -128,6 +131,26 @@ export class ExportService {
                 : [],
           },
           this.log,
+        ),
+    };
+  }
+
+  /** The home page's sample result as a workbook, in `currency` at the demo rates: no account or receipts needed. */
+  sample(currency: string): PreparedExport {
+    const sources = sampleExport(currency);
+    return {
+      filename: `${SAMPLE_EXPORT_NAME}.xlsx`,
+      contentType: CONTENT_TYPES.xlsx,
+      rows: sources.length,
+      withIssues: 0,
+      skipped: 0,
+      write: (out) =>
+        writeWorkbook(
+          out,
+          [DEFAULT_SHEET_NAMES.receipts, DEFAULT_SHEET_NAMES.issues, DEFAULT_SHEET_NAMES.summary],
+          (async function* () {
+            yield sources;
+          })(),
         ),
     };
   }

@@ -1,6 +1,6 @@
-import { receiptListQuerySchema, receiptPatchSchema, reextractRequestSchema } from '@receipts/common';
+import { issueDecisionSchema, receiptListQuerySchema, receiptPatchSchema, reextractRequestSchema } from '@receipts/common';
 import { Router } from 'express';
-import { parseBody, parseId } from '../http-error.js';
+import { HttpError, parseBody, parseId } from '../http-error.js';
 import type { ReceiptLibraryService } from './receipt-library.service.js';
 
 /** The receipts library (the shapes are the zod schemas in common/src/receipt-library.schema.ts). */
@@ -18,6 +18,27 @@ export function receiptLibraryRoutes(library: ReceiptLibraryService): Router {
   router.patch('/receipts/:id', async (req, res) => {
     const patch = parseBody(receiptPatchSchema, req.body);
     res.json(await library.correct(req.owner, parseId(req.params.id), patch));
+  });
+
+  /** A page of the receipt as a picture (JPEG; the original for receipts read before pictures were kept). */
+  router.get('/receipts/:id/pages/:page', async (req, res) => {
+    const page = Number(req.params.page);
+    if (!/^\d{1,2}$/.test(req.params.page) || !Number.isInteger(page)) throw new HttpError(400, 'BAD_REQUEST', 'Not a page number.');
+    const picture = await library.page(req.owner, parseId(req.params.id), page);
+    // Private to the owner; a picture never changes for a reading, and a re-extraction is read anew by the screen.
+    res.set({ 'Content-Type': picture.contentType, 'Cache-Control': 'private, no-cache', 'Content-Disposition': 'inline' }).send(picture.bytes);
+  });
+
+  /** Accepts a flag after looking: { issue } as the receipt shows it. Answers with the receipt. */
+  router.post('/receipts/:id/issues/accept', async (req, res) => {
+    const { issue } = parseBody(issueDecisionSchema, req.body);
+    res.json(await library.acceptIssue(req.owner, parseId(req.params.id), issue));
+  });
+
+  /** Takes an acceptance back. */
+  router.post('/receipts/:id/issues/reopen', async (req, res) => {
+    const { issue } = parseBody(issueDecisionSchema, req.body);
+    res.json(await library.reopenIssue(req.owner, parseId(req.params.id), issue));
   });
 
   router.delete('/receipts/:id', async (req, res) => {

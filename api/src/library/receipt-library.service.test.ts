@@ -17,7 +17,7 @@ describe('receipt library service', () => {
   beforeAll(async () => {
     stack = await openUploadStack();
     rules = new MerchantRuleRepository(stack.database.db);
-    library = new ReceiptLibraryService(new ReceiptRepository(stack.database.db), stack.uploads, new UploadService(stack), rules, stack.log);
+    library = new ReceiptLibraryService(new ReceiptRepository(stack.database.db), stack.uploads, new UploadService(stack), stack.files, rules, stack.log);
   }, 120_000);
 
   afterAll(async () => {
@@ -85,6 +85,59 @@ describe('receipt library service', () => {
     await library.remove(owner, id);
     expect(await refusal(library.get(owner, id))).toEqual({ status: 404, code: 'NOT_FOUND' });
     await expect(stack.files.read(uploadId)).rejects.toThrow();
+  });
+
+  it('accepts a flag after looking: recorded with who and when, the receipt valid; a correction keeps it while the flag stays', async () => {
+    const owner = { userId: null, anonId: visitor().anonId, clientIp: null };
+    const OLD = 'Date out of reasonable range';
+    const id = await stored(owner, { date: '2019-05-01', issues: [OLD], valid: false });
+    expect(await refusal(library.acceptIssue(owner, id, 'Invalid date format'))).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+
+    const accepted = await library.acceptIssue(owner, id, OLD);
+    expect(accepted.valid).toBe(true);
+    expect(accepted.acceptedIssues).toEqual([{ issue: OLD, userId: null, at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) }]);
+    // Accepting is no correction of the receipt.
+    expect(accepted.edited).toBe(false);
+    expect((await list(owner, { valid: 'true' })).items.map((r) => r.id)).toEqual([id]);
+
+    // Another old date: the same flag, still accepted. A mismatch is a new flag to look at.
+    expect((await library.correct(owner, id, { date: '2019-06-01' })).valid).toBe(true);
+    const mismatched = await library.correct(owner, id, { subtotal: 10, tax: 1, total: 12 });
+    expect(mismatched.valid).toBe(false);
+    expect(mismatched.acceptedIssues).toHaveLength(1);
+    // A date in range drops the acceptance of a flag the receipt no longer carries.
+    const fixed = await library.correct(owner, id, { date: new Date().toISOString().slice(0, 10), total: 11 });
+    expect(fixed).toMatchObject({ issues: [], acceptedIssues: [], valid: true });
+  });
+
+  it('takes an acceptance back, and a re-extraction keeps acceptances of flags the new reading still raises', async () => {
+    const owner = visitor();
+    const OLD = 'Date out of reasonable range';
+    const id = await stored(owner, { date: '2019-05-01', issues: [OLD], valid: false, quality: 0.4 });
+    await library.acceptIssue(owner, id, OLD);
+    expect((await library.acceptIssue(owner, id, 'Quality below 60%')).valid).toBe(true);
+    expect((await library.reopenIssue(owner, id, 'Quality below 60%')).valid).toBe(false);
+    const { uploadId } = await library.get(owner, id);
+    await library.reextract(owner, id);
+    await stack.uploads.claim(uploadId);
+    const again = await stack.uploads.complete(uploadId, extracted({ date: '2019-05-01', issues: [OLD], valid: false }));
+    expect(again).toMatchObject({ valid: true, acceptedIssues: [expect.objectContaining({ issue: OLD })] });
+  });
+
+  it('shows the pages the worker kept, the original when a browser shows it, and nothing of another owner', async () => {
+    const owner = visitor();
+    const id = await stored(owner);
+    const { uploadId } = await library.get(owner, id);
+    // A PNG original without kept pictures is shown as it is.
+    expect((await library.get(owner, id)).pages).toBe(1);
+    expect((await library.page(owner, id, 0)).contentType).toBe('image/png');
+    expect(await refusal(library.page(owner, id, 1))).toEqual({ status: 404, code: 'NOT_FOUND' });
+    await stack.files.putPages(uploadId, [Buffer.from('page one'), Buffer.from('page two')]);
+    expect((await library.get(owner, id)).pages).toBe(2);
+    expect(await library.page(owner, id, 1)).toEqual({ bytes: Buffer.from('page two'), contentType: 'image/jpeg' });
+    expect(await refusal(library.page(visitor(), id, 0))).toEqual({ status: 404, code: 'NOT_FOUND' });
+    await library.remove(owner, id);
+    expect(await stack.files.pageCount(uploadId)).toBe(0);
   });
 
   it("turns a signed-in owner's corrections into rules keyed on what was read, and an anonymous visitor's into none", async () => {

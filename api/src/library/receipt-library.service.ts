@@ -1,10 +1,13 @@
 import {
   applyPatch,
   isExportValid,
+  keptAcceptances,
   learnedRules,
   receiptChanges,
+  reviewFlags,
   validateReceipt,
   type EngineName,
+  type IssueAcceptance,
   type LibraryReceipt,
   type ReceiptDetail,
   type ReceiptList,
@@ -14,12 +17,15 @@ import {
 } from '@receipts/common';
 import {
   receiptColumns,
+  StoredFileMissingError,
   toDuplicateOf,
   toReceiptView,
+  type FileStore,
   type LibraryRow,
   type Logger,
   type MerchantRuleRepository,
   type ReceiptRepository,
+  type ReceiptRow,
   type UploadRepository,
 } from '@receipts/infra';
 import { HttpError, notFound } from '../http-error.js';
@@ -42,12 +48,29 @@ function toLibraryReceipt(row: LibraryRow): LibraryReceipt {
   };
 }
 
-/** The receipts library: search, read, correct, delete and re-extract the caller's receipts. */
+/** Originals a browser shows as they are: the picture of a receipt read before page pictures were kept. */
+const SHOWN_AS_IS = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif']);
+
+/** A page's picture for the review screen. */
+export interface PagePicture {
+  bytes: Buffer;
+  contentType: string;
+}
+
+/** Where the corrected fields were read: only lines the receipt has. */
+function checkedSources(sources: NonNullable<ReceiptPatch['fieldLines']>, lineCount: number): ReceiptRow['fieldLines'] {
+  const indexes = [...Object.values(sources)].flat().filter((i): i is number => typeof i === 'number');
+  if (indexes.some((i) => i >= lineCount)) throw new HttpError(400, 'VALIDATION_FAILED', 'A field points at a line the receipt does not have.');
+  return sources as ReceiptRow['fieldLines'];
+}
+
+/** The receipts library: search, read, correct, accept flags, delete and re-extract the caller's receipts, and show their pages. */
 export class ReceiptLibraryService {
   constructor(
     private readonly receipts: ReceiptRepository,
     private readonly uploadRows: UploadRepository,
     private readonly uploads: UploadService,
+    private readonly files: FileStore,
     private readonly rules: MerchantRuleRepository,
     private readonly log: Logger,
   ) {}
@@ -66,15 +89,78 @@ export class ReceiptLibraryService {
 
   async get(owner: Owner, id: string): Promise<ReceiptDetail> {
     const row = await this.find(owner, id);
-    const details = await this.receipts.details(id);
+    const [details, pages] = await Promise.all([this.receipts.details(id), this.pageCount(row)]);
     return {
       ...toLibraryReceipt(row),
       fullText: details.text,
       lines: details.lines,
       fieldLines: details.fieldLines,
       readBy: details.readBy,
+      pages,
       edits: details.edits.map((e) => ({ id: e.id, kind: e.kind, changes: e.changes, at: e.createdAt.toISOString() })),
     };
+  }
+
+  /** Page pictures the worker kept, or the original itself when a browser shows it and none were kept. */
+  private async pageCount({ upload }: LibraryRow): Promise<number> {
+    if (upload.originalDeletedAt) return 0;
+    const kept = await this.files.pageCount(upload.id);
+    return kept > 0 ? kept : SHOWN_AS_IS.has(upload.mimeType) ? 1 : 0;
+  }
+
+  /** Page `n` of the caller's receipt as a picture; 404 when there is none (never stored, or deleted after 90 days). */
+  async page(owner: Owner, id: string, n: number): Promise<PagePicture> {
+    const { upload } = await this.find(owner, id);
+    const missing = () => notFound(upload.originalDeletedAt ? 'The picture of this receipt was deleted after 90 days.' : 'This receipt has no picture of that page.');
+    if (upload.originalDeletedAt) throw missing();
+    const picture = await this.files.readPage(upload.id, n);
+    if (picture) return { bytes: picture, contentType: 'image/jpeg' };
+    if (n !== 0 || !SHOWN_AS_IS.has(upload.mimeType) || (await this.files.pageCount(upload.id)) > 0) throw missing();
+    const original = await this.files.read(upload.id).catch((err: unknown) => {
+      if (err instanceof StoredFileMissingError) throw missing();
+      throw err;
+    });
+    return { bytes: original, contentType: upload.mimeType };
+  }
+
+  /**
+   * Accepts a flag (an issue, or low quality) after a person looked at the receipt, recording who
+   * and when; the receipt is valid for export once every flag is accepted. Accepting one that is
+   * accepted already keeps the first acceptance.
+   */
+  async acceptIssue(owner: Owner, id: string, issue: string): Promise<ReceiptDetail> {
+    await this.find(owner, id);
+    let unknown = false;
+    const outcome = await this.receipts.correct(id, (current) => {
+      const view = toReceiptView(current);
+      if (!reviewFlags(view, view.issues).includes(issue)) {
+        unknown = true;
+        return null;
+      }
+      if (current.acceptedIssues.some((a) => a.issue === issue)) return null;
+      const accepted: IssueAcceptance[] = [...current.acceptedIssues, { issue, userId: owner.userId, at: new Date().toISOString() }];
+      return { columns: { acceptedIssues: accepted, valid: isExportValid(view, view.issues, accepted) }, changes: {} };
+    });
+    if (unknown) throw new HttpError(400, 'VALIDATION_FAILED', 'This receipt is not flagged with that issue any more. Reload it and look again.');
+    return this.decided(owner, id, outcome);
+  }
+
+  /** Takes an acceptance back: the flag keeps the receipt off the Receipts sheet again. */
+  async reopenIssue(owner: Owner, id: string, issue: string): Promise<ReceiptDetail> {
+    await this.find(owner, id);
+    const outcome = await this.receipts.correct(id, (current) => {
+      const accepted = current.acceptedIssues.filter((a) => a.issue !== issue);
+      if (accepted.length === current.acceptedIssues.length) return null;
+      const view = toReceiptView(current);
+      return { columns: { acceptedIssues: accepted, valid: isExportValid(view, view.issues, accepted) }, changes: {} };
+    });
+    return this.decided(owner, id, outcome);
+  }
+
+  private decided(owner: Owner, id: string, outcome: Awaited<ReturnType<ReceiptRepository['correct']>>): Promise<ReceiptDetail> {
+    if (outcome === 'not-found') throw notFound('Receipt not found');
+    if (outcome === 'busy') throw new HttpError(409, 'CONFLICT', 'This receipt is being extracted again; review it once that is done.');
+    return this.get(owner, id);
   }
 
   /**
@@ -90,10 +176,17 @@ export class ReceiptLibraryService {
       const before = toReceiptView(current);
       const after = applyPatch(before, patch);
       const changes = receiptChanges(before, after);
-      if (Object.keys(changes).length === 0) return null;
+      const fieldLines = patch.fieldLines ? checkedSources(patch.fieldLines, current.lines.length) : undefined;
+      const movedSources = fieldLines !== undefined && JSON.stringify(fieldLines) !== JSON.stringify(current.fieldLines);
+      if (Object.keys(changes).length === 0 && !movedSources) return null;
       learned = learnedRules(current, after, changes);
       const issues = validateReceipt(after, new Date());
-      return { columns: { ...receiptColumns(after), issues, valid: isExportValid(after, issues) }, changes };
+      // What a person accepted stays accepted while the receipt still carries that flag.
+      const acceptedIssues = keptAcceptances(current.acceptedIssues, after, issues);
+      return {
+        columns: { ...receiptColumns(after), issues, acceptedIssues, valid: isExportValid(after, issues, acceptedIssues), ...(movedSources ? { fieldLines } : {}) },
+        changes,
+      };
     });
     if (outcome === 'not-found') throw notFound('Receipt not found');
     if (outcome === 'busy') throw new HttpError(409, 'CONFLICT', 'This receipt is being extracted again; correct it once that is done.');

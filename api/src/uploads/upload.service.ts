@@ -49,7 +49,7 @@ export class UploadService {
    */
   async create(owner: Owner, file: IncomingFile, currencyCode?: string, context: { requestId?: string } = {}): Promise<UploadRow> {
     const { uploads, files, jobs, quota, log } = this.deps;
-    if (file.buffer.length === 0) throw new HttpError(400, 'FILE_EMPTY', 'The file is empty.');
+    if (file.buffer.length === 0) throw new HttpError(400, 'FILE_EMPTY', USER_MESSAGES.fileEmpty);
     const mimeType = sniffMimeType(file.buffer);
     if (!mimeType) {
       throw new HttpError(415, 'UNSUPPORTED_FILE_TYPE', USER_MESSAGES.unsupportedFile);

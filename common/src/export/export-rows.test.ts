@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReceiptView } from '../receipt.schema.js';
-import { EXPORT_COLUMNS, emptyTally, exportRow, formatQuality, issueRow, summaryRows, tallyReceipt } from './export-rows.js';
+import { EXPORT_COLUMNS, emptyTally, exportRow, formatQuality, ISSUE_COLUMNS, issueRow, summaryRows, tallyReceipt } from './export-rows.js';
 
 const receipt = (over: Partial<ReceiptView> = {}): ReceiptView => ({
   id: '00000000-0000-4000-8000-000000000001',
@@ -38,9 +38,27 @@ describe('export rows', () => {
 
   it('writes issue rows with the quality as a percentage', () => {
     const row = issueRow({ filename: 'b.jpg', receipt: receipt({ issues: ['Invalid date format', 'Zero or negative total amount'], valid: false, quality: 0.456 }) });
-    expect(row).toMatchObject({ filename: 'b.jpg', quality: '46%', issues: 'Invalid date format; Zero or negative total amount' });
+    expect(row).toMatchObject({ filename: 'b.jpg', quality: '46%', issues: 'Invalid date format; Zero or negative total amount; Quality below 60%' });
     expect(issueRow({ filename: 'c.jpg', receipt: receipt({ quality: 0.3, valid: false }) }).issues).toBe('Quality below 60%');
     expect(formatQuality(Number.NaN)).toBe('N/A');
+  });
+
+  it('gives the issue row the date, tax and currency to work from, and lists only the flags nobody accepted', () => {
+    const row = issueRow({
+      filename: 'd.jpg',
+      receipt: receipt({
+        date: '2019-03-04',
+        tax: 1.5,
+        total: 12,
+        currency: 'EUR',
+        issues: ['Date out of reasonable range', 'Total mismatch: 12.00 vs calculated 11.00'],
+        acceptedIssues: [{ issue: 'Date out of reasonable range', userId: null, at: '2026-01-01T00:00:00.000Z' }],
+        valid: false,
+      }),
+    });
+    expect(Object.keys(row)).toEqual([...ISSUE_COLUMNS]);
+    expect(row).toMatchObject({ date: '2019-03-04', total: 12, tax: 1.5, currency: 'EUR', issues: 'Total mismatch: 12.00 vs calculated 11.00' });
+    expect(issueRow({ filename: 'e.jpg', receipt: receipt({ valid: false, issues: ['Invalid date format'] }) }).currency).toBe('USD');
   });
 
   it('summarises the tally', () => {

@@ -1,4 +1,4 @@
-import { QUALITY_THRESHOLD } from '../extraction/validation.rules.js';
+import { LOW_QUALITY_FLAG, openFlags } from '../extraction/validation.rules.js';
 import { RECEIPT_DETAIL_FIELDS, type ReceiptView } from '../receipt.schema.js';
 
 export const MAX_ITEM_SLOTS = 20;
@@ -14,8 +14,11 @@ const ITEM_COLUMNS = Array.from({ length: MAX_ITEM_SLOTS }, (_, i) => [
 
 /** Columns of the Receipts sheet (spec §3 export row). */
 export const EXPORT_COLUMNS: readonly string[] = ['filename', ...RECEIPT_FIELDS, ...ITEM_COLUMNS];
-/** Columns of the Validation Issues sheet (spec §3 issue row). */
-export const ISSUE_COLUMNS = ['filename', 'merchantName', 'total', 'quality', 'issues', 'rawText'] as const;
+/**
+ * Columns of the Validation Issues sheet: the spec §3 issue row, with the date, tax and currency
+ * beside the total so the sheet can be worked from without the app.
+ */
+export const ISSUE_COLUMNS = ['filename', 'merchantName', 'date', 'total', 'tax', 'currency', 'quality', 'issues', 'rawText'] as const;
 export const SUMMARY_COLUMNS = ['metric', 'value'] as const;
 
 export type CellValue = string | number | null;
@@ -58,13 +61,18 @@ export function exportRow(source: ExportSource): ExportRow {
   return Object.fromEntries(EXPORT_COLUMNS.map((column, i) => [column, values[i]!]));
 }
 
+/** A receipt on the Validation Issues sheet: what it says, and the flags nobody accepted. */
 export function issueRow({ filename, receipt }: ExportSource): ExportRow {
+  const open = openFlags(receipt, receipt.issues, receipt.acceptedIssues);
   return {
     filename: filename || 'unknown.pdf',
     merchantName: receipt.merchantName ?? null,
+    date: receipt.date ?? null,
     total: receipt.total ?? null,
+    tax: receipt.tax ?? null,
+    currency: receipt.currency ?? 'USD',
     quality: formatQuality(receipt.quality),
-    issues: receipt.issues.length > 0 ? receipt.issues.join('; ') : `Quality below ${QUALITY_THRESHOLD * 100}%`,
+    issues: open.length > 0 ? open.join('; ') : LOW_QUALITY_FLAG,
     rawText: receipt.rawText,
   };
 }

@@ -4,6 +4,7 @@ export * from './money-format.rule.js';
 export * from './csv.rule.js';
 export * from './accounting-presets.js';
 export * from './export-request.schema.js';
+export * from './sample-receipt.js';
 export * from './import-file.js';
 export * from './export-files.js';
 export * from './ofx.format.js';

@@ -71,10 +71,15 @@ function dateFromField(value: string | undefined, dayFirst: boolean): string | n
   return parts ? normalizeDayMonth(Number(parts[1]), Number(parts[2]), Number(parts[3]), dayFirst) : null;
 }
 
-export type SourcedField = 'merchantName' | 'date' | 'time' | 'subtotal' | 'tax' | 'tip' | 'discount' | 'total' | 'receiptNumber' | 'tin' | 'paymentMethod';
+/** The single-value fields whose line on the receipt is recorded. */
+export const SOURCED_FIELDS = ['merchantName', 'date', 'time', 'subtotal', 'tax', 'tip', 'discount', 'total', 'receiptNumber', 'tin', 'paymentMethod'] as const;
+export type SourcedField = (typeof SOURCED_FIELDS)[number];
 
-/** Where each field was read: the index of its line in `doc.content.split('\n')`. */
-export type ReceiptSources = Partial<Record<SourcedField, number>> & { items?: number[] };
+/**
+ * Where each field was read: the index of its line in `doc.content.split('\n')`; for the items,
+ * one entry per item in order (null for an item a person added).
+ */
+export type ReceiptSources = Partial<Record<SourcedField, number>> & { items?: Array<number | null> };
 
 export interface ExtractOptions {
   /** The currency the user picked: the prior that strong evidence in the text may override. */

@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { ReceiptRecord } from '../receipt.schema.js';
-import { dateIssue, isExportValid, ISSUE_TEXTS, missingKeyFields, readIssue, taxRateIssue, totalIssue, totalMismatch, validateReceipt } from './validation.rules.js';
+import {
+  dateIssue,
+  isExportValid,
+  ISSUE_TEXTS,
+  keptAcceptances,
+  LOW_QUALITY_FLAG,
+  missingKeyFields,
+  openFlags,
+  readIssue,
+  reviewFlags,
+  taxRateIssue,
+  totalIssue,
+  totalMismatch,
+  validateReceipt,
+} from './validation.rules.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const receipt = (fields: Partial<ReceiptRecord>): ReceiptRecord => ({ category: 'other', quality: 0.9, items: [], rawText: '', ...fields });
@@ -105,5 +119,39 @@ describe('issue codes read back from the messages (stored and sent as text)', ()
     expect(readIssue('Total mismatch')).toBeNull();
     expect(readIssue('Note: Invalid date format')).toBeNull();
     expect(readIssue('Invalid date format.')).toBeNull();
+  });
+});
+
+describe('flags a person accepts after looking', () => {
+  const OLD = 'Date out of reasonable range';
+  const MISMATCH = 'Total mismatch: 12.00 vs calculated 11.00';
+  const by = (issue: string) => ({ issue, userId: 'u1', at: '2026-11-22T12:00:00.000Z' });
+
+  it.each<[number, string[], string[], string[], boolean]>([
+    // quality, issues, accepted → open flags, valid
+    [0.9, [], [], [], true],
+    [0.9, [OLD], [], [OLD], false],
+    [0.9, [OLD], [OLD], [], true],
+    [0.9, [OLD, MISMATCH], [OLD], [MISMATCH], false],
+    [0.5, [], [], [LOW_QUALITY_FLAG], false],
+    [0.5, [], [LOW_QUALITY_FLAG], [], true],
+    [0.5, [OLD], [OLD], [LOW_QUALITY_FLAG], false],
+    // An acceptance holds for the message accepted: a new mismatch asks again.
+    [0.9, ['Total mismatch: 13.00 vs calculated 11.00'], [MISMATCH], ['Total mismatch: 13.00 vs calculated 11.00'], false],
+  ])('quality %s, issues %j, accepted %j → open %j, valid %s', (quality, issues, accepted, open, valid) => {
+    const r = receipt({ quality });
+    expect(openFlags(r, issues, accepted.map(by))).toEqual(open);
+    expect(isExportValid(r, issues, accepted.map(by))).toBe(valid);
+  });
+
+  it('lists low quality as a flag beside the issues, in the wording of the Validation Issues sheet', () => {
+    expect(reviewFlags(receipt({ quality: 0.59 }), [OLD])).toEqual([OLD, 'Quality below 60%']);
+    expect(reviewFlags(receipt({ quality: 0.6 }), [OLD])).toEqual([OLD]);
+  });
+
+  it('keeps the acceptances of flags the receipt still carries, each once', () => {
+    const accepted = [by(OLD), by(MISMATCH), { ...by(OLD), userId: 'u2' }, by(LOW_QUALITY_FLAG)];
+    expect(keptAcceptances(accepted, receipt({ quality: 0.9 }), [OLD])).toEqual([by(OLD)]);
+    expect(keptAcceptances(accepted, receipt({ quality: 0.3 }), [])).toEqual([by(LOW_QUALITY_FLAG)]);
   });
 });

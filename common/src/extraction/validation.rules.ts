@@ -118,7 +118,44 @@ export function validateReceipt(r: ReceiptRecord, now: Date): string[] {
   );
 }
 
-/** Spec §4: valid for export only with quality ≥ 0.6 and no issues. */
-export function isExportValid(r: ReceiptRecord, issues: readonly string[]): boolean {
-  return r.quality >= QUALITY_THRESHOLD && issues.length === 0;
+/** What a receipt whose quality is below the threshold is flagged with (the Validation Issues sheet's wording). */
+export const LOW_QUALITY_FLAG = `Quality below ${QUALITY_THRESHOLD * 100}%`;
+
+/** A flag a person looked at and accepted: the receipt is right as it stands. */
+export interface IssueAcceptance {
+  /** The flag's message, as it was shown. */
+  issue: string;
+  /** Who accepted it; null for an anonymous visitor. */
+  userId: string | null;
+  /** When, ISO 8601. */
+  at: string;
+}
+
+/**
+ * Everything that keeps a receipt off the Receipts sheet (spec §4): its issues, and low quality.
+ * Each is a flag a person may accept after looking at the receipt.
+ */
+export function reviewFlags(r: Pick<ReceiptRecord, 'quality'>, issues: readonly string[]): string[] {
+  return r.quality >= QUALITY_THRESHOLD ? [...issues] : [...issues, LOW_QUALITY_FLAG];
+}
+
+/** The flags nobody accepted. An acceptance holds for the message accepted: a changed value (a new mismatch) asks again. */
+export function openFlags(r: Pick<ReceiptRecord, 'quality'>, issues: readonly string[], accepted: ReadonlyArray<Pick<IssueAcceptance, 'issue'>> = []): string[] {
+  const ok = new Set(accepted.map((a) => a.issue));
+  return reviewFlags(r, issues).filter((flag) => !ok.has(flag));
+}
+
+/**
+ * Spec §4: valid for export only with quality ≥ 0.6 and no issues — unless a person accepted
+ * each of those flags after looking (without acceptances, exactly the spec's rule).
+ */
+export function isExportValid(r: Pick<ReceiptRecord, 'quality'>, issues: readonly string[], accepted: ReadonlyArray<Pick<IssueAcceptance, 'issue'>> = []): boolean {
+  return openFlags(r, issues, accepted).length === 0;
+}
+
+/** The acceptances that still apply after the receipt changed: those of flags it still carries, each once. */
+export function keptAcceptances<T extends Pick<IssueAcceptance, 'issue'>>(accepted: readonly T[], r: Pick<ReceiptRecord, 'quality'>, issues: readonly string[]): T[] {
+  const flags = new Set(reviewFlags(r, issues));
+  const seen = new Set<string>();
+  return accepted.filter((a) => flags.has(a.issue) && !seen.has(a.issue) && Boolean(seen.add(a.issue)));
 }

@@ -20,6 +20,7 @@ import type {
   DuplicateReason,
   EngineName,
   IntakeRefusal,
+  IssueAcceptance,
   Lane,
   LineItem,
   MerchantRuleKind,
@@ -230,6 +231,8 @@ export const receipts = pgTable(
     /** The reader that produced the text (`tesseract:eng`, `paddle`, `pdf-text`, `documentai`). */
     readBy: text('read_by'),
     issues: jsonb('issues').$type<string[]>().notNull(),
+    /** Flags (issues, low quality) a person accepted after looking, with who and when; `valid` counts them. */
+    acceptedIssues: jsonb('accepted_issues').$type<IssueAcceptance[]>().notNull().default([]),
     valid: boolean('valid').notNull(),
     ...timestamps,
   },

@@ -1,10 +1,15 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
+import type { UploadMethod } from '../lib/analytics-events.js';
 
 const ACCEPT = 'image/*,application/pdf,.pdf,.heic,.heif,.tif,.tiff,.gif';
 
-/** Drop files or choose them; keyboard users reach the button. Disabled when the quota is used up. */
-export function DropZone({ disabled, onFiles }: { disabled: boolean; onFiles: (files: File[], method: 'drop' | 'picker') => void }) {
+/**
+ * Drop files or choose them; keyboard users reach the button. On phones a Take a photo button
+ * opens the camera. Disabled when the quota is used up.
+ */
+export function DropZone({ disabled, onFiles }: { disabled: boolean; onFiles: (files: File[], method: UploadMethod) => void }) {
   const input = useRef<HTMLInputElement>(null);
+  const camera = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const hintId = useId();
 
@@ -33,9 +38,15 @@ export function DropZone({ disabled, onFiles }: { disabled: boolean; onFiles: (f
       <p className="muted" id={hintId}>
         JPG, PNG, PDF, HEIC up to 10MB · several at once
       </p>
-      <button type="button" className="btn btn-primary" disabled={disabled} aria-describedby={hintId} onClick={() => input.current?.click()}>
-        Choose files
-      </button>
+      <div className="button-row drop-buttons">
+        <button type="button" className="btn btn-primary" disabled={disabled} aria-describedby={hintId} onClick={() => input.current?.click()}>
+          Choose files
+        </button>
+        {/* Shown on touch screens and narrow windows (styles.css): a phone's camera, straight to the upload. */}
+        <button type="button" className="btn btn-outline camera-button" disabled={disabled} onClick={() => camera.current?.click()}>
+          Take a photo
+        </button>
+      </div>
       <input
         ref={input}
         className="visually-hidden"
@@ -48,6 +59,21 @@ export function DropZone({ disabled, onFiles }: { disabled: boolean; onFiles: (f
         data-testid="file-input"
         onChange={(e) => {
           onFiles(Array.from(e.target.files ?? []), 'picker');
+          e.target.value = '';
+        }}
+      />
+      <input
+        ref={camera}
+        className="visually-hidden"
+        type="file"
+        accept="image/*"
+        capture="environment"
+        disabled={disabled}
+        tabIndex={-1}
+        aria-label="Photo of a receipt"
+        data-testid="camera-input"
+        onChange={(e) => {
+          onFiles(Array.from(e.target.files ?? []), 'camera');
           e.target.value = '';
         }}
       />

@@ -12,14 +12,15 @@ const FORMAT_LABELS: Record<ExportFormat, string> = {
   zip: 'Export pack (.zip): workbook, file and originals',
 };
 
-/** Runs an export and tells the person when it did not work (spec §5 wording, or the server's reason). */
+/** Runs an export and tells the person why when it did not work (the server's reason), and what an import file left out. */
 export async function runExport(options: ExportOptions): Promise<void> {
   if (options.ids && options.ids.length === 0) {
     toast({ title: NO_COMPLETED_RECEIPTS, variant: 'destructive' });
     return;
   }
-  const problem = await downloadExport(options);
-  if (problem) toast({ title: problem, variant: 'destructive' });
+  const outcome = await downloadExport(options);
+  if (!outcome.saved) toast({ title: outcome.message, variant: 'destructive' });
+  else if (outcome.note) toast({ title: 'Export saved', description: outcome.note });
 }
 
 /**

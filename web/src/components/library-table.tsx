@@ -1,18 +1,10 @@
 import { formatMoney, type LibraryReceipt } from '@receipts/common';
 import { DataTable, type TableColumn } from './data-table.js';
+import '../styles/library.css';
 
 const isRereading = (r: LibraryReceipt) => r.uploadStatus === 'queued' || r.uploadStatus === 'processing';
 
-/** The library's receipts, each with a checkbox for the export and its actions. */
-export function LibraryTable({
-  receipts,
-  selected,
-  onToggle,
-  onOpen,
-  onReextract,
-  reextracting,
-  onDelete,
-}: {
+interface LibraryProps {
   receipts: readonly LibraryReceipt[];
   selected: ReadonlySet<string>;
   onToggle: (id: string) => void;
@@ -20,7 +12,93 @@ export function LibraryTable({
   onReextract: (id: string) => void;
   reextracting: boolean;
   onDelete: (receipt: LibraryReceipt) => void;
-}) {
+}
+
+const totalOf = (r: LibraryReceipt) => (r.total != null ? formatMoney(r.total, r.currency ?? 'USD') : '—');
+
+function StatusTags({ receipt: r }: { receipt: LibraryReceipt }) {
+  return (
+    <>
+      {isRereading(r) ? (
+        <span className="tag tag-info">Re-reading...</span>
+      ) : r.valid ? (
+        <span className="tag tag-ok">Ready</span>
+      ) : (
+        <span className="tag tag-warn">Needs review</span>
+      )}
+      {r.duplicateOf && <span className="tag tag-info">Duplicate?</span>}
+      {r.edited && <span className="tag">Edited</span>}
+    </>
+  );
+}
+
+function RowActions({ receipt: r, onOpen, onReextract, reextracting, onDelete }: Omit<LibraryProps, 'receipts' | 'selected' | 'onToggle'> & { receipt: LibraryReceipt }) {
+  return (
+    <>
+      <button type="button" className="btn btn-outline btn-sm" onClick={() => onOpen(r.id)}>
+        Details
+      </button>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        disabled={!r.originalAvailable || reextracting}
+        title={r.originalAvailable ? undefined : 'The original file is no longer stored'}
+        onClick={() => onReextract(r.id)}
+      >
+        Re-extract
+      </button>
+      <button type="button" className="btn btn-ghost btn-sm text-red" onClick={() => onDelete(r)}>
+        Delete
+      </button>
+    </>
+  );
+}
+
+/**
+ * The library's receipts, each with a checkbox for the export and its actions: a table on wide
+ * screens, a card each on narrow ones (the CSS shows one of the two).
+ */
+export function LibraryTable(props: LibraryProps) {
+  return (
+    <>
+      <LibraryRows {...props} />
+      <LibraryCards {...props} />
+    </>
+  );
+}
+
+function LibraryCards({ receipts, selected, onToggle, ...actions }: LibraryProps) {
+  return (
+    <ul className="library-cards" aria-label="Receipts">
+      {receipts.map((r) => (
+        <li key={r.id} className="library-card" data-testid="library-card">
+          <div className="library-card-head">
+            <input type="checkbox" aria-label={`Select ${r.merchantName ?? r.filename}`} checked={selected.has(r.id)} onChange={() => onToggle(r.id)} />
+            <div className="library-card-title">
+              <strong>{r.merchantName ?? <span className="muted">Unknown merchant</span>}</strong>
+              <span className="muted small">{r.filename}</span>
+            </div>
+            <span className="library-card-total" data-testid="card-total">
+              {totalOf(r)}
+            </span>
+          </div>
+          <div className="library-card-meta">
+            <span>{r.date ?? 'No date'}</span>
+            <span className="muted">{r.category}</span>
+            <span data-testid="card-status">
+              <StatusTags receipt={r} />
+            </span>
+          </div>
+          <div className="library-card-actions">
+            <RowActions receipt={r} {...actions} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function LibraryRows({ receipts, selected, onToggle, ...actions }: LibraryProps) {
   const columns: ReadonlyArray<TableColumn<LibraryReceipt>> = [
     {
       header: 'Select',
@@ -38,51 +116,18 @@ export function LibraryTable({
       ),
     },
     { header: 'Date', cell: (r) => r.date ?? '—' },
-    { header: 'Total', numeric: true, cell: (r) => (r.total != null ? formatMoney(r.total, r.currency ?? 'USD') : '—') },
+    { header: 'Total', numeric: true, cell: totalOf },
     { header: 'Category', cell: (r) => r.category },
-    {
-      header: 'Status',
-      cell: (r) => (
-        <>
-          {isRereading(r) ? (
-            <span className="tag tag-info">Re-reading...</span>
-          ) : r.valid ? (
-            <span className="tag tag-ok">Ready</span>
-          ) : (
-            <span className="tag tag-warn">Needs review</span>
-          )}
-          {r.duplicateOf && <span className="tag tag-info">Duplicate?</span>}
-          {r.edited && <span className="tag">Edited</span>}
-        </>
-      ),
-    },
+    { header: 'Status', cell: (r) => <StatusTags receipt={r} /> },
     {
       header: 'Actions',
       hideHeader: true,
       cellClassName: 'row-actions',
-      cell: (r) => (
-        <>
-          <button type="button" className="btn btn-outline btn-sm" onClick={() => onOpen(r.id)}>
-            Details
-          </button>
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm"
-            disabled={!r.originalAvailable || reextracting}
-            title={r.originalAvailable ? undefined : 'The original file is no longer stored'}
-            onClick={() => onReextract(r.id)}
-          >
-            Re-extract
-          </button>
-          <button type="button" className="btn btn-ghost btn-sm text-red" onClick={() => onDelete(r)}>
-            Delete
-          </button>
-        </>
-      ),
+      cell: (r) => <RowActions receipt={r} {...actions} />,
     },
   ];
   return (
-    <div className="table-scroll">
+    <div className="table-scroll library-table-wrap">
       <DataTable className="library-table" columns={columns} rows={receipts} rowKey={(r) => r.id} />
     </div>
   );

@@ -128,6 +128,9 @@ export function NavBar() {
               <Link to="/receipts" onClick={close}>
                 My Receipts
               </Link>
+              <Link to="/account" onClick={close}>
+                Account
+              </Link>
               {isAdmin && (
                 <Link to="/admin" onClick={close}>
                   Admin Panel

@@ -1,13 +1,14 @@
-import { formatMoney } from '@receipts/common';
+import { formatMoney, type Plan } from '@receipts/common';
 import { useEffect, useRef } from 'react';
 import { useUpgrade } from '../hooks/use-upgrade.js';
 import { trackPlanView } from '../lib/analytics.js';
 import type { Catalogue } from '../lib/billing-api.js';
+import { planAction } from '../lib/plan-choice.js';
 
 const SUGGESTED_PLAN = 'business';
 
-/** The four plan cards, each with its Upgrade to {plan} button. */
-export function PlanCards({ catalogue }: { catalogue: Catalogue }) {
+/** The four plan cards, each with its Upgrade to {plan} button; a subscriber's own plan marked as theirs. */
+export function PlanCards({ catalogue, current }: { catalogue: Catalogue; current: Plan | null }) {
   const { upgrade, busyPlan } = useUpgrade();
   const plansRef = useRef<HTMLElement>(null);
 
@@ -37,30 +38,41 @@ export function PlanCards({ catalogue }: { catalogue: Catalogue }) {
           </p>
         )}
         <div className="plan-grid">
-          {catalogue.plans.map((plan) => (
-            <article key={plan.id} className={`card plan${plan.popular ? ' plan-popular' : ''}`} aria-labelledby={`plan-${plan.id}`}>
-              {plan.popular && <span className="plan-flag">Most popular</span>}
-              <h3 id={`plan-${plan.id}`}>{plan.name}</h3>
-              <p className="plan-price">
-                {formatMoney(plan.price, 'USD')}
-                <span> / month</span>
-              </p>
-              <p className="muted">{plan.receiptLimit.toLocaleString('en-US')} receipts per month</p>
-              <ul className="check-list">
-                {plan.features.map((f) => (
-                  <li key={f}>{f}</li>
-                ))}
-              </ul>
-              <button
-                type="button"
-                className={`btn btn-block ${plan.popular ? 'btn-primary' : 'btn-outline'}`}
-                disabled={busyPlan !== null}
-                onClick={() => void upgrade(plan)}
+          {catalogue.plans.map((plan) => {
+            const action = planAction(plan, current);
+            const isCurrent = action.kind === 'current';
+            return (
+              <article
+                key={plan.id}
+                className={`card plan${plan.popular ? ' plan-popular' : ''}${isCurrent ? ' plan-current' : ''}`}
+                aria-labelledby={`plan-${plan.id}`}
+                aria-current={isCurrent ? 'true' : undefined}
+                data-testid={`plan-${plan.id}`}
               >
-                {busyPlan === plan.id ? 'Checking...' : `Upgrade to ${plan.name}`}
-              </button>
-            </article>
-          ))}
+                {plan.popular && <span className="plan-flag">Most popular</span>}
+                {isCurrent && <span className="plan-current-flag">Current plan</span>}
+                <h3 id={`plan-${plan.id}`}>{plan.name}</h3>
+                <p className="plan-price">
+                  {formatMoney(plan.price, 'USD')}
+                  <span> / month</span>
+                </p>
+                <p className="muted">{plan.receiptLimit.toLocaleString('en-US')} receipts per month</p>
+                <ul className="check-list">
+                  {plan.features.map((f) => (
+                    <li key={f}>{f}</li>
+                  ))}
+                </ul>
+                <button
+                  type="button"
+                  className={`btn btn-block ${plan.popular && !isCurrent ? 'btn-primary' : 'btn-outline'}`}
+                  disabled={busyPlan !== null || isCurrent}
+                  onClick={() => void upgrade(plan)}
+                >
+                  {busyPlan === plan.id ? 'Checking...' : action.label}
+                </button>
+              </article>
+            );
+          })}
         </div>
       </div>
     </section>

@@ -1,6 +1,7 @@
 import type { ReceiptView } from '@receipts/common';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ReceiptChecks } from './receipt-checks.js';
 import { ReceiptDetailsView } from './receipt-details-view.js';
 
 const receipt = (fields: Partial<ReceiptView>): ReceiptView => ({
@@ -14,36 +15,89 @@ const receipt = (fields: Partial<ReceiptView>): ReceiptView => ({
   ...fields,
 });
 
-const fieldOf = (label: string) => screen.getByText(label, { selector: 'dt' }).parentElement!;
+const fieldOf = (label: string) => screen.getByText(label, { selector: 'dt, dt button' }).closest<HTMLElement>('.detail-field')!;
 
 describe('receipt details: issues placed by their code', () => {
   afterEach(cleanup);
 
-  it('shows each issue beside the field it is about, and the ones about the whole receipt on top', () => {
-    render(
-      <ReceiptDetailsView
-        receipt={receipt({
-          merchantName: 'Corner Shop',
-          date: '2019-01-01',
-          subtotal: 10,
-          tax: 6,
-          total: 12,
-          issues: ['Total mismatch: 12.00 vs calculated 16.00', 'Date out of reasonable range', 'Suspicious tax rate: 60%', 'Quality is low'],
-        })}
-      />,
-    );
+  it('shows each issue beside the field it is about, and every flag in the checks to accept', () => {
+    const r = receipt({
+      merchantName: 'Corner Shop',
+      date: '2019-01-01',
+      subtotal: 10,
+      tax: 6,
+      total: 12,
+      issues: ['Total mismatch: 12.00 vs calculated 16.00', 'Date out of reasonable range', 'Suspicious tax rate: 60%'],
+    });
+    render(<ReceiptDetailsView receipt={r} checks={<ReceiptChecks receipt={r} busy={false} onAccept={() => undefined} />} />);
     expect(within(fieldOf('Total')).getByRole('note').textContent).toBe('⚠ Total mismatch: 12.00 vs calculated 16.00');
     expect(within(fieldOf('Date')).getByRole('note').textContent).toBe('⚠ Date out of reasonable range');
     expect(within(fieldOf('Tax')).getByRole('note').textContent).toBe('⚠ Suspicious tax rate: 60%');
     // A mismatch concerns the subtotal too, but is shown once, beside the total.
     expect(within(fieldOf('Subtotal')).queryByRole('note')).toBeNull();
     expect(fieldOf('Total').className).toContain('detail-field-issue');
-    expect(within(screen.getByRole('list', { name: 'Validation issues' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['⚠ Quality is low']);
+    expect(within(screen.getByRole('list', { name: 'Flags to review' })).getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual([
+      'Accept: Total mismatch: 12.00 vs calculated 16.00',
+      'Accept: Date out of reasonable range',
+      'Accept: Suspicious tax rate: 60%',
+    ]);
   });
 
-  it('lists missing key fields on top, beside no field', () => {
-    render(<ReceiptDetailsView receipt={receipt({ issues: ['Missing all key fields (merchant, total, and date)'] })} />);
-    expect(screen.getByRole('list', { name: 'Validation issues' }).textContent).toBe('⚠ Missing all key fields (merchant, total, and date)');
+  it('lists missing key fields and low quality among the flags, beside no field', () => {
+    const r = receipt({ quality: 0.4, issues: ['Missing all key fields (merchant, total, and date)'] });
+    render(<ReceiptDetailsView receipt={r} checks={<ReceiptChecks receipt={r} busy={false} />} />);
+    expect(within(screen.getByRole('list', { name: 'Flags to review' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      '⚠ Missing all key fields (merchant, total, and date)',
+      '⚠ Quality below 60%',
+    ]);
     expect(screen.queryByRole('note')).toBeNull();
+  });
+});
+
+describe('accepting flags', () => {
+  afterEach(cleanup);
+
+  it('offers Accept for an open flag and Undo for an accepted one, with when it was accepted', () => {
+    const accept = vi.fn();
+    const reopen = vi.fn();
+    const r = receipt({
+      date: '2019-01-01',
+      issues: ['Date out of reasonable range', 'Unusually large total amount'],
+      acceptedIssues: [{ issue: 'Date out of reasonable range', userId: 'u1', at: '2026-01-02T10:00:00.000Z' }],
+    });
+    render(<ReceiptChecks receipt={r} busy={false} onAccept={accept} onReopen={reopen} />);
+    expect(screen.getByText(/Needs review/).textContent).toContain('1 open flag');
+    fireEvent.click(screen.getByRole('button', { name: 'Accept: Unusually large total amount' }));
+    expect(accept).toHaveBeenCalledWith('Unusually large total amount');
+    fireEvent.click(screen.getByRole('button', { name: 'Undo accepting: Date out of reasonable range' }));
+    expect(reopen).toHaveBeenCalledWith('Date out of reasonable range');
+    expect(screen.getByText(/accepted Jan 2, 2026/)).toBeTruthy();
+  });
+
+  it('says a receipt whose every flag was accepted is ready for export', () => {
+    const r = receipt({ valid: true, issues: ['Date out of reasonable range'], acceptedIssues: [{ issue: 'Date out of reasonable range', userId: null, at: '2026-01-02T10:00:00.000Z' }] });
+    render(<ReceiptChecks receipt={r} busy={false} />);
+    expect(screen.getByText(/Ready for export: every flag was accepted/)).toBeTruthy();
+  });
+});
+
+describe('where a field was read', () => {
+  afterEach(cleanup);
+
+  it('makes a field with a known line a button that shows it, and leaves the others plain', () => {
+    const show = vi.fn();
+    render(
+      <ReceiptDetailsView
+        receipt={receipt({ merchantName: 'Corner Shop', total: 12, items: [{ description: 'Nails', amount: 12 }] })}
+        locator={{ has: (t) => ('field' in t ? t.field === 'total' : t.item === 0), active: { field: 'total' }, show }}
+      />,
+    );
+    const total = screen.getByRole('button', { name: 'Show Total on the receipt' });
+    expect(total.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(total);
+    expect(show).toHaveBeenCalledWith({ field: 'total' });
+    fireEvent.click(screen.getByRole('button', { name: 'Show item 1 on the receipt' }));
+    expect(show).toHaveBeenCalledWith({ item: 0, part: 'description' });
+    expect(screen.queryByRole('button', { name: 'Show Merchant on the receipt' })).toBeNull();
   });
 });

@@ -1,61 +1,54 @@
-import { formatMoney, type IssueField, type LineItem, type ReceiptView } from '@receipts/common';
+import { formatMoney, type IssueField, type ReceiptView, type SourcedField } from '@receipts/common';
+import type { ReactNode } from 'react';
+import type { FieldTarget } from '../lib/receipt-draft.js';
 import { issuesByField } from '../lib/upload-rules.js';
-import { DataTable, type TableColumn } from './data-table.js';
-import { DetailField, MONEY_FIELDS } from './receipt-field.js';
+import { DetailField, MONEY_FIELDS, type Locate } from './receipt-field.js';
 
-/** Spec §2 Receipt Details: fields only when present, money when not null, USD when no currency. */
-export function ReceiptDetailsView({ receipt }: { receipt: ReceiptView }) {
+/** Which fields have a place on the picture, and which one is shown. */
+export interface Locator {
+  has: (target: FieldTarget) => boolean;
+  active: FieldTarget | null;
+  show: (target: FieldTarget) => void;
+}
+
+const same = (a: FieldTarget | null, b: FieldTarget) =>
+  a !== null && ('field' in a ? 'field' in b && a.field === b.field : 'item' in b && a.item === b.item);
+
+/** Spec §2 Receipt Details: fields only when present, money when not null, USD when no currency; a field read from a line shows its place. */
+export function ReceiptDetailsView({ receipt, locator, checks }: { receipt: ReceiptView; locator?: Locator; checks?: ReactNode }) {
   const currency = receipt.currency ?? 'USD';
-  const { byField, general } = issuesByField(receipt.issues);
-  const itemColumns: ReadonlyArray<TableColumn<LineItem>> = [
-    { header: 'Item', cell: (item) => item.description || 'Unknown item' },
-    { header: 'Qty', numeric: true, cell: (item) => item.qty ?? '' },
-    { header: 'Price', numeric: true, cell: (item) => (item.unitPrice != null ? formatMoney(item.unitPrice, currency) : '') },
-    { header: 'Amount', numeric: true, cell: (item) => (item.amount != null ? formatMoney(item.amount, currency) : '') },
-  ];
+  const { byField } = issuesByField(receipt.issues);
+  const locate = (target: FieldTarget): Locate | undefined =>
+    locator?.has(target) ? { active: same(locator.active, target), onClick: () => locator.show(target) } : undefined;
+  const field = (key: SourcedField, label: string, value: ReactNode, issues?: string[]) => (
+    <DetailField key={key} label={label} issues={issues} locate={locate({ field: key })}>
+      {value}
+    </DetailField>
+  );
 
   return (
     <>
-      <div className={`validity ${receipt.valid ? 'validity-ok' : 'validity-bad'}`}>
-        {receipt.valid ? 'Ready for export' : 'Needs review: goes to the Validation Issues sheet'} · quality {Math.round(receipt.quality * 100)}%
-      </div>
-      {general.length > 0 && (
-        <ul className="issue-list" aria-label="Validation issues">
-          {general.map((i) => (
-            <li key={i}>⚠ {i}</li>
-          ))}
-        </ul>
-      )}
+      {checks}
       <div className="details-grid">
         <section aria-labelledby="basic-info">
           <h3 id="basic-info">Basic information</h3>
           <dl>
-            {receipt.merchantName && (
-              <DetailField label="Merchant" issues={byField.merchantName}>
-                {receipt.merchantName}
-              </DetailField>
-            )}
-            {receipt.date && (
-              <DetailField label="Date" issues={byField.date}>
-                {receipt.date}
-              </DetailField>
-            )}
-            {receipt.time && <DetailField label="Time">{receipt.time}</DetailField>}
-            {receipt.paymentMethod && <DetailField label="Payment method">{receipt.paymentMethod}</DetailField>}
+            {receipt.merchantName && field('merchantName', 'Merchant', receipt.merchantName, byField.merchantName)}
+            {receipt.date && field('date', 'Date', receipt.date, byField.date)}
+            {receipt.time && field('time', 'Time', receipt.time)}
+            {receipt.paymentMethod && field('paymentMethod', 'Payment method', receipt.paymentMethod)}
             <DetailField label="Category">{receipt.category}</DetailField>
-            {receipt.receiptNumber && <DetailField label="Receipt number">{receipt.receiptNumber}</DetailField>}
-            {receipt.tin && <DetailField label="TIN">{receipt.tin}</DetailField>}
+            {receipt.receiptNumber && field('receiptNumber', 'Receipt number', receipt.receiptNumber)}
+            {receipt.tin && field('tin', 'TIN', receipt.tin)}
           </dl>
         </section>
         <section aria-labelledby="financial-summary">
           <h3 id="financial-summary">Financial summary</h3>
           <dl>
             {MONEY_FIELDS.map(([key, label]) =>
-              receipt[key] != null ? (
-                <DetailField key={key} label={label} issues={byField[key as IssueField]}>
-                  <span className={key === 'total' ? 'amount-total' : undefined}>{formatMoney(receipt[key]!, currency)}</span>
-                </DetailField>
-              ) : null,
+              receipt[key] != null
+                ? field(key, label, <span className={key === 'total' ? 'amount-total' : undefined}>{formatMoney(receipt[key]!, currency)}</span>, byField[key as IssueField])
+                : null,
             )}
             <DetailField label="Currency">{currency}</DetailField>
           </dl>
@@ -67,7 +60,44 @@ export function ReceiptDetailsView({ receipt }: { receipt: ReceiptView }) {
           <p className="muted">No line items were found on this receipt.</p>
         ) : (
           <div className="items-scroll" tabIndex={0} role="region" aria-labelledby="line-items">
-            <DataTable columns={itemColumns} rows={receipt.items} rowKey={(_, i) => i} />
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Item</th>
+                  <th scope="col" className="num">
+                    Qty
+                  </th>
+                  <th scope="col" className="num">
+                    Price
+                  </th>
+                  <th scope="col" className="num">
+                    Amount
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {receipt.items.map((item, i) => {
+                  const place = locate({ item: i, part: 'description' });
+                  const name = item.description || 'Unknown item';
+                  return (
+                    <tr key={i} className={place?.active ? 'row-active' : undefined}>
+                      <td>
+                        {place ? (
+                          <button type="button" className="field-locate" aria-pressed={place.active} aria-label={`Show item ${i + 1} on the receipt`} onClick={place.onClick}>
+                            {name}
+                          </button>
+                        ) : (
+                          name
+                        )}
+                      </td>
+                      <td className="num">{item.qty ?? ''}</td>
+                      <td className="num">{item.unitPrice != null ? formatMoney(item.unitPrice, currency) : ''}</td>
+                      <td className="num">{item.amount != null ? formatMoney(item.amount, currency) : ''}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
           </div>
         )}
       </section>

@@ -18,11 +18,25 @@ export function IssueNotes({ issues, role }: { issues: readonly string[] | undef
   ));
 }
 
-/** One line of the details: its label, its value and the issues about it. */
-export function DetailField({ label, children, issues }: { label: string; children: ReactNode; issues?: string[] }) {
+/** Shows where a value was read on the picture of the receipt. */
+export interface Locate {
+  active: boolean;
+  onClick: () => void;
+}
+
+/** One line of the details: its label (a button showing its place on the receipt when known), its value and the issues about it. */
+export function DetailField({ label, children, issues, locate }: { label: string; children: ReactNode; issues?: string[]; locate?: Locate }) {
   return (
-    <div className={`detail-field${issues?.length ? ' detail-field-issue' : ''}`}>
-      <dt>{label}</dt>
+    <div className={`detail-field${issues?.length ? ' detail-field-issue' : ''}${locate?.active ? ' detail-field-active' : ''}`}>
+      <dt>
+        {locate ? (
+          <button type="button" className="field-locate" aria-pressed={locate.active} aria-label={`Show ${label} on the receipt`} onClick={locate.onClick}>
+            {label}
+          </button>
+        ) : (
+          label
+        )}
+      </dt>
       <dd>
         {children}
         <IssueNotes issues={issues} role="note" />

@@ -22,7 +22,51 @@ function statusText(item: UploadItem): string {
   }
 }
 
-function UploadRow({ item, onRemove, onDetails, onKeep }: { item: UploadItem; onRemove: () => void; onDetails: () => void; onKeep: () => void }) {
+/**
+ * What taking a row off the list does, named for it: an upload under way is cancelled, a failed
+ * one dismissed, a completed one either hidden here (its receipt stays in the library and the
+ * exports) or deleted with its receipt.
+ */
+function RowActions({ item, onRemove, onDelete }: { item: UploadItem; onRemove: () => void; onDelete: () => void }) {
+  if (item.status === 'completed') {
+    return (
+      <>
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm"
+          aria-label={`Hide ${item.filename} from this list`}
+          title="Hides it here; the receipt stays in My Receipts and in exports"
+          onClick={onRemove}
+        >
+          Hide
+        </button>
+        <button type="button" className="btn btn-ghost btn-sm text-red" aria-label={`Delete ${item.filename}`} title="Deletes the receipt and its file" onClick={onDelete}>
+          Delete
+        </button>
+      </>
+    );
+  }
+  const cancel = item.status !== 'error';
+  return (
+    <button type="button" className="btn btn-ghost btn-sm" aria-label={`${cancel ? 'Cancel' : 'Dismiss'} ${item.filename}`} onClick={onRemove}>
+      {cancel ? 'Cancel' : 'Dismiss'}
+    </button>
+  );
+}
+
+function UploadRow({
+  item,
+  onRemove,
+  onDelete,
+  onDetails,
+  onKeep,
+}: {
+  item: UploadItem;
+  onRemove: () => void;
+  onDelete: () => void;
+  onDetails: () => void;
+  onKeep: () => void;
+}) {
   const r = item.receiptData;
   return (
     <li className={`upload-row upload-${item.status}`} data-status={item.status} data-testid="upload-row" aria-label={item.filename}>
@@ -33,9 +77,9 @@ function UploadRow({ item, onRemove, onDetails, onKeep }: { item: UploadItem; on
         <span className={`status-pill status-${item.status}`} data-testid="upload-status">
           {statusText(item)}
         </span>
-        <button type="button" className="btn btn-ghost btn-sm" aria-label={`Remove ${item.filename}`} onClick={onRemove}>
-          Remove
-        </button>
+        <span className="upload-row-actions">
+          <RowActions item={item} onRemove={onRemove} onDelete={onDelete} />
+        </span>
       </div>
       <div className="progress-line">
         <div
@@ -83,7 +127,7 @@ function UploadRow({ item, onRemove, onDetails, onKeep }: { item: UploadItem; on
   );
 }
 
-export function UploadList({ onRemove }: { onRemove: (item: UploadItem) => void }) {
+export function UploadList({ onRemove, onDelete }: { onRemove: (item: UploadItem) => void; onDelete: (item: UploadItem) => void }) {
   const items = useUploadStore((s) => s.items);
   const patch = useUploadStore((s) => s.patch);
   const [detailsId, setDetailsId] = useState<string | null>(null);
@@ -107,6 +151,7 @@ export function UploadList({ onRemove }: { onRemove: (item: UploadItem) => void 
             key={item.id}
             item={item}
             onRemove={() => onRemove(item)}
+            onDelete={() => onDelete(item)}
             onDetails={() => setDetailsId(item.id)}
             onKeep={() =>
               void keepUpload(item.id).then(

@@ -6,6 +6,10 @@ import { useUploadActions } from '../hooks/use-upload-actions.js';
 import { CurrencySelect } from './currency-select.js';
 import { DropZone } from './drop-zone.js';
 import { QuotaBadge } from './quota-badge.js';
+import { messageOf } from '../lib/api.js';
+import { toast } from '../lib/toast.js';
+import type { UploadMethod } from '../lib/analytics-events.js';
+import type { UploadItem } from '../stores/upload-store.js';
 import { UploadList } from './upload-list.js';
 
 /** An unconfirmed account's allowance is used up: confirming the address gives it its own. */
@@ -71,12 +75,31 @@ function LimitPrompt({ signedIn, confirmed, subscribed }: { signedIn: boolean; c
   );
 }
 
+/** After files are chosen the list they join comes into view (it sits below the drop zone, often below the fold). */
+function showUploads(): void {
+  requestAnimationFrame(() => {
+    const list = document.getElementById('uploads-title');
+    if (list && list.getBoundingClientRect().top > window.innerHeight - 160) list.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  });
+}
+
 export function UploaderCard({ currency, onCurrency }: { currency: string; onCurrency: (code: string) => void }) {
   const { signedIn, profile } = useProfile();
   const { quota } = useQuota();
   const { subscription } = useSubscription(signedIn);
   const subscribed = Boolean(subscription?.isActive);
-  const { send, remove } = useUploadActions(signedIn);
+  const { send, remove, discard } = useUploadActions(signedIn);
+  const choose = (files: File[], method: UploadMethod) => {
+    send(files, currency, method);
+    if (files.length > 0) showUploads();
+  };
+  const confirmDelete = (item: UploadItem) => {
+    if (!window.confirm(`Delete ${item.filename}? Its receipt leaves My Receipts and every export.`)) return;
+    discard(item).then(
+      () => toast({ title: 'Receipt deleted' }),
+      (err: unknown) => toast({ title: 'Could not delete', description: messageOf(err, 'Please try again.'), variant: 'destructive' }),
+    );
+  };
 
   return (
     <>
@@ -87,7 +110,7 @@ export function UploaderCard({ currency, onCurrency }: { currency: string; onCur
           <QuotaBadge quota={quota} monthly={subscribed} />
         </div>
         {quota.canProcess ? (
-          <DropZone disabled={false} onFiles={(files, method) => send(files, currency, method)} />
+          <DropZone disabled={false} onFiles={choose} />
         ) : (
           <>
             <DropZone disabled onFiles={() => undefined} />
@@ -98,7 +121,7 @@ export function UploaderCard({ currency, onCurrency }: { currency: string; onCur
           JPG, PNG, PDF, HEIC up to 10MB. Each file moves through the queue live; you can leave and come back.
         </p>
       </section>
-      <UploadList onRemove={(item) => void remove(item)} />
+      <UploadList onRemove={(item) => void remove(item)} onDelete={confirmDelete} />
     </>
   );
 }

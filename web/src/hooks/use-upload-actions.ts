@@ -3,8 +3,9 @@ import { useCallback } from 'react';
 import { dismissedUploads } from '../lib/browser-storage.js';
 import { accountKeys } from '../lib/account-api.js';
 import { trackUpload } from '../lib/analytics.js';
-import { uploadErrorMessage } from '../lib/upload-rules.js';
-import { cancelUpload, sendUpload } from '../lib/uploads-api.js';
+import type { UploadMethod } from '../lib/analytics-events.js';
+import { precheckFile, uploadErrorMessage } from '../lib/upload-rules.js';
+import { cancelUpload, deleteUpload, sendUpload } from '../lib/uploads-api.js';
 import { useUploadStore, type UploadItem } from '../stores/upload-store.js';
 
 /** Local ids whose row was removed while the file was still being sent: cancelled once it lands. */
@@ -19,12 +20,18 @@ export function useUploadActions(signedIn: boolean) {
   const client = useQueryClient();
 
   const send = useCallback(
-    (files: readonly File[], currencyCode: string, method: 'drop' | 'picker') => {
+    (files: readonly File[], currencyCode: string, method: UploadMethod) => {
       if (files.length === 0) return;
       trackUpload(files, method);
       const store = useUploadStore.getState;
       for (const file of files) {
         const localId = `local-${crypto.randomUUID()}`;
+        // Refused here, before a byte is sent: a 13 MB photo would otherwise upload in full to be turned away.
+        const refusal = precheckFile(file);
+        if (refusal) {
+          store().add({ id: localId, filename: file.name, status: 'error', progress: 0, step: null, error: refusal, createdAt: Date.now() });
+          continue;
+        }
         store().add({ id: localId, filename: file.name, status: 'uploading', progress: 0, step: null, file, createdAt: Date.now() });
         sendUpload(file, currencyCode).then(
           (accepted) => {
@@ -47,7 +54,11 @@ export function useUploadActions(signedIn: boolean) {
     [client, signedIn],
   );
 
-  /** Removing a row that is still uploading or processing first asks the server to cancel it (spec §4). */
+  /**
+   * Removes the row from this list (spec §4: one still uploading or processing is first cancelled
+   * on the server). A completed upload's receipt stays in the library and its exports: that is
+   * what `discard` is for.
+   */
   const remove = useCallback(async (item: UploadItem) => {
     const store = useUploadStore.getState;
     if (item.id.startsWith('local-')) {
@@ -59,5 +70,15 @@ export function useUploadActions(signedIn: boolean) {
     store().remove(item.id);
   }, []);
 
-  return { send, remove };
+  /** Deletes a completed upload on the server, receipt and original file with it, then drops its row. */
+  const discard = useCallback(
+    async (item: UploadItem) => {
+      await deleteUpload(item.id);
+      useUploadStore.getState().remove(item.id);
+      void client.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/receipts') });
+    },
+    [client],
+  );
+
+  return { send, remove, discard };
 }

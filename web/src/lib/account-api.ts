@@ -1,4 +1,4 @@
-import type { DatevSettings, MerchantRuleView } from '@receipts/common';
+import type { ChangeEmailInput, ChangePasswordInput, DatevSettings, MerchantRuleView, UserProfile } from '@receipts/common';
 import { apiFetch, ApiError, apiJson } from './api.js';
 
 /** Reads of the visitor's account; each key is the url the shared query function reads (spec §7). */
@@ -28,3 +28,10 @@ export async function profileStatus(): Promise<number> {
     throw err;
   }
 }
+
+/** The account page's changes; each asks for the current password again. */
+export const changePassword = (input: ChangePasswordInput) => apiJson<{ message: string }>('/api/user/password', { method: 'POST', json: input });
+export const changeEmail = (input: ChangeEmailInput) => apiJson<{ message: string; user: UserProfile }>('/api/user/email', { method: 'POST', json: input });
+export const deleteAccount = (password: string) => apiJson<{ message: string }>('/api/user/account', { method: 'DELETE', json: { password } });
+/** A zip of the receipts workbook, the stored originals and the account's details. */
+export const ACCOUNT_DATA_URL = '/api/user/data';

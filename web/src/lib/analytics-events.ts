@@ -4,7 +4,10 @@ import type { ReceiptView } from '@receipts/common';
 
 export type UploadSurface = 'home';
 
-export function uploadPayload(files: readonly { type: string; name: string }[], method: 'drop' | 'picker', surface: UploadSurface = 'home') {
+/** How files reached the uploader: dropped, chosen in the picker, or taken with the camera. */
+export type UploadMethod = 'drop' | 'picker' | 'camera';
+
+export function uploadPayload(files: readonly { type: string; name: string }[], method: UploadMethod, surface: UploadSurface = 'home') {
   const subtypes = files.map((f) => f.type.split('/')[1] || f.name.split('.').pop()?.toLowerCase() || 'unknown');
   return { upload_surface: surface, batch_size: files.length, file_types: subtypes.join(','), upload_method: method };
 }

@@ -6,6 +6,7 @@ import {
   pricingPayload,
   subscriptionPayload,
   uploadPayload,
+  type UploadMethod,
 } from './analytics-events.js';
 
 type Gtag = (...args: unknown[]) => void;
@@ -53,7 +54,7 @@ export function setAccountState(profile: { subscriptionStatus?: string } | null)
   send('set', 'user_properties', accountProperties(profile));
 }
 
-export const trackUpload = (files: readonly File[], method: 'drop' | 'picker') => send('event', 'upload_receipts', uploadPayload(files, method));
+export const trackUpload = (files: readonly File[], method: UploadMethod) => send('event', 'upload_receipts', uploadPayload(files, method));
 export const trackOcrResult = (receipt: ReceiptView) => send('event', 'ocr_result', ocrResultPayload(receipt));
 export const trackExport = (input: Parameters<typeof exportPayload>[0]) => send('event', 'export_receipts', exportPayload(input));
 export const trackPlanView = (plan: string) => send('event', 'view_plan', pricingPayload(plan));

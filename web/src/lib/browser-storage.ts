@@ -75,3 +75,27 @@ export const dismissedUploads = {
     write(local, DISMISSED_KEY, JSON.stringify(list));
   },
 };
+
+const GREETED_KEY = 'greetedAccounts';
+
+/** Accounts this browser has shown the dashboard to: the first visit says Welcome, the next ones Welcome back. */
+export const greetedAccounts = {
+  has(email: string): boolean {
+    try {
+      const list = JSON.parse(read(local, GREETED_KEY) ?? '[]') as unknown;
+      return Array.isArray(list) && list.includes(email);
+    } catch {
+      return false;
+    }
+  },
+  add(email: string): void {
+    if (this.has(email)) return;
+    let list: unknown = [];
+    try {
+      list = JSON.parse(read(local, GREETED_KEY) ?? '[]');
+    } catch {
+      // A damaged entry starts over.
+    }
+    write(local, GREETED_KEY, JSON.stringify([...(Array.isArray(list) ? list : []), email].slice(-50)));
+  },
+};

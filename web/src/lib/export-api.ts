@@ -41,23 +41,41 @@ function filenameOf(res: Response, fallback: string): string {
   return /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? fallback;
 }
 
+/** What an export did: the file was saved (with a note when receipts were left out of it), or why not. */
+export type ExportOutcome = { saved: true; note: string | null } | { saved: false; message: string };
+
+const receipts = (n: number) => `${n} receipt${n === 1 ? '' : 's'}`;
+
+/** What a person should know about receipts an import file left out (the workbook lists them on its issues sheet). */
+function leftOut(res: Response, format: ExportFormat): string | null {
+  const count = (name: string) => Number(res.headers.get(name)) || 0;
+  const notes: string[] = [];
+  const skipped = count('x-export-skipped');
+  const withIssues = count('x-export-issues');
+  if (format !== 'xlsx' && withIssues > 0) {
+    notes.push(`${receipts(withIssues)} with validation issues ${withIssues === 1 ? 'was' : 'were'} left out${format === 'zip' ? ' of the import file' : ''}: review ${withIssues === 1 ? 'it' : 'them'} in the receipt details.`);
+  }
+  if (skipped > 0) notes.push(`${receipts(skipped)} without a date or a total ${skipped === 1 ? 'was' : 'were'} left out of the import file.`);
+  return notes.length > 0 ? notes.join(' ') : null;
+}
+
 /**
  * Downloads a workbook, an import file or the export pack of the given receipts (or all
- * completed ones) through the browser. The outcome is a message for the person: null on
- * success, spec §5's wording, or the server's reason (mixed currencies, a DATEV batch over two
- * fiscal years).
+ * completed ones) through the browser. A refusal carries the server's reason (which receipts
+ * have issues, mixed currencies, a DATEV batch over two fiscal years), word for word; only a
+ * failure without one (the network) gets spec §5's "Export failed. Please try again."
  */
-export async function downloadExport(options: ExportOptions): Promise<string | null> {
+export async function downloadExport(options: ExportOptions): Promise<ExportOutcome> {
   const started = performance.now();
   let res: Response;
+  let blob: Blob;
   try {
     res = await apiFetch(exportUrl(options));
+    blob = await res.blob();
   } catch (err) {
-    if (err instanceof ApiError && err.status === 400) return err.userMessage || EXPORT_FAILED;
     console.warn('export failed', err);
-    return EXPORT_FAILED;
+    return { saved: false, message: err instanceof ApiError && err.code ? err.userMessage : EXPORT_FAILED };
   }
-  const blob = await res.blob();
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
   link.download = filenameOf(res, `${options.name || 'receipts_export'}.${options.format}`);
@@ -72,5 +90,8 @@ export async function downloadExport(options: ExportOptions): Promise<string | n
     rowCount: Number.isFinite(rows) && rows > 0 ? rows : (options.ids?.length ?? 0),
     durationMs: performance.now() - started,
   });
-  return null;
+  return { saved: true, note: leftOut(res, options.format) };
 }
+
+/** The home page's sample result as a workbook, in the currency shown. */
+export const sampleExportUrl = (currency: string) => `/api/export/sample?currency=${encodeURIComponent(currency)}`;

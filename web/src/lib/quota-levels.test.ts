@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysUntil, quotaColour, quotaWarning } from './quota-levels.js';
+import { daysUntil, quotaColour, quotaWarning, resetLabel } from './quota-levels.js';
 
 describe('quota warning levels (spec §4)', () => {
   it.each([
@@ -28,15 +28,20 @@ describe('quota colour (spec §4)', () => {
   });
 });
 
-describe('days until reset', () => {
-  const now = new Date('2025-03-01T12:00:00Z');
+describe('days until reset, in the viewer’s calendar', () => {
+  // Local times: the card reads the dates as the viewer's calendar has them.
+  const now = new Date(2025, 2, 1, 12, 0);
+  const at = (day: number, hour = 0) => new Date(2025, 2, day, hour).toISOString();
   it.each([
-    ['2025-03-02T00:00:00Z', 0],
-    ['2025-03-02T12:00:00Z', 1],
-    ['2025-03-31T12:00:00Z', 30],
-    ['2025-02-01T00:00:00Z', 0],
-    ['not a date', 0],
-  ])('%s → %d', (reset, days) => {
+    [at(1, 23), 0, 'Today'],
+    // Midnight tonight is tomorrow's date: the card says Tomorrow beside it, never Today.
+    [at(2, 0), 1, 'Tomorrow'],
+    [at(2, 12), 1, 'Tomorrow'],
+    [at(31, 12), 30, '30 days'],
+    [new Date(2025, 1, 1).toISOString(), 0, 'Today'],
+    ['not a date', 0, 'Today'],
+  ])('%s → %d (%s)', (reset, days, label) => {
     expect(daysUntil(reset, now)).toBe(days);
+    expect(resetLabel(reset, now)).toBe(label);
   });
 });

@@ -20,8 +20,21 @@ export function quotaColour(percentage: number): 'green' | 'orange' | 'red' {
   return 'green';
 }
 
-/** Whole days until `resetDate` (at least 0; a reset later today counts as 0). */
+const DAY_MS = 86_400_000;
+const localDay = (d: Date) => Date.UTC(d.getFullYear(), d.getMonth(), d.getDate());
+
+/**
+ * Calendar days from today until `resetDate`, in the viewer's own calendar (at least 0): a reset
+ * at midnight tonight is tomorrow's date, so it is 1 day away, never "today".
+ */
 export function daysUntil(resetDate: string, now: Date = new Date()): number {
-  const ms = new Date(resetDate).getTime() - now.getTime();
-  return Number.isFinite(ms) ? Math.max(0, Math.floor(ms / 86_400_000)) : 0;
+  const reset = new Date(resetDate);
+  if (!Number.isFinite(reset.getTime())) return 0;
+  return Math.max(0, Math.round((localDay(reset) - localDay(now)) / DAY_MS));
+}
+
+/** The Quota Reset card's value: Today, Tomorrow, or N days. */
+export function resetLabel(resetDate: string, now: Date = new Date()): string {
+  const days = daysUntil(resetDate, now);
+  return days === 0 ? 'Today' : days === 1 ? 'Tomorrow' : `${days} days`;
 }

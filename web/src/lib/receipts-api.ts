@@ -1,16 +1,20 @@
-import type { EngineName, Lane, ReceiptDetail, ReceiptPatch, ReceiptView } from '@receipts/common';
+import type { EngineName, Lane, ReceiptDetail, ReceiptPatch } from '@receipts/common';
 import { apiJson } from './api.js';
 
-/** The fields the details view lets a person correct (a subset of PATCH /api/receipts/:id). */
-export type ReceiptCorrection = Pick<
-  ReceiptPatch,
-  'merchantName' | 'date' | 'time' | 'paymentMethod' | 'currency' | 'category' | 'subtotal' | 'tax' | 'tip' | 'discount' | 'total'
->;
+/** The read of one receipt with its lines, where each field was read and its pages: its url is its key. */
+export const receiptKey = (id: string) => [`/api/receipts/${id}`] as const;
 
-/** Saves a correction; the server validates the receipt again and answers with it. */
-export function saveReceipt(id: string, patch: ReceiptCorrection): Promise<ReceiptView> {
+/** Page `n` (from 0) of a receipt as a picture. */
+export const pageUrl = (id: string, n: number) => `/api/receipts/${id}/pages/${n}`;
+
+/** Saves a correction (any field, the items, where fields were read); the server validates again and answers with the receipt. */
+export function saveReceipt(id: string, patch: ReceiptPatch): Promise<ReceiptDetail> {
   return apiJson<ReceiptDetail>(`/api/receipts/${id}`, { method: 'PATCH', json: patch });
 }
+
+/** Accepts a flag after looking (the receipt is right as it stands), or takes that back. */
+export const acceptIssue = (id: string, issue: string) => apiJson<ReceiptDetail>(`/api/receipts/${id}/issues/accept`, { method: 'POST', json: { issue } });
+export const reopenIssue = (id: string, issue: string) => apiJson<ReceiptDetail>(`/api/receipts/${id}/issues/reopen`, { method: 'POST', json: { issue } });
 
 export interface LibraryQuery {
   q?: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api.js';
-import { fieldsOfIssue } from '@receipts/common';
-import { issuesByField, uploadErrorMessage } from './upload-rules.js';
+import { fieldsOfIssue, MAX_UPLOAD_BYTES, USER_MESSAGES } from '@receipts/common';
+import { issuesByField, precheckFile, uploadErrorMessage } from './upload-rules.js';
 
 const apiError = (status: number, body: string) => new ApiError(status, body, 'Status Text');
 
@@ -41,5 +41,17 @@ describe('issues beside their fields', () => {
     const grouped = issuesByField(['Total mismatch: 1.00 vs calculated 2.00', 'Invalid date format', 'Missing all key fields (merchant, total, and date)', 'Other']);
     expect(grouped.byField).toEqual({ total: ['Total mismatch: 1.00 vs calculated 2.00'], date: ['Invalid date format'] });
     expect(grouped.general).toEqual(['Missing all key fields (merchant, total, and date)', 'Other']);
+  });
+});
+
+describe('a chosen file checked in the page, before a byte is sent', () => {
+  it.each([
+    [13 * 1024 * 1024, USER_MESSAGES.fileTooLarge],
+    [MAX_UPLOAD_BYTES + 1, USER_MESSAGES.fileTooLarge],
+    [MAX_UPLOAD_BYTES, null],
+    [1, null],
+    [0, USER_MESSAGES.fileEmpty],
+  ])('%d bytes → %s', (size, message) => {
+    expect(precheckFile({ size })).toBe(message);
   });
 });

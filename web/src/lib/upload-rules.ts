@@ -1,4 +1,4 @@
-import { quotaExceededMessage, readIssue, type IssueField } from '@receipts/common';
+import { MAX_UPLOAD_BYTES, quotaExceededMessage, readIssue, USER_MESSAGES, type IssueField } from '@receipts/common';
 import { ApiError } from './api.js';
 
 /**
@@ -26,4 +26,11 @@ export function issuesByField(messages: readonly string[]): { byField: Partial<R
     else general.push(message);
   }
   return { byField, general };
+}
+
+/** Why a chosen file is refused before it is sent (the server's own limits, checked in the page), or null. */
+export function precheckFile(file: Pick<File, 'size'>): string | null {
+  if (file.size > MAX_UPLOAD_BYTES) return USER_MESSAGES.fileTooLarge;
+  if (file.size === 0) return USER_MESSAGES.fileEmpty;
+  return null;
 }

@@ -19,3 +19,6 @@ export const cancelUpload = (id: string) => apiJson(`/api/ocr/cancel/${id}`, emp
 
 /** Keeps an upload that was flagged as a possible duplicate (clears the flag). */
 export const keepUpload = (id: string) => apiJson<UploadView>(`/api/uploads/${id}/keep`, emptyJsonPost);
+
+/** Deletes an upload with its receipt and original file (it leaves the library and every export). */
+export const deleteUpload = (id: string) => apiJson<unknown>(`/api/uploads/${id}`, { method: 'DELETE' });

@@ -1,235 +1,51 @@
-import { CATEGORIES, datevSettingsSchema, type DatevSettings, type MerchantRuleView } from '@receipts/common';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { Navigate } from 'react-router-dom';
-import { DataTable, type TableColumn } from '../components/data-table.js';
+import { Link, Navigate } from 'react-router-dom';
+import { DataSection } from '../components/account/data-section.js';
+import { DatevSection } from '../components/account/datev-section.js';
+import { DeleteSection } from '../components/account/delete-section.js';
+import { EmailSection } from '../components/account/email-section.js';
+import { PasswordSection } from '../components/account/password-section.js';
+import { RulesSection } from '../components/account/rules-section.js';
 import { useProfile } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
-import { accountKeys, deleteRule, saveDatevSettings, updateRule, type DatevSettingsView, type RuleList } from '../lib/account-api.js';
-import { messageOf } from '../lib/api.js';
-import { toast } from '../lib/toast.js';
+import '../styles/account.css';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-/** One rule's value, edited in place: a name for a merchant rule, a category for a category rule. */
-function RuleValue({ rule }: { rule: MerchantRuleView }) {
-  const client = useQueryClient();
-  const [value, setValue] = useState(rule.value);
-  const refresh = () => client.invalidateQueries({ queryKey: accountKeys.rules });
-  const save = useMutation({
-    mutationFn: () => updateRule(rule.id, value),
-    onSuccess: () => {
-      toast({ title: 'Rule saved' });
-      void refresh();
-    },
-    onError: (err) => toast({ title: 'Could not save the rule', description: messageOf(err, 'Please try again.'), variant: 'destructive' }),
-  });
-  const label = rule.kind === 'merchant' ? `Name for ${rule.match}` : `Category for ${rule.match}`;
-  return (
-    <form
-      className="field-inline"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
-    >
-      {rule.kind === 'merchant' ? (
-        <input aria-label={label} value={value} maxLength={200} onChange={(e) => setValue(e.target.value)} />
-      ) : (
-        <select aria-label={label} value={value} onChange={(e) => setValue(e.target.value)}>
-          {CATEGORIES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      )}
-      <button type="submit" className="btn btn-outline btn-sm" disabled={save.isPending || value.trim() === '' || value === rule.value}>
-        Save
-      </button>
-    </form>
-  );
-}
-
-function RulesSection() {
-  const client = useQueryClient();
-  const rules = useQuery<RuleList>({ queryKey: accountKeys.rules });
-  const remove = useMutation({
-    mutationFn: (id: string) => deleteRule(id),
-    onSuccess: () => {
-      toast({ title: 'Rule deleted' });
-      void client.invalidateQueries({ queryKey: accountKeys.rules });
-    },
-    onError: (err) => toast({ title: 'Could not delete the rule', description: messageOf(err, 'Please try again.'), variant: 'destructive' }),
-  });
-  const columns: ReadonlyArray<TableColumn<MerchantRuleView>> = [
-    { header: 'Rule', cell: (r) => (r.kind === 'merchant' ? 'Merchant name' : 'Category') },
-    { header: 'When the merchant reads', rowHeader: true, cell: (r) => r.match },
-    { header: 'Use', cell: (r) => <RuleValue key={`${r.id}:${r.value}`} rule={r} /> },
-    {
-      header: 'Delete',
-      hideHeader: true,
-      cell: (r) => (
-        <button type="button" className="btn btn-ghost btn-sm" disabled={remove.isPending} onClick={() => remove.mutate(r.id)} aria-label={`Delete the rule for ${r.match}`}>
-          Delete
-        </button>
-      ),
-    },
-  ];
-  const list = rules.data?.rules ?? [];
-  return (
-    <section className="card" aria-labelledby="rules-title">
-      <h2 id="rules-title">Rules learned from your corrections</h2>
-      <p className="muted">
-        When you correct a merchant's name or category, your next receipts from that merchant get the same name and category. Change or delete a rule
-        here; merchants without a rule are categorised by their name and items.
-      </p>
-      {rules.isError ? (
-        <p className="error-text" role="alert">
-          {messageOf(rules.error, 'Your rules could not be loaded.')}
-        </p>
-      ) : list.length === 0 ? (
-        <p className="muted">{rules.isPending ? 'Loading...' : 'No rules yet: correct a receipt in My Receipts and it will be remembered.'}</p>
-      ) : (
-        <div className="table-scroll">
-          <DataTable columns={columns} rows={list} rowKey={(r) => r.id} />
-        </div>
-      )}
-    </section>
-  );
-}
-
-/** The form's values as DATEV settings (checked by the same schema as the server's). */
-function datevValues(form: FormData, taxRows: number): unknown {
-  const text = (k: string) => String(form.get(k) ?? '').trim();
-  const int = (k: string) => (text(k) === '' ? Number.NaN : Number(text(k)));
-  return {
-    consultantNumber: int('consultantNumber'),
-    clientNumber: int('clientNumber'),
-    fiscalYearStartMonth: int('fiscalYearStartMonth'),
-    accountLength: int('accountLength'),
-    chartOfAccounts: text('chartOfAccounts'),
-    cashAccount: text('cashAccount'),
-    bankAccount: text('bankAccount'),
-    expenseAccounts: Object.fromEntries(CATEGORIES.map((c) => [c, text(`expense-${c}`)])),
-    taxKeys: Array.from({ length: taxRows }, (_, i) => ({ rate: text(`rate-${i}`), key: text(`key-${i}`) }))
-      .filter((t) => t.rate !== '' || t.key !== '')
-      .map((t) => ({ rate: Number(t.rate.replace(',', '.')), key: t.key })),
-  };
-}
-
-function DatevForm({ view }: { view: DatevSettingsView }) {
-  const client = useQueryClient();
-  const [problem, setProblem] = useState<string | null>(null);
-  const settings = view.settings;
-  // The saved tax keys and one empty row to add another.
-  const taxRows = settings.taxKeys.length + 1;
-  const save = useMutation({
-    mutationFn: (next: DatevSettings) => saveDatevSettings(next),
-    onSuccess: (saved) => {
-      client.setQueryData(accountKeys.datevSettings, saved);
-      toast({ title: 'DATEV settings saved' });
-    },
-    onError: (err) => setProblem(messageOf(err, 'The settings could not be saved. Please try again.')),
-  });
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const parsed = datevSettingsSchema.safeParse(datevValues(new FormData(e.currentTarget), taxRows));
-    if (!parsed.success) {
-      setProblem(parsed.error.issues[0]!.message);
-      return;
-    }
-    setProblem(null);
-    save.mutate(parsed.data);
-  };
-  const field = (name: string, label: string, value: string | number, inputMode: 'numeric' | 'decimal' = 'numeric') => (
-    <div className="form-field" key={name}>
-      <label htmlFor={`datev-${name}`}>{label}</label>
-      <input id={`datev-${name}`} name={name} defaultValue={String(value)} inputMode={inputMode} />
-    </div>
-  );
-  return (
-    <form className="datev-form" onSubmit={submit} aria-describedby="datev-help">
-      <p id="datev-help" className="muted">
-        The DATEV Buchungsstapel books each receipt's total from Kasse (cash) or Bank (card) to its category's expense account, with the tax key of its
-        VAT rate. Ask your tax adviser for these numbers.{!view.saved && ' These are the SKR03 defaults until you save your own.'}
-      </p>
-      <div className="form-grid">
-        {field('consultantNumber', 'Beraternummer', settings.consultantNumber)}
-        {field('clientNumber', 'Mandantennummer', settings.clientNumber)}
-        <div className="form-field">
-          <label htmlFor="datev-fiscalYearStartMonth">Fiscal year starts</label>
-          <select id="datev-fiscalYearStartMonth" name="fiscalYearStartMonth" defaultValue={settings.fiscalYearStartMonth}>
-            {MONTHS.map((m, i) => (
-              <option key={m} value={i + 1}>
-                {m}
-              </option>
-            ))}
-          </select>
-        </div>
-        {field('accountLength', 'Sachkontenlänge', settings.accountLength)}
-        <div className="form-field">
-          <label htmlFor="datev-chartOfAccounts">Chart of accounts</label>
-          <select id="datev-chartOfAccounts" name="chartOfAccounts" defaultValue={settings.chartOfAccounts}>
-            <option value="SKR03">SKR03</option>
-            <option value="SKR04">SKR04</option>
-          </select>
-        </div>
-        {field('cashAccount', 'Kasse (paid in cash)', settings.cashAccount)}
-        {field('bankAccount', 'Bank (paid by card)', settings.bankAccount)}
-        {CATEGORIES.map((c) => field(`expense-${c}`, `Expense account: ${c}`, settings.expenseAccounts[c]))}
-      </div>
-      <fieldset>
-        <legend>Tax keys (BU-Schlüssel) by VAT rate</legend>
-        {Array.from({ length: taxRows }, (_, i) => (
-          <div className="field-inline" key={i}>
-            <label htmlFor={`datev-rate-${i}`}>Rate %</label>
-            <input id={`datev-rate-${i}`} name={`rate-${i}`} defaultValue={settings.taxKeys[i]?.rate ?? ''} inputMode="decimal" size={5} />
-            <label htmlFor={`datev-key-${i}`}>Key</label>
-            <input id={`datev-key-${i}`} name={`key-${i}`} defaultValue={settings.taxKeys[i]?.key ?? ''} inputMode="numeric" size={4} />
-          </div>
-        ))}
-      </fieldset>
-      {problem && (
-        <p className="error-text" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="button-row">
-        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving...' : 'Save DATEV settings'}
-        </button>
-      </div>
-    </form>
-  );
-}
-
-function DatevSection() {
-  const datev = useQuery<DatevSettingsView>({ queryKey: accountKeys.datevSettings });
-  return (
-    <section className="card" aria-labelledby="datev-title">
-      <h2 id="datev-title">DATEV export</h2>
-      {datev.data ? (
-        // Keyed by what was saved, so the form shows the stored values after a save.
-        <DatevForm key={JSON.stringify(datev.data)} view={datev.data} />
-      ) : (
-        <p className="muted">{datev.isError ? messageOf(datev.error, 'The DATEV settings could not be loaded.') : 'Loading...'}</p>
-      )}
-    </section>
-  );
-}
-
-/** /account: what the user's corrections taught, and the settings of the DATEV export. */
+/**
+ * /account: one section per concern, each a component of its own under components/account/ (a
+ * new section is a new file and a line here): sign-in details, what corrections taught, the DATEV
+ * export's settings, a copy of all the data, deleting the account.
+ */
 export default function AccountPage() {
   usePageTitle('Account');
   const { profile, loading } = useProfile();
-  if (loading) return <div className="container page-loading">Loading account...</div>;
-  if (!profile) return <Navigate to="/login?redirect=%2Faccount" replace />;
+  if (loading) {
+    return (
+      <div className="container page-loading" role="status">
+        Loading your account...
+      </div>
+    );
+  }
+  if (!profile) return <Navigate to={`/login?redirect=${encodeURIComponent('/account')}`} replace />;
   return (
-    <div className="container page-narrow">
-      <h1>Account</h1>
-      <RulesSection />
-      <DatevSection />
+    <div className="container account-page">
+      <div className="dashboard-head">
+        <div>
+          <h1>Account</h1>
+          <p className="muted">
+            {profile.username} · {profile.email}
+          </p>
+        </div>
+        <Link to="/dashboard" className="btn btn-outline">
+          Dashboard
+        </Link>
+      </div>
+      <div className="account-sections">
+        <EmailSection email={profile.email} />
+        <PasswordSection />
+        <RulesSection />
+        <DatevSection />
+        <DataSection />
+        <DeleteSection />
+      </div>
     </div>
   );
 }

@@ -1,11 +1,13 @@
 import { FREE_DAILY_LIMIT } from '@receipts/common';
+import { useEffect, useRef } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { IntakeAddressCard } from '../components/intake-address-card.js';
 import { QuotaPanel } from '../components/quota-panel.js';
 import { SpendingPanel } from '../components/spending-panel.js';
 import { useLogout, useProfile, useQuota, useSubscription } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
-import { daysUntil } from '../lib/quota-levels.js';
+import { greetedAccounts } from '../lib/browser-storage.js';
+import { resetLabel } from '../lib/quota-levels.js';
 import { SUPPORT_EMAIL } from '../lib/site.js';
 
 const dateText = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' }) : '—');
@@ -16,6 +18,13 @@ export function DashboardPage() {
   const { quota } = useQuota();
   const { subscription } = useSubscription(Boolean(profile));
   const { logout, pending } = useLogout();
+  // Read once per account, before this visit is remembered: a first visit is greeted, not welcomed back.
+  const greeted = useRef(new Map<string, boolean>());
+  if (profile && !greeted.current.has(profile.email)) greeted.current.set(profile.email, greetedAccounts.has(profile.email));
+  const returning = profile ? greeted.current.get(profile.email) : false;
+  useEffect(() => {
+    if (profile) greetedAccounts.add(profile.email);
+  }, [profile]);
 
   if (loading) {
     return (
@@ -27,13 +36,14 @@ export function DashboardPage() {
   if (!profile) return <Navigate to={`/login?redirect=${encodeURIComponent('/dashboard')}`} replace />;
 
   const active = Boolean(subscription?.isActive);
-  const days = daysUntil(quota.resetDate);
 
   return (
     <div className="container dashboard">
       <div className="dashboard-head">
         <div>
-          <h1>Welcome back, {profile.username}</h1>
+          <h1>
+            {returning ? 'Welcome back' : 'Welcome'}, {profile.username}
+          </h1>
           <p className="muted">Your receipts, usage and plan in one place.</p>
         </div>
         <div className="button-row">
@@ -66,7 +76,7 @@ export function DashboardPage() {
         </article>
         <article className="card stat-card">
           <h2>Quota Reset</h2>
-          <p className="stat-card-value">{days === 0 ? 'Today' : `${days} day${days === 1 ? '' : 's'}`}</p>
+          <p className="stat-card-value">{resetLabel(quota.resetDate)}</p>
           <p className="muted">{dateText(quota.resetDate)}</p>
         </article>
       </div>
@@ -123,6 +133,9 @@ export function DashboardPage() {
               <dd>{profile.userType === 'admin' ? 'Administrator' : 'User'}</dd>
             </div>
           </dl>
+          <Link to="/account" className="btn btn-outline">
+            Manage account
+          </Link>
         </section>
         <IntakeAddressCard />
         <section className="card" aria-labelledby="actions-title">

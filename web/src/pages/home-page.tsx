@@ -8,15 +8,17 @@ import {
   PIPELINE_STEPS,
   SUPPORTED_CURRENCY_COUNT,
 } from '@receipts/common';
-import { Link } from 'react-router-dom';
-import { runExport } from '../components/export-controls.js';
+import { useEffect } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { ExportPreview } from '../components/export-preview.js';
 import { UploaderCard } from '../components/uploader-card.js';
 import { useProfile } from '../hooks/use-account.js';
 import { useCurrency } from '../hooks/use-currency.js';
 import { demoCurrency, formatDemo, SAMPLE_BASE_PRICE } from '../lib/currency.js';
 import { COUNTRIES } from '../lib/demo-data.js';
+import { sampleExportUrl } from '../lib/export-api.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
+import { toast } from '../lib/toast.js';
 
 const pct = (share: number) => `${Math.round(share * 100)}%`;
 const listed = (names: readonly string[]) => `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
@@ -48,6 +50,13 @@ export function HomePage() {
   const { signedIn, loading } = useProfile();
   const [currency, setCurrency] = useCurrency();
   const shown = demoCurrency(currency);
+  const [params, setParams] = useSearchParams();
+  // Arriving from a deleted account: say it is done, once.
+  useEffect(() => {
+    if (params.get('deleted') !== '1') return;
+    toast({ title: 'Account deleted', description: 'Your account and all its data have been deleted.' });
+    setParams({}, { replace: true });
+  }, [params, setParams]);
 
   return (
     <>
@@ -102,9 +111,10 @@ export function HomePage() {
             <p className="muted small">
               Shown in {currencyOption(shown)?.label ?? shown} at a fixed demo rate.
             </p>
-            <button type="button" className="btn btn-primary" onClick={() => void runExport({ format: 'xlsx', preset: 'generic' })}>
+            {/* The sample itself, as a workbook: a new visitor has no receipts of their own to export yet. */}
+            <a className="btn btn-primary" href={sampleExportUrl(shown)} download>
               Download Excel
-            </button>
+            </a>
           </div>
           <div className="benefits">
             {BENEFITS.map((b) => (

@@ -1,10 +1,10 @@
-import { FREE_DAILY_LIMIT } from '@receipts/common';
+import { FREE_DAILY_LIMIT, PLANS } from '@receipts/common';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { PlanCards } from '../components/plan-cards.js';
 import { PlanComparison } from '../components/plan-comparison.js';
 import { PricingInfo } from '../components/pricing-info.js';
-import { useRefreshAccount } from '../hooks/use-account.js';
+import { useProfile, useRefreshAccount, useSubscription } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { usePlans } from '../hooks/use-plans.js';
 import { subscriptionError } from '../lib/browser-storage.js';
@@ -16,6 +16,9 @@ export function PricingPage() {
   const [params] = useSearchParams();
   const refresh = useRefreshAccount();
   const testSuccess = params.get('test') === 'success';
+  const { signedIn } = useProfile();
+  const { subscription } = useSubscription(signedIn);
+  const current = subscription?.isActive ? (PLANS.find((p) => p.name === subscription.planName) ?? null) : null;
 
   useEffect(() => {
     const message = subscriptionError.take();
@@ -42,7 +45,7 @@ export function PricingPage() {
         </div>
       </section>
       <PlanComparison />
-      <PlanCards catalogue={catalogue} />
+      <PlanCards catalogue={catalogue} current={current} />
       <PricingInfo />
     </div>
   );

@@ -127,10 +127,7 @@ export function ReceiptsPage() {
           open
           onOpenChange={(o) => !o && setOpenId(null)}
           onExport={() => void runExport({ format: 'xlsx', preset: 'generic', ids: [open.id] })}
-          onSaved={() => {
-            toast({ title: 'Receipt updated' });
-            void refresh();
-          }}
+          onSaved={() => void refresh()}
         />
       )}
     </div>

@@ -1,19 +1,77 @@
-import { PLANS } from '@receipts/common';
-import { useEffect } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
-import { useRefreshAccount } from '../hooks/use-account.js';
+import { PLANS, type SubscriptionView } from '@receipts/common';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, Navigate, useSearchParams } from 'react-router-dom';
+import { useProfile, useRefreshAccount } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
+import { accountKeys } from '../lib/account-api.js';
 import { planFromParam } from '../lib/subscribe-flow.js';
 
+/** Stripe's webhook activates the plan, often a moment after the payment page sends the browser here. */
+const CONFIRM_POLL_MS = 2_000;
+const CONFIRM_WAIT_MS = 30_000;
+
+/**
+ * Spec §2 Payment Successful, shown only for a payment there is: a signed-in subscriber whose plan
+ * is active, or one Stripe just sent back (`redirect_status`) while the plan is being activated.
+ * Anyone else — anonymous, or signed in without a payment — goes to /pricing.
+ */
 export function SuccessPage() {
   usePageTitle('Payment Successful');
   const [params] = useSearchParams();
-  const plan = planFromParam(params.get('plan'), PLANS);
+  const { signedIn, loading } = useProfile();
   const refresh = useRefreshAccount();
+  const returnedFromPayment = params.get('redirect_status') === 'succeeded' || params.get('redirect_status') === 'processing';
+  const [waitedOut, setWaitedOut] = useState(false);
+  const subscription = useQuery<SubscriptionView | null>({
+    queryKey: accountKeys.subscription,
+    enabled: signedIn,
+    meta: { silent: true },
+    refetchOnMount: 'always',
+    refetchInterval: (q) => (returnedFromPayment && !waitedOut && !q.state.data?.isActive ? CONFIRM_POLL_MS : false),
+  });
+  const active = Boolean(subscription.data?.isActive);
+
   useEffect(() => {
     void refresh();
   }, [refresh]);
+  useEffect(() => {
+    if (!returnedFromPayment || active) return;
+    const timer = setTimeout(() => setWaitedOut(true), CONFIRM_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [returnedFromPayment, active]);
 
+  if (loading || (signedIn && subscription.isPending)) {
+    return (
+      <div className="container page-loading" role="status">
+        Checking your payment...
+      </div>
+    );
+  }
+  if (!signedIn || (!active && !returnedFromPayment)) return <Navigate to="/pricing" replace />;
+
+  if (!active) {
+    return (
+      <div className="container page-narrow success-page">
+        <div className="card" role="status">
+          <h1>{waitedOut ? 'Your payment is being confirmed' : 'Confirming your payment...'}</h1>
+          <p>
+            {waitedOut
+              ? 'Your bank has not confirmed the payment yet. Your plan starts as soon as it does; the billing page shows where it stands.'
+              : 'This takes a few seconds.'}
+          </p>
+          <div className="button-row">
+            <Link to="/billing" className="btn btn-outline">
+              Manage Billing
+            </Link>
+            <Link to="/contact">Contact us</Link>
+          </div>
+        </div>
+      </div>
+    );
+  }
+
+  const plan = PLANS.find((p) => p.name === subscription.data!.planName) ?? planFromParam(params.get('plan'), PLANS);
   return (
     <div className="container page-narrow success-page">
       <div className="card">

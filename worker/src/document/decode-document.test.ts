@@ -177,6 +177,21 @@ describe('decodeDocument', () => {
     ]);
   });
 
+  it('draws a PDF read from its text layer for the review screen, its lines on the pages counted from 0', async () => {
+    const result = await runPipeline(
+      { bytes: textPdf([['RECEIPT NUMBER ONE', 'TOTAL 1.00'], ['SECOND PAGE OF IT', 'TOTAL 2.00']]), mimeType: 'application/pdf' },
+      engine,
+      async () => undefined,
+      signal(),
+    );
+    expect(result.lines.map((l) => l.page)).toEqual([0, 0, 1, 1]);
+    expect(result.pictures).toHaveLength(2);
+    const first = await sharp(result.pictures[0]!).metadata();
+    // A 612 × 792 pt page, drawn with its long side at 2000 px.
+    expect(first.height).toBe(2000);
+    expect(first.width).toBeCloseTo((2000 * 612) / 792, -1);
+  });
+
   it('rasterises a scanned PDF and reads it', async () => {
     const jpeg = await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' });
     const meta = await sharp(jpeg).metadata();

@@ -17,6 +17,8 @@ export interface DecodedPages {
   textLayer?: string;
   /** Line n of `textLayer` is `textLines[n]`. */
   textLines?: TextLine[];
+  /** PNG pictures of the pages for the review screen when `pages` has none (a PDF read from its text layer). */
+  pictures?: Buffer[];
 }
 
 /** Parent → decoder process: one file. */

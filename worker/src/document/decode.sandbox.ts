@@ -277,6 +277,7 @@ function asBuffers(result: DecodedPages): DecodedPages {
   return {
     ...result,
     pages: result.pages.map((p) => ({ ...p, image: Buffer.from(p.image.buffer, p.image.byteOffset, p.image.byteLength) })),
+    pictures: result.pictures?.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)),
   };
 }
 

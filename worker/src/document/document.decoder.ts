@@ -23,7 +23,7 @@ export async function decodeUntrusted(bytes: Buffer, mimeType: AcceptedMime): Pr
       const pdf = await decodePdf(bytes);
       const pages = [];
       for (const page of pdf.pages) pages.push(await normalizeImage(page));
-      return pdf.textLayer === undefined ? { pages } : { pages, textLayer: pdf.textLayer, textLines: pdf.textLines };
+      return pdf.textLayer === undefined ? { pages } : { pages, textLayer: pdf.textLayer, textLines: pdf.textLines, pictures: pdf.pictures };
     }
   }
 }

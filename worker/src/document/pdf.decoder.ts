@@ -9,6 +9,8 @@ import type { TextLine } from './decode.protocol.js';
  * never raster to more than 2500² pixels: the page-size check is this scale.
  */
 const RASTER_LONG_SIDE = 2500;
+/** A page read from its text layer is still drawn for the review screen, at the size its picture is kept. */
+const PICTURE_LONG_SIDE = 2000;
 /** Above the baseline a line's glyphs reach about this share of the font size, below it the rest. */
 const ASCENT = 0.8;
 const DESCENT = 0.2;
@@ -109,6 +111,8 @@ export interface DecodedPdf {
   /** The text layer, one line per line of `textLines`, when it has enough text to skip OCR. */
   textLayer?: string;
   textLines?: TextLine[];
+  /** The pages drawn for people to look at, when `pages` is empty because the text layer was read. */
+  pictures?: Buffer[];
 }
 
 /**
@@ -144,25 +148,29 @@ export async function decodePdf(bytes: Buffer): Promise<DecodedPdf> {
         const page = await pdf.getPage(n);
         textLines.push(...pageLines(n, (await page.getTextContent()).items as TextItem[], page.getViewport({ scale: 1 })));
       }
+      const rasterise = async (longSide: number): Promise<Buffer[]> => {
+        const pages: Buffer[] = [];
+        for (let n = 1; n <= count; n++) {
+          const page = await pdf.getPage(n);
+          const base = page.getViewport({ scale: 1 });
+          const viewport = page.getViewport({ scale: longSide / Math.max(base.width, base.height) });
+          // pdfjs's own canvas factory: its canvas package must be the one pdfjs was built against.
+          const { canvas, context } = (pdf as unknown as { canvasFactory: CanvasFactory }).canvasFactory.create(
+            Math.ceil(viewport.width),
+            Math.ceil(viewport.height),
+          );
+          context.fillStyle = '#ffffff';
+          context.fillRect(0, 0, canvas.width, canvas.height);
+          await page.render({ canvas: canvas as never, canvasContext: context as never, viewport }).promise;
+          if (refusedImages() > 0) throw new UnreadableFileError(DECODE_MESSAGES.fileTooLarge);
+          pages.push(canvas.toBuffer('image/png'));
+        }
+        return pages;
+      };
       const textLayer = textLines.map((l) => l.text).join('\n');
-      if (isReceiptText(textLayer)) return { pages: [], textLayer, textLines };
-      const pages: Buffer[] = [];
-      for (let n = 1; n <= count; n++) {
-        const page = await pdf.getPage(n);
-        const base = page.getViewport({ scale: 1 });
-        const viewport = page.getViewport({ scale: RASTER_LONG_SIDE / Math.max(base.width, base.height) });
-        // pdfjs's own canvas factory: its canvas package must be the one pdfjs was built against.
-        const { canvas, context } = (pdf as unknown as { canvasFactory: CanvasFactory }).canvasFactory.create(
-          Math.ceil(viewport.width),
-          Math.ceil(viewport.height),
-        );
-        context.fillStyle = '#ffffff';
-        context.fillRect(0, 0, canvas.width, canvas.height);
-        await page.render({ canvas: canvas as never, canvasContext: context as never, viewport }).promise;
-        if (refusedImages() > 0) throw new UnreadableFileError(DECODE_MESSAGES.fileTooLarge);
-        pages.push(canvas.toBuffer('image/png'));
-      }
-      return { pages };
+      // No OCR needs the pages then, but the review screen shows them.
+      if (isReceiptText(textLayer)) return { pages: [], textLayer, textLines, pictures: await rasterise(PICTURE_LONG_SIDE) };
+      return { pages: await rasterise(RASTER_LONG_SIDE) };
     } catch (err) {
       if (err instanceof UnreadableFileError) throw err;
       throw new UnreadableFileError(DAMAGED, { cause: err });

@@ -241,6 +241,7 @@ export function boxOnOriginal(page: PageImage, box: PageLine['box']): Recognized
 
 /** A PDF's own text: certain, with the boxes pdfjs gave each line. */
 function textLayerDocument(doc: DecodedDocument): RecognizedDocument {
-  const lines: RecognizedLine[] | undefined = doc.textLines?.map((l) => ({ ...l, confidence: 1 }));
+  // pdfjs numbers pages from 1; a recognised line's page counts from 0, as the page pictures do.
+  const lines: RecognizedLine[] | undefined = doc.textLines?.map((l) => ({ ...l, page: l.page - 1, confidence: 1 }));
   return { content: doc.textLayer!, documents: [{ confidence: 1, fields: {} }], lines, readBy: 'pdf-text' };
 }

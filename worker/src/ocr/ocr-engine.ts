@@ -38,6 +38,8 @@ export interface DecodedDocument {
   textLayer?: string;
   /** The text layer's lines with their boxes (fractions of the page); line n of `textLayer` is `textLines[n]`. */
   textLines?: Array<{ page: number; text: string; box: { x: number; y: number; width: number; height: number } }>;
+  /** PNG pictures of the pages for the review screen when `pages` has none (a PDF read from its text layer). */
+  pictures?: Buffer[];
 }
 
 /** What the upload tells an engine about the receipt before it is read. */

@@ -1,0 +1,1 @@
+ALTER TABLE "receipts" ADD COLUMN "accepted_issues" jsonb DEFAULT '[]'::jsonb NOT NULL;

@@ -1,0 +1,367 @@
+// Issue 15 in Debian's Chromium against the real api + worker (embedded mode): reviewing a
+// receipt beside its picture, accepting a flag, editing items, exports and their refusals, the
+// mobile library, the sample download, pricing for a subscriber, /success, and the account page.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { formatMoney, MAX_UPLOAD_BYTES, USER_MESSAGES, type ReceiptDetail } from '@receipts/common';
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, screenshotPath } from './support/browser.js';
+import { Deployment } from './support/deployment.js';
+import { printedReceipt } from './support/printed-receipt.js';
+import { repoRoot } from './support/service-process.js';
+
+const EMAIL = 'reviewer@example.com';
+const NEW_EMAIL = 'reviewer.moved@example.com';
+const PASSWORD = 'Secret123';
+const NEW_PASSWORD = 'Changed456';
+
+/** A day inside the spec's two years, written DD/MM/YYYY with a day past 12 (no month/day doubt). */
+function recentDay(): string {
+  const d = new Date(Date.now() - 10 * 24 * 3600_000);
+  while (d.getUTCDate() <= 12) d.setUTCDate(d.getUTCDate() - 1);
+  return `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
+}
+
+const FRESH = 'fresh-stationery.jpg';
+/** Dated 2019: always "Date out of reasonable range", however right it is. */
+const OLD = 'old-bakery.jpg';
+const LINES: Record<string, string[]> = {
+  [FRESH]: ['PINE STREET STATIONERY', `DATE ${recentDay()} 11:05`, 'PAPER A4 4.50', 'PENCILS 2.25', 'TOTAL 6.75'],
+  [OLD]: ['OLD TOWN BAKERY', 'DATE 21/09/2019 09:30', 'BREAD 3.20', 'MILK 2.10', 'TOTAL 5.30'],
+};
+const OUT_OF_RANGE = 'Date out of reasonable range';
+
+let dir: string;
+let deployment: Deployment;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+const file = (name: string) => path.join(dir, name);
+/** A notification showing `text` (screen readers get its words a second time, in a live region). */
+const toastWith = (text: string) => page.locator('.toast', { hasText: text });
+const row = (name: string) => page.locator(`[data-testid="upload-row"][aria-label="${name}"]`);
+
+async function workbookOf(download: Download): Promise<ExcelJS.Workbook> {
+  const saved = path.join(dir, `${Date.now()}-${download.suggestedFilename()}`);
+  await download.saveAs(saved);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(saved);
+  return workbook;
+}
+
+/** A sheet's rows as objects keyed by its header row. */
+function rowsOf(sheet: ExcelJS.Worksheet): Array<Record<string, unknown>> {
+  const header = (sheet.getRow(1).values as unknown[]).slice(1).map(String);
+  const rows: Array<Record<string, unknown>> = [];
+  sheet.eachRow((r, n) => {
+    if (n === 1) return;
+    const values = (r.values as unknown[]).slice(1);
+    rows.push(Object.fromEntries(header.map((h, i) => [h, values[i] ?? null])));
+  });
+  return rows;
+}
+
+/** The signed-in visitor's receipt of an upload, as the api has it. */
+async function detailOf(filename: string): Promise<ReceiptDetail> {
+  return page.evaluate(async (name) => {
+    const list = (await (await fetch('/api/receipts?pageSize=200')).json()) as { items: Array<{ id: string; filename: string }> };
+    const id = list.items.find((r) => r.filename === name)!.id;
+    return (await (await fetch(`/api/receipts/${id}`)).json()) as ReceiptDetail;
+  }, filename);
+}
+
+async function signIn(email: string, password: string): Promise<void> {
+  await page.goto(`${deployment.baseUrl}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('reviewing and exporting in a real browser', () => {
+  beforeAll(async () => {
+    if (!existsSync(path.join(repoRoot, 'web/dist/index.html'))) throw new Error('web/dist is missing: run npm run build first');
+    dir = await mkdtemp(path.join(os.tmpdir(), 'web-review-'));
+    for (const [name, lines] of Object.entries(LINES)) await writeFile(file(name), await printedReceipt(lines, { format: 'jpeg' }));
+    deployment = await Deployment.start('pglite');
+    browser = await launchChromium();
+    context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    page = await context.newPage();
+  });
+
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail' || !page || page.isClosed()) return;
+    await page.screenshot({ path: screenshotPath(`review-failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}`), fullPage: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await deployment?.stop();
+  });
+
+  it('the home page sample downloads the sample workbook, for a visitor with no receipts', async () => {
+    const visitor = await browser.newContext({ acceptDownloads: true });
+    const home = await visitor.newPage();
+    await home.goto(`${deployment.baseUrl}/`);
+    const [download] = await Promise.all([home.waitForEvent('download'), home.getByRole('link', { name: 'Download Excel' }).click()]);
+    expect(download.suggestedFilename()).toBe('sample_receipts.xlsx');
+    const workbook = await workbookOf(download);
+    expect(workbook.worksheets.map((s) => s.name)).toEqual(['Receipts', 'Validation Issues', 'Summary']);
+    const [sample] = rowsOf(workbook.getWorksheet('Receipts')!);
+    expect(sample).toMatchObject({ merchantName: 'Green Valley Grocers', total: 84.12, item_12_desc: 'Coffee Beans' });
+    await visitor.close();
+  });
+
+  it('a 13 MB file is refused in the page before a byte is sent', async () => {
+    const visitor = await browser.newContext();
+    const home = await visitor.newPage();
+    const sent: string[] = [];
+    home.on('request', (r) => {
+      if (r.url().includes('/api/ocr')) sent.push(`${r.method()} ${r.url()}`);
+    });
+    await home.goto(`${deployment.baseUrl}/`);
+    await home.getByTestId('file-input').setInputFiles({ name: 'huge-scan.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(13 * 1024 * 1024, 0xff) });
+    const refused = home.locator('[data-testid="upload-row"][aria-label="huge-scan.jpg"]');
+    await refused.filter({ hasText: USER_MESSAGES.fileTooLarge }).waitFor();
+    await expect(refused.getAttribute('data-status')).resolves.toBe('error');
+    expect(13 * 1024 * 1024).toBeGreaterThan(MAX_UPLOAD_BYTES);
+    expect(sent).toEqual([]);
+    await home.getByTestId('quota-badge').filter({ hasText: '0/5 used today' }).waitFor();
+    await visitor.close();
+  });
+
+  it('/success without a payment sends an anonymous visitor to the pricing page', async () => {
+    const visitor = await browser.newContext();
+    const anon = await visitor.newPage();
+    await anon.goto(`${deployment.baseUrl}/success?plan=Business`);
+    await anon.waitForURL(`${deployment.baseUrl}/pricing`);
+    await expect(anon.getByText('Payment Successful').count()).resolves.toBe(0);
+    await visitor.close();
+  });
+
+  it('a new account is welcomed, not welcomed back', async () => {
+    await page.goto(`${deployment.baseUrl}/register`);
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${deployment.baseUrl}/dashboard`);
+    await page.getByRole('heading', { name: 'Welcome, reviewer' }).waitFor();
+    // Signed in without a payment, /success is no place either.
+    await page.goto(`${deployment.baseUrl}/success`);
+    await page.waitForURL(`${deployment.baseUrl}/pricing`);
+    await page.goto(`${deployment.baseUrl}/dashboard`);
+    await page.getByRole('heading', { name: 'Welcome back, reviewer' }).waitFor();
+  });
+
+  it('uploads two receipts; the dated one goes to the Validation Issues sheet with its date, tax and currency', async () => {
+    await page.goto(`${deployment.baseUrl}/`);
+    await page.getByTestId('file-input').setInputFiles([file(FRESH), file(OLD)]);
+    for (const name of [FRESH, OLD]) await row(name).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).waitFor({ timeout: 180_000 });
+    const old = await detailOf(OLD);
+    expect(old.issues).toContain(OUT_OF_RANGE);
+    expect(old.valid).toBe(false);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), row(OLD).getByRole('button', { name: 'Export', exact: true }).click()]);
+    const workbook = await workbookOf(download);
+    expect(rowsOf(workbook.getWorksheet('Receipts')!)).toEqual([]);
+    const [issue] = rowsOf(workbook.getWorksheet('Validation Issues')!);
+    expect(Object.keys(issue!)).toEqual(['filename', 'merchantName', 'date', 'total', 'tax', 'currency', 'quality', 'issues', 'rawText']);
+    expect(issue).toMatchObject({ filename: OLD, total: old.total, currency: old.currency ?? 'USD' });
+    expect(issue!.date).toBeInstanceOf(Date);
+    expect(String(issue!.issues)).toContain(OUT_OF_RANGE);
+  });
+
+  it('a refused export shows the server’s reason, not "Export failed"', async () => {
+    await page.goto(`${deployment.baseUrl}/receipts`);
+    await page.getByRole('heading', { name: 'My Receipts' }).waitFor();
+    const old = await detailOf(OLD);
+    await page.getByRole('checkbox', { name: `Select ${old.merchantName ?? OLD}` }).first().check();
+    await page.getByLabel('Layout').selectOption('quickbooks');
+    await page.getByLabel('Format').selectOption('csv');
+    await page.getByRole('button', { name: 'Export selected' }).click();
+    await toastWith('No valid receipts with a date and a total for QuickBooks to export: 1 receipt has validation issues').waitFor();
+    await expect(toastWith('Export failed. Please try again.').count()).resolves.toBe(0);
+  });
+
+  it('Receipt Details shows the picture; a field shows where it was read; a picked line fills a field', async () => {
+    const old = await detailOf(OLD);
+    expect(old.pages).toBe(1);
+    expect(old.fieldLines.total).toEqual(expect.any(Number));
+    await page.goto(`${deployment.baseUrl}/receipts`);
+    const card = page.locator('.library-table tbody tr', { hasText: OLD });
+    await card.getByRole('button', { name: 'Details' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Receipt Details' });
+    const picture = dialog.getByRole('img', { name: 'Page 1 of the receipt' });
+    await picture.waitFor();
+    await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+
+    await dialog.getByRole('button', { name: 'Show Total on the receipt' }).click();
+    const box = dialog.locator('.ocr-line-active');
+    await box.waitFor();
+    await expect(box.getAttribute('data-line')).resolves.toBe(String(old.fieldLines.total));
+    // The box sits on the picture, where the total's line was read.
+    const [onPicture, image] = await Promise.all([box.boundingBox(), picture.boundingBox()]);
+    expect(onPicture!.width).toBeGreaterThan(0);
+    expect(onPicture!.x).toBeGreaterThanOrEqual(image!.x - 1);
+    expect(onPicture!.y + onPicture!.height).toBeLessThanOrEqual(image!.y + image!.height + 1);
+    await page.screenshot({ path: screenshotPath('details-highlight') });
+
+    // Correcting: pick the merchant field, then a line of the picture.
+    await dialog.getByRole('button', { name: 'Correct fields' }).click();
+    const merchant = dialog.getByLabel('Merchant', { exact: true });
+    await merchant.fill('');
+    await merchant.focus();
+    const merchantLine = typeof old.fieldLines.merchantName === 'number' ? old.fieldLines.merchantName : 0;
+    await dialog.locator(`.ocr-line[data-line="${merchantLine}"]`).click();
+    await expect(merchant.inputValue()).resolves.toBe(old.lines[merchantLine]!.text.trim());
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('accepting the flag puts the receipt on the Receipts sheet, with who and when kept', async () => {
+    await page.goto(`${deployment.baseUrl}/receipts`);
+    await page.locator('.library-table tbody tr', { hasText: OLD }).getByRole('button', { name: 'Details' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Receipt Details' });
+    await dialog.getByRole('list', { name: 'Flags to review' }).waitFor();
+    // Every flag this reading raised (the old date, and whatever else) is looked at and accepted.
+    const accept = dialog.getByRole('button', { name: /^Accept: / });
+    await dialog.getByRole('button', { name: `Accept: ${OUT_OF_RANGE}` }).click();
+    await dialog.getByRole('button', { name: `Undo accepting: ${OUT_OF_RANGE}` }).waitFor();
+    while ((await accept.count()) > 0) {
+      const before = await accept.count();
+      await accept.first().click();
+      await expect.poll(() => accept.count()).toBeLessThan(before);
+    }
+    await dialog.getByText('Ready for export: every flag was accepted').waitFor();
+    const old = await detailOf(OLD);
+    expect(old.valid).toBe(true);
+    expect(old.acceptedIssues).toEqual(expect.arrayContaining([{ issue: OUT_OF_RANGE, userId: expect.any(String), at: expect.any(String) }]));
+
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export to Excel' }).click()]);
+    const workbook = await workbookOf(download);
+    const [exported] = rowsOf(workbook.getWorksheet('Receipts')!);
+    expect(exported).toMatchObject({ filename: OLD, total: old.total });
+    expect(rowsOf(workbook.getWorksheet('Validation Issues')!)).toEqual([]);
+  });
+
+  it('editing an item changes the exported row', async () => {
+    const dialog = page.getByRole('dialog', { name: 'Receipt Details' });
+    await dialog.getByRole('button', { name: 'Correct fields' }).click();
+    const items = dialog.locator('.item-row');
+    if ((await items.count()) === 0) await dialog.getByRole('button', { name: '+ Add item' }).click();
+    await dialog.getByLabel('Description of item 1').fill('RYE BREAD (EDITED)');
+    await dialog.getByLabel('Amount of item 1').fill('3.25');
+    await page.screenshot({ path: screenshotPath('details-editing') });
+    await dialog.getByRole('button', { name: 'Save corrections' }).click();
+    await dialog.getByRole('button', { name: 'Correct fields' }).waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export to Excel' }).click()]);
+    const [exported] = rowsOf((await workbookOf(download)).getWorksheet('Receipts')!);
+    expect(exported).toMatchObject({ item_1_desc: 'RYE BREAD (EDITED)', item_1_amount: 3.25 });
+    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('/receipts at 375 px shows a card per receipt with its total and status, and scrolls no sideways', async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto(`${deployment.baseUrl}/receipts`);
+    const cards = page.getByTestId('library-card');
+    await cards.first().waitFor();
+    await expect(cards.count()).resolves.toBe(2);
+    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(375);
+    await expect(page.locator('.library-table').isVisible()).resolves.toBe(false);
+    const old = await detailOf(OLD);
+    const card = cards.filter({ hasText: OLD });
+    await expect(card.getByTestId('card-total').textContent()).resolves.toBe(formatMoney(old.total!, old.currency ?? 'USD'));
+    await expect(card.getByTestId('card-status').textContent()).resolves.toContain('Ready');
+    await expect(card.getByTestId('card-total').isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: screenshotPath('library-mobile'), fullPage: true });
+    // The uploads on a phone: whole file names, and a camera beside the file picker.
+    await page.goto(`${deployment.baseUrl}/`);
+    await expect(page.getByRole('button', { name: 'Take a photo' }).isVisible()).resolves.toBe(true);
+    const name = row(FRESH).locator('.upload-name');
+    await expect(name.evaluate((el) => el.scrollWidth <= el.clientWidth)).resolves.toBe(true);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('the pricing page marks a subscriber’s plan, and no label overflows its button', async () => {
+    await page.goto(`${deployment.baseUrl}/pricing`);
+    await expect(page.getByText('Current plan', { exact: true }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Upgrade to Business' }).click();
+    await page.waitForURL(`${deployment.baseUrl}/pricing?test=success`);
+    await page.goto(`${deployment.baseUrl}/pricing`);
+    const business = page.getByTestId('plan-business');
+    await business.getByText('Current plan', { exact: true }).waitFor();
+    await expect(business.getAttribute('aria-current')).resolves.toBe('true');
+    await expect(business.getByRole('button', { name: 'Your current plan' }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByTestId('plan-starter').getByRole('button').textContent()).resolves.toBe('Switch to Starter');
+    await expect(page.getByTestId('plan-enterprise').getByRole('button').textContent()).resolves.toBe('Upgrade to Enterprise');
+    const overflowing = await page.locator('.plan .btn').evaluateAll((buttons) => buttons.filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => b.textContent));
+    expect(overflowing).toEqual([]);
+    // A subscriber whose plan is active does see the success page.
+    await page.goto(`${deployment.baseUrl}/success`);
+    await page.getByRole('heading', { name: 'Payment Successful' }).waitFor();
+    await page.getByText('Business', { exact: true }).first().waitFor();
+  });
+
+  it('the account page changes the e-mail and the password, end to end', async () => {
+    await page.goto(`${deployment.baseUrl}/dashboard`);
+    await page.getByRole('button', { name: /Account menu for/ }).click();
+    await page.getByRole('menuitem', { name: 'Account' }).click();
+    await page.waitForURL(`${deployment.baseUrl}/account`);
+    await page.getByRole('heading', { name: 'Change password' }).waitFor();
+    await page.screenshot({ path: screenshotPath('account'), fullPage: true });
+
+    const email = page.locator('#email-form');
+    await email.getByLabel('New e-mail').fill(NEW_EMAIL);
+    await email.getByLabel('Current password', { exact: true }).fill('WrongPassword1');
+    await email.getByRole('button', { name: 'Change e-mail' }).click();
+    await toastWith('The current password is not correct.').waitFor();
+    await email.getByLabel('Current password', { exact: true }).fill(PASSWORD);
+    await email.getByRole('button', { name: 'Change e-mail' }).click();
+    await page.getByTestId('account-email').filter({ hasText: NEW_EMAIL }).waitFor();
+
+    const password = page.locator('#password-form');
+    await password.getByLabel('Current password', { exact: true }).fill(PASSWORD);
+    await password.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await password.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await toastWith('Your password has been changed.').waitFor();
+
+    await page.evaluate(() => fetch('/api/auth/logout', { method: 'POST', headers: { 'X-Requested-With': 'XMLHttpRequest' } }));
+    await signIn(NEW_EMAIL, PASSWORD);
+    await toastWith('Invalid email or password').waitFor();
+    await signIn(NEW_EMAIL, NEW_PASSWORD);
+    await page.waitForURL(`${deployment.baseUrl}/dashboard`);
+  });
+
+  it('downloads all the data as a zip, then deletes the account, end to end', async () => {
+    await page.goto(`${deployment.baseUrl}/account`);
+    const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download my data (.zip)' }).click()]);
+    expect(zip.suggestedFilename()).toMatch(/^receipts-data-\d{4}-\d{2}-\d{2}\.zip$/);
+    const saved = path.join(dir, 'data.zip');
+    await zip.saveAs(saved);
+    const archive = await JSZip.loadAsync(await readFile(saved));
+    const names = Object.keys(archive.files).sort();
+    expect(names).toEqual(expect.arrayContaining(['account.json', 'receipts.xlsx']));
+    expect(names.filter((n) => n.startsWith('originals/')).map((n) => n.replace(/^originals\/\d{4}-\d{2}-\d{2}_[0-9a-f]{8}_/, '')).sort()).toEqual([FRESH, OLD].sort());
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await archive.file('receipts.xlsx')!.async('nodebuffer')) as unknown as ExcelJS.Buffer);
+    expect(rowsOf(workbook.getWorksheet('Receipts')!).map((r) => r.filename)).toContain(OLD);
+
+    const danger = page.locator('.account-danger');
+    await danger.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
+    await danger.getByRole('checkbox').check();
+    await danger.getByRole('button', { name: 'Delete my account' }).click();
+    await page.waitForURL(`${deployment.baseUrl}/`);
+    await toastWith('Your account and all its data have been deleted.').waitFor();
+    await signIn(NEW_EMAIL, NEW_PASSWORD);
+    await toastWith('Invalid email or password').waitFor();
+  });
+});

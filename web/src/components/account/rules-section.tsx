@@ -1,0 +1,96 @@
+import { CATEGORIES, type MerchantRuleView } from '@receipts/common';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { accountKeys, deleteRule, updateRule, type RuleList } from '../../lib/account-api.js';
+import { messageOf } from '../../lib/api.js';
+import { toast } from '../../lib/toast.js';
+import { DataTable, type TableColumn } from '../data-table.js';
+
+/** One rule's value, edited in place: a name for a merchant rule, a category for a category rule. */
+function RuleValue({ rule }: { rule: MerchantRuleView }) {
+  const client = useQueryClient();
+  const [value, setValue] = useState(rule.value);
+  const refresh = () => client.invalidateQueries({ queryKey: accountKeys.rules });
+  const save = useMutation({
+    mutationFn: () => updateRule(rule.id, value),
+    onSuccess: () => {
+      toast({ title: 'Rule saved' });
+      void refresh();
+    },
+    onError: (err) => toast({ title: 'Could not save the rule', description: messageOf(err, 'Please try again.'), variant: 'destructive' }),
+  });
+  const label = rule.kind === 'merchant' ? `Name for ${rule.match}` : `Category for ${rule.match}`;
+  return (
+    <form
+      className="field-inline"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      {rule.kind === 'merchant' ? (
+        <input aria-label={label} value={value} maxLength={200} onChange={(e) => setValue(e.target.value)} />
+      ) : (
+        <select aria-label={label} value={value} onChange={(e) => setValue(e.target.value)}>
+          {CATEGORIES.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      )}
+      <button type="submit" className="btn btn-outline btn-sm" disabled={save.isPending || value.trim() === '' || value === rule.value}>
+        Save
+      </button>
+    </form>
+  );
+}
+
+/** What the user's corrections taught: each rule changed or deleted in place. */
+export function RulesSection() {
+  const client = useQueryClient();
+  const rules = useQuery<RuleList>({ queryKey: accountKeys.rules });
+  const remove = useMutation({
+    mutationFn: (id: string) => deleteRule(id),
+    onSuccess: () => {
+      toast({ title: 'Rule deleted' });
+      void client.invalidateQueries({ queryKey: accountKeys.rules });
+    },
+    onError: (err) => toast({ title: 'Could not delete the rule', description: messageOf(err, 'Please try again.'), variant: 'destructive' }),
+  });
+  const columns: ReadonlyArray<TableColumn<MerchantRuleView>> = [
+    { header: 'Rule', cell: (r) => (r.kind === 'merchant' ? 'Merchant name' : 'Category') },
+    { header: 'When the merchant reads', rowHeader: true, cell: (r) => r.match },
+    { header: 'Use', cell: (r) => <RuleValue key={`${r.id}:${r.value}`} rule={r} /> },
+    {
+      header: 'Delete',
+      hideHeader: true,
+      cell: (r) => (
+        <button type="button" className="btn btn-ghost btn-sm" disabled={remove.isPending} onClick={() => remove.mutate(r.id)} aria-label={`Delete the rule for ${r.match}`}>
+          Delete
+        </button>
+      ),
+    },
+  ];
+  const list = rules.data?.rules ?? [];
+  return (
+    <section className="card account-section account-wide" aria-labelledby="rules-title">
+      <h2 id="rules-title">Rules learned from your corrections</h2>
+      <p className="muted">
+        When you correct a merchant's name or category, your next receipts from that merchant get the same name and category. Change or delete a rule
+        here; merchants without a rule are categorised by their name and items.
+      </p>
+      {rules.isError ? (
+        <p className="error-text" role="alert">
+          {messageOf(rules.error, 'Your rules could not be loaded.')}
+        </p>
+      ) : list.length === 0 ? (
+        <p className="muted">{rules.isPending ? 'Loading...' : 'No rules yet: correct a receipt in My Receipts and it will be remembered.'}</p>
+      ) : (
+        <div className="table-scroll">
+          <DataTable columns={columns} rows={list} rowKey={(r) => r.id} />
+        </div>
+      )}
+    </section>
+  );
+}
