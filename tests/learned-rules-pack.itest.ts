@@ -7,7 +7,7 @@ import { parseSync as parseOfx } from 'ofx-js';
 import { parse as parseQif } from 'qif2json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { activateSubscription } from './support/accounts.js';
+import { activateSubscription, signUpUnconfirmed } from './support/accounts.js';
 import { Deployment } from './support/deployment.js';
 import { printedReceipt } from './support/printed-receipt.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
@@ -54,7 +54,7 @@ describe('rules learned from corrections, and the export pack over HTTP', () => 
     deployment = await Deployment.start('postgres');
     owner = new Visitor(deployment.baseUrl, uniqueIp());
     const email = `rules-${Math.random().toString(36).slice(2)}@example.test`;
-    expect((await owner.json('/api/auth/register', { method: 'POST', ...json({ email, password: PASSWORD }) })).status).toBe(201);
+    await signUpUnconfirmed(owner, deployment.services.databaseUrl, email, PASSWORD);
     await activateSubscription(deployment.services.databaseUrl, email);
     await owner.connect();
   });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { UploadView } from '@receipts/common';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpUnconfirmed } from './support/accounts.js';
 import { Deployment } from './support/deployment.js';
 import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
 import { until } from './support/until.js';
@@ -28,7 +29,7 @@ describe('originals in an S3 bucket', () => {
   async function signUp(): Promise<Visitor> {
     const visitor = new Visitor(deployment.baseUrl, uniqueIp());
     const email = `bucket-${Math.random().toString(36).slice(2)}@example.test`;
-    expect((await visitor.json('/api/auth/register', { method: 'POST', ...json({ email, password: PASSWORD }) })).status).toBe(201);
+    await signUpUnconfirmed(visitor, deployment.services.databaseUrl, email, PASSWORD);
     await visitor.connect();
     return visitor;
   }

@@ -6,9 +6,11 @@ import type { Spending } from '@receipts/common';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshotPath } from './support/browser.js';
+import { signUp } from './support/accounts.js';
 import { Deployment } from './support/deployment.js';
 import { madeUpReceipts } from './support/printed-receipt.js';
 import { repoRoot } from './support/service-process.js';
+import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
 
 /** What each uploaded receipt is corrected to; the last one lies before the library range the test picks. */
@@ -25,6 +27,7 @@ let browser: Browser;
 let user: Visitor;
 let context: BrowserContext;
 let page: Page;
+let smtp: SmtpSink;
 
 /** A browser context signed in as the test's user (their session cookie), with motion reduced so the charts are drawn at once. */
 async function signedInContext(viewport: { width: number; height: number }): Promise<BrowserContext> {
@@ -43,17 +46,13 @@ const tableRows = (p: Page, title: string) =>
 describe('spending at a glance in a real browser', () => {
   beforeAll(async () => {
     if (!existsSync(path.join(repoRoot, 'web/dist/index.html'))) throw new Error('web/dist is missing: run npm run build first');
-    deployment = await Deployment.start('pglite');
+    smtp = await startSmtpSink();
+    deployment = await Deployment.start('pglite', { SMTP_URL: smtp.url });
     browser = await launchChromium();
 
     // The real path: sign up, upload printed receipts, let the worker read them, then correct each to known figures.
     user = new Visitor(deployment.baseUrl, uniqueIp());
-    const registered = await user.json('/api/auth/register', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: 'spender@example.com', password: 'Spender1234' }),
-    });
-    expect(registered.status).toBe(201);
+    await signUp(user, smtp, 'spender@example.com', 'Spender1234');
     const files = await madeUpReceipts(RECEIPTS.length);
     const uploads = await Promise.all(files.map((bytes, i) => user.upload(bytes, `receipt-${i + 1}.jpg`, '?wait=1')));
     expect(uploads.map((u) => u.body.status)).toEqual(RECEIPTS.map(() => 'completed'));
@@ -75,6 +74,7 @@ describe('spending at a glance in a real browser', () => {
   afterAll(async () => {
     await browser?.close();
     await deployment?.stop();
+    await smtp?.close();
   });
 
   it('the api sums per currency, never across', async () => {

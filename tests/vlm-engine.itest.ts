@@ -1,8 +1,10 @@
 import { USER_MESSAGES, type ClientConfig, type ReceiptDetail, type ReceiptList } from '@receipts/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp } from './support/accounts.js';
 import { Deployment } from './support/deployment.js';
 import { startOpenAiStandIn } from './support/openai-stand-in.js';
 import { printedReceipt } from './support/printed-receipt.js';
+import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
 
 const json = (body: unknown): RequestInit => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -36,10 +38,13 @@ describe('vision model engine in the service', () => {
   let standIn: Awaited<ReturnType<typeof startOpenAiStandIn>>;
   let deployment: Deployment;
   let owner: Visitor;
+  let smtp: SmtpSink;
 
   beforeAll(async () => {
     standIn = await startOpenAiStandIn();
+    smtp = await startSmtpSink();
     deployment = await Deployment.start('pglite', {
+      SMTP_URL: smtp.url,
       OCR_ENGINE: 'vlm',
       VLM_BASE_URL: standIn.baseUrl,
       VLM_MODEL: 'stand-in-vlm',
@@ -50,7 +55,7 @@ describe('vision model engine in the service', () => {
     });
     owner = new Visitor(deployment.baseUrl, uniqueIp());
     const email = `vlm-${Math.random().toString(36).slice(2)}@example.test`;
-    expect((await owner.json('/api/auth/register', { method: 'POST', ...json({ email, password: 'Secret123' }) })).status).toBe(201);
+    await signUp(owner, smtp, email, 'Secret123');
     await owner.connect();
   });
 
@@ -58,6 +63,7 @@ describe('vision model engine in the service', () => {
     owner?.close();
     await deployment?.stop();
     await standIn?.close();
+    await smtp?.close();
   });
 
   const upload = async () => {

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshotPath } from './support/browser.js';
 import { Deployment } from './support/deployment.js';
 import { printedReceipt } from './support/printed-receipt.js';
+import { startSmtpSink, tokenIn, type SmtpSink } from './support/smtp-sink.js';
 import { repoRoot } from './support/service-process.js';
 
 const EMAIL = 'reviewer@example.com';
@@ -41,6 +42,7 @@ let deployment: Deployment;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let smtp: SmtpSink;
 
 const file = (name: string) => path.join(dir, name);
 /** A notification showing `text` (screen readers get its words a second time, in a live region). */
@@ -88,7 +90,8 @@ describe('reviewing and exporting in a real browser', () => {
     if (!existsSync(path.join(repoRoot, 'web/dist/index.html'))) throw new Error('web/dist is missing: run npm run build first');
     dir = await mkdtemp(path.join(os.tmpdir(), 'web-review-'));
     for (const [name, lines] of Object.entries(LINES)) await writeFile(file(name), await printedReceipt(lines, { format: 'jpeg' }));
-    deployment = await Deployment.start('pglite');
+    smtp = await startSmtpSink();
+    deployment = await Deployment.start('pglite', { SMTP_URL: smtp.url });
     browser = await launchChromium();
     context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     page = await context.newPage();
@@ -102,6 +105,7 @@ describe('reviewing and exporting in a real browser', () => {
   afterAll(async () => {
     await browser?.close();
     await deployment?.stop();
+    await smtp?.close();
   });
 
   it('the home page sample downloads the sample workbook, for a visitor with no receipts', async () => {
@@ -150,8 +154,14 @@ describe('reviewing and exporting in a real browser', () => {
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
+    // Registering signs nobody in: sign in, then confirm the address by the mailed link.
+    await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
+    const [confirmation] = await smtp.mailsTo(EMAIL, 1);
+    await signIn(EMAIL, PASSWORD);
     await page.waitForURL(`${deployment.baseUrl}/dashboard`);
     await page.getByRole('heading', { name: 'Welcome, reviewer' }).waitFor();
+    await page.goto(`${deployment.baseUrl}/verify-email?token=${tokenIn(confirmation!, 'verify-email')}`);
+    await page.getByRole('heading', { name: 'E-mail Address Confirmed' }).waitFor();
     // Signed in without a payment, /success is no place either.
     await page.goto(`${deployment.baseUrl}/success`);
     await page.waitForURL(`${deployment.baseUrl}/pricing`);
