@@ -80,6 +80,9 @@ async function detailOf(filename: string): Promise<ReceiptDetail> {
 
 async function signIn(email: string, password: string): Promise<void> {
   await page.goto(`${deployment.baseUrl}/login`);
+  // No request of the anonymous page still in flight: on a loaded machine one answering after the
+  // sign-in re-set the anonymous cookie over the new one (seen once in a full run; see the note).
+  await page.waitForLoadState('networkidle');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -160,8 +163,12 @@ describe('reviewing and exporting in a real browser', () => {
     await signIn(EMAIL, PASSWORD);
     await page.waitForURL(`${deployment.baseUrl}/dashboard`);
     await page.getByRole('heading', { name: 'Welcome, reviewer' }).waitFor();
-    await page.goto(`${deployment.baseUrl}/verify-email?token=${tokenIn(confirmation!, 'verify-email')}`);
-    await page.getByRole('heading', { name: 'E-mail Address Confirmed' }).waitFor();
+    // Confirmed through the api with this page's session (web.itest walks the confirmation page).
+    const confirmed = await page.request.post(`${deployment.baseUrl}/api/auth/verify-email`, {
+      data: { token: tokenIn(confirmation!, 'verify-email') },
+      headers: { 'X-Requested-With': 'XMLHttpRequest' },
+    });
+    expect(confirmed.status(), await confirmed.text()).toBe(200);
     // Signed in without a payment, /success is no place either.
     await page.goto(`${deployment.baseUrl}/success`);
     await page.waitForURL(`${deployment.baseUrl}/pricing`);
