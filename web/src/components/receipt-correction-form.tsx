@@ -1,7 +1,8 @@
-import { CATEGORIES, type Category, type SourcedField } from '@receipts/common';
+import type { SourcedField } from '@receipts/common';
 import type { FormEvent } from 'react';
 import { emptyItem, moveItem, type DraftCheck, type DraftItem, type FieldTarget, type ItemPart, type ReceiptDraft } from '../lib/receipt-draft.js';
 import { issuesByField } from '../lib/upload-rules.js';
+import { CategorySelect } from './category-select.js';
 import { IssueNotes, MONEY_FIELDS } from './receipt-field.js';
 
 const TEXT_FIELDS: ReadonlyArray<[SourcedField, string, Record<string, unknown>]> = [
@@ -100,16 +101,7 @@ export function ReceiptCorrectionForm({
           />
           {errors.currency && <p className="field-error">{errors.currency}</p>}
         </div>
-        <div className="form-field">
-          <label htmlFor="fix-category">Category</label>
-          <select id="fix-category" name="category" value={draft.category} onChange={(e) => onChange({ ...draft, category: e.target.value as Category })}>
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
+        <CategorySelect id="fix-category" value={draft.category} onChange={(category) => onChange({ ...draft, category })} />
         {MONEY_FIELDS.map(([field, label]) => input(field, label, { inputMode: 'decimal' }))}
       </div>
       {check.issues.length > 0 && (

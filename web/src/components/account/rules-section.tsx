@@ -1,10 +1,11 @@
-import { CATEGORIES, type MerchantRuleView } from '@receipts/common';
+import type { MerchantRuleView } from '@receipts/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { accountKeys, deleteRule, updateRule, type RuleList } from '../../lib/account-api.js';
 import { messageOf } from '../../lib/api.js';
 import { toast } from '../../lib/toast.js';
 import { DataTable, type TableColumn } from '../data-table.js';
+import { CategoryOptions } from '../category-select.js';
 
 /** One rule's value, edited in place: a name for a merchant rule, a category for a category rule. */
 function RuleValue({ rule }: { rule: MerchantRuleView }) {
@@ -32,11 +33,7 @@ function RuleValue({ rule }: { rule: MerchantRuleView }) {
         <input aria-label={label} value={value} maxLength={200} onChange={(e) => setValue(e.target.value)} />
       ) : (
         <select aria-label={label} value={value} onChange={(e) => setValue(e.target.value)}>
-          {CATEGORIES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
+          <CategoryOptions />
         </select>
       )}
       <button type="submit" className="btn btn-outline btn-sm" disabled={save.isPending || value.trim() === '' || value === rule.value}>
