@@ -33,15 +33,15 @@ describe('merchantKey', () => {
 });
 
 describe('findRule', () => {
-  const rules = [rule('merchant', 'GARDENIA BAKERIES (KL) SDN BHD', 'Gardenia'), rule('merchant', 'SHELL', 'Shell'), rule('category', 'Gardenia', 'grocery')];
+  const rules = [rule('merchant', 'SUNRISE BAKERIES (KL) SDN BHD', 'Sunrise'), rule('merchant', 'SHELL', 'Shell'), rule('category', 'Sunrise', 'grocery')];
   it.each([
-    ['GARDENIA BAKERIES (KL) SDN BHD', 'Gardenia'],
-    ['GARDENIA BAKERIES (KL) SDN. BHD.', 'Gardenia'],
+    ['SUNRISE BAKERIES (KL) SDN BHD', 'Sunrise'],
+    ['SUNRISE BAKERIES (KL) SDN. BHD.', 'Sunrise'],
     // The letters OCR confuses key alike; other slips match up to one per 8 characters (2 in these 19).
-    ['GARDENlA 8AKERIES (KL) SDN BHD', 'Gardenia'],
-    ['GARDENIA BAKFRIES (KL) SDN BHD', 'Gardenia'],
-    ['GARDFNIA BAKFRIES (KL) SDN BHD', 'Gardenia'],
-    ['GARDFNIA BAKFRIFS (KL) SDN BHD', undefined],
+    ['SUNRlSE 8AKERIES (KL) SDN BHD', 'Sunrise'],
+    ['SUNRISE BAKFRIES (KL) SDN BHD', 'Sunrise'],
+    ['SUNRISF BAKFRIES (KL) SDN BHD', 'Sunrise'],
+    ['SUNRISF BAKFRIFS (KL) SDN BHD', undefined],
     ['SHELL', 'Shell'],
     // Short names match only exactly.
     ['SHELF', undefined],
@@ -52,7 +52,7 @@ describe('findRule', () => {
   });
 
   it('looks only at rules of the kind asked for', () => {
-    expect(findRule(rules, 'category', 'GARDENIA')?.value).toBe('grocery');
+    expect(findRule(rules, 'category', 'SUNRISE')?.value).toBe('grocery');
     expect(findRule(rules, 'category', 'SHELL')).toBeUndefined();
   });
 });
@@ -81,10 +81,10 @@ describe('applyMerchantRules', () => {
 describe('learnedRules', () => {
   it('learns the name from what was read, and the category for the corrected name', () => {
     expect(
-      learnedRules({ merchantRead: 'GARDENlA BAKERIES', merchantName: 'GARDENlA BAKERIES' }, { merchantName: 'Gardenia', category: 'grocery' }, { merchantName: {}, category: {} }),
+      learnedRules({ merchantRead: 'SUNRlSE BAKERIES', merchantName: 'SUNRlSE BAKERIES' }, { merchantName: 'Sunrise', category: 'grocery' }, { merchantName: {}, category: {} }),
     ).toEqual([
-      { kind: 'merchant', match: 'GARDENlA BAKERIES', value: 'Gardenia' },
-      { kind: 'category', match: 'Gardenia', value: 'grocery' },
+      { kind: 'merchant', match: 'SUNRlSE BAKERIES', value: 'Sunrise' },
+      { kind: 'category', match: 'Sunrise', value: 'grocery' },
     ]);
   });
 

@@ -143,18 +143,18 @@ describe('receipt library service', () => {
   it("turns a signed-in owner's corrections into rules keyed on what was read, and an anonymous visitor's into none", async () => {
     const user = (await new UserRepository(stack.database.db).insert({ email: `rules-${randomUUID()}@example.test`, username: 'r', passwordHash: 'x' }))!;
     const owner = { userId: user.id, anonId: null, clientIp: null };
-    const id = await stored(owner, { merchantName: 'GARDENlA BAKERIES (KL)', merchantRead: 'GARDENlA BAKERIES (KL)', category: 'other' });
-    await library.correct(owner, id, { merchantName: 'Gardenia', category: 'grocery' });
+    const id = await stored(owner, { merchantName: 'SUNRlSE BAKERIES (KL)', merchantRead: 'SUNRlSE BAKERIES (KL)', category: 'other' });
+    await library.correct(owner, id, { merchantName: 'Sunrise', category: 'grocery' });
     expect((await rules.forUser(user.id)).map(({ kind, match, value }) => ({ kind, match, value }))).toEqual(
       expect.arrayContaining([
-        { kind: 'merchant', match: 'GARDENlA BAKERIES (KL)', value: 'Gardenia' },
-        { kind: 'category', match: 'Gardenia', value: 'grocery' },
+        { kind: 'merchant', match: 'SUNRlSE BAKERIES (KL)', value: 'Sunrise' },
+        { kind: 'category', match: 'Sunrise', value: 'grocery' },
       ]),
     );
     // Renamed by a rule, then corrected again: the rule of what was read changes, no chain of rules.
-    const renamed = await stored(owner, { merchantName: 'Gardenia', merchantRead: 'GARDENlA BAKERIES (KL)' });
-    await library.correct(owner, renamed, { merchantName: 'Gardenia Bakeries' });
-    expect((await rules.forUser(user.id)).filter((r) => r.kind === 'merchant').map((r) => [r.match, r.value])).toEqual([['GARDENlA BAKERIES (KL)', 'Gardenia Bakeries']]);
+    const renamed = await stored(owner, { merchantName: 'Sunrise', merchantRead: 'SUNRlSE BAKERIES (KL)' });
+    await library.correct(owner, renamed, { merchantName: 'Sunrise Bakeries' });
+    expect((await rules.forUser(user.id)).filter((r) => r.kind === 'merchant').map((r) => [r.match, r.value])).toEqual([['SUNRlSE BAKERIES (KL)', 'Sunrise Bakeries']]);
 
     // An anonymous visitor has no account to keep rules in: the correction is saved all the same.
     const visitorOwner = visitor();

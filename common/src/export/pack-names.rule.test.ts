@@ -22,7 +22,7 @@ describe('originalFileName', () => {
     [{ merchantName: 'A/B\\C:D*E?F"G<H>I|J' }, '2024-03-05_A-B-C-D-E-F-G-H-I-J_12.50.jpg'],
     [{ merchantName: 'line\nbreak\u0000 and\ttab' }, '2024-03-05_line-break-and-tab_12.50.jpg'],
     [{ merchantName: '...' }, '2024-03-05_unknown_12.50.jpg'],
-    [{ merchantName: 'BARBAZUL EL MAÑIO' }, '2024-03-05_BARBAZUL-EL-MAÑIO_12.50.jpg'],
+    [{ merchantName: 'LA PEÑA DEL MAR' }, '2024-03-05_LA-PEÑA-DEL-MAR_12.50.jpg'],
     [{ merchantName: 'イオン スタイル' }, '2024-03-05_イオン-スタイル_12.50.jpg'],
   ])('%j → %s', (over, name) => {
     expect(originalFileName(original(over))).toBe(name);
