@@ -428,4 +428,21 @@ describe('security (issue 14)', () => {
     expect((await v.json<UploadView[]>('/api/uploads')).body.map((u) => u.id)).toEqual([body.id]);
     await v.request(`/api/ocr/cancel/${String(body.id)}`, { method: 'POST' });
   });
+
+  it('an answer to a request made before signing in does not put the anonymous cookie back', async () => {
+    const v = visitor();
+    await v.request('/api/uploads');
+    const anonymous = v.cookie;
+    // Carrying its cookie, an anonymous request is answered without re-sending it.
+    expect((await fetch(`${deployment.baseUrl}/api/uploads`, { headers: { cookie: anonymous } })).headers.get('set-cookie')).toBeNull();
+    await signUp(v, smtp, newEmail(), PASSWORD);
+    expect(v.cookie).not.toBe(anonymous);
+    // The late answer of a request sent with the anonymous cookie leaves the signed-in one alone...
+    const late = await fetch(`${deployment.baseUrl}/api/uploads`, { headers: { cookie: anonymous } });
+    expect(late.headers.get('set-cookie')).toBeNull();
+    // ...and a signed-in session still rolls its cookie's expiry.
+    const signedIn = await v.request('/api/user/profile');
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.headers.get('set-cookie')).toMatch(/^rsid=/);
+  });
 });

@@ -67,9 +67,37 @@ function cookieOptions(secure: boolean) {
   return { httpOnly: true, sameSite: 'lax' as const, secure };
 }
 
+const COOKIE_NAME = 'rsid';
+
+/**
+ * An anonymous session's cookie is sent once, when the visitor has none. Re-sending it on every
+ * answer (`rolling`) raced with sign-in: a request made before signing in that answered after it
+ * put the anonymous cookie back over the signed-in one, and the visitor was signed out. A stored
+ * session (signed in) still rolls its expiry with each answer.
+ */
+function keepAnonymousCookieAsSent(): RequestHandler {
+  return (req, res, next) => {
+    const sent = req.headers.cookie
+      ?.split(';')
+      .map((c) => c.trim())
+      .find((c) => c.startsWith(`${COOKIE_NAME}=`));
+    if (!sent) return next();
+    const setHeader = res.setHeader.bind(res);
+    res.setHeader = (name: string, value: number | string | readonly string[]) => {
+      if (name.toLowerCase() === 'set-cookie' && req.session && !carriesSomething(req.session)) {
+        const kept = ([] as string[]).concat(value as string | string[]).filter((c) => !c.startsWith(`${sent};`));
+        if (kept.length === 0) return res;
+        return setHeader(name, kept);
+      }
+      return setHeader(name, value);
+    };
+    next();
+  };
+}
+
 export function sessionMiddleware(options: { store: Store; secret: string; secure: boolean }): RequestHandler {
-  return session({
-    name: 'rsid',
+  const withSession = session({
+    name: COOKIE_NAME,
     store: options.store,
     secret: options.secret,
     resave: false,
@@ -79,6 +107,8 @@ export function sessionMiddleware(options: { store: Store; secret: string; secur
     rolling: true,
     cookie: { ...cookieOptions(options.secure), maxAge: SESSION_TTL_MS },
   });
+  const keepAnonymous = keepAnonymousCookieAsSent();
+  return (req, res, next) => keepAnonymous(req, res, () => withSession(req, res, next));
 }
 
 /**
