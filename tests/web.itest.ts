@@ -64,7 +64,9 @@ describe('the web app in a real browser', () => {
     if (task.result?.state !== 'fail' || !home || home.isClosed()) return;
     await home.screenshot({ path: screenshotPath(`failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}`), fullPage: true });
     const rows = await home.locator('[data-testid="upload-row"]').evaluateAll((els) => els.map((el) => `${el.getAttribute('aria-label')}: ${el.textContent}`));
-    console.log(`rows when "${task.name}" failed:\n${rows.join('\n')}`);
+    // The service's warnings and errors say why a row stopped (a failed job, a lapsed lock, …).
+    const problems = deployment.output().split('\n').filter((l) => /"level":(40|50|60)/.test(l));
+    console.log(`rows when "${task.name}" failed:\n${rows.join('\n')}\nservice warnings:\n${problems.slice(-40).join('\n')}`);
   });
 
   afterAll(async () => {
@@ -84,7 +86,7 @@ describe('the web app in a real browser', () => {
     await secondTab.goto(`${deployment.baseUrl}/`);
     for (const page of [home, secondTab]) {
       for (const name of RECEIPTS.slice(0, 3)) {
-        await row(page, name).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).waitFor({ timeout: 120_000 });
+        await row(page, name).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).waitFor({ timeout: 240_000 });
         await expect(row(page, name).getByTestId('upload-progress').textContent()).resolves.toBe('100%');
       }
     }
@@ -233,7 +235,7 @@ describe('the web app in a real browser', () => {
     await home.goto(`${deployment.baseUrl}/`);
     await home.getByTestId('file-input').setInputFiles(batch.map(file));
     const rowsOf = (page: Page) => page.locator(batch.map((n) => `[data-testid="upload-row"][aria-label="${n}"]`).join(', '));
-    await rowsOf(home).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).first().waitFor({ timeout: 120_000 });
+    await rowsOf(home).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).first().waitFor({ timeout: 240_000 });
     // Mid-batch: some are done, the rest still waiting or being read when the page reloads.
     const open = await rowsOf(home).evaluateAll((rows) => rows.filter((r) => r.getAttribute('data-status') !== 'completed').length);
     expect(open).toBeGreaterThan(0);
@@ -242,7 +244,7 @@ describe('the web app in a real browser', () => {
     for (const name of batch) await row(home, name).waitFor();
     await expect(rowsOf(home).count()).resolves.toBe(10);
     for (const name of batch) {
-      await row(home, name).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).waitFor({ timeout: 120_000 });
+      await row(home, name).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).waitFor({ timeout: 240_000 });
     }
     const seen = await home.evaluate(() => (window as unknown as { __progress: Record<string, number[]> }).__progress);
     // After the reload the rows still moved live: some showed a step short of 100 before completing.
