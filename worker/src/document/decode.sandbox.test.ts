@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { ConfigError, decodeConfigSchema, parseConfig } from '@receipts/infra';
 import { pino } from 'pino';
@@ -105,6 +106,15 @@ describe('DecodeSandbox', () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => sandbox.decode(png, 'image/png', never())));
     expect(results.every((r) => r.pages.length === 1)).toBe(true);
     expect(new Set(lines.filter((l) => l.msg === 'file decoded').map((l) => l.decoderPid)).size).toBe(2);
+  });
+
+  it('leaves no listener on a signal that outlives its decodes', async () => {
+    const { sandbox } = sandboxWith({});
+    const signal = new AbortController().signal;
+    const png = await smallPng();
+    for (let n = 0; n < 12; n++) await sandbox.decode(png, 'image/png', signal);
+    await sandbox.decode(Buffer.from('not really a png'), 'image/png', signal).catch(() => 'unreadable, as meant');
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('fails a file the decoder calls unreadable without killing the decoder', async () => {

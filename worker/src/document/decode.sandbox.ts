@@ -67,18 +67,20 @@ export class DecodeSandbox {
     signal.throwIfAborted();
     if (this.closed) return Promise.reject(new Error('the decoder pool is closed'));
     return new Promise<DecodedPages>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, bytes, mimeType, signal, resolve, reject };
-      // A job still waiting for a process leaves the queue when it is cancelled.
-      signal.addEventListener(
-        'abort',
-        () => {
-          const at = this.queue.indexOf(job);
-          if (at < 0) return;
-          this.queue.splice(at, 1);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
+      // A job still waiting for a process leaves the queue when it is cancelled; the listener goes
+      // with the job, so a signal that outlives many decodes (a bench's, a batch's) does not pile them up.
+      const leaveQueue = (): void => {
+        const at = this.queue.indexOf(job);
+        if (at < 0) return;
+        this.queue.splice(at, 1);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', leaveQueue, { once: true });
+      const settle = <T>(outcome: (value: T) => void) => (value: T) => {
+        signal.removeEventListener('abort', leaveQueue);
+        outcome(value);
+      };
+      const job: Job = { id: this.nextId++, bytes, mimeType, signal, resolve: settle(resolve), reject: settle(reject) };
       this.queue.push(job);
       this.dispatch();
     });
