@@ -22,9 +22,10 @@ import { extractReceipt, sniffMimeType, type ReceiptRecord } from '@receipts/com
 import { ConfigError, parseConfig } from '@receipts/infra';
 import { pino } from 'pino';
 import { runPipeline } from '@receipts/worker';
-import { chooseTesseract, createOcrEngine, vlmOptions, type OcrEngineOptions } from '../worker/src/ocr/create-ocr-engine.js';
-import type { TesseractBackend } from '../worker/src/ocr/tesseract.reader.js';
-import { LstmTessdata } from '../worker/src/ocr/tessdata.js';
+// The built worker, as the service runs it (its sources through tsx pay for helpers the build does not emit).
+import { chooseTesseract, createOcrEngine, vlmOptions, type OcrEngineOptions } from '../worker/dist/ocr/create-ocr-engine.js';
+import type { TesseractBackend } from '../worker/dist/ocr/tesseract.reader.js';
+import { LstmTessdata } from '../worker/dist/ocr/tessdata.js';
 import { processTreeCpuSeconds } from './process-cpu.js';
 import { dateMatches, half, loadWorldLabels, merchantMatches, totalMatches, worldAvailable, worldDir } from '../tests/support/receipts-world.js';
 import { receiptsDir } from '../tests/support/service-process.js';

@@ -22,7 +22,7 @@ import {
   UploadRepository,
 } from '@receipts/infra';
 import { runPipeline } from '@receipts/worker';
-import { createOcrEngine } from '../worker/src/ocr/create-ocr-engine.js';
+import { createOcrEngine } from '../worker/dist/ocr/create-ocr-engine.js';
 import { createSubscriber, signedUpSubscriber } from '../tests/support/accounts.js';
 import { uniqueIp, Visitor } from '../tests/support/visitor.js';
 import { Deployment, type DeploymentMode } from '../tests/support/deployment.js';

@@ -38,8 +38,22 @@ export async function turnPage(page: PageImage, rotate: 0 | 90 | 180 | 270): Pro
   return sharpPage(sharp(page.image).rotate(rotate), throughInput(page, toInput));
 }
 
-/** Tesseract's OSD on a shrunk grayscale copy of the page. */
-export async function guessOrientation(page: PageImage, options: { signal: AbortSignal }): Promise<OrientationGuess | undefined> {
+/** OSD's answer per page image: the script check after a poor reading and the turn tried later ask about the same page. */
+const guesses = new WeakMap<PageImage, Promise<OrientationGuess | undefined>>();
+
+/** Tesseract's OSD on a shrunk grayscale copy of the page (asked once per page). */
+export function guessOrientation(page: PageImage, options: { signal: AbortSignal }): Promise<OrientationGuess | undefined> {
+  let guess = guesses.get(page);
+  if (!guess) {
+    guess = askOsd(page, options);
+    guesses.set(page, guess);
+    // A cancelled or failed question is asked again by the next caller.
+    guess.catch(() => guesses.delete(page));
+  }
+  return guess;
+}
+
+async function askOsd(page: PageImage, options: { signal: AbortSignal }): Promise<OrientationGuess | undefined> {
   const probe = await sharp(page.image)
     .resize({ width: OSD_SIDE, height: OSD_SIDE, fit: 'inside', withoutEnlargement: true })
     .grayscale()

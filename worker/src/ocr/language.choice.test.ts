@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectLanguage, firstPassLanguages, retryLanguages } from './language.choice.js';
+import { detectLanguage, firstPassLanguages, mayBeOtherScript, retryLanguages } from './language.choice.js';
 
 const all = ['eng', 'deu', 'fra', 'spa', 'por', 'ita', 'nld', 'jpn'];
 
@@ -32,8 +32,19 @@ describe('detectLanguage', () => {
 
 describe('retryLanguages', () => {
   const german = 'SUMME EUR 12,34\nMwSt 19% 1,97\nRückgeld 0,00';
-  it('reads a page again in Japanese when English made little of it', () => {
-    expect(retryLanguages({ languages: ['eng'], confidence: 0.3, text: 'ii1 ;: 7' }, all)).toEqual(['jpn']);
+  it('reads a page again in Japanese when English made little of it and OSD sees a Japanese script', () => {
+    expect(retryLanguages({ languages: ['eng'], confidence: 0.3, text: 'ii1 ;: 7', script: 'Japanese' }, all)).toEqual(['jpn']);
+    expect(retryLanguages({ languages: ['eng'], confidence: 0.3, text: 'ii1 ;: 7', script: 'Han' }, all)).toEqual(['jpn']);
+  });
+  it('keeps a poor English reading of a Latin page, or of one OSD could not place', () => {
+    expect(retryLanguages({ languages: ['eng'], confidence: 0.3, text: 'T0TAL 1Z.3A', script: 'Latin' }, all)).toBeNull();
+    expect(retryLanguages({ languages: ['eng'], confidence: 0.3, text: 'ii1 ;: 7' }, all)).toBeNull();
+  });
+  it('asks for the script only when the reading is poor, in a model other than Japanese, with Japanese installed', () => {
+    expect(mayBeOtherScript({ languages: ['eng'], confidence: 0.3 }, all)).toBe(true);
+    expect(mayBeOtherScript({ languages: ['eng'], confidence: 0.6 }, all)).toBe(false);
+    expect(mayBeOtherScript({ languages: ['jpn'], confidence: 0.3 }, all)).toBe(false);
+    expect(mayBeOtherScript({ languages: ['eng'], confidence: 0.3 }, ['eng', 'deu'])).toBe(false);
   });
   it('reads a page again in the language its words are in', () => {
     expect(retryLanguages({ languages: ['eng'], confidence: 0.7, text: german }, all)).toEqual(['deu']);

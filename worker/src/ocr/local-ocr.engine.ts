@@ -1,14 +1,14 @@
 import sharp from 'sharp';
 import { extractReceipt, type RecognizedDocument, type RecognizedLine } from '@receipts/common';
 import { metrics, type Logger } from '@receipts/infra';
-import { turnPage } from '../document/orientation.step.js';
+import { guessOrientation, turnPage } from '../document/orientation.step.js';
 import { orientPrepared, preparePage, type PreparedPage } from '../document/prepare-page.js';
-import { firstPassLanguages, retryLanguages } from './language.choice.js';
+import { firstPassLanguages, mayBeOtherScript, retryLanguages } from './language.choice.js';
 import { originalPoint, type DecodedDocument, type OcrEngine, type PageImage, type PageLine, type RecognizeHints } from './ocr-engine.js';
 import { createPaddleOcr, type PaddleOcr } from './paddle-ocr.engine.js';
 import { readingOrder } from './reading-order.js';
 import { closeOrientationDetector } from './orientation.detector.js';
-import { isBetterReading, needsSecondOpinion, type Reading } from './second-opinion.policy.js';
+import { isBetterReading, mayBeTurned, needsSecondOpinion, type Reading } from './second-opinion.policy.js';
 import { NativeTesseract } from './tesseract-native.reader.js';
 import { TesseractPool } from './tesseract.pool.js';
 import { TesseractTimeoutError, type TesseractBackend } from './tesseract.reader.js';
@@ -108,7 +108,10 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
     };
     const languages = firstPassLanguages({ script: doc.script, currencyCode: hints.currencyCode }, options.langs);
     const first = await read(languages);
-    const retry = retryLanguages({ languages, confidence: first.confidence, text: first.doc.content }, options.langs);
+    const evidence = { languages, confidence: first.confidence, text: first.doc.content, script: doc.script };
+    // A poor reading may be of another script: OSD on the first page says which, for far less than a pass in Japanese.
+    if (!evidence.script && mayBeOtherScript(evidence, options.langs) && doc.pages[0]) evidence.script = (await guessOrientation(doc.pages[0], { signal }))?.script;
+    const retry = retryLanguages(evidence, options.langs);
     if (!retry) return first;
     signal.throwIfAborted();
     const again = await read(retry);
@@ -132,7 +135,7 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
     const now = hints.now ?? new Date();
     if (!needsSecondOpinion(first)) return first;
     // A poor reading may be of a page upside down or sideways: ask OSD, read the turned pages again.
-    const oriented = await orientedDocument(doc, signal);
+    const oriented = mayBeTurned({ ...first, readBy: first.doc.readBy }) ? await orientedDocument(doc, signal) : null;
     if (oriented) {
       const again = await firstReader(oriented, hints, signal);
       if (isBetterReading(again, first, now, true)) [first, doc] = [again, oriented];

@@ -1,6 +1,6 @@
 import type { ReceiptRecord } from '@receipts/common';
 import { describe, expect, it } from 'vitest';
-import { isBetterReading, needsSecondOpinion, readingScore } from './second-opinion.policy.js';
+import { isBetterReading, mayBeTurned, needsSecondOpinion, readingScore } from './second-opinion.policy.js';
 
 const now = new Date('2025-06-01T12:00:00Z');
 const receipt = (over: Partial<ReceiptRecord> = {}): ReceiptRecord => ({
@@ -26,6 +26,18 @@ describe('needsSecondOpinion', () => {
     ['a total that agrees with subtotal + tax', receipt({ subtotal: 11.5, tax: 1, total: 12.5 }), 0.9, false],
   ])('%s → %s', (_, r, confidence, expected) => {
     expect(needsSecondOpinion({ receipt: r, confidence })).toBe(expected);
+  });
+});
+
+describe('mayBeTurned', () => {
+  const r = receipt({});
+  it.each([
+    ['a confident tesseract reading', 'tesseract:eng', 0.77, false],
+    ['a tesseract reading at upside-down confidence', 'tesseract:eng', 0.33, true],
+    ['a tesseract reading in another language, just below the bar', 'tesseract:deu', 0.54, true],
+    ['a PaddleOCR reading, however confident', 'paddle', 0.95, true],
+  ])('%s: %s', (_name, readBy, confidence, expected) => {
+    expect(mayBeTurned({ receipt: r, confidence, readBy })).toBe(expected);
   });
 });
 

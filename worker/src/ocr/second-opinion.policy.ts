@@ -23,6 +23,22 @@ export function needsSecondOpinion(reading: Reading): boolean {
 }
 
 /**
+ * tesseract's mean confidence at or above which its page was upright: on 10 SROIE scans it read
+ * the upright page at 0.69–0.88 and the same page upside down at 0.28–0.35. PaddleOCR's ranges
+ * overlap (0.89–0.96 upright, 0.61–0.85 upside down on world photos), so its readings always try.
+ */
+export const TESSERACT_UPRIGHT_CONFIDENCE = 0.55;
+
+/**
+ * Whether a poor reading may be of a turned page, worth asking OSD and reading again. A confident
+ * tesseract reading was of an upright page whatever it lacks: turning it (OSD's trial bar is low)
+ * cost a second full reading and found nothing.
+ */
+export function mayBeTurned(reading: Reading & { readBy?: string }): boolean {
+  return !reading.readBy?.startsWith('tesseract') || reading.confidence < TESSERACT_UPRIGHT_CONFIDENCE;
+}
+
+/**
  * How much of a receipt a reading makes sense of: the key fields found and the arithmetic that
  * holds, less the issues validation raises.
  */
