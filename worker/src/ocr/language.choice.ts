@@ -44,19 +44,20 @@ export function detectLanguage(text: string): string | undefined {
  * found nothing, where OSD costs a tenth of that.
  */
 export function mayBeOtherScript(first: { languages: readonly string[]; confidence: number }, installed: readonly string[]): boolean {
-  return first.confidence < OTHER_SCRIPT_CONFIDENCE && !first.languages.includes('jpn') && installed.includes('jpn');
+  return first.confidence < OTHER_SCRIPT_CONFIDENCE && Object.values(SCRIPT_LANGUAGE).some((l) => installed.includes(l) && !first.languages.includes(l));
 }
 
 /**
- * A second pass in another model, when the first reading says it was the wrong one: an English
- * reading so poor the page may be Japanese and OSD sees a Japanese script on it (`script`), or
+ * A second pass in another model, when the first reading says it was the wrong one: a reading so
+ * poor the page may be in another script and OSD sees one that has its model (`script`), or
  * text whose words are another language's. Null when the first pass stands.
  */
 export function retryLanguages(
   first: { languages: readonly string[]; confidence: number; text: string; script?: string },
   installed: readonly string[],
 ): string[] | null {
-  if (mayBeOtherScript(first, installed) && first.script && SCRIPT_LANGUAGE[first.script] === 'jpn') return ['jpn'];
+  const scriptModel = first.script && SCRIPT_LANGUAGE[first.script];
+  if (scriptModel && mayBeOtherScript(first, installed) && installed.includes(scriptModel) && !first.languages.includes(scriptModel)) return [scriptModel];
   const language = detectLanguage(first.text);
   return language && !first.languages.includes(language) && installed.includes(language) ? [language] : null;
 }

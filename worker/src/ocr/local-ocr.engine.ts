@@ -135,7 +135,7 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
     const now = hints.now ?? new Date();
     if (!needsSecondOpinion(first)) return first;
     // A poor reading may be of a page upside down or sideways: ask OSD, read the turned pages again.
-    const oriented = mayBeTurned({ ...first, readBy: first.doc.readBy }) ? await orientedDocument(doc, signal) : null;
+    const oriented = mayBeTurned({ readBy: first.doc.readBy, confidence: first.confidence }) ? await orientedDocument(doc, signal) : null;
     if (oriented) {
       const again = await firstReader(oriented, hints, signal);
       if (isBetterReading(again, first, now, true)) [first, doc] = [again, oriented];

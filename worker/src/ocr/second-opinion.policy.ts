@@ -34,7 +34,7 @@ export const TESSERACT_UPRIGHT_CONFIDENCE = 0.55;
  * tesseract reading was of an upright page whatever it lacks: turning it (OSD's trial bar is low)
  * cost a second full reading and found nothing.
  */
-export function mayBeTurned(reading: Reading & { readBy?: string }): boolean {
+export function mayBeTurned(reading: { readBy?: string; confidence: number }): boolean {
   return !reading.readBy?.startsWith('tesseract') || reading.confidence < TESSERACT_UPRIGHT_CONFIDENCE;
 }
 
