@@ -59,7 +59,11 @@ export async function findPaper(page: PageImage): Promise<Paper | undefined> {
   // Paper is the brightest class: Otsu's split of what lies above the first split, which separates
   // the paper from a bright table or wall as well as the dark ones.
   const dark = otsuThreshold(luminance);
-  const level = (dark + otsuThreshold(luminance.filter((v) => v > dark))) / 2;
+  // A plain loop: a typed array's filter() took half of this function's time.
+  const aboveDark = new Uint8Array(n);
+  let bright = 0;
+  for (let i = 0; i < n; i++) if (luminance[i]! > dark) aboveDark[bright++] = luminance[i]!;
+  const level = (dark + otsuThreshold(aboveDark.subarray(0, bright))) / 2;
   const paper = new Uint8Array(n);
   for (let i = 0; i < n; i++) paper[i] = luminance[i]! > level && colourless[i] ? 255 : 0;
   // Closing (grow, then shrink back) bridges the lines of print, which at this size are dark bars
