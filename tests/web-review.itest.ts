@@ -10,7 +10,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshotPath } from './support/browser.js';
+import { launchChromium, screenshotPath, traceSessions } from './support/browser.js';
 import { Deployment } from './support/deployment.js';
 import { printedReceipt } from './support/printed-receipt.js';
 import { startSmtpSink, tokenIn, type SmtpSink } from './support/smtp-sink.js';
@@ -43,6 +43,7 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let smtp: SmtpSink;
+let sessions: ReturnType<typeof traceSessions>;
 
 const file = (name: string) => path.join(dir, name);
 /** A notification showing `text` (screen readers get its words a second time, in a live region). */
@@ -95,10 +96,12 @@ describe('reviewing and exporting in a real browser', () => {
     browser = await launchChromium();
     context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     page = await context.newPage();
+    sessions = traceSessions(page, deployment.baseUrl);
   });
 
   afterEach(async ({ task }) => {
     if (task.result?.state !== 'fail' || !page || page.isClosed()) return;
+    console.log(`api requests and session cookies of the page so far:\n${sessions.lines.join('\n')}`);
     await page.screenshot({ path: screenshotPath(`review-failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}`), fullPage: true });
   });
 
