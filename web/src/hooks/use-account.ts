@@ -27,14 +27,21 @@ export function useSubscription(enabled: boolean) {
   return { subscription: query.data ?? null, loading: enabled && query.isPending };
 }
 
-/** After signing in or out the account reads start over. */
+const ACCOUNT_KEYS = [accountKeys.profile, accountKeys.subscription, accountKeys.quota];
+
+/**
+ * After signing in or out the account reads start over. A read still unanswered was sent with the
+ * session before: it is cancelled first, as TanStack Query's refetch joins an in-flight read of a
+ * query that has no data yet instead of sending a new one. Without that, a sign-in while the page's
+ * first profile read (or its retry) was under way took that read's anonymous answer, and the
+ * dashboard sent the user, signed in, back to the sign-in page (issue 15's flake).
+ */
 export function useRefreshAccount() {
   const client = useQueryClient();
-  return useCallback(
-    () =>
-      Promise.all([accountKeys.profile, accountKeys.subscription, accountKeys.quota].map((queryKey) => client.invalidateQueries({ queryKey, refetchType: 'all' }))),
-    [client],
-  );
+  return useCallback(async () => {
+    await Promise.all(ACCOUNT_KEYS.map((queryKey) => client.cancelQueries({ queryKey })));
+    return Promise.all(ACCOUNT_KEYS.map((queryKey) => client.invalidateQueries({ queryKey, refetchType: 'all' })));
+  }, [client]);
 }
 
 /** Logout: clears the account caches and reloads the whole page at / (spec §4). */
@@ -46,7 +53,7 @@ export function useLogout() {
     try {
       await signOut();
     } finally {
-      for (const queryKey of [accountKeys.profile, accountKeys.subscription, accountKeys.quota]) client.removeQueries({ queryKey });
+      for (const queryKey of ACCOUNT_KEYS) client.removeQueries({ queryKey });
       window.location.assign('/');
     }
   }, [client]);
