@@ -176,6 +176,35 @@ describe('reviewing and exporting in a real browser', () => {
     await page.getByRole('heading', { name: 'Welcome back, reviewer' }).waitFor();
   });
 
+  it('signing in while the page’s anonymous account read is still unanswered lands on the dashboard, signed in', async () => {
+    const visitor = await browser.newContext();
+    const other = await visitor.newPage();
+    // The sign-in page's profile read answers 401 and is tried once more (spec §7); that retry,
+    // sent before signing in, is answered only after it, as a loaded server does.
+    let profileReads = 0;
+    await other.route('**/api/user/profile', async (route) => {
+      if (++profileReads !== 2) return route.continue();
+      const anonymous = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      // The page may have stopped waiting for it: then there is no one to answer.
+      await route.fulfill({ response: anonymous }).catch(() => undefined);
+    });
+    let seen = 0;
+    const retrySent = other.waitForRequest((r) => r.url().endsWith('/api/user/profile') && ++seen === 2);
+    await other.goto(`${deployment.baseUrl}/login`);
+    await retrySent;
+    await other.getByLabel('Email').fill(EMAIL);
+    await other.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await other.getByRole('button', { name: 'Sign in' }).click();
+    await other.waitForURL(`${deployment.baseUrl}/dashboard`);
+    // A new browser: welcomed as on a first visit.
+    await other.getByRole('heading', { name: 'Welcome, reviewer' }).waitFor();
+    // Past the held answer: still signed in.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(new URL(other.url()).pathname).toBe('/dashboard');
+    await visitor.close();
+  });
+
   it('uploads two receipts; the dated one goes to the Validation Issues sheet with its date, tax and currency', async () => {
     await page.goto(`${deployment.baseUrl}/`);
     await page.getByTestId('file-input').setInputFiles([file(FRESH), file(OLD)]);
