@@ -57,7 +57,7 @@ export function retryLanguages(
   installed: readonly string[],
 ): string[] | null {
   const scriptModel = first.script && SCRIPT_LANGUAGE[first.script];
-  if (scriptModel && mayBeOtherScript(first, installed) && installed.includes(scriptModel) && !first.languages.includes(scriptModel)) return [scriptModel];
+  if (scriptModel && first.confidence < OTHER_SCRIPT_CONFIDENCE && installed.includes(scriptModel) && !first.languages.includes(scriptModel)) return [scriptModel];
   const language = detectLanguage(first.text);
   return language && !first.languages.includes(language) && installed.includes(language) ? [language] : null;
 }
