@@ -182,25 +182,30 @@ describe('reviewing and exporting in a real browser', () => {
     // The sign-in page's profile read answers 401 and is tried once more (spec §7); that retry,
     // sent before signing in, is answered only after it, as a loaded server does.
     let profileReads = 0;
+    let retrySent!: () => void;
+    const retryHeld = new Promise<void>((resolve) => (retrySent = resolve));
+    let retryAnswered: Promise<void> | undefined;
     await other.route('**/api/user/profile', async (route) => {
       if (++profileReads !== 2) return route.continue();
       const anonymous = await route.fetch();
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-      // The page may have stopped waiting for it: then there is no one to answer.
-      await route.fulfill({ response: anonymous }).catch(() => undefined);
+      retrySent();
+      retryAnswered = new Promise((resolve) => setTimeout(resolve, 3000))
+        // The page may have stopped waiting for it: then there is no one to answer.
+        .then(() => route.fulfill({ response: anonymous }))
+        .catch(() => undefined);
+      await retryAnswered;
     });
-    let seen = 0;
-    const retrySent = other.waitForRequest((r) => r.url().endsWith('/api/user/profile') && ++seen === 2);
     await other.goto(`${deployment.baseUrl}/login`);
-    await retrySent;
+    await retryHeld;
     await other.getByLabel('Email').fill(EMAIL);
     await other.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await other.getByRole('button', { name: 'Sign in' }).click();
     await other.waitForURL(`${deployment.baseUrl}/dashboard`);
     // A new browser: welcomed as on a first visit.
     await other.getByRole('heading', { name: 'Welcome, reviewer' }).waitFor();
-    // Past the held answer: still signed in.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Once the held anonymous answer is in: still signed in.
+    await retryAnswered;
+    await expect(other.getByRole('heading', { name: 'Welcome, reviewer' }).isVisible()).resolves.toBe(true);
     expect(new URL(other.url()).pathname).toBe('/dashboard');
     await visitor.close();
   });
