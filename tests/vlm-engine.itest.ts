@@ -139,3 +139,57 @@ describe('vision model engine in the service', () => {
     expect(value('receipts_ocr_duration_seconds_count', { engine: 'vlm' })).toBe(3);
   });
 });
+
+// JOB_TIMEOUT_MS is the backstop for a step nothing else bounds: here a model that never answers
+// while its own timeout is far away. The run past its time is a failed attempt like any other.
+describe('a job run past JOB_TIMEOUT_MS', () => {
+  let standIn: Awaited<ReturnType<typeof startOpenAiStandIn>>;
+  let deployment: Deployment;
+  let visitor: Visitor;
+
+  beforeAll(async () => {
+    standIn = await startOpenAiStandIn();
+    deployment = await Deployment.start('pglite', {
+      OCR_ENGINE: 'vlm',
+      VLM_BASE_URL: standIn.baseUrl,
+      VLM_MODEL: 'stand-in-vlm',
+      VLM_TIMEOUT_MS: '600000',
+      VLM_RETRIES: '0',
+      JOB_TIMEOUT_MS: '3000',
+      JOB_ATTEMPTS: '2',
+    });
+    visitor = new Visitor(deployment.baseUrl, uniqueIp());
+    await visitor.connect();
+  });
+
+  afterAll(async () => {
+    visitor?.close();
+    await deployment?.stop();
+    await standIn?.close();
+  });
+
+  const upload = async (name: string) => {
+    const { status, body } = await visitor.upload(await printedReceipt(['CAFFE ROMA', 'TOTALE EUR 5,00'], { format: 'jpeg' }), name);
+    expect(status).toBe(202);
+    return body.id as string;
+  };
+
+  it('is stopped and tried again; the next attempt completes the upload', async () => {
+    standIn.reply({ hang: true }, { content: reading('CAFFÈ ROMA QUATTRO') });
+    const id = await upload('hangs-once.jpg');
+    // Far inside the model's own 10-minute timeout: only the job's deadline ends the first run.
+    expect((await visitor.waitForEnd(id, 120_000)).event).toBe('upload:completed');
+    expect(standIn.requests).toHaveLength(2);
+  });
+
+  it('fails the upload with a reference once no attempt is left, and gives its quota unit back', async () => {
+    const before = standIn.requests.length;
+    standIn.reply({ hang: true }, { hang: true });
+    const id = await upload('hangs-always.jpg');
+    const end = await visitor.waitForEnd(id, 120_000);
+    expect(end).toMatchObject({ event: 'upload:failed', payload: { error: expect.stringMatching(/^Processing failed on our side\. .*quote reference /) } });
+    expect(standIn.requests.length - before).toBe(2);
+    const { body: quota } = await visitor.json<{ used: number }>('/api/user/quota');
+    expect(quota.used).toBe(1);
+  });
+});

@@ -1,12 +1,13 @@
 // The built web app in Debian's Chromium against the real api + worker (embedded mode).
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createReceiptQueue, createRedis } from '@receipts/infra';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshotPath } from './support/browser.js';
+import { artifactsDir, launchChromium, screenshotPath } from './support/browser.js';
 import { Deployment } from './support/deployment.js';
 import { writeMadeUpReceipts } from './support/printed-receipt.js';
 import { repoRoot } from './support/service-process.js';
@@ -47,6 +48,25 @@ async function recordProgress(page: Page): Promise<void> {
 
 const row = (page: Page, name: string) => page.locator(`[data-testid="upload-row"][aria-label="${name}"]`);
 
+/**
+ * Waits for the row of `name` to show Completed. When it does not, the failure says what the row
+ * showed, what the server holds for the upload and the service's last warnings: a CI run prints
+ * only its failures' messages.
+ */
+async function untilCompleted(page: Page, name: string): Promise<void> {
+  try {
+    await row(page, name).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).waitFor({ timeout: 240_000 });
+  } catch (err) {
+    const shown = await row(page, name).textContent({ timeout: 1000 }).catch(() => '(no row)');
+    const held = await page
+      .evaluate(async () => (await (await fetch('/api/uploads')).json()) as Array<Record<string, unknown>>)
+      .then((list) => list.filter((u) => u.filename === name).map(({ status, step, progress, error, createdAt }) => ({ status, step, progress, error, createdAt })))
+      .catch((e: unknown) => `(not read: ${(e as Error).message})`);
+    const warnings = deployment.output().split('\n').filter((l) => /"level":(40|50|60)/.test(l)).slice(-8);
+    throw new Error(`${name} did not complete: the row shows "${shown}"; the server holds ${JSON.stringify(held)}; last service warnings:\n${warnings.join('\n')}`, { cause: err });
+  }
+}
+
 describe('the web app in a real browser', () => {
   beforeAll(async () => {
     if (!existsSync(path.join(repoRoot, 'web/dist/index.html'))) throw new Error('web/dist is missing: run npm run build first');
@@ -65,8 +85,12 @@ describe('the web app in a real browser', () => {
     await home.screenshot({ path: screenshotPath(`failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}`), fullPage: true });
     const rows = await home.locator('[data-testid="upload-row"]').evaluateAll((els) => els.map((el) => `${el.getAttribute('aria-label')}: ${el.textContent}`));
     // The service's warnings and errors say why a row stopped (a failed job, a lapsed lock, …).
-    const problems = deployment.output().split('\n').filter((l) => /"level":(40|50|60)/.test(l));
-    console.log(`rows when "${task.name}" failed:\n${rows.join('\n')}\nservice warnings:\n${problems.slice(-40).join('\n')}`);
+    const log = deployment.output();
+    const problems = log.split('\n').filter((l) => /"level":(40|50|60)/.test(l));
+    // The whole log beside the picture: the lines before a warning say what led to it.
+    const logFile = path.join(artifactsDir, `failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}.log`);
+    await writeFile(logFile, log);
+    console.log(`rows when "${task.name}" failed:\n${rows.join('\n')}\nservice warnings:\n${problems.slice(-40).join('\n')}\nservice log: ${logFile}`);
   });
 
   afterAll(async () => {
@@ -86,7 +110,7 @@ describe('the web app in a real browser', () => {
     await secondTab.goto(`${deployment.baseUrl}/`);
     for (const page of [home, secondTab]) {
       for (const name of RECEIPTS.slice(0, 3)) {
-        await row(page, name).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).waitFor({ timeout: 240_000 });
+        await untilCompleted(page, name);
         await expect(row(page, name).getByTestId('upload-progress').textContent()).resolves.toBe('100%');
       }
     }
@@ -202,21 +226,30 @@ describe('the web app in a real browser', () => {
   });
 
   it('removing a queued upload cancels it on the server and returns its quota unit', async () => {
-    await home.goto(`${deployment.baseUrl}/`);
-    await home.getByTestId('quota-badge').filter({ hasText: '0/5 used today' }).waitFor();
-    await home.getByTestId('file-input').setInputFiles(MORE_RECEIPTS.map(file));
-    // Two workers for three files: one of them waits in the queue while the others are read.
-    const waiting = home.locator('[data-testid="upload-row"][data-status="queued"]').filter({ hasText: /receipt-/ }).first();
-    await waiting.waitFor({ timeout: 60_000 });
-    const name = (await waiting.getAttribute('aria-label'))!;
-    expect(MORE_RECEIPTS).toContain(name);
-    // By its name: the row may start processing meanwhile, which cancels just the same.
-    await row(home, name).getByRole('button', { name: `Cancel ${name}` }).click();
-    await row(home, name).waitFor({ state: 'detached' });
-    const uploads = await home.evaluate(async () => (await (await fetch('/api/uploads')).json()) as Array<{ filename: string; status: string }>);
-    expect(uploads.filter((u) => u.filename === name).map((u) => u.status)).toEqual(['cancelled']);
-    await home.getByTestId('quota-badge').filter({ hasText: '2/5 used today' }).waitFor({ timeout: 60_000 });
-    expect(await home.evaluate(() => document.querySelector('script[src*="googletagmanager"]'))).toBeNull();
+    // The queue paused, so the upload is sure to be waiting when its Cancel is clicked (on a loaded
+    // machine a worker could otherwise finish it first, and a finished receipt is not cancelled).
+    const connection = createRedis(deployment.services.redisUrl);
+    const queue = createReceiptQueue(connection, deployment.services.prefix);
+    await queue.pause();
+    try {
+      await home.goto(`${deployment.baseUrl}/`);
+      await home.getByTestId('quota-badge').filter({ hasText: '0/5 used today' }).waitFor();
+      await home.getByTestId('file-input').setInputFiles(MORE_RECEIPTS.map(file));
+      const name = MORE_RECEIPTS[1]!;
+      await row(home, name).and(home.locator('[data-status="queued"]')).waitFor({ timeout: 60_000 });
+      await row(home, name).getByRole('button', { name: `Cancel ${name}` }).click();
+      await row(home, name).waitFor({ state: 'detached' });
+      const uploads = await home.evaluate(async () => (await (await fetch('/api/uploads')).json()) as Array<{ filename: string; status: string }>);
+      expect(uploads.filter((u) => u.filename === name).map((u) => u.status)).toEqual(['cancelled']);
+      await home.getByTestId('quota-badge').filter({ hasText: '2/5 used today' }).waitFor({ timeout: 60_000 });
+      expect(await home.evaluate(() => document.querySelector('script[src*="googletagmanager"]'))).toBeNull();
+    } finally {
+      await queue.resume();
+      await queue.close();
+      connection.disconnect();
+    }
+    // The other two go on once the queue runs again.
+    for (const other of [MORE_RECEIPTS[0]!, MORE_RECEIPTS[2]!]) await untilCompleted(home, other);
   });
 
   it('pricing → subscribe in test mode lands on /pricing?test=success', async () => {
@@ -244,7 +277,7 @@ describe('the web app in a real browser', () => {
     for (const name of batch) await row(home, name).waitFor();
     await expect(rowsOf(home).count()).resolves.toBe(10);
     for (const name of batch) {
-      await row(home, name).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).waitFor({ timeout: 240_000 });
+      await untilCompleted(home, name);
     }
     const seen = await home.evaluate(() => (window as unknown as { __progress: Record<string, number[]> }).__progress);
     // After the reload the rows still moved live: some showed a step short of 100 before completing.

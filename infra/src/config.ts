@@ -64,6 +64,8 @@ export const configSchema = z.object({
   JOB_LOCK_MS: int(1000).default(30_000),
   STALLED_CHECK_MS: int(500).default(15_000),
   JOB_ATTEMPTS: int(1).max(10).default(3),
+  /** One run of a job past this fails as an attempt (a backstop: each step has its own bound). */
+  JOB_TIMEOUT_MS: int(1000).default(10 * 60_000),
   SHUTDOWN_TIMEOUT_MS: int(0).default(30_000),
   ...decodeConfigShape,
   /** How long POST /api/ocr?wait=1 holds the request before answering with the current state. */

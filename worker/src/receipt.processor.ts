@@ -22,10 +22,16 @@ import { EngineError, UnreadableFileError } from './ocr/ocr-engine.js';
 import { runPipeline } from './receipt.pipeline.js';
 
 /**
- * Why a job's AbortSignal fired: the user cancelled, this worker is shutting down, or its lock
- * lapsed (the stalled-job check gives the job to a worker again, so this run is only waste).
+ * Why a job's AbortSignal fired: the user cancelled, this worker is shutting down, its lock
+ * lapsed (the stalled-job check gives the job to a worker again, so this run is only waste), or
+ * the run passed JOB_TIMEOUT_MS (a failed attempt, tried again while attempts remain).
  */
-export const ABORT_REASONS = { cancel: 'cancelled by user', shutdown: 'worker shutting down', lockLost: 'job lock lost' } as const;
+export const ABORT_REASONS = {
+  cancel: 'cancelled by user',
+  shutdown: 'worker shutting down',
+  lockLost: 'job lock lost',
+  timeout: 'job ran past its time',
+} as const;
 
 /** A run given up because its lock lapsed: the job runs again from the queue, nothing is recorded. */
 class LockLostError extends Error {
@@ -54,6 +60,11 @@ export interface ProcessorDeps extends FailureDeps {
   log: Logger;
   /** Sends the subscriber's "receipts ready" e-mail when a batch is done. */
   notifyBatchDone: (userId: string | null) => Promise<void>;
+  /**
+   * The most one run of a job may take. Every step has its own bound; this one catches what no
+   * step foresaw, so no upload stays "processing" while its lock is kept alive.
+   */
+  jobTimeoutMs: number;
 }
 
 /**
@@ -61,7 +72,7 @@ export interface ProcessorDeps extends FailureDeps {
  * never writes a second receipt, and leaves an upload that already ended untouched.
  */
 export function createReceiptProcessor(deps: ProcessorDeps) {
-  const { uploads, files, rules, engines, bus, log, notifyBatchDone } = deps;
+  const { uploads, files, rules, engines, bus, log, notifyBatchDone, jobTimeoutMs } = deps;
 
   return async function processReceipt(job: Job<ReceiptJob>, token?: string, signal?: AbortSignal): Promise<void> {
     const { uploadId, lane, requestId } = job.data;
@@ -125,6 +136,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       );
     };
 
+    const deadline = setTimeout(() => control.abort(ABORT_REASONS.timeout), jobTimeoutMs);
     try {
       const bytes = await files.read(uploadId).catch((err: unknown) => {
         if (err instanceof StoredFileMissingError) throw new UnreadableFileError('The uploaded file is no longer stored. Please upload it again.');
@@ -160,8 +172,9 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       metrics.ocrDuration.observe({ engine: upload.engine ?? engines.defaultName }, result.ocrMs / 1000);
       jobLog.info({ ms: Date.now() - upload.startedAt!.getTime(), ocrMs: Math.round(result.ocrMs), rulesApplied: result.rulesApplied }, 'receipt stored');
       await notifyBatchDone(upload.userId).catch((err: unknown) => jobLog.warn({ err }, 'batch notification failed'));
-    } catch (err) {
-      if (abort.aborted) {
+    } catch (caught) {
+      const timedOut = abort.aborted && abort.reason === ABORT_REASONS.timeout;
+      if (abort.aborted && !timedOut) {
         // The upload stays as it is: the run that has the job now claims it again.
         if (abort.reason === ABORT_REASONS.lockLost) throw new LockLostError();
         if (abort.reason === ABORT_REASONS.shutdown && token) {
@@ -172,6 +185,8 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
         }
         throw new UnrecoverableError(ABORT_REASONS.cancel);
       }
+      // A run past its time is a failed attempt like any other (the steps it was in say why, in the log).
+      const err = timedOut ? new Error(`${ABORT_REASONS.timeout} (${jobTimeoutMs} ms)`, { cause: caught }) : caught;
       // Left to processReceipt, which waits the outage out.
       if (isServiceUnavailable(err)) throw err;
       const isFileFault = err instanceof UnreadableFileError;
@@ -187,6 +202,8 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
         throw new UnrecoverableError(message);
       }
       throw err;
+    } finally {
+      clearTimeout(deadline);
     }
   }
 }

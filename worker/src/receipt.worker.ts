@@ -59,6 +59,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
     engines,
     bus,
     log,
+    jobTimeoutMs: config.JOB_TIMEOUT_MS,
     notifyBatchDone: (userId) =>
       notifyIfBatchDone({ billing: new BillingRepository(db), uploads, mailer, redis: publisher, prefix: config.QUEUE_PREFIX, publicUrl: config.publicUrl, log }, userId),
   });

@@ -5,7 +5,8 @@ import Tesseract from 'tesseract.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiptsDir } from '../../../tests/support/service-process.js';
 import type { PageImage } from '../ocr/ocr-engine.js';
-import { closeOrientationDetector } from '../ocr/orientation.detector.js';
+import { closeOrientationDetector, detectOrientation } from '../ocr/orientation.detector.js';
+import { TesseractTimeoutError } from '../ocr/tesseract.reader.js';
 import { chooseTurn, orientPage } from './orientation.step.js';
 import { syntheticPhoto } from './prepare-page.fixture.js';
 import { sharedFileThere } from '../../../tests/support/shared-sets.js';
@@ -29,6 +30,21 @@ describe('orientPage on made-up print', () => {
     const { rotated, page } = await orientPage(await turned(receipt, turn), { signal });
     expect(rotated).toBe((360 - turn) % 360);
     expect([page.width, page.height]).toEqual([photo.paper.width, photo.paper.height]);
+  });
+});
+
+describe('detectOrientation past its time', () => {
+  it('gives up, ends its worker, and answers the next question with a new one', async () => {
+    const photo = await syntheticPhoto();
+    const receipt = await sharp(photo.image).extract(photo.paper).rotate(90).png().toBuffer();
+    await expect(detectOrientation(receipt, signal, 1)).rejects.toBeInstanceOf(TesseractTimeoutError);
+    await expect(detectOrientation(receipt, signal)).resolves.toMatchObject({ rotate: 270 });
+  });
+
+  it('gives up at once when its job is cancelled', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('cancelled'));
+    await expect(detectOrientation(await syntheticPhoto().then((p) => p.image), controller.signal)).rejects.toThrow('cancelled');
   });
 });
 

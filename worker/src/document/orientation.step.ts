@@ -1,6 +1,8 @@
 import sharp from 'sharp';
 import type { PageImage } from '../ocr/ocr-engine.js';
+import { ThreadStartTimeoutError } from '../ocr/deadline.js';
 import { detectOrientation, type OrientationGuess } from '../ocr/orientation.detector.js';
+import { TesseractTimeoutError } from '../ocr/tesseract.reader.js';
 import { sharpPage, throughInput } from './prepare-page.raster.js';
 
 /** OSD reads a page this size (long side): enough for receipt print, ~0.3 s instead of seconds at full size. */
@@ -59,10 +61,11 @@ async function askOsd(page: PageImage, options: { signal: AbortSignal }): Promis
     .grayscale()
     .png({ compressionLevel: 1 })
     .toBuffer();
-  options.signal.throwIfAborted();
-  const guess = await detectOrientation(probe);
-  options.signal.throwIfAborted();
-  return guess;
+  return detectOrientation(probe, options.signal).catch((err: unknown) => {
+    // OSD that cannot decide in time is no guess: the page is read the way it is.
+    if (err instanceof TesseractTimeoutError || err instanceof ThreadStartTimeoutError) return undefined;
+    throw err;
+  });
 }
 
 /** The turn to make of OSD's guess on a page of this shape. */

@@ -5,7 +5,7 @@ import { guessOrientation, turnPage } from '../document/orientation.step.js';
 import { orientPrepared, preparePage, type PreparedPage } from '../document/prepare-page.js';
 import { firstPassLanguages, mayBeOtherScript, retryLanguages } from './language.choice.js';
 import { originalPoint, type DecodedDocument, type OcrEngine, type PageImage, type PageLine, type RecognizeHints } from './ocr-engine.js';
-import { createPaddleOcr, type PaddleOcr } from './paddle-ocr.engine.js';
+import { createPaddleOcr, PaddleTimeoutError, type PaddleOcr } from './paddle-ocr.engine.js';
 import { readingOrder } from './reading-order.js';
 import { closeOrientationDetector } from './orientation.detector.js';
 import { isBetterReading, mayBeTurned, needsSecondOpinion, type Reading } from './second-opinion.policy.js';
@@ -122,7 +122,14 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
   async function readWithPaddle(doc: PreparedDocument, hints: RecognizeHints, signal: AbortSignal): Promise<EngineReading> {
     const ocr = paddleOcr();
     const pages = [];
-    for (const page of doc.pages) pages.push(await ocr.recognizePage(page.image, signal));
+    for (const page of doc.pages) {
+      const read = await ocr.recognizePage(page.image, signal).catch((err: unknown) => {
+        // As with tesseract: a page not read in time reads as nothing, and the other reader decides.
+        if (err instanceof PaddleTimeoutError) return { lines: [], confidence: 0 };
+        throw err;
+      });
+      pages.push(read);
+    }
     return reading(doc.pages, pages, 'paddle', hints);
   }
 

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import Tesseract from 'tesseract.js';
 import { TESSERACT_THREAD } from '../background-priority.js';
+import { settleWithin, THREAD_START_TIMEOUT_MS, ThreadStartTimeoutError } from './deadline.js';
+import { DEFAULT_PAGE_TIMEOUT_MS, TesseractTimeoutError } from './tesseract.reader.js';
 
 const require = createRequire(import.meta.url);
 
@@ -35,10 +37,22 @@ function worker(): Promise<Tesseract.Worker> {
 
 /**
  * Tesseract's OSD on an encoded image (PNG or JPEG). Resolves undefined when OSD finds too
- * little text to decide (tesseract returns no result then).
+ * little text to decide (tesseract returns no result then). Rejects with TesseractTimeoutError
+ * past `timeoutMs`, ending the worker (stuck on the image, or its thread gone): the next call
+ * starts a new one.
  */
-export async function detectOrientation(image: Buffer): Promise<OrientationGuess | undefined> {
-  const { data } = await (await worker()).detect(image);
+export async function detectOrientation(image: Buffer, signal: AbortSignal, timeoutMs = DEFAULT_PAGE_TIMEOUT_MS): Promise<OrientationGuess | undefined> {
+  const starting = worker();
+  const osd = await settleWithin(starting, THREAD_START_TIMEOUT_MS, () => new ThreadStartTimeoutError('the OSD worker', THREAD_START_TIMEOUT_MS), signal).catch(
+    (err: unknown) => {
+      if (err instanceof ThreadStartTimeoutError) retire(starting);
+      throw err;
+    },
+  );
+  const { data } = await settleWithin(osd.detect(image), timeoutMs, () => new TesseractTimeoutError(timeoutMs), signal).catch((err: unknown) => {
+    if (err instanceof TesseractTimeoutError) retire(starting);
+    throw err;
+  });
   if (data.orientation_degrees == null) return undefined;
   // tesseract.js's orientation_degrees is already the clockwise turn that makes the text upright
   // (checked by turning an upright receipt 90° clockwise: it answers 270).
@@ -49,6 +63,13 @@ export async function detectOrientation(image: Buffer): Promise<OrientationGuess
     script: data.script ?? undefined,
     scriptConfidence: data.script_confidence ?? undefined,
   };
+}
+
+/** Ends a worker that was late; other questions waiting on it reach their own deadlines. */
+function retire(late: Promise<Tesseract.Worker>): void {
+  if (osdWorker === late) osdWorker = undefined;
+  // (A start that failed left nothing to end.)
+  late.then((w) => w.terminate()).catch(() => undefined);
 }
 
 /** Ends the OSD worker (tests and scripts; the worker process keeps it for its lifetime). */

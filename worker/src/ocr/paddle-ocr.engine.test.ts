@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { receiptsDir } from '../../../tests/support/service-process.js';
-import { createPaddleOcr, paddleThreadOf, type OcrLine } from './paddle-ocr.engine.js';
+import { createPaddleOcr, PaddleTimeoutError, paddleThreadOf, type OcrLine } from './paddle-ocr.engine.js';
 import { tidyLineText } from './paddle/line-grouper.js';
 import { sharedFileThere } from '../../../tests/support/shared-sets.js';
 
@@ -127,6 +127,22 @@ describe('createPaddleOcr', () => {
     expect(paddleThreadOf(own)).toBeNull();
     expect((await own.recognizePage(image, signal)).lines.map((l) => l.text)).toContain('TOTAL 12.34');
     await own.close();
+  });
+
+  it('fails a page not read in time and ends its thread; the page behind it gets a new thread and its own time', async () => {
+    const own = createPaddleOcr({ pageTimeoutMs: 1 });
+    try {
+      const image = await syntheticReceipt();
+      const first = own.recognizePage(image, signal);
+      const thread = paddleThreadOf(own);
+      const second = own.recognizePage(image, signal);
+      await expect(first).rejects.toBeInstanceOf(PaddleTimeoutError);
+      await expect(second).rejects.toBeInstanceOf(PaddleTimeoutError);
+      expect(thread).not.toBeNull();
+      expect(paddleThreadOf(own)).toBeNull();
+    } finally {
+      await own.close();
+    }
   });
 
   it('reads nothing, with confidence 0, on a blank page', async () => {

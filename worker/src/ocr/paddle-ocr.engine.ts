@@ -41,6 +41,19 @@ interface Page {
   reject(err: unknown): void;
 }
 
+/**
+ * Longer than any page takes, the models' first load included (~3 CPU-s; several times that on a
+ * saturated host, where the thread runs at background priority).
+ */
+export const PADDLE_PAGE_TIMEOUT_MS = 90_000;
+
+export class PaddleTimeoutError extends Error {
+  override name = 'PaddleTimeoutError';
+  constructor(ms: number) {
+    super(`PaddleOCR gave up on a page after ${ms} ms`);
+  }
+}
+
 /** Each instance's thread, for tests that end it mid-page. */
 const threads = new WeakMap<PaddleOcr, () => Worker | null>();
 export const paddleThreadOf = (ocr: PaddleOcr): Worker | null => threads.get(ocr)?.() ?? null;
@@ -48,22 +61,33 @@ export const paddleThreadOf = (ocr: PaddleOcr): Worker | null => threads.get(ocr
 /**
  * Reads pages in a worker thread of its own, started on the first page, one page at a time in
  * the order they come. The thread keeps the sessions (one per model) until `close`; a thread
- * that dies fails the page it was reading, and the next page starts a new one.
+ * that dies fails the page it was reading, and the next page starts a new one. A page not read
+ * within `pageTimeoutMs` of reaching the thread fails with PaddleTimeoutError and ends the thread
+ * (wedged, or crawling through a page no receipt needs), so no page waits forever behind it.
  */
-export function createPaddleOcr(options: { maxSide?: number } = {}): PaddleOcr {
+export function createPaddleOcr(options: { maxSide?: number; pageTimeoutMs?: number } = {}): PaddleOcr {
   const data: PaddleThreadData = { maxSide: options.maxSide ?? 960 };
+  const pageTimeoutMs = options.pageTimeoutMs ?? PADDLE_PAGE_TIMEOUT_MS;
   let thread: Worker | null = null;
   const queue: Page[] = [];
   /** The page the thread is reading; its caller may have gone (cancelled), the thread is busy still. */
-  let reading: { id: number; page: Page | null } | null = null;
+  let reading: { id: number; page: Page | null; timer: NodeJS.Timeout } | null = null;
   let nextId = 1;
+
+  /** The thread is done with the page it was reading (answered, died or was ended). */
+  function finishReading(): { id: number; page: Page | null } | null {
+    const was = reading;
+    if (was) clearTimeout(was.timer);
+    reading = null;
+    return was;
+  }
 
   function start(): Worker {
     const worker = startThread(data);
     worker.on('message', (reply: PaddleThreadReply) => {
-      if (thread !== worker) return; // closed while the page was read
-      const page = reading?.id === reply.id ? reading.page : null;
-      reading = null;
+      if (thread !== worker) return; // closed, or ended for being late, while the page was read
+      const was = finishReading();
+      const page = was?.id === reply.id ? was.page : null;
       if (reply.type === 'done') page?.resolve(reply.result);
       else {
         const error = new Error(reply.message);
@@ -75,8 +99,7 @@ export function createPaddleOcr(options: { maxSide?: number } = {}): PaddleOcr {
     const died = (error: Error) => {
       if (thread !== worker) return; // closed, or already handled ('error' comes before 'exit')
       thread = null;
-      reading?.page?.reject(error);
-      reading = null;
+      finishReading()?.page?.reject(error);
       dispatch();
     };
     worker.on('error', died);
@@ -94,7 +117,16 @@ export function createPaddleOcr(options: { maxSide?: number } = {}): PaddleOcr {
     }
     thread ??= start();
     thread.ref();
-    reading = { id: page.id, page };
+    const reader = thread;
+    const timer = setTimeout(() => {
+      if (thread !== reader) return;
+      thread = null;
+      finishReading()?.page?.reject(new PaddleTimeoutError(pageTimeoutMs));
+      // Its sessions go with it; the next page loads them again in a new thread.
+      void reader.terminate();
+      dispatch();
+    }, pageTimeoutMs);
+    reading = { id: page.id, page, timer };
     thread.postMessage({ type: 'page', id: page.id, image: page.image } satisfies PaddleThreadRequest, [page.image.buffer]);
   }
 
@@ -126,8 +158,7 @@ export function createPaddleOcr(options: { maxSide?: number } = {}): PaddleOcr {
       const worker = thread;
       thread = null;
       const closed = new Error('The Paddle OCR engine was closed');
-      reading?.page?.reject(closed);
-      reading = null;
+      finishReading()?.page?.reject(closed);
       for (const page of queue.splice(0)) page.reject(closed);
       await worker?.terminate();
     },

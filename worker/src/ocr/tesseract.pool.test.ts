@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ThreadStartTimeoutError } from './deadline.js';
 import { TesseractPool } from './tesseract.pool.js';
 import { TesseractTimeoutError } from './tesseract.reader.js';
 
@@ -34,5 +35,17 @@ describe('TesseractPool', () => {
     await expect(pending).rejects.toThrow('cancelled');
     const { lines } = await pool.recognize(await page('CHANGE 7.66'), ['eng'], signal());
     expect(lines.map((l) => l.text)).toEqual(['CHANGE 7.66']);
+  });
+
+  it('fails a page whose worker does not start in time, and hands the free place to the page waiting for one', async () => {
+    // One place, a start no worker can make in 1 ms: the second page waits for the first's place.
+    const slow = new TesseractPool(1, ['eng'], 1);
+    try {
+      const image = await page('TOTAL 1.00');
+      const pages = await Promise.allSettled([slow.recognize(image, ['eng'], signal()), slow.recognize(image, ['eng'], signal())]);
+      for (const result of pages) expect(result).toMatchObject({ status: 'rejected', reason: expect.any(ThreadStartTimeoutError) });
+    } finally {
+      await slow.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import Tesseract from 'tesseract.js';
 import { TESSERACT_THREAD } from '../background-priority.js';
+import { settleWithin, THREAD_START_TIMEOUT_MS, ThreadStartTimeoutError } from './deadline.js';
 import { tessdataDir } from './tessdata.js';
 import {
   DEFAULT_PAGE_TIMEOUT_MS,
@@ -33,6 +34,8 @@ export class TesseractPool implements TesseractReader {
     private readonly size: number,
     /** Every language a job may ask for (their data is linked into one folder). */
     readonly installed: readonly string[],
+    /** How long a worker may take to start or to load another language set. */
+    private readonly startTimeoutMs = THREAD_START_TIMEOUT_MS,
   ) {
     this.langPath = tessdataDir(installed);
   }
@@ -41,13 +44,15 @@ export class TesseractPool implements TesseractReader {
   async recognize(image: Buffer, langs: readonly string[], signal: AbortSignal, timeoutMs = DEFAULT_PAGE_TIMEOUT_MS): Promise<TesseractPage> {
     const entry = await this.acquire(langs.join('+'), signal);
     const job = entry.worker.recognize(image, {}, { blocks: true, text: false });
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new TesseractTimeoutError(timeoutMs)), timeoutMs);
+    let late = false;
+    const giveUp = () => {
+      late = true;
+      return new TesseractTimeoutError(timeoutMs);
+    };
     try {
-      return pageOf((await raceAbort(job, AbortSignal.any([signal, timeout.signal]))).data);
+      return pageOf((await settleWithin(job, timeoutMs, giveUp, signal)).data);
     } finally {
-      clearTimeout(timer);
-      if (timeout.signal.aborted) this.discard(entry);
+      if (late) this.discard(entry);
       // A cancelled page is finished by its worker, which goes back to the pool only then.
       else void job.then(() => this.release(entry), () => this.release(entry));
     }
@@ -62,11 +67,13 @@ export class TesseractPool implements TesseractReader {
       if (entry) {
         entry.busy = true;
         if (entry.langs !== langs) {
+          const loading = entry.worker.reinitialize(langs, TESSERACT_READING.oem);
           try {
-            await entry.worker.reinitialize(langs, TESSERACT_READING.oem);
+            await settleWithin(loading, this.startTimeoutMs, () => new ThreadStartTimeoutError(`tesseract with ${langs}`, this.startTimeoutMs), signal);
             entry.langs = langs;
           } catch (err) {
-            this.release(entry);
+            // Late: the worker is stuck or gone. Cancelled: it is still loading, so it is done with.
+            this.discard(entry);
             throw err;
           }
         }
@@ -75,21 +82,29 @@ export class TesseractPool implements TesseractReader {
       if (this.workers.length < this.size) {
         const placeholder: PooledWorker = { worker: undefined as never, langs, busy: true };
         this.workers.push(placeholder);
+        const starting = Tesseract.createWorker(langs, TESSERACT_READING.oem, {
+          langPath: this.langPath,
+          workerPath: TESSERACT_THREAD,
+          gzip: true,
+          cacheMethod: 'none',
+          // Failures reach us as rejected jobs; the handler only keeps tesseract.js from throwing globally.
+          errorHandler: () => undefined,
+        });
         try {
-          placeholder.worker = await Tesseract.createWorker(langs, TESSERACT_READING.oem, {
-            langPath: this.langPath,
-            workerPath: TESSERACT_THREAD,
-            gzip: true,
-            cacheMethod: 'none',
-            // Failures reach us as rejected jobs; the handler only keeps tesseract.js from throwing globally.
-            errorHandler: () => undefined,
-          });
-          await placeholder.worker.setParameters({
+          const late = () => new ThreadStartTimeoutError(`a tesseract worker with ${langs}`, this.startTimeoutMs);
+          placeholder.worker = await settleWithin(starting, this.startTimeoutMs, late, signal);
+          const parameters = placeholder.worker.setParameters({
             tessedit_pageseg_mode: String(TESSERACT_READING.psm) as Tesseract.PSM,
             user_defined_dpi: String(TESSERACT_READING.dpi),
           });
+          await settleWithin(parameters, this.startTimeoutMs, late, signal);
         } catch (err) {
           this.workers.splice(this.workers.indexOf(placeholder), 1);
+          // Its place is free again for a page that waits for one.
+          this.waiting.shift()?.();
+          // One that starts after all, or half-started, is ended rather than left running.
+          // (A start that failed left nothing to end.)
+          starting.then((worker) => worker.terminate()).catch(() => undefined);
           throw err;
         }
         return placeholder;
@@ -116,16 +131,6 @@ export class TesseractPool implements TesseractReader {
     for (const wake of this.waiting.splice(0)) wake();
     await Promise.allSettled(this.workers.filter((w) => w.worker).map((w) => w.worker.terminate()));
   }
-}
-
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  let onAbort!: () => void;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
 function pageOf(page: Tesseract.Page): TesseractPage {
