@@ -378,9 +378,11 @@ async function runParent(): Promise<void> {
     }
 
     if (args.verbose) {
-      console.log(`\n| receipt | ${pipelines.map((side) => `${side}: ms, reader, total/date/merchant/currency`).join(' | ')} |`);
+      console.log(`\n| receipt | ${pipelines.map((side) => `${side}: ms, reader, total/date/merchant/currency, tax where labelled`).join(' | ')} |`);
       console.log(`| --- |${pipelines.map(() => ' --- |').join('')}`);
-      const mark = (o: Outcome) => `${(o.ms / 1000).toFixed(1)} s ${o.readBy ?? o.error} ${[o.total, o.date, o.merchant, o.currency].map((b) => (b ? '✓' : '·')).join('')}`;
+      // A missed tax shows what was read instead.
+      const tax = (o: Outcome) => (o.secondary.tax === undefined ? '' : o.secondary.tax ? ' tax ✓' : ` tax · (${o.fields?.tax ?? 'none'})`);
+      const mark = (o: Outcome) => `${(o.ms / 1000).toFixed(1)} s ${o.readBy ?? o.error} ${[o.total, o.date, o.merchant, o.currency].map((b) => (b ? '✓' : '·')).join('')}${tax(o)}`;
       first.outcomes.forEach((o, j) => console.log(`| ${o.file} | ${pipelines.map((side) => mark(reports[side]!.outcomes[j]!)).join(' | ')} |`));
     }
 

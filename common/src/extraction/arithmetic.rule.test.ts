@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { itemLinesHold, itemsAgree } from './arithmetic.rule.js';
+import { itemLinesHold, itemsAgree, taxFromSum } from './arithmetic.rule.js';
 
 describe('items agree with the receipt sums', () => {
   it.each([
@@ -25,5 +25,19 @@ describe('item lines multiply out', () => {
     [[item(2, 1.5, 30)], false],
   ])('%j → %s', (items, hold) => {
     expect(itemLinesHold(items)).toBe(hold);
+  });
+});
+
+describe('taxFromSum: what the subtotal lacks of the total', () => {
+  it.each<[number | null, number | null, string | undefined, number | null]>([
+    [39.71, 43.18, 'USD', 3.47],
+    [100, 119, 'EUR', 19],
+    [100, 100.01, 'USD', null],
+    [100, 130, 'USD', null],
+    [100, 98, 'USD', null],
+    [null, 43.18, 'USD', null],
+    [39.71, null, 'USD', null],
+  ])('subtotal %s, total %s (%s) → %s', (subtotal, total, currency, tax) => {
+    expect(taxFromSum(subtotal, total, currency)).toBe(tax);
   });
 });

@@ -1,4 +1,5 @@
 import type { LineItem } from '../receipt.schema.js';
+import { plausibleTaxRate } from './tax-rate.rule.js';
 
 /** Items sum to the subtotal (or the total) within a cent per item, or they were misread. */
 export function itemsAgree(sum: number, count: number, subtotal: number | null, total: number | null): boolean {
@@ -17,4 +18,18 @@ export function itemLinesHold(items: readonly LineItem[]): boolean {
     const amount = Math.abs(item.amount);
     return Math.abs(item.qty * item.unitPrice - amount) <= Math.max(0.01, amount * 0.01) + 1e-9;
   });
+}
+
+/** Below this rate the sum most likely misses a cent or two, not a tax (the lowest rates charged are ~2 %). */
+const MIN_DERIVED_RATE = 0.02;
+
+/**
+ * The tax of a receipt that prints its tax line but not an amount we could read: what the
+ * subtotal (printed, or the items' sum) lacks of the total, when that is a rate the currency's
+ * country charges. Null otherwise.
+ */
+export function taxFromSum(subtotal: number | null, total: number | null, currency: string | undefined): number | null {
+  if (subtotal === null || total === null || subtotal <= 0) return null;
+  const tax = Math.round((total - subtotal) * 100) / 100;
+  return tax >= subtotal * MIN_DERIVED_RATE && plausibleTaxRate(currency, tax, total) ? tax : null;
 }

@@ -118,6 +118,16 @@ describe('extractReceiptWithSources', () => {
     expect(receipt.quality).toBeLessThan(extractReceipt({ content: 'CORNER SHOP\nMILK £2.29\nBREAD £1.10\nTOTAL £3.39', documents: [{ fields: {} }] }).quality);
   });
 
+  it('takes the tax a printed tax line holds unread from the items and the total', () => {
+    const text = 'BAR-BILL TAVERN\nGuinness 4.60\nWings 18.95\nSalad 6.95\nSubTotal\nState Tax\nTotal 33.08';
+    const { receipt, sources } = extractReceiptWithSources({ content: text, documents: [{ fields: {} }] });
+    expect(receipt).toMatchObject({ subtotal: 30.5, tax: 2.58, total: 33.08 });
+    expect(sources.tax).toBe(5);
+    // No tax line printed: the difference is not called a tax.
+    const untaxed = extractReceiptWithSources({ content: text.replace('State Tax\n', ''), documents: [{ fields: {} }] }).receipt;
+    expect(untaxed).toMatchObject({ subtotal: null, tax: null, total: 33.08 });
+  });
+
   it('lowers the quality when the printed sums contradict the total', () => {
     const agree = extractReceipt({ content: 'SHOP LTD\n01/02/2026\nSUBTOTAL 10.00\nTAX 1.00\nTOTAL 11.00', documents: [{ fields: {} }] });
     const disagree = extractReceipt({ content: 'SHOP LTD\n01/02/2026\nSUBTOTAL 10.00\nTAX 1.00\nTOTAL 15.00', documents: [{ fields: {} }] });

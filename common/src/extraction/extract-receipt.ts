@@ -1,6 +1,6 @@
 import type { ReceiptRecord } from '../receipt.schema.js';
 import type { RecognizedDocument } from '../recognized-document.js';
-import { itemLinesHold, itemsAgree } from './arithmetic.rule.js';
+import { itemLinesHold, itemsAgree, taxFromSum } from './arithmetic.rule.js';
 import { categorize } from './category.rule.js';
 import { findChain } from './chain.rule.js';
 import { detectCurrency } from './currency.rule.js';
@@ -10,7 +10,7 @@ import { itemsFromFields, itemsFromTextWithSources, itemWords, MAX_ITEMS } from 
 import { findMerchant } from './merchant.rule.js';
 import { amountReader, ZERO_DECIMAL_CURRENCIES } from './money.rule.js';
 import { computeQuality, type FieldConfidences } from './quality.rule.js';
-import { findTotalsWithSources } from './totals.rule.js';
+import { findTotalsWithSources, lineKind } from './totals.rule.js';
 import { totalMismatch, totalTolerance } from './validation.rules.js';
 
 export const RAW_TEXT_PREVIEW = 200;
@@ -150,6 +150,14 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
       serviceItems.length > 0 ? (agree && itemLinesHold(items) ? serviceConfidence : Math.min(serviceConfidence, DISAGREEMENT_CONFIDENCE)) : agree ? 0.8 : 0.4;
   }
 
+  // A tax line printed without an amount we could read: the subtotal (printed, or the sum of two or
+  // more items) and the printed total say what it was.
+  const itemsSubtotal = textItems.length >= 2 && items.every((i) => i.amount != null) ? itemsSum : null;
+  const taxWordLine = lines.findIndex((l) => lineKind(l) === 'tax');
+  const taxUnread = fromText.tax === null && fromText.tip === null && fromText.discount === null && taxWordLine >= 0;
+  const derivedTax = taxUnread ? taxFromSum(fromText.subtotal ?? itemsSubtotal, fromText.total, currency) : null;
+  const derivedSubtotal = derivedTax !== null && fromText.subtotal === null ? itemsSubtotal : null;
+
   const pick = <T>(fromField: T | null | undefined, fromRule: T | null, source: number | undefined, name: SourcedField): T | null => {
     if (fromField !== null && fromField !== undefined) return fromField;
     if (fromRule !== null) sources[name] = rawIndex(source);
@@ -163,8 +171,8 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
     date: date ?? undefined,
     time: timeField ?? timeFromText?.time ?? undefined,
     currency: currency === 'USD' ? undefined : currency,
-    subtotal: pick(fieldMoney(fields.Subtotal), fromText.subtotal, totalSources.subtotal, 'subtotal'),
-    tax: pick(taxFromFields(fields), fromText.tax, totalSources.tax, 'tax'),
+    subtotal: pick(fieldMoney(fields.Subtotal), fromText.subtotal ?? derivedSubtotal, totalSources.subtotal, 'subtotal'),
+    tax: pick(taxFromFields(fields), fromText.tax ?? derivedTax, totalSources.tax ?? (derivedTax !== null ? taxWordLine : undefined), 'tax'),
     tip: pick(fieldMoney(fields.Tip), fromText.tip, totalSources.tip, 'tip'),
     discount: pick(fieldMoney(fields.Discount), fromText.discount, totalSources.discount, 'discount'),
     total,

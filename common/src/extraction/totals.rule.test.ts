@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wholeAmountsIn } from './money.rule.js';
-import { findTotals, findTotalsWithSources, lineKind, taxFromRateTable } from './totals.rule.js';
+import { findTotals, findTotalsWithSources, lineKind, taxFromBreakupRow, taxFromRateTable } from './totals.rule.js';
 
 const lines = (text: string) => text.trim().split('\n');
 
@@ -146,6 +146,24 @@ describe('tax from a rate line the sums confirm', () => {
     ['an unlabelled line under the subtotal that does not make up the total', 'SUBTOTAL 120.00\nMember 1234 6.00\nTOTAL 127.00', null],
   ])('%s', (_case, text, tax) => {
     expect(findTotals(lines(text)).tax).toBe(tax);
+  });
+});
+
+describe('taxFromBreakupRow: the taxable amount and its taxes adding up to the total', () => {
+  it.each<[string, string, number, string | undefined, number | null]>([
+    ['CGST and SGST on a GST breakup (in)', 'Taxable CGST SGST\nTotal 325.84 13.58 13.58', 353, 'INR', 27.16],
+    ['state and county tax under their header (us)', 'Sales tax: taxable, state, county\n40.00 1.60 1.10', 42.7, 'USD', 2.7],
+    ['a zero cess column adds nothing', 'Total 100.00 2.50 2.50 0.00', 105, 'INR', 5],
+    ['amounts that do not add up to the total', 'Total 325.84 13.58 13.58', 360, 'INR', null],
+    ['an item row far from any tax or total word', 'Header\nA\nB\nC\nD\nE\nF\nG\nH\nI\n2.00 3.00 5.00', 10, 'USD', null],
+    ['taxes at a rate no country charges', 'Total 50.00 20.00 30.00', 100, 'USD', null],
+  ])('%s', (_case, text, total, currency, tax) => {
+    expect(taxFromBreakupRow(lines(text), total, undefined, currency)?.amount ?? null).toBe(tax);
+  });
+
+  it('decides the tax only where no tax line or rate table did', () => {
+    expect(findTotals(lines('Total Amount Paid 353.00\nTaxable CGST SGST\nTotal 325.84 13.58 13.58'), undefined, 'INR').tax).toBe(27.16);
+    expect(findTotals(lines('GST 10.00\nTotal Amount Paid 353.00\nTaxable CGST SGST\nTotal 325.84 13.58 13.58'), undefined, 'INR').tax).toBe(10);
   });
 });
 

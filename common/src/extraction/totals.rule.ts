@@ -299,7 +299,7 @@ export function findTotalsWithSources(
     const amounts = read(lines[under]!);
     if (amounts.length === 1 && amounts[0]! > 0) rateLines.push({ amount: amounts[0]!, line: under, rate: null });
   }
-  const tax = decideTax(taxLines, table, total, currency) ?? taxByArithmetic(rateLines, total, subtotal, tip, discount);
+  const tax = decideTax(taxLines, table, total, currency) ?? taxByArithmetic(rateLines, total, subtotal, tip, discount) ?? taxFromBreakupRow(lines, total, read, currency);
   const totals: TextTotals = {
     total,
     subtotal: subtotal !== null && total !== null && subtotal > total + 0.005 && discount === null ? null : subtotal,
@@ -352,6 +352,28 @@ export function taxByArithmetic(lines: readonly RateLine[], total: number | null
   if (missing > 0 && rated.length > 0 && near(sum, missing)) return { amount: sum, line: rated[0]!.line };
   const one = lines.find((l) => near(l.amount, missing));
   return missing > 0 && one ? { amount: one.amount, line: one.line } : null;
+}
+
+/**
+ * A tax breakup's total row: the taxable amount, then each tax on it (CGST and SGST, state and
+ * county tax, …), adding up to the receipt's total ("Total 325.84 13.58 13.58" on a total of
+ * 353.00). The row names a total or a tax, or sits under a header that does; the taxable amount
+ * is the largest; the taxes are their sum.
+ */
+export function taxFromBreakupRow(lines: readonly string[], total: number | null, read: AmountReader = amountsIn, currency?: string): { amount: number; line: number } | null {
+  if (total === null) return null;
+  let header = -Infinity;
+  for (const [i, line] of lines.entries()) {
+    if (TAX_WORD.test(line)) header = i;
+    const amounts = read(withoutRates(line));
+    if (amounts.length < 3 || amounts.length > 5) continue;
+    if (!TOTAL_WORD.test(line) && !TAX_WORD.test(line) && i - header > TABLE_ROWS) continue;
+    const [taxable, ...taxes] = amounts as [number, ...number[]];
+    const tax = round2(taxes.reduce((sum, t) => sum + t, 0));
+    if (taxes.some((t) => t < 0 || t >= taxable) || tax <= 0) continue;
+    if (Math.abs(taxable + tax - total) <= 0.005 + 0.01 * taxes.length && plausibleTax(tax, total, currency)) return { amount: tax, line: i };
+  }
+  return null;
 }
 
 /** Tax at a rate the receipt's country can charge on the total. */
