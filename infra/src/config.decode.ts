@@ -5,7 +5,10 @@ import { z } from 'zod';
  * process's config, and the defaults where no config is at hand (the extract CLI, tests).
  */
 export const decodeConfigShape = {
-  /** Wall-clock time one file may take to decode; past it the decoder process is killed and the upload fails. */
+  /**
+   * CPU time one file may take to decode (wall time: six times that, or this where /proc is not
+   * there to read CPU time from); past it the decoder process is killed and the upload fails.
+   */
   DECODE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   /**
    * Resident memory a decoder process may reach; past it, it is killed and the upload fails. An

@@ -59,18 +59,33 @@ describe('DecodeSandbox', () => {
     const { stallMs, outcome } = await longestStall(sandbox.decode(bomb, 'application/pdf', never()));
     const ms = performance.now() - started;
     const kill = lines.find((l) => l.msg === 'decoder killed: file took too long');
-    console.log(`path bomb: failed after ${Math.round(ms)} ms, decoder at ${String(kill?.peakRssMb)} MB, longest event-loop stall ${Math.round(stallMs)} ms`);
+    console.log(`path bomb: failed after ${Math.round(ms)} ms and ${String(kill?.cpuMs)} ms of CPU, decoder at ${String(kill?.peakRssMb)} MB, longest event-loop stall ${Math.round(stallMs)} ms`);
     expect(outcome).toBeInstanceOf(UnreadableFileError);
     expect((outcome as Error).message).toBe('This PDF is too complex to read in time.');
-    expect(ms).toBeGreaterThanOrEqual(3000);
-    expect(ms).toBeLessThan(10_000);
+    // Killed once its threads together had 3 s of CPU (on more than one core that is less wall time).
     expect(kill).toMatchObject({ mimeType: 'application/pdf', limitMs: 3000 });
+    expect(kill!.cpuMs as number).toBeGreaterThanOrEqual(3000);
+    expect(ms).toBeLessThan(6 * 3000);
     expect(alive(kill!.decoderPid as number)).toBe(false);
     // A generous bound: the point is that the loop never waits on the decoder.
     expect(stallMs).toBeLessThan(1000);
     // A fresh decoder reads the next file.
     const next = await sandbox.decode(await smallPng(), 'image/png', never());
     expect(next.pages[0]).toMatchObject({ width: 64, height: 48 });
+  });
+
+  it('counts the CPU time a file takes, not the time the decoder waits for a core', async () => {
+    const { sandbox, lines } = sandboxWith({ DECODE_TIMEOUT_MS: 1000 });
+    await sandbox.decode(await smallPng(), 'image/png', never());
+    const pid = lines.find((l) => l.msg === 'file decoded')!.decoderPid as number;
+    // A host that gives the decoder no CPU at all for 2.5 s, twice its limit, while the file waits.
+    process.kill(pid, 'SIGSTOP');
+    setTimeout(() => process.kill(pid, 'SIGCONT'), 2500);
+    const started = performance.now();
+    const decoded = await sandbox.decode(await smallPng(), 'image/png', never());
+    expect(decoded.pages[0]).toMatchObject({ width: 64, height: 48 });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(2400);
+    expect(lines.filter((l) => l.msg === 'file decoded').at(-1)).toMatchObject({ decoderPid: pid, cpuMs: expect.any(Number) });
   });
 
   it('kills a decoder that grows past the memory limit', async () => {

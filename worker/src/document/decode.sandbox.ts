@@ -10,15 +10,32 @@ import { UnreadableFileError } from '../ocr/ocr-engine.js';
 import { DECODE_MESSAGES } from './decode.limits.js';
 import type { DecodedPages, DecodeReply, DecodeRequest } from './decode.protocol.js';
 
-/** How often a busy decoder's resident memory is read: an allocation outruns the limit by at most this much time. */
 /** A decoder gets at least this long to start, whatever the per-file limit. */
 const MIN_START_MS = 30_000;
+/** How often a busy decoder's memory and CPU time are read: an allocation outruns the limit by at most this much time. */
 const RSS_POLL_MS = 50;
+/**
+ * The time limit counts the decoder's CPU time: on a saturated host a decoder at background
+ * priority may get a tenth of a core, and a file is not "too complex" for waiting its turn. Wall
+ * time stops a decoder only at this many times the limit (where CPU time cannot be read: at the limit).
+ */
+const WALL_LIMIT_FACTOR = 6;
 
 const here = fileURLToPath(import.meta.url);
 // Under vitest the worker runs from its TypeScript sources; the child then needs tsx to load them.
 const fromSources = here.endsWith('.ts');
 const CHILD_ENTRY = path.join(path.dirname(here), fromSources ? 'decode.child.ts' : 'decode.child.js');
+
+/** Linux reports process times in USER_HZ ticks, 100 per second on every architecture Node runs on. */
+const MS_PER_TICK = 10;
+
+/** CPU time a process has had, all its threads (pdfjs', sharp's, the garbage collector's), in ms, from /proc/<pid>/stat. */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'latin1');
+  // After the command name (in parentheses, and free to hold spaces): state is field 3, utime and stime 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
+}
 
 /** Resident memory of a process in MB from /proc (Linux), or null where there is none. */
 async function residentMb(pid: number): Promise<number | null> {
@@ -45,15 +62,17 @@ interface Slot {
 /**
  * Decodes untrusted files in a small pool of long-lived child processes, one file each at a
  * time, so no file can stall the event loop that serves /healthz and renews job locks. A file
- * that runs past `DECODE_TIMEOUT_MS` or whose decoder grows past `DECODE_MAX_RSS_MB` resident
- * (read from /proc: sharp's and the canvas' pixels are native memory no heap limit sees) is
- * killed with SIGKILL and fails as unreadable; the next file gets a fresh process.
+ * that takes more than `DECODE_TIMEOUT_MS` of CPU time (or six times that in wall time) or whose
+ * decoder grows past `DECODE_MAX_RSS_MB` resident (read from /proc: sharp's and the canvas'
+ * pixels are native memory no heap limit sees) is killed with SIGKILL and fails as unreadable;
+ * the next file gets a fresh process.
  */
 export class DecodeSandbox {
   private readonly slots: Slot[];
   private readonly queue: Job[] = [];
   private nextId = 1;
-  private rssUnavailable = false;
+  /** No /proc to read a decoder's memory and CPU time from (not Linux). */
+  private procUnavailable = false;
   private closed = false;
 
   constructor(
@@ -113,8 +132,19 @@ export class DecodeSandbox {
     job.signal.throwIfAborted();
     const pid = child.pid!;
     const started = performance.now();
+    // The decoder has run files before: this file's CPU time is what it adds.
+    const cpuStart = this.procUnavailable ? null : await cpuMs(pid).catch(() => null);
+    const limitMs = this.limits.DECODE_TIMEOUT_MS;
     let peakMb = 0;
-    const context = () => ({ decoderPid: pid, mimeType: job.mimeType, bytes: job.bytes.length, ms: Math.round(performance.now() - started), peakRssMb: Math.round(peakMb) });
+    let usedMs = 0;
+    const context = () => ({
+      decoderPid: pid,
+      mimeType: job.mimeType,
+      bytes: job.bytes.length,
+      ms: Math.round(performance.now() - started),
+      cpuMs: Math.round(usedMs),
+      peakRssMb: Math.round(peakMb),
+    });
 
     return new Promise<DecodedPages>((resolve, reject) => {
       let settled = false;
@@ -162,15 +192,19 @@ export class DecodeSandbox {
       };
       const onAbort = () => killFor(job.signal.reason);
 
-      const timer = setTimeout(() => {
-        this.log.warn({ ...context(), limitMs: this.limits.DECODE_TIMEOUT_MS }, 'decoder killed: file took too long');
+      const tooSlow = () => {
+        this.log.warn({ ...context(), limitMs }, 'decoder killed: file took too long');
         killFor(new UnreadableFileError(job.mimeType === 'application/pdf' ? DECODE_MESSAGES.pdfTooSlow : DECODE_MESSAGES.fileTooSlow));
-      }, this.limits.DECODE_TIMEOUT_MS);
+      };
+      const timer = setTimeout(tooSlow, cpuStart === null ? limitMs : limitMs * WALL_LIMIT_FACTOR);
       const watch = setInterval(() => {
-        if (this.rssUnavailable) return;
-        residentMb(pid).then(
-          (mb) => {
-            if (mb === null || settled) return;
+        if (this.procUnavailable) return;
+        Promise.all([residentMb(pid), cpuStart === null ? null : cpuMs(pid)]).then(
+          ([mb, cpu]) => {
+            if (settled) return;
+            if (cpu !== null && cpuStart !== null) usedMs = cpu - cpuStart;
+            if (usedMs > limitMs) return tooSlow();
+            if (mb === null) return;
             peakMb = Math.max(peakMb, mb);
             if (mb <= this.limits.DECODE_MAX_RSS_MB) return;
             this.log.warn({ ...context(), limitMb: this.limits.DECODE_MAX_RSS_MB }, 'decoder killed: file needed too much memory');
@@ -178,10 +212,10 @@ export class DecodeSandbox {
           },
           (err: NodeJS.ErrnoException) => {
             // The process just exited (its exit handler fails the job), or this system has no
-            // /proc: then only the time limit and the heap limit guard memory.
+            // /proc: then wall time and the heap limit are the only guards.
             if (err.code === 'ENOENT' && process.platform === 'linux') return;
-            this.rssUnavailable = true;
-            this.log.warn({ err: err.message }, 'cannot read decoder memory; only time and heap limits apply');
+            this.procUnavailable = true;
+            this.log.warn({ err: err.message }, 'cannot read decoder memory and CPU time; only wall-time and heap limits apply');
           },
         );
       }, RSS_POLL_MS);
