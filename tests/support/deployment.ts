@@ -52,9 +52,6 @@ export class Deployment {
       // machine with every core busy does not let a live job's lock lapse (at 4 s it did, and
       // jobs started over and over: the soak's "no progress" on a loaded machine).
       JOB_LOCK_MS: '10000',
-      // A run stuck on something no step bounds ends, and is tried again, well inside the tests'
-      // waits (their longest is 240 s); every receipt here takes seconds, even on a loaded machine.
-      JOB_TIMEOUT_MS: '100000',
       STALLED_CHECK_MS: '2000',
       SHUTDOWN_TIMEOUT_MS: '300',
       WORKER_HEALTH_PORT: '0',

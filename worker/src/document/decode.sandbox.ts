@@ -10,7 +10,7 @@ import { UnreadableFileError } from '../ocr/ocr-engine.js';
 import { DECODE_MESSAGES } from './decode.limits.js';
 import type { DecodedPages, DecodeReply, DecodeRequest } from './decode.protocol.js';
 
-/** A decoder gets at least this long to start, whatever the per-file limit. */
+/** A decoder gets at least this long (times WALL_LIMIT_FACTOR) to start, whatever the per-file limit. */
 const MIN_START_MS = 30_000;
 /** How often a busy decoder's memory and CPU time are read: an allocation outruns the limit by at most this much time. */
 const RSS_POLL_MS = 50;
@@ -260,8 +260,9 @@ export class DecodeSandbox {
       this.log.warn({ err: (err as Error).message, decoderPid: child.pid }, 'cannot lower the decoder priority; it competes with the service as an equal');
     }
     return new Promise<ChildProcess>((resolve, reject) => {
-      // Starting is not the file's time: a busy machine may take seconds to load pdfjs and sharp.
-      const startMs = Math.max(this.limits.DECODE_TIMEOUT_MS, MIN_START_MS);
+      // Starting is not the file's time: a busy machine may take seconds to load pdfjs and sharp,
+      // tens of seconds at background priority; the bound is for a process that cannot start.
+      const startMs = WALL_LIMIT_FACTOR * Math.max(this.limits.DECODE_TIMEOUT_MS, MIN_START_MS);
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         fail(new Error(`decoder process did not start within ${startMs} ms`));

@@ -36,8 +36,12 @@ export function settleWithin<T>(work: Promise<T>, ms: number, late: () => Error,
   });
 }
 
-/** Loading a language set takes a few seconds; on a saturated host, at background priority, many more. */
-export const THREAD_START_TIMEOUT_MS = 60_000;
+/**
+ * Loading a language set takes a second or two of CPU; on a saturated host, at background
+ * priority (a twentieth of a core), that is tens of seconds. The bound is for a thread that is
+ * gone, so it is far above any start that is only slow.
+ */
+export const THREAD_START_TIMEOUT_MS = 300_000;
 
 /** An OCR thread that did not get ready in time: the job tries again later (not the file's fault). */
 export class ThreadStartTimeoutError extends Error {
