@@ -119,13 +119,13 @@ describe('extractReceiptWithSources', () => {
   });
 
   it('takes the tax a printed tax line holds unread from the items and the total', () => {
-    const text = 'BAR-BILL TAVERN\nGuinness 4.60\nWings 18.95\nSalad 6.95\nSubTotal\nState Tax\nTotal 33.08';
+    const text = 'MILL POND GRILL\nDraft Ale 5.20\nBurger 14.50\nSalad 7.80\nSubTotal\nState Tax\nTotal 29.62';
     const { receipt, sources } = extractReceiptWithSources({ content: text, documents: [{ fields: {} }] });
-    expect(receipt).toMatchObject({ subtotal: 30.5, tax: 2.58, total: 33.08 });
+    expect(receipt).toMatchObject({ subtotal: 27.5, tax: 2.12, total: 29.62 });
     expect(sources.tax).toBe(5);
     // No tax line printed: the difference is not called a tax.
     const untaxed = extractReceiptWithSources({ content: text.replace('State Tax\n', ''), documents: [{ fields: {} }] }).receipt;
-    expect(untaxed).toMatchObject({ subtotal: null, tax: null, total: 33.08 });
+    expect(untaxed).toMatchObject({ subtotal: null, tax: null, total: 29.62 });
   });
 
   it('lowers the quality when the printed sums contradict the total', () => {

@@ -151,10 +151,10 @@ describe('tax from a rate line the sums confirm', () => {
 
 describe('taxFromBreakupRow: the taxable amount and its taxes adding up to the total', () => {
   it.each<[string, string, number, string | undefined, number | null]>([
-    ['CGST and SGST on a GST breakup (in)', 'Taxable CGST SGST\nTotal 325.84 13.58 13.58', 353, 'INR', 27.16],
+    ['CGST and SGST on a GST breakup (in)', 'Taxable CGST SGST\nTotal 410.00 20.50 20.50', 451, 'INR', 41],
     ['state and county tax under their header (us)', 'Sales tax: taxable, state, county\n40.00 1.60 1.10', 42.7, 'USD', 2.7],
     ['a zero cess column adds nothing', 'Total 100.00 2.50 2.50 0.00', 105, 'INR', 5],
-    ['amounts that do not add up to the total', 'Total 325.84 13.58 13.58', 360, 'INR', null],
+    ['amounts that do not add up to the total', 'Total 410.00 20.50 20.50', 460, 'INR', null],
     ['an item row far from any tax or total word', 'Header\nA\nB\nC\nD\nE\nF\nG\nH\nI\n2.00 3.00 5.00', 10, 'USD', null],
     ['taxes at a rate no country charges', 'Total 50.00 20.00 30.00', 100, 'USD', null],
   ])('%s', (_case, text, total, currency, tax) => {
@@ -162,8 +162,8 @@ describe('taxFromBreakupRow: the taxable amount and its taxes adding up to the t
   });
 
   it('decides the tax only where no tax line or rate table did', () => {
-    expect(findTotals(lines('Total Amount Paid 353.00\nTaxable CGST SGST\nTotal 325.84 13.58 13.58'), undefined, 'INR').tax).toBe(27.16);
-    expect(findTotals(lines('GST 10.00\nTotal Amount Paid 353.00\nTaxable CGST SGST\nTotal 325.84 13.58 13.58'), undefined, 'INR').tax).toBe(10);
+    expect(findTotals(lines('Total Amount Paid 451.00\nTaxable CGST SGST\nTotal 410.00 20.50 20.50'), undefined, 'INR').tax).toBe(41);
+    expect(findTotals(lines('GST 10.00\nTotal Amount Paid 451.00\nTaxable CGST SGST\nTotal 410.00 20.50 20.50'), undefined, 'INR').tax).toBe(10);
   });
 });
 

@@ -356,8 +356,8 @@ export function taxByArithmetic(lines: readonly RateLine[], total: number | null
 
 /**
  * A tax breakup's total row: the taxable amount, then each tax on it (CGST and SGST, state and
- * county tax, …), adding up to the receipt's total ("Total 325.84 13.58 13.58" on a total of
- * 353.00). The row names a total or a tax, or sits under a header that does; the taxable amount
+ * county tax, …), adding up to the receipt's total ("Total 410.00 20.50 20.50" on a total of
+ * 451.00). The row names a total or a tax, or sits under a header that does; the taxable amount
  * is the largest; the taxes are their sum.
  */
 export function taxFromBreakupRow(lines: readonly string[], total: number | null, read: AmountReader = amountsIn, currency?: string): { amount: number; line: number } | null {
