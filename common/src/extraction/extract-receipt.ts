@@ -10,7 +10,7 @@ import { itemsFromFields, itemsFromTextWithSources, itemWords, MAX_ITEMS } from 
 import { findMerchant } from './merchant.rule.js';
 import { amountReader, ZERO_DECIMAL_CURRENCIES } from './money.rule.js';
 import { computeQuality, type FieldConfidences } from './quality.rule.js';
-import { findTotalsWithSources, lineKind } from './totals.rule.js';
+import { findTotalsWithSources } from './totals.rule.js';
 import { totalMismatch, totalTolerance } from './validation.rules.js';
 
 export const RAW_TEXT_PREVIEW = 200;
@@ -105,7 +105,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   const currency = detectCurrency(fieldText(fields.CurrencyCode) ?? fieldText(fields.Currency), text, options.currencyCode, chain);
   const dayFirst = isDayFirst(currency);
   const wholeAmounts = ZERO_DECIMAL_CURRENCIES.has(currency);
-  const { totals: fromText, sources: totalSources, contradicted } = findTotalsWithSources(lines, amountReader(currency), currency);
+  const { totals: fromText, sources: totalSources, contradicted, taxLabelLine } = findTotalsWithSources(lines, amountReader(currency), currency);
   const confidences: FieldConfidences = {};
   const sources: ReceiptSources = {};
 
@@ -153,8 +153,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   // A tax line printed without an amount we could read: the subtotal (printed, or the sum of two or
   // more items) and the printed total say what it was.
   const itemsSubtotal = textItems.length >= 2 && items.every((i) => i.amount != null) ? itemsSum : null;
-  const taxWordLine = lines.findIndex((l) => lineKind(l) === 'tax');
-  const taxUnread = fromText.tax === null && fromText.tip === null && fromText.discount === null && taxWordLine >= 0;
+  const taxUnread = fromText.tax === null && fromText.tip === null && fromText.discount === null && taxLabelLine >= 0;
   const derivedTax = taxUnread ? taxFromSum(fromText.subtotal ?? itemsSubtotal, fromText.total, currency) : null;
   const derivedSubtotal = derivedTax !== null && fromText.subtotal === null ? itemsSubtotal : null;
 
@@ -172,7 +171,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
     time: timeField ?? timeFromText?.time ?? undefined,
     currency: currency === 'USD' ? undefined : currency,
     subtotal: pick(fieldMoney(fields.Subtotal), fromText.subtotal ?? derivedSubtotal, totalSources.subtotal, 'subtotal'),
-    tax: pick(taxFromFields(fields), fromText.tax ?? derivedTax, totalSources.tax ?? (derivedTax !== null ? taxWordLine : undefined), 'tax'),
+    tax: pick(taxFromFields(fields), fromText.tax ?? derivedTax, totalSources.tax ?? (derivedTax !== null ? taxLabelLine : undefined), 'tax'),
     tip: pick(fieldMoney(fields.Tip), fromText.tip, totalSources.tip, 'tip'),
     discount: pick(fieldMoney(fields.Discount), fromText.discount, totalSources.discount, 'discount'),
     total,

@@ -192,7 +192,7 @@ export function findTotalsWithSources(
   lines: readonly string[],
   read: AmountReader = amountsIn,
   currency?: string,
-): { totals: TextTotals; sources: TotalsSources; contradicted: boolean } {
+): { totals: TextTotals; sources: TotalsSources; contradicted: boolean; taxLabelLine: number } {
   const votes = new Map<number, { weight: number; line: number }>();
   // Only a positive amount can be a total (a negative one is a refund or an adjustment).
   const vote = (amount: number, weight: number, line: number) => {
@@ -313,7 +313,8 @@ export function findTotalsWithSources(
   if (totals.discount !== null) sources.discount = first.discount!.line;
   // Cash − change saying another amount than the total (beyond cash rounding) is a contradiction to report.
   const contradicted = derived !== null && total !== null && Math.abs(derived - total) > CASH_ROUNDING;
-  return { totals, sources, contradicted };
+  // The first line labelled as tax, with or without an amount read (-1: none): a tax the sums may still give.
+  return { totals, sources, contradicted, taxLabelLine: kinds.indexOf('tax') };
 }
 
 interface TaxLine {
