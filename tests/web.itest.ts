@@ -99,6 +99,25 @@ describe('the web app in a real browser', () => {
     await smtp?.close();
   });
 
+  it("a new visitor's first page load gives the visitor one identity, not one per request", async () => {
+    // Before the fix the first load's five requests went out together without a cookie and came
+    // back with five identities: an upload could be made as one while the live socket listened as
+    // another (CI's upload that never showed Completed, though the worker had stored it).
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const identities = new Set<string>();
+    page.on('response', (res) => {
+      void res.headerValue('set-cookie').then((cookies) => {
+        for (const c of (cookies ?? '').split('\n')) if (c.startsWith('rsid=')) identities.add(c.split(';')[0]!);
+      });
+    });
+    await page.goto(`${deployment.baseUrl}/`);
+    await page.getByTestId('quota-badge').filter({ hasText: '0/5 used today' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await context.close();
+    expect(identities.size).toBe(1);
+  });
+
   it('an anonymous visitor drops 3 receipts and watches each reach 100 % live, in two tabs', async () => {
     await home.goto(`${deployment.baseUrl}/`);
     await expect(home.getByRole('heading', { name: 'Try it now - Upload a receipt' }).isVisible()).resolves.toBe(true);

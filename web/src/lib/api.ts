@@ -47,9 +47,26 @@ export function messageOf(err: unknown, fallback: string): string {
  * Every call sends cookies and the XMLHttpRequest marker; a JSON content type only when there
  * is a body (spec §7).
  */
+/**
+ * The first answer of a page's life, which every later request waits for. A new visitor's identity
+ * is the session cookie an answer sets: requests sent before any answer came back carry none, so
+ * each is given an identity of its own and the browser keeps whichever came last. The first page
+ * load sends five at once; under load an upload was then made as one visitor while the live socket
+ * listened as another, and the row never moved. One request alone costs a single round trip.
+ */
+let firstAnswer: Promise<unknown> | undefined;
+
+function send(path: string, init: RequestInit): Promise<Response> {
+  if (firstAnswer) return firstAnswer.then(() => fetch(path, init));
+  const answer = fetch(path, init);
+  // Only its arrival matters here; its failure is the caller's to handle.
+  firstAnswer = answer.catch(() => undefined);
+  return answer;
+}
+
 export async function apiFetch(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
   const { json, headers, ...rest } = init;
-  const res = await fetch(path, {
+  const res = await send(path, {
     ...rest,
     credentials: 'include',
     headers: {
