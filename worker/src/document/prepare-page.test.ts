@@ -32,6 +32,14 @@ describe('preparePage', () => {
     expect(Math.abs(prepared.page.width / prepared.page.height - width / height)).toBeLessThan(0.1);
   });
 
+  it('hands OCR a page of one channel, not three identical ones (tesseract.js would convert it in WebAssembly)', async () => {
+    // A colour scan, evenly lit: the decoder's pages are colour PNGs.
+    const { data, info } = await sharp(await printedReceipt()).flatten({ background: '#ffffff' }).toColourspace('srgb').png().toBuffer({ resolveWithObject: true });
+    expect(info.channels).toBe(3);
+    const prepared = await preparePage({ image: data, width: info.width, height: info.height }, { signal, orient: 'never' });
+    await expect(sharp(prepared.page.image).metadata()).resolves.toMatchObject({ format: 'png', channels: 1 });
+  });
+
   it('leaves an upright flat page uncropped and unturned', async () => {
     const photo = await syntheticPhoto();
     const { data, info } = await sharp(photo.image).extract(photo.paper).png().toBuffer({ resolveWithObject: true });
