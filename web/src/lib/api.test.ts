@@ -31,6 +31,11 @@ describe('apiFetch', () => {
     server.release('/api/config');
     server.release('/api/uploads');
     await expect(Promise.all(answers)).resolves.toEqual([{}, {}, {}]);
+    // From then on a request goes out as it is made, as a click's request did before the gate.
+    const later = apiJson('/api/receipts');
+    expect(server.sent.at(-1)).toBe('/api/receipts');
+    server.release('/api/receipts');
+    await later;
   });
 
   it('lets the others go when the first request fails, and that failure stays its own', async () => {

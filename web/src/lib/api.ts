@@ -54,13 +54,18 @@ export function messageOf(err: unknown, fallback: string): string {
  * load sends five at once; under load an upload was then made as one visitor while the live socket
  * listened as another, and the row never moved. One request alone costs a single round trip.
  */
-let firstAnswer: Promise<unknown> | undefined;
+let firstAnswer: Promise<void> | undefined;
+let answered = false;
 
 function send(path: string, init: RequestInit): Promise<Response> {
+  if (answered) return fetch(path, init);
   if (firstAnswer) return firstAnswer.then(() => fetch(path, init));
   const answer = fetch(path, init);
   // Only its arrival matters here; its failure is the caller's to handle.
-  firstAnswer = answer.catch(() => undefined);
+  const arrived = () => {
+    answered = true;
+  };
+  firstAnswer = answer.then(arrived, arrived);
   return answer;
 }
 
