@@ -44,10 +44,6 @@ export function messageOf(err: unknown, fallback: string): string {
 }
 
 /**
- * Every call sends cookies and the XMLHttpRequest marker; a JSON content type only when there
- * is a body (spec §7).
- */
-/**
  * The first answer of a page's life, which every later request waits for. A new visitor's identity
  * is the session cookie an answer sets: requests sent before any answer came back carry none, so
  * each is given an identity of its own and the browser keeps whichever came last. The first page
@@ -69,6 +65,10 @@ function send(path: string, init: RequestInit): Promise<Response> {
   return answer;
 }
 
+/**
+ * Every call sends cookies and the XMLHttpRequest marker; a JSON content type only when there
+ * is a body (spec §7).
+ */
 export async function apiFetch(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
   const { json, headers, ...rest } = init;
   const res = await send(path, {
