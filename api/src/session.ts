@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { QuotaOwner, SessionRepository } from '@receipts/infra';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import session, { type SessionData, Store } from 'express-session';
 
 declare module 'express-session' {
@@ -15,6 +15,25 @@ const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 
 /** Whether a session holds anything besides its cookie; an empty one is never written. */
 const carriesSomething = (sess: SessionData) => Object.keys(sess).some((key) => key !== 'cookie');
+
+/**
+ * Session ids say whether they can have a stored session: a visitor's first id (`anon-…`) never
+ * can, since signing in always moves to a new id (`user-…`, see regenerateSignedIn). So an
+ * anonymous request, most of the traffic, costs no database round trip for its session. Ids made
+ * before this scheme (neither prefix) are looked up as before. The cookie is signed, so a client
+ * cannot change an id's prefix.
+ */
+const ANONYMOUS_ID = 'anon-';
+const SIGNED_IN_ID = 'user-';
+const signingIn = new WeakSet<Request>();
+const isAnonymousId = (sid: string) => sid.startsWith(ANONYMOUS_ID);
+const newSessionId = (req: Request) => `${signingIn.has(req) ? SIGNED_IN_ID : ANONYMOUS_ID}${randomBytes(24).toString('base64url')}`;
+
+/** A new session id for the visitor signing in (no fixation), one that can hold the account. */
+export function regenerateSignedIn(req: Request): Promise<void> {
+  signingIn.add(req);
+  return new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve()))).finally(() => signingIn.delete(req));
+}
 
 /**
  * express-session's store in PostgreSQL (or PGlite). Only sessions that carry something (a
@@ -41,10 +60,15 @@ export class DatabaseSessionStore extends Store {
   }
 
   override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
+    if (isAnonymousId(sid)) return callback(null, this.unstored());
     this.sessions.get(sid).then((sess) => callback(null, (sess as SessionData | null) ?? this.unstored()), callback);
   }
 
   override set(sid: string, sess: SessionData, callback?: (err?: unknown) => void): void {
+    if (isAnonymousId(sid)) {
+      // Never read back (see ANONYMOUS_ID): data put in such a session would be lost, so say so.
+      return callback?.(carriesSomething(sess) ? new Error('An anonymous session id cannot hold data; sign-in moves to a new id first') : undefined);
+    }
     const write = carriesSomething(sess) ? this.sessions.set(sid, sess as unknown as Record<string, unknown>, this.expiry(sess)) : this.sessions.destroy(sid);
     write.then(() => callback?.(), callback);
   }
@@ -54,6 +78,9 @@ export class DatabaseSessionStore extends Store {
   }
 
   override touch(sid: string, sess: SessionData, callback?: () => void): void {
+    // An anonymous session has no row to touch, and express-session holds the answer until the
+    // touch ends: a round trip on every anonymous request for nothing.
+    if (!carriesSomething(sess)) return callback?.();
     // express-session's touch callback takes no error: a missed touch only shortens the session.
     this.sessions.touch(sid, this.expiry(sess)).then(() => callback?.(), () => callback?.());
   }
@@ -105,6 +132,7 @@ export function sessionMiddleware(options: { store: Store; secret: string; secur
     // sessions that carry something.
     saveUninitialized: true,
     rolling: true,
+    genid: newSessionId,
     cookie: { ...cookieOptions(options.secure), maxAge: SESSION_TTL_MS },
   });
   const keepAnonymous = keepAnonymousCookieAsSent();

@@ -114,10 +114,14 @@ export class LocalFileStore implements FileStore {
 
   async put(id: string, bytes: Buffer): Promise<void> {
     const target = this.pathOf(id);
-    await mkdir(path.dirname(target), { recursive: true });
-    // Write then rename, so a reader never sees half a file.
+    // Write then rename, so a reader never sees half a file. The folder (one of 256) is made
+    // when a write finds it missing, not asked for on every upload.
     const partial = `${target}.partial`;
-    await writeFile(partial, bytes);
+    await writeFile(partial, bytes).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(partial, bytes);
+    });
     await rename(partial, target);
   }
 

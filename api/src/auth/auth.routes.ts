@@ -13,6 +13,7 @@ import passport from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
 import { HttpError, parseBody } from '../http-error.js';
 import { currentUser } from '../owner.middleware.js';
+import { regenerateSignedIn } from '../session.js';
 import { AccountService, AlreadyConfirmedError, InvalidConfirmationTokenError, InvalidResetTokenError } from './account.service.js';
 import type { ProfileService } from './profile.service.js';
 
@@ -24,7 +25,7 @@ const invalidCredentials = () => new HttpError(401, 'INVALID_CREDENTIALS', USER_
  */
 async function signIn(req: Request, accounts: AccountService, user: UserRow): Promise<void> {
   const { anonId } = req.owner;
-  await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
+  await regenerateSignedIn(req);
   req.session.userId = user.id;
   if (anonId) await accounts.claimAnonymousUploads(anonId, user.id);
   await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));

@@ -1,5 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { engineNotConfiguredMessage, isFinal, laneFor, quotaExceededMessage, sniffMimeType, USER_MESSAGES, type EngineName, type UploadView } from '@receipts/common';
+import {
+  engineNotConfiguredMessage,
+  isFinal,
+  laneFor,
+  quotaExceededMessage,
+  quotaView,
+  sniffMimeType,
+  USER_MESSAGES,
+  type EngineName,
+  type QuotaView,
+  type UploadView,
+} from '@receipts/common';
 import {
   metrics,
   notifyQuota,
@@ -44,8 +55,9 @@ export class UploadService {
 
   /**
    * Checks the file, takes a quota unit, stores the file, records the upload and enqueues its
-   * job. The unit and the row are written in one transaction; anything failing after that
-   * withdraws the upload and returns the unit.
+   * job. The unit and the row are written in one transaction while the file is written (both
+   * must succeed before the job is queued); anything failing after that withdraws the upload and
+   * returns the unit.
    */
   async create(owner: Owner, file: IncomingFile, currencyCode?: string, context: { requestId?: string } = {}): Promise<UploadRow> {
     const { uploads, files, jobs, quota, log } = this.deps;
@@ -55,15 +67,13 @@ export class UploadService {
       throw new HttpError(415, 'UNSUPPORTED_FILE_TYPE', USER_MESSAGES.unsupportedFile);
     }
     // Refuse before writing anything when the queue cannot take the job.
-    await jobs.ping().catch(() => {
-      throw unavailable();
-    });
+    if (!jobs.connected()) throw unavailable();
     const policy = await quota.policy(owner);
     const lane = laneFor(policy);
     const id = randomUUID();
-    await files.put(id, file.buffer);
-    const row = await uploads
-      .create(
+    const [stored, created] = await Promise.allSettled([
+      files.put(id, file.buffer),
+      uploads.create(
         {
           id,
           owner,
@@ -75,15 +85,18 @@ export class UploadService {
           lane,
         },
         policy,
-      )
-      .catch(async (err: unknown) => {
-        await files.delete(id);
-        throw err;
-      });
-    if (!row) {
+      ),
+    ]);
+    if (stored.status === 'rejected' || created.status === 'rejected' || !created.value) {
+      // The file may be half-written or written for nothing; a row written beside a failed file
+      // goes with its unit.
+      if (created.status === 'fulfilled' && created.value) await uploads.withdraw(id);
       await files.delete(id);
+      if (stored.status === 'rejected') throw stored.reason;
+      if (created.status === 'rejected') throw created.reason;
       throw new HttpError(429, 'QUOTA_EXCEEDED', quotaExceededMessage(policy.signedIn));
     }
+    const { upload: row, quotaUsed } = created.value;
     try {
       await jobs.enqueue({ uploadId: id, lane, requestId: context.requestId });
     } catch (err) {
@@ -93,7 +106,8 @@ export class UploadService {
     }
     metrics.uploadSize.observe({ mime_type: mimeType }, file.buffer.length);
     log.info({ uploadId: id, requestId: context.requestId, lane, mimeType, size: file.buffer.length }, 'upload queued');
-    await this.publishQuota(owner, row);
+    // The quota figures come from the reservation itself: no second read.
+    await this.publishQuotaView(row, quotaView(quotaUsed, policy.limit, policy.period.resetsAt));
     return row;
   }
 
@@ -142,9 +156,7 @@ export class UploadService {
     if (engine && !(this.deps.engines ?? ['local']).includes(engine)) {
       throw new HttpError(400, 'VALIDATION_FAILED', engineNotConfiguredMessage(engine));
     }
-    await jobs.ping().catch(() => {
-      throw unavailable();
-    });
+    if (!jobs.connected()) throw unavailable();
     const policy = await quota.policy(owner);
     const lane = laneFor(policy);
     const outcome = await uploads.reextract(owner, id, { engine: engine ?? null, lane }, policy);
@@ -208,8 +220,11 @@ export class UploadService {
 
   /** The owner's tabs learn the new quota figures; live only, so a Redis hiccup is logged, not thrown. */
   private async publishQuota(owner: Owner, upload: UploadRow): Promise<void> {
-    const { bus, quota } = this.deps;
-    await bus.publish(ownerRoom(upload), 'quota:updated', await quota.view(owner)).catch((err: unknown) => this.notPublished(err, upload.id));
+    await this.publishQuotaView(upload, await this.deps.quota.view(owner));
+  }
+
+  private async publishQuotaView(upload: UploadRow, view: QuotaView): Promise<void> {
+    await this.deps.bus.publish(ownerRoom(upload), 'quota:updated', view).catch((err: unknown) => this.notPublished(err, upload.id));
   }
 
   private notPublished(err: unknown, uploadId: string): void {
