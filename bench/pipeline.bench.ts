@@ -24,6 +24,7 @@ import {
 import { runPipeline } from '@receipts/worker';
 import { createOcrEngine } from '../worker/dist/ocr/create-ocr-engine.js';
 import { createSubscriber, signedUpSubscriber } from '../tests/support/accounts.js';
+import { rawUpload } from '../tests/support/raw-upload.js';
 import { uniqueIp, Visitor } from '../tests/support/visitor.js';
 import { Deployment, type DeploymentMode } from '../tests/support/deployment.js';
 import { receiptsDir } from '../tests/support/service-process.js';
@@ -32,6 +33,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? os.availableParallel
 const N = Number(process.env.BENCH_RECEIPTS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const MODES = (process.env.BENCH_MODES ?? 'postgres,pglite').split(',').filter(Boolean) as DeploymentMode[];
+// Which measures run: throughput (with the express wait) and acceptance (the 202s); both by default.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'throughput,acceptance').split(','));
 const BURST = 50;
 const QUEUED_STANDARD = 200;
 
@@ -98,7 +101,8 @@ async function newVisitor(baseUrl: string): Promise<Visitor> {
 }
 
 /**
- * Milliseconds to the 202 of BURST concurrent uploads, each from a visitor of its own. With
+ * Milliseconds to the 202 of BURST concurrent uploads, each from a visitor of its own, sent as
+ * prepared multipart bodies (the client shares the two cores; see rawUpload). With
  * `busy`, every OCR slot is taken first (2 × the slots are queued and the burst starts once as
  * many as there are slots report progress). Every upload is cancelled afterwards, so the next
  * measure starts from an idle service.
@@ -123,7 +127,7 @@ async function acceptLatencies(baseUrl: string, files: Array<{ name: string; byt
   const burst = await Promise.all(
     visitors.map(async (visitor, i) => {
       const t0 = performance.now();
-      const res = await visitor.upload(files[i % files.length]!.bytes, `burst-${i}.jpg`);
+      const res = await rawUpload(visitor, files[i % files.length]!.bytes, `burst-${i}.jpg`);
       accepted.push(performance.now() - t0);
       if (res.status !== 202) throw new Error(`upload: ${res.status} ${JSON.stringify(res.body)}`);
       return { visitor, id: res.body.id as string };
@@ -169,6 +173,12 @@ async function acceptanceIn(mode: DeploymentMode, files: Array<{ name: string; b
 async function main() {
   const files = await loadReceipts();
   console.log(`bench:pipeline — ${N} receipts per throughput run, ${RUNS} runs, concurrency ${CONCURRENCY}, ${os.availableParallelism()} cores`);
+  if (PARTS.has('throughput')) await throughputAndExpress(files);
+  // 3. How fast uploads are accepted while OCR saturates the cores, per deployment mode.
+  if (PARTS.has('acceptance')) for (const mode of MODES) await acceptanceIn(mode, files);
+}
+
+async function throughputAndExpress(files: Array<{ name: string; bytes: Buffer }>): Promise<void> {
 
   const deployment = await Deployment.start('postgres', { WORKER_CONCURRENCY: String(CONCURRENCY), LOG_LEVEL: 'warn' });
   const engine = await bareEngine(files);
@@ -241,9 +251,6 @@ async function main() {
     await engine.close();
     await deployment.stop();
   }
-
-  // 3. How fast uploads are accepted while OCR saturates the cores, per deployment mode.
-  for (const mode of MODES) await acceptanceIn(mode, files);
 }
 
 await main();
