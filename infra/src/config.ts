@@ -57,6 +57,7 @@ export const configSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
   SESSION_SECRET: z.string().min(16).optional(),
+  /** OCR slots of a worker process (one core each); it holds JOBS_AHEAD jobs more (receipt.worker.ts). */
   WORKER_CONCURRENCY: int(1).max(64).default(Math.max(1, os.availableParallelism())),
   /** A standard job waiting longer than this is served alongside express ones, so it never starves. */
   STANDARD_MAX_WAIT_MS: int(1000).default(10 * 60_000),

@@ -121,19 +121,32 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
     }
     const room = ownerRoom(upload);
 
-    // Where a step's progress is written and emitted.
-    const reportStep = async (step: PipelineStep) => {
-      abort.throwIfAborted();
+    // Where a step's progress is written and emitted. A step's write runs while the next step
+    // works (the OCR slot does not wait for the database and Redis eight times a receipt); the
+    // next step, or the save, waits for it first, so writes stay in order and a cancellation or
+    // an outage it finds stops the run one step later at most.
+    let written: Promise<void> = Promise.resolve();
+    const writeStep = async (step: PipelineStep) => {
       const progress = progressOf(step);
       if (!(await uploads.progress(uploadId, progress, step))) {
         control.abort(ABORT_REASONS.cancel);
-        abort.throwIfAborted();
+        return;
       }
       // Live progress only: the database row above is the state, so a Redis hiccup here must
       // not throw away the work done so far.
       await Promise.all([job.updateProgress({ progress, step }), bus.publish(room, 'upload:progress', { id: uploadId, progress, step })]).catch(
         (err: unknown) => jobLog.warn({ err: (err as Error).message }, 'progress not published'),
       );
+    };
+    const stepWritten = async () => {
+      await written;
+      abort.throwIfAborted();
+    };
+    const reportStep = async (step: PipelineStep) => {
+      await stepWritten();
+      written = writeStep(step);
+      // Awaited by the next step; until then a failure must not count as unhandled.
+      written.catch(() => undefined);
     };
 
     const deadline = setTimeout(() => control.abort(ABORT_REASONS.timeout), jobTimeoutMs);
@@ -153,6 +166,9 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
         abort,
       );
       await reportStep('saving');
+      // The row must say "saving" before it says "completed" (a late progress write would find
+      // the upload no longer processing and take it for a cancellation).
+      await stepWritten();
       // Before the receipt, so a screen told it is done finds its picture. Without one the review
       // screen shows the fields alone: not a reason to fail the receipt.
       await storePictures(files, uploadId, result.pictures).catch((err: unknown) => jobLog.warn({ err }, 'page pictures not stored'));
@@ -173,6 +189,9 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       jobLog.info({ ms: Date.now() - upload.startedAt!.getTime(), ocrMs: Math.round(result.ocrMs), rulesApplied: result.rulesApplied }, 'receipt stored');
       await notifyBatchDone(upload.userId).catch((err: unknown) => jobLog.warn({ err }, 'batch notification failed'));
     } catch (caught) {
+      // A step's write still running lands before the outcome is recorded. Its own failure is not
+      // lost: a cancellation it found is in `abort`, and an outage fails the recording below too.
+      await written.catch(() => undefined);
       const timedOut = abort.aborted && abort.reason === ABORT_REASONS.timeout;
       if (abort.aborted && !timedOut) {
         // The upload stays as it is: the run that has the job now claims it again.

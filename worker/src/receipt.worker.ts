@@ -44,6 +44,13 @@ export interface ReceiptWorkerHandle {
   close(timeoutMs?: number): Promise<void>;
 }
 
+/**
+ * Jobs held beyond the OCR slots (WORKER_CONCURRENCY): while a job claims its upload, reads its
+ * file or saves its receipt and pictures (about 50 ms of database and disk a receipt), the next one
+ * already has its pages ready for the slot it frees, so the cores are not idle between jobs.
+ */
+export const JOBS_AHEAD = 1;
+
 export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<ReceiptWorkerHandle> {
   const { config, db, files, bus, log, mailer, publisher } = deps;
   configureDecoding(config, log);
@@ -67,7 +74,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
   const worker = createJobWorker(RECEIPT_QUEUE, { [RECEIPT_JOB]: processReceipt }, {
     connection,
     prefix: config.QUEUE_PREFIX,
-    concurrency: config.WORKER_CONCURRENCY,
+    concurrency: config.WORKER_CONCURRENCY + JOBS_AHEAD,
     lockDuration: config.JOB_LOCK_MS,
     stalledInterval: config.STALLED_CHECK_MS,
     maxStalledCount: 2,
@@ -129,7 +136,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
 
   const retention = await startRetentionWorker({ config, uploads, files, log });
 
-  log.info({ concurrency: config.WORKER_CONCURRENCY, engine: engines.defaultName, tesseract: engines.tesseract, priorities: LANE_PRIORITY }, 'worker started');
+  log.info({ concurrency: config.WORKER_CONCURRENCY, jobsAhead: JOBS_AHEAD, engine: engines.defaultName, tesseract: engines.tesseract, priorities: LANE_PRIORITY }, 'worker started');
 
   return {
     worker,
