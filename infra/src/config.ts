@@ -95,8 +95,9 @@ export const configSchema = z.object({
    * Where the local engine's tesseract runs: tesseract.js in WebAssembly (`wasm`, the default,
    * needs nothing but npm), the tesseract program installed on the host (`native`, Debian's
    * tesseract-ocr), or native when the program answers at start-up and wasm otherwise (`auto`).
-   * Both read the language models of the npm packages. wasm stays the default because it measured
-   * cheaper: the program pays its start-up on every page (README, "Extraction").
+   * Both read the language models of the npm packages. wasm is the embedded default, needing
+   * nothing but npm; the worker image, which has the program, runs `auto` (the program, kept
+   * running, costs about a quarter less CPU a receipt: README, "Extraction").
    */
   OCR_TESSERACT: z.enum(['auto', 'wasm', 'native']).default('wasm'),
   /** PaddleOCR in the local engine: first for photos (photos), only for pages tesseract reads poorly (fallback), never, or always. */

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { printedReceipt } from '../../../tests/support/printed-receipt.js';
@@ -102,6 +103,22 @@ async function line(text: string): Promise<Buffer> {
 }
 const signal = () => new AbortController().signal;
 
+/** The tesseract processes this test process runs (Linux /proc), by pid. */
+function tesseractChildren(): number[] {
+  return readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .flatMap((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        return name === 'tesseract' && Number(fields[1]) === process.pid && fields[0] !== 'Z' ? [Number(pid)] : [];
+      } catch {
+        return []; // ended while listed
+      }
+    });
+}
+
 describe.skipIf(!native.ok)('NativeTesseract (the tesseract program)', () => {
   const reader = new NativeTesseract(1, ['eng', 'deu']);
   afterAll(() => reader.close());
@@ -112,6 +129,25 @@ describe.skipIf(!native.ok)('NativeTesseract (the tesseract program)', () => {
     expect(lines[0]!.box.x).toBeGreaterThan(10);
     expect(lines[0]!.box.x + lines[0]!.box.width).toBeLessThan(600);
     expect(confidence).toBeGreaterThan(0.8);
+  });
+
+  it('reads page after page in one process, each page its own lines', async () => {
+    const texts = ['TOTAL 12.34', 'CASH 20.00', 'CHANGE 7.66'];
+    for (const text of texts) {
+      const { lines } = await reader.recognize(await line(text), ['eng'], signal());
+      expect(lines.map((l) => l.text)).toEqual([text]);
+    }
+    expect(tesseractChildren()).toHaveLength(1);
+  });
+
+  it('keeps at most one process per slot: another language set replaces the idle one', async () => {
+    await reader.recognize(await line('TOTAL 12.34'), ['eng'], signal());
+    const before = tesseractChildren();
+    const { lines } = await reader.recognize(await line('SUMME 12,34'), ['deu'], signal());
+    expect(lines.map((l) => l.text)).toEqual(['SUMME 12,34']);
+    const after = tesseractChildren();
+    expect(after).toHaveLength(1);
+    expect(after).not.toEqual(before);
   });
 
   it('kills a page past its time and reads the next', async () => {
