@@ -1,6 +1,7 @@
 // Part of `npm run test:soak` (scripts/soak.ts), which runs it beside the browser and pipeline
 // suites while other processes load both cores. Asserts that no job waits while a worker slot
 // is free: every upload shows its first step within 30 s of a slot being free for it.
+import { JOBS_AHEAD } from '@receipts/worker';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deployment, type DeploymentMode } from './support/deployment.js';
@@ -8,6 +9,8 @@ import { madeUpReceipts } from './support/printed-receipt.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
 
 const SLOTS = 2;
+/** Jobs a worker holds at once: its OCR slots and the job ahead it prepares while one saves. */
+const JOBS = SLOTS + JOBS_AHEAD;
 const UPLOADS = 8;
 const FIRST_STEP_WITHIN_MS = 30_000;
 
@@ -21,13 +24,13 @@ interface Timeline {
 }
 
 /**
- * When a slot was free for `upload`: its queueing, or the moment fewer than SLOTS of the uploads
+ * When a slot was free for `upload`: its queueing, or the moment fewer than JOBS of the uploads
  * queued before it were running (FIFO in one lane: it is next once those have made room).
  */
 function slotFreeAt(upload: Timeline, earlier: readonly Timeline[]): number {
   const ends = earlier.map((u) => u.endedAt).sort((a, b) => a - b);
-  // With n earlier uploads and SLOTS slots, it can start once n - SLOTS + 1 of them ended.
-  const mustEnd = earlier.length - SLOTS + 1;
+  // With n earlier uploads and JOBS places, it can start once n - JOBS + 1 of them ended.
+  const mustEnd = earlier.length - JOBS + 1;
   const roomAt = mustEnd <= 0 ? upload.queuedAt : ends[mustEnd - 1]!;
   return Math.max(upload.queuedAt, roomAt);
 }

@@ -1,3 +1,3 @@
-export { startReceiptWorker, type ReceiptWorkerHandle } from './receipt.worker.js';
+export { JOBS_AHEAD, startReceiptWorker, type ReceiptWorkerHandle } from './receipt.worker.js';
 export { runPipeline } from './receipt.pipeline.js';
 export { promoteStarvingStandardJobs } from './lane-aging.js';
