@@ -21,6 +21,8 @@ export class Visitor {
   cookie = '';
   socket: Socket<ServerToClientEvents, ClientToServerEvents> | null = null;
   readonly events: RecordedEvent[] = [];
+  /** The same events by upload id: waits poll them, and a benchmark's client shares the cores. */
+  private readonly eventsById = new Map<string, RecordedEvent[]>();
 
   /**
    * `clientIp` is sent as X-Forwarded-For (a Deployment trusts a proxy on loopback), so test
@@ -67,7 +69,13 @@ export class Visitor {
       reconnection: true,
     });
     for (const event of ['upload:progress', 'upload:completed', 'upload:failed', 'upload:cancelled'] as const) {
-      const record = (payload: RecordedEvent['payload']) => void this.events.push({ event, payload, at: performance.now() });
+      const record = (payload: RecordedEvent['payload']) => {
+        const recorded = { event, payload, at: performance.now() };
+        this.events.push(recorded);
+        const own = this.eventsById.get(payload.id);
+        if (own) own.push(recorded);
+        else this.eventsById.set(payload.id, [recorded]);
+      };
       (socket.on as (e: string, listener: typeof record) => void)(event, record);
     }
     await new Promise<void>((resolve, reject) => {
@@ -82,7 +90,7 @@ export class Visitor {
   }
 
   eventsFor(id: string): RecordedEvent[] {
-    return this.events.filter((e) => e.payload.id === id);
+    return [...(this.eventsById.get(id) ?? [])];
   }
 
   /** Waits until `predicate` holds for the recorded events (polling; the events arrive on their own). */
