@@ -133,10 +133,11 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
         return;
       }
       // Live progress only: the database row above is the state, so a Redis hiccup here must
-      // not throw away the work done so far.
-      await Promise.all([job.updateProgress({ progress, step }), bus.publish(room, 'upload:progress', { id: uploadId, progress, step })]).catch(
-        (err: unknown) => jobLog.warn({ err: (err as Error).message }, 'progress not published'),
-      );
+      // not throw away the work done so far. (Not also on the BullMQ job: nothing reads it there,
+      // and it cost a script and a stream entry in Redis eight times a receipt.)
+      await bus
+        .publish(room, 'upload:progress', { id: uploadId, progress, step })
+        .catch((err: unknown) => jobLog.warn({ err: (err as Error).message }, 'progress not published'));
     };
     const stepWritten = async () => {
       await written;
