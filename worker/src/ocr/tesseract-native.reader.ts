@@ -204,7 +204,9 @@ class StreamingTesseract {
     });
   }
 
+  /** Ends the process; it counts as gone at once (its exit is reported later), so it is never handed a page again. */
   kill(): void {
+    this.exited ??= 'was killed (SIGKILL)';
     this.child.kill('SIGKILL');
   }
 
