@@ -189,6 +189,8 @@ class StreamingTesseract {
     const page = this.pagesAsked + 1;
     this.pagesAsked += 2;
     const result = new Promise<string>((resolve, reject) => {
+      // Cancelled while the page was being written: the abort event has fired already.
+      if (signal.aborted) return reject(signal.reason);
       if (!this.alive) return reject(new Error(`tesseract ${this.exited}: ${lastLines(this.stderr)}`));
       this.pending = { page, rows: [], bytes: 0, resolve, reject };
       this.child.stdin!.write(`${file}\n${this.blank}\n`);
