@@ -22,5 +22,20 @@ export function lowerThisThread(): boolean {
   }
 }
 
+/**
+ * Lowers a process this one started (a decoder, a tesseract program). Linux sets the nice value
+ * of the process's main thread, which the threads it starts afterwards inherit. Returns why not
+ * where that is not allowed: the process then runs at the service's priority.
+ */
+export function lowerProcess(pid: number | undefined): Error | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    os.setPriority(pid, BACKGROUND_NICE);
+    return undefined;
+  } catch (err) {
+    return err as Error;
+  }
+}
+
 /** tesseract.js's worker script started at BACKGROUND_NICE (the same path from src/ and dist/). */
 export const TESSERACT_THREAD = fileURLToPath(new URL('../threads/tesseract.thread.mjs', import.meta.url));

@@ -1,11 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AcceptedMime } from '@receipts/common';
 import { createLogger, decodeConfigSchema, type DecodeConfig, type Logger } from '@receipts/infra';
-import { BACKGROUND_NICE } from '../background-priority.js';
+import { lowerProcess } from '../background-priority.js';
 import { UnreadableFileError } from '../ocr/ocr-engine.js';
 import { DECODE_MESSAGES } from './decode.limits.js';
 import type { DecodedPages, DecodeReply, DecodeRequest } from './decode.protocol.js';
@@ -254,11 +253,8 @@ export class DecodeSandbox {
     // it exits by itself when the parent goes.
     child.unref();
     child.channel?.unref();
-    try {
-      if (child.pid !== undefined) os.setPriority(child.pid, BACKGROUND_NICE);
-    } catch (err) {
-      this.log.warn({ err: (err as Error).message, decoderPid: child.pid }, 'cannot lower the decoder priority; it competes with the service as an equal');
-    }
+    const notLowered = lowerProcess(child.pid);
+    if (notLowered) this.log.warn({ err: notLowered.message, decoderPid: child.pid }, 'cannot lower the decoder priority; it competes with the service as an equal');
     return new Promise<ChildProcess>((resolve, reject) => {
       // Starting is not the file's time: a busy machine may take seconds to load pdfjs and sharp,
       // tens of seconds at background priority; the bound is for a process that cannot start.

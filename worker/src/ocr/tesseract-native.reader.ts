@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { BACKGROUND_NICE } from '../background-priority.js';
+import { lowerProcess } from '../background-priority.js';
 import { LstmTessdata } from './tessdata.js';
 import {
   DEFAULT_PAGE_TIMEOUT_MS,
@@ -168,7 +168,8 @@ class StreamingTesseract {
     private readonly blank: string,
   ) {
     this.child = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
-    if (this.child.pid) lowerProcess(this.child.pid);
+    // Below the api, as tesseract.js's threads run; where not allowed, at the worker's priority.
+    lowerProcess(this.child.pid);
     this.child.stdout!.setEncoding('utf8');
     this.child.stdout!.on('data', (chunk: string) => this.onOutput(chunk));
     this.child.stderr!.on('data', (chunk: Buffer) => {
@@ -246,14 +247,6 @@ class StreamingTesseract {
   }
 }
 
-/** Runs a tesseract process below the api, as tesseract.js's threads run; where not allowed, at the worker's priority. */
-function lowerProcess(pid: number): void {
-  try {
-    os.setPriority(pid, BACKGROUND_NICE);
-  } catch {
-    // Not allowed here: the page is read at the worker's priority, slower answers under load only.
-  }
-}
 
 function lastLines(text: string): string {
   return text.trim().split('\n').slice(-3).join(' / ') || 'no message';
