@@ -20,20 +20,13 @@ export async function rawUpload(visitor: Visitor, bytes: Buffer, filename: strin
       url,
       {
         method: 'POST',
-        headers: {
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': body.length,
-          'X-Requested-With': 'XMLHttpRequest',
-          ...(visitor.cookie ? { cookie: visitor.cookie } : {}),
-          ...(visitor.clientIp ? { 'X-Forwarded-For': visitor.clientIp } : {}),
-        },
+        headers: { ...visitor.headers(), 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          const setCookie = res.headers['set-cookie']?.[0];
-          if (setCookie) visitor.cookie = setCookie.split(';')[0]!;
+          visitor.remember(res.headers['set-cookie']?.[0]);
           resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> });
         });
         res.on('error', reject);

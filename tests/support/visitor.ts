@@ -33,18 +33,23 @@ export class Visitor {
     readonly clientIp?: string,
   ) {}
 
-  async request(path: string, init: RequestInit = {}): Promise<Response> {
-    const res = await fetch(`${this.baseUrl}${path}`, {
-      ...init,
-      headers: {
-        'X-Requested-With': 'XMLHttpRequest',
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...(this.clientIp ? { 'X-Forwarded-For': this.clientIp } : {}),
-        ...init.headers,
-      },
-    });
-    const setCookie = res.headers.get('set-cookie');
+  /** What every request of this visitor carries: the api's marker, its cookie, its address. */
+  headers(): Record<string, string> {
+    return {
+      'X-Requested-With': 'XMLHttpRequest',
+      ...(this.cookie ? { cookie: this.cookie } : {}),
+      ...(this.clientIp ? { 'X-Forwarded-For': this.clientIp } : {}),
+    };
+  }
+
+  /** Keeps the session cookie an answer set. */
+  remember(setCookie: string | null | undefined): void {
     if (setCookie) this.cookie = setCookie.split(';')[0]!;
+  }
+
+  async request(path: string, init: RequestInit = {}): Promise<Response> {
+    const res = await fetch(`${this.baseUrl}${path}`, { ...init, headers: { ...this.headers(), ...init.headers } });
+    this.remember(res.headers.get('set-cookie'));
     return res;
   }
 
