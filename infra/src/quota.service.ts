@@ -80,14 +80,10 @@ export class QuotaService {
 /**
  * Takes one unit for every subject inside `tx`, or none: returns null when any subject is at
  * its limit (the caller rolls `tx` back). One conditional upsert for all subjects, so concurrent
- * reservations count exactly in a single round trip; `used` is the fullest subject's count after
- * it, what the owner's quota view shows. Only the upload repository calls it: a unit is always
- * taken with its upload.
+ * reservations count exactly in a single round trip. Only the upload repository calls it: a unit
+ * is always taken with its upload.
  */
-export async function reserveQuota(
-  tx: Executor,
-  policy: Pick<QuotaPolicy, 'subjects' | 'period' | 'limit'>,
-): Promise<{ charges: QuotaCharge[]; used: number } | null> {
+export async function reserveQuota(tx: Executor, policy: Pick<QuotaPolicy, 'subjects' | 'period' | 'limit'>): Promise<QuotaCharge[] | null> {
   const rows = await tx
     .insert(quotaUsage)
     .values(policy.subjects.map((subject) => ({ subject, period: policy.period.key, used: 1 })))
@@ -98,10 +94,7 @@ export async function reserveQuota(
     })
     .returning({ used: quotaUsage.used });
   if (rows.length < policy.subjects.length) return null;
-  return {
-    charges: policy.subjects.map((subject) => ({ subject, period: policy.period.key })),
-    used: Math.max(...rows.map((r) => r.used)),
-  };
+  return policy.subjects.map((subject) => ({ subject, period: policy.period.key }));
 }
 
 /** Gives `charges` back; the upload repository calls it once per upload (refund-once lives there). */

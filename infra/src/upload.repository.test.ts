@@ -27,11 +27,11 @@ describe('upload repository', { timeout: 60_000 }, () => {
   const policyOf = (owner: QuotaOwner, limit = 100): Promise<QuotaPolicy> => quota.policy(owner).then((p) => ({ ...p, limit }));
 
   async function newUpload(owner = visitor(), policy?: QuotaPolicy, sha256: string = randomUUID()) {
-    const created = await uploads.create(
+    const row = await uploads.create(
       { id: randomUUID(), owner, filename: 'r.jpg', mimeType: 'image/jpeg', size: 3, sha256, currencyCode: null, lane: 'standard' },
       policy ?? (await policyOf(owner)),
     );
-    return created!.upload;
+    return row!;
   }
 
   const receipt = (total: number): ExtractedReceipt => ({

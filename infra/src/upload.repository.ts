@@ -219,10 +219,9 @@ export class UploadRepository {
    * Records a new upload and takes its quota unit in one transaction; null, with nothing
    * written, when the owner has no unit left. The same file again is flagged for the owner to
    * keep or delete, never dropped: the owner's earliest live upload of the very same bytes is
-   * looked up inside the insert, one round trip less on every upload. `quotaUsed` is the owner's
-   * count after this unit.
+   * looked up inside the insert, one round trip less on every upload.
    */
-  async create(upload: NewUpload, policy: QuotaPolicy): Promise<{ upload: UploadRow; quotaUsed: number } | null> {
+  async create(upload: NewUpload, policy: QuotaPolicy): Promise<UploadRow | null> {
     const { owner } = upload;
     const sameFile = sql`(${this.db
       .select({ id: uploads.id })
@@ -232,8 +231,8 @@ export class UploadRepository {
       .limit(1)})`;
     return this.db
       .transaction(async (tx) => {
-        const reserved = await reserveQuota(tx, policy);
-        if (!reserved) return tx.rollback();
+        const charges = await reserveQuota(tx, policy);
+        if (!charges) return tx.rollback();
         const [inserted] = await tx
           .insert(uploads)
           .values({
@@ -246,12 +245,12 @@ export class UploadRepository {
             sha256: upload.sha256,
             currencyCode: upload.currencyCode,
             lane: upload.lane,
-            quotaCharges: reserved.charges,
+            quotaCharges: charges,
             duplicateOf: sameFile,
             duplicateReason: sql`CASE WHEN ${sameFile} IS NOT NULL THEN 'same-file' END`,
           })
           .returning();
-        return { upload: inserted!, quotaUsed: reserved.used };
+        return inserted!;
       })
       .catch((err: unknown) => refusedOnRollback(err, null));
   }
@@ -378,8 +377,8 @@ export class UploadRepository {
         if (!previous) return { refused: 'not-found' };
         if (!mayMove('reextract', previous.status)) return { refused: 'active' };
         if (previous.originalDeletedAt) return { refused: 'original-deleted' };
-        const reserved = await reserveQuota(tx, policy);
-        if (!reserved) return tx.rollback();
+        const charges = await reserveQuota(tx, policy);
+        if (!charges) return tx.rollback();
         const [queued] = await move(tx, 'reextract', eq(uploads.id, id), {
           status: 'queued',
           progress: 0,
@@ -387,7 +386,7 @@ export class UploadRepository {
           error: null,
           engine: run.engine,
           lane: run.lane,
-          quotaCharges: reserved.charges,
+          quotaCharges: charges,
           quotaRefunded: false,
           startedAt: null,
           finishedAt: null,

@@ -1,16 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  engineNotConfiguredMessage,
-  isFinal,
-  laneFor,
-  quotaExceededMessage,
-  quotaView,
-  sniffMimeType,
-  USER_MESSAGES,
-  type EngineName,
-  type QuotaView,
-  type UploadView,
-} from '@receipts/common';
+import { engineNotConfiguredMessage, isFinal, laneFor, quotaExceededMessage, sniffMimeType, USER_MESSAGES, type EngineName, type UploadView } from '@receipts/common';
 import {
   metrics,
   notifyQuota,
@@ -96,7 +85,7 @@ export class UploadService {
       if (created.status === 'rejected') throw created.reason;
       throw new HttpError(429, 'QUOTA_EXCEEDED', quotaExceededMessage(policy.signedIn));
     }
-    const { upload: row, quotaUsed } = created.value;
+    const row = created.value;
     try {
       await jobs.enqueue({ uploadId: id, lane, requestId: context.requestId });
     } catch (err) {
@@ -106,8 +95,10 @@ export class UploadService {
     }
     metrics.uploadSize.observe({ mime_type: mimeType }, file.buffer.length);
     log.info({ uploadId: id, requestId: context.requestId, lane, mimeType, size: file.buffer.length }, 'upload queued');
-    // The quota figures come from the reservation itself: no second read.
-    await this.publishQuotaView(row, quotaView(quotaUsed, policy.limit, policy.period.resetsAt));
+    // Read after the reservation, not taken from it: uploads made at once publish in any order,
+    // and a count taken at reservation could then arrive after a newer one (the badge showed 2/5
+    // after three uploads).
+    await this.publishQuota(owner, row);
     return row;
   }
 
@@ -220,11 +211,8 @@ export class UploadService {
 
   /** The owner's tabs learn the new quota figures; live only, so a Redis hiccup is logged, not thrown. */
   private async publishQuota(owner: Owner, upload: UploadRow): Promise<void> {
-    await this.publishQuotaView(upload, await this.deps.quota.view(owner));
-  }
-
-  private async publishQuotaView(upload: UploadRow, view: QuotaView): Promise<void> {
-    await this.deps.bus.publish(ownerRoom(upload), 'quota:updated', view).catch((err: unknown) => this.notPublished(err, upload.id));
+    const { bus, quota } = this.deps;
+    await bus.publish(ownerRoom(upload), 'quota:updated', await quota.view(owner)).catch((err: unknown) => this.notPublished(err, upload.id));
   }
 
   private notPublished(err: unknown, uploadId: string): void {
