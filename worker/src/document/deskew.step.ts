@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { PageImage } from '../ocr/ocr-engine.js';
+import { sharpOf } from './page-pixels.js';
 import { otsuThreshold, readGray, sharpPage, throughInput, type Gray } from './prepare-page.raster.js';
 
 /** Skew is measured on a copy this size (long side): lines stay distinct, the search stays cheap. */
@@ -59,7 +60,7 @@ export function measureSkew(gray: Gray): number {
 
 /** Turns a page by a small angle (degrees, clockwise) on a white canvas; its mapping leads back to the input. */
 export async function rotatePage(page: PageImage, degrees: number): Promise<PageImage> {
-  const { data, info } = await sharp(page.image)
+  const { data, info } = await (await sharpOf(page.image))
     .grayscale()
     .rotate(degrees, { background: '#ffffff' })
     .raw()

@@ -1,8 +1,8 @@
-import sharp from 'sharp';
 import type { PageImage } from '../ocr/ocr-engine.js';
 import { ThreadStartTimeoutError } from '../ocr/deadline.js';
 import { detectOrientation, type OrientationGuess } from '../ocr/orientation.detector.js';
 import { TesseractTimeoutError } from '../ocr/tesseract.reader.js';
+import { sharpOf } from './page-pixels.js';
 import { sharpPage, throughInput } from './prepare-page.raster.js';
 
 /** OSD reads a page this size (long side): enough for receipt print, ~0.3 s instead of seconds at full size. */
@@ -37,7 +37,7 @@ export async function turnPage(page: PageImage, rotate: 0 | 90 | 180 | 270): Pro
   const { width: w, height: h } = page;
   const toInput = (x: number, y: number): [number, number] =>
     rotate === 90 ? [y, h - x] : rotate === 180 ? [w - x, h - y] : [w - y, x];
-  return sharpPage(sharp(page.image).rotate(rotate), throughInput(page, toInput));
+  return sharpPage((await sharpOf(page.image)).rotate(rotate), throughInput(page, toInput));
 }
 
 /** OSD's answer per page image: the script check after a poor reading and the turn tried later ask about the same page. */
@@ -56,7 +56,7 @@ export function guessOrientation(page: PageImage, options: { signal: AbortSignal
 }
 
 async function askOsd(page: PageImage, options: { signal: AbortSignal }): Promise<OrientationGuess | undefined> {
-  const probe = await sharp(page.image)
+  const probe = await (await sharpOf(page.image))
     .resize({ width: OSD_SIDE, height: OSD_SIDE, fit: 'inside', withoutEnlargement: true })
     // One channel, as sharpPage writes pages for tesseract.
     .toColourspace('b-w')

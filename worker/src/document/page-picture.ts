@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { sharpOf } from './page-pixels.js';
 
 /** Long side of a kept page picture: the print stays legible when zoomed, and a phone loads it quickly. */
 export const PICTURE_LONG_SIDE = 2400;
@@ -7,8 +7,8 @@ export const PICTURE_LONG_SIDE = 2400;
  * A decoded page (our own PNG, upright, the frame the recognised lines' boxes are in) as the
  * JPEG the review screen shows.
  */
-export function pagePicture(png: Buffer): Promise<Buffer> {
-  return sharp(png)
+export async function pagePicture(png: Buffer): Promise<Buffer> {
+  return (await sharpOf(png))
     .resize({ width: PICTURE_LONG_SIDE, height: PICTURE_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
     .jpeg({ quality: 80 })
     .toBuffer();

@@ -1,5 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
 import { originalPoint, type PageImage, type ToOriginal } from '../ocr/ocr-engine.js';
+import { pixelsOf, rememberPixels, sharpOf } from './page-pixels.js';
 
 /** One 8-bit channel, row after row: what the preparation steps measure on. */
 export interface Gray {
@@ -10,26 +11,30 @@ export interface Gray {
 
 /** The page as grayscale pixels, optionally shrunk to fit `maxSide` (for measuring, not for OCR). */
 export async function readGray(page: PageImage, maxSide?: number): Promise<Gray> {
-  let pipeline = sharp(page.image).grayscale();
+  let pipeline = (await sharpOf(page.image)).grayscale();
   if (maxSide) pipeline = pipeline.resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
 
-/** Grayscale pixels as a page; compression level 1: the PNG lives for one job, encoding time matters more than size. */
+/**
+ * Grayscale pixels as a page: a PNG, compression level 1 (it lives for one job, encoding time
+ * matters more than size), its pixels remembered for the steps and the reader that take it next.
+ */
 export async function grayPage(gray: Gray, toOriginal: ToOriginal): Promise<PageImage> {
-  const image = await sharp(gray.data, { raw: { width: gray.width, height: gray.height, channels: 1 } })
+  const { data, width, height } = gray;
+  const image = await sharp(data, { raw: { width, height, channels: 1 } })
     .toColourspace('b-w')
     .png({ compressionLevel: 1 })
     .toBuffer();
-  return { image, width: gray.width, height: gray.height, toOriginal };
+  rememberPixels(image, { data, width, height, channels: 1 });
+  return { image, width, height, toOriginal };
 }
 
 /** The page in grayscale: as it is when it already has one channel (no re-encoding), else converted. */
 export async function asGray(page: PageImage): Promise<PageImage> {
-  const { channels, hasAlpha } = await sharp(page.image).metadata();
-  if (channels === 1 && !hasAlpha) return page;
-  return sharpPage(sharp(page.image), page.toOriginal ?? ((x, y) => [x / page.width, y / page.height]));
+  if ((await pixelsOf(page.image)).channels === 1) return page;
+  return sharpPage(await sharpOf(page.image), page.toOriginal ?? ((x, y) => [x / page.width, y / page.height]));
 }
 
 /**
@@ -38,8 +43,8 @@ export async function asGray(page: PageImage): Promise<PageImage> {
  * SROIE scans it read a one-channel page for 0.86 CPU-s against 0.97, the same text.
  */
 export async function sharpPage(pipeline: Sharp, toOriginal: ToOriginal): Promise<PageImage> {
-  const { data, info } = await pipeline.grayscale().toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
-  return { image: data, width: info.width, height: info.height, toOriginal };
+  const { data, info } = await pipeline.grayscale().toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  return grayPage({ data, width: info.width, height: info.height }, toOriginal);
 }
 
 /**

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { PageImage } from '../ocr/ocr-engine.js';
+import { sharpOf } from './page-pixels.js';
 import { otsuThreshold, regions, sharpPage, throughInput, type Box } from './prepare-page.raster.js';
 
 /** The paper is looked for on a copy this size (long side): a receipt is a large bright shape. */
@@ -36,7 +37,7 @@ export interface Paper {
  * distinct from the frame (a flat scan, a screenshot).
  */
 export async function findPaper(page: PageImage): Promise<Paper | undefined> {
-  const { data, info } = await sharp(page.image)
+  const { data, info } = await (await sharpOf(page.image))
     .resize({ width: FIND_SIDE, height: FIND_SIDE, fit: 'inside', withoutEnlargement: true })
     // The blur averages a textured background (wood, fabric, steel) to its mean; paper stays bright.
     .blur(1.5)
@@ -171,5 +172,5 @@ export async function cropToReceipt(page: PageImage): Promise<{ page: PageImage;
 /** The page cut to `box`, its pixels leading back through the page's own mapping. */
 export async function cropToBox(page: PageImage, box: Box): Promise<PageImage> {
   const toInput = (x: number, y: number): [number, number] => [x + box.left, y + box.top];
-  return sharpPage(sharp(page.image).extract(box), throughInput(page, toInput));
+  return sharpPage((await sharpOf(page.image)).extract(box), throughInput(page, toInput));
 }

@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import type { PageImage } from '../ocr/ocr-engine.js';
+import { sharpOf } from './page-pixels.js';
 import { otsuThreshold, readGray, regions, sharpPage, throughInput, type Gray } from './prepare-page.raster.js';
 
 /** Character height (median ink blob, pixels) tesseract reads best at. */
@@ -41,5 +41,5 @@ export async function scaleText(page: PageImage, target = TARGET_TEXT_HEIGHT): P
   const width = Math.round(page.width * scale);
   const height = Math.round(page.height * scale);
   const toInput = (x: number, y: number): [number, number] => [(x * page.width) / width, (y * page.height) / height];
-  return { page: await sharpPage(sharp(page.image).resize(width, height, { fit: 'fill' }), throughInput(page, toInput)), scale: width / page.width };
+  return { page: await sharpPage((await sharpOf(page.image)).resize(width, height, { fit: 'fill' }), throughInput(page, toInput)), scale: width / page.width };
 }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { printedReceipt } from '../../../tests/support/printed-receipt.js';
+import { rememberPixels } from '../document/page-pixels.js';
 import { chooseTesseract } from './create-ocr-engine.js';
 import { lstmOnly } from './tessdata.js';
 import { NativeTesseract, parseTesseractTsv, probeNativeTesseract } from './tesseract-native.reader.js';
@@ -163,6 +164,17 @@ describe.skipIf(!native.ok)('NativeTesseract (the tesseract program)', () => {
     await expect(pending).rejects.toThrow('cancelled');
     const { lines } = await reader.recognize(await line('CHANGE 7.66'), ['eng'], signal());
     expect(lines.map((l) => l.text)).toEqual(['CHANGE 7.66']);
+  });
+
+  it('reads a page from its remembered pixels (a greymap, no PNG) as from the PNG', async () => {
+    const png = await line('TOTAL 12.34');
+    const fromPng = await reader.recognize(png, ['eng'], signal());
+    const { data, info } = await sharp(png).grayscale().raw().toBuffer({ resolveWithObject: true });
+    // The PNG's bytes are unreadable: only the remembered pixels can give this reading.
+    const unreadable = Buffer.alloc(png.length, 0x20);
+    rememberPixels(unreadable, { data, width: info.width, height: info.height, channels: 1 });
+    const fromPixels = await reader.recognize(unreadable, ['eng'], signal());
+    expect(fromPixels.lines.map((l) => [l.text, l.box])).toEqual(fromPng.lines.map((l) => [l.text, l.box]));
   });
 
   it('says why when tesseract cannot read the input', async () => {

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { lowerProcess } from '../background-priority.js';
 import { LstmTessdata } from './tessdata.js';
+import { knownPixels } from '../document/page-pixels.js';
 import {
   DEFAULT_PAGE_TIMEOUT_MS,
   TESSERACT_READING,
@@ -135,10 +136,17 @@ class PageFiles {
     writeFileSync(this.blank, Buffer.concat([Buffer.from('P5\n8 8\n255\n'), Buffer.alloc(64, 0xff)]));
   }
 
+  /** The page as a PNM file when its pixels are at hand (tesseract then decodes nothing), else as encoded. */
   async write(image: Buffer): Promise<string> {
     this.count += 1;
     const file = path.join(this.dir, `page-${this.count}`);
-    await writeFile(file, image);
+    const pixels = await knownPixels(image);
+    if (pixels?.channels === 1 || pixels?.channels === 3) {
+      const header = Buffer.from(`${pixels.channels === 1 ? 'P5' : 'P6'}\n${pixels.width} ${pixels.height}\n255\n`);
+      await writeFile(file, Buffer.concat([header, pixels.data]));
+    } else {
+      await writeFile(file, image);
+    }
     return file;
   }
 
