@@ -32,7 +32,7 @@ const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
  */
 async function download(visitor: Visitor, url: string, file: string): Promise<http.IncomingMessage> {
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-    http.get(`${visitor.baseUrl}${url}`, { headers: { cookie: visitor.cookie, 'X-Requested-With': 'XMLHttpRequest' } }, resolve).on('error', reject);
+    http.get(`${visitor.baseUrl}${url}`, { headers: visitor.headers() }, resolve).on('error', reject);
   });
   if (res.statusCode !== 200) throw new Error(`export: ${res.statusCode}`);
   await pipeline(res, createWriteStream(file));
