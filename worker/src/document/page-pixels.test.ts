@@ -53,6 +53,20 @@ describe('page pixels', () => {
     expect(await pixelsOf(bytes)).toBe(pixels);
   });
 
+  it('keeps a few pages: past its bound the pixels used longest ago go first', async () => {
+    // 32 MB each: three fit the bound, a fourth does not.
+    const pages = Array.from({ length: 4 }, (_, i) => ({ image: Buffer.from(`page ${i}`), pixels: { data: new Uint8Array(32 * 1024 * 1024), width: 8192, height: 4096, channels: 1 as const } }));
+    for (const { image, pixels } of pages.slice(0, 3)) {
+      rememberPixels(image, pixels);
+      await pixelsOf(image);
+    }
+    // The first page is read again: now the second is the one used longest ago.
+    await pixelsOf(pages[0]!.image);
+    rememberPixels(pages[3]!.image, pages[3]!.pixels);
+    await pixelsOf(pages[3]!.image);
+    expect(pages.map(({ image }) => knownPixels(image) !== undefined)).toEqual([true, false, true, true]);
+  });
+
   it('does not keep a failed decode: the next reader gets the error too', async () => {
     const bytes = Buffer.from('not an image either');
     await expect(pixelsOf(bytes)).rejects.toThrow();

@@ -11,18 +11,57 @@ export interface Pixels {
 /**
  * Pixels by the encoded image they came from. A page is read by several steps (the crop, the
  * lighting check, grayscale, the page picture, the native reader), and each decoded its PNG again:
- * ~15 ms a 2-megapixel page every time. Weak keys: the pixels go when the page's image does.
+ * ~15 ms a 2-megapixel page every time. The steps of a page follow each other closely, so a few
+ * pages' pixels are enough: the used longest ago go past MAX_BYTES (a 3500-pixel page is 27 MB in
+ * colour, and a job's five pages kept to its end were 180 MB), to be decoded again if asked.
  */
-const decoded = new WeakMap<Buffer, Promise<Pixels>>();
+const MAX_BYTES = 96 * 1024 * 1024;
+const cache = new Map<Buffer, Promise<Pixels>>();
+const sizes = new Map<Buffer, number>();
+let bytes = 0;
+
+function keep(image: Buffer, pixels: Promise<Pixels>): void {
+  forget(image);
+  cache.set(image, pixels);
+  pixels.then(
+    ({ data }) => {
+      if (cache.get(image) !== pixels) return; // forgotten meanwhile
+      sizes.set(image, data.byteLength);
+      bytes += data.byteLength;
+      for (const [oldest] of cache) {
+        if (bytes <= MAX_BYTES || oldest === image) break;
+        forget(oldest);
+      }
+    },
+    // A failed decode is not kept: the next reader tries again and gets the error itself.
+    () => {
+      if (cache.get(image) === pixels) forget(image);
+    },
+  );
+}
+
+function forget(image: Buffer): void {
+  cache.delete(image);
+  bytes -= sizes.get(image) ?? 0;
+  sizes.delete(image);
+}
+
+/** Pixels kept for this image, now the most recently used. */
+function kept(image: Buffer): Promise<Pixels> | undefined {
+  const pixels = cache.get(image);
+  if (pixels) {
+    cache.delete(image);
+    cache.set(image, pixels);
+  }
+  return pixels;
+}
 
 /** The pixels of an encoded page image (PNG or JPEG), decoded on the first call for that buffer. */
 export function pixelsOf(image: Buffer): Promise<Pixels> {
-  let pixels = decoded.get(image);
+  let pixels = kept(image);
   if (!pixels) {
     pixels = decode(image);
-    // A failed decode is not kept: the next reader tries again and gets the error itself.
-    pixels.catch(() => decoded.delete(image));
-    decoded.set(image, pixels);
+    keep(image, pixels);
   }
   return pixels;
 }
@@ -37,12 +76,12 @@ async function decode(image: Buffer): Promise<Pixels> {
 
 /** Records the pixels an image was encoded from, so no reader decodes it. */
 export function rememberPixels(image: Buffer, pixels: Pixels): void {
-  decoded.set(image, Promise.resolve(pixels));
+  keep(image, Promise.resolve(pixels));
 }
 
 /** Pixels decoded already for this image, if any (the native reader writes them as they are). */
 export function knownPixels(image: Buffer): Promise<Pixels> | undefined {
-  return decoded.get(image);
+  return kept(image);
 }
 
 /** A sharp pipeline over the image's pixels rather than its encoding (one band is taken as gray, as from a gray PNG). */
