@@ -12,7 +12,9 @@
 // native tesseract included) and peak memory are its own; the sides take turns going first, and
 // time is compared as the median of per-receipt paired ratios. The CPU table also runs the
 // tesseract program itself on every image (`--psm 6 -l eng`, OMP_THREAD_LIMIT=1) as the reference,
-// with its own models (Debian's: the small "fast" ones) and with the pipeline's.
+// with its own models (Debian's: the small "fast" ones) and with the pipeline's; and, since runs
+// minutes apart drift on a shared machine, each backend and the program taking turns image by
+// image in one process (one receipt at a time): the ratio of their CPU-s in the same minutes.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -37,7 +39,9 @@ type SetName = 'sroie' | 'world';
  * The pipeline with a tesseract backend, the baseline, or the tesseract program alone as the CPU
  * reference: with its own (Debian's) models, or with the pipeline's (the npm models' LSTM parts).
  */
-type Side = `ours:${TesseractBackend}` | 'baseline' | CliSide;
+type Side = `ours:${TesseractBackend}` | 'baseline' | CliSide | PairedSide;
+/** The pipeline and the tesseract program taking turns receipt by receipt in one process (CPU only). */
+type PairedSide = `paired:${TesseractBackend}`;
 type CliSide = 'cli:own' | 'cli:same';
 const CLI_SIDES: CliSide[] = ['cli:own', 'cli:same'];
 /** Fields compared between two sides' readings of the same receipt. */
@@ -76,6 +80,8 @@ interface ChildReport {
   outcomes: Outcome[];
   cpuSeconds: number;
   peakRssMb: number;
+  /** Paired sides: CPU-s of the pipeline and of the program, per image. */
+  pairs?: Array<{ file: string; ours: number; program: number }>;
 }
 
 const { values: args } = parseArgs({
@@ -126,10 +132,9 @@ async function casesOf(set: SetName): Promise<Case[]> {
 
 const benchConfig = () => parseConfig({ ...process.env, ROLES: 'api,worker', ...(args.engine ? { OCR_ENGINE: args.engine } : {}) });
 
-async function runChild(set: SetName, side: Side): Promise<void> {
-  if (side === 'cli:own' || side === 'cli:same') return runCliChild(set, side);
+/** A side's engine, and how it reads a file through the whole pipeline, warmed on the set's first file. */
+async function warmPipeline(side: Side, cases: Case[], concurrency: number) {
   const config = benchConfig();
-  const concurrency = Number(args.concurrency);
   // A vision model's retries and failures are logged on stderr; stdout carries the report.
   const log = pino({ level: config.LOG_LEVEL, base: { role: 'bench' } }, pino.destination(2));
   const options: OcrEngineOptions =
@@ -140,13 +145,11 @@ async function runChild(set: SetName, side: Side): Promise<void> {
           concurrency,
           langs: config.OCR_LANGS,
           paddle: config.OCR_PADDLE,
-          tesseract: side === 'ours:native' ? 'native' : 'wasm',
+          tesseract: side.endsWith(':native') ? 'native' : 'wasm',
           vlm: vlmOptions(config, log),
           vlmSecondOpinion: config.VLM_SECOND_OPINION,
         };
   const engine = createOcrEngine({ ...options, documentAi: undefined });
-  const cases = (await casesOf(set)).slice(0, args.limit ? Number(args.limit) : undefined);
-  const labelledItems = new Map(loadLineItemLabels().filter((l) => l.set === set).map((l) => [l.file, l.items]));
   const signal = new AbortController().signal;
   const noStep = async () => undefined;
   const read = async (file: string, currencyCode?: string) => {
@@ -158,6 +161,16 @@ async function runChild(set: SetName, side: Side): Promise<void> {
   // A first file the engine cannot read has warmed it all the same; its own run below reports it.
   await read(cases[0]!.file).catch(() => undefined);
   await engine.warmUp?.();
+  return { engine, read };
+}
+
+async function runChild(set: SetName, side: Side): Promise<void> {
+  if (side === 'cli:own' || side === 'cli:same') return runCliChild(set, side);
+  if (side.startsWith('paired:')) return runPairedChild(set, side as PairedSide);
+  const concurrency = Number(args.concurrency);
+  const cases = (await casesOf(set)).slice(0, args.limit ? Number(args.limit) : undefined);
+  const labelledItems = new Map(loadLineItemLabels().filter((l) => l.set === set).map((l) => [l.file, l.items]));
+  const { engine, read } = await warmPipeline(side, cases, concurrency);
   const cpuStart = processTreeCpuSeconds();
   const outcomes: Outcome[] = new Array(cases.length);
   let next = 0;
@@ -230,6 +243,40 @@ async function runCliChild(set: SetName, side: CliSide): Promise<void> {
     outcomes.push({ file: path.basename(c.file), ms: performance.now() - started, ...no, error: run.status === 0 ? undefined : `exit ${run.status ?? run.error?.message}` });
   }
   const report: ChildReport = { outcomes, cpuSeconds: processTreeCpuSeconds() - cpuStart, peakRssMb: 0 };
+  process.stdout.write(`\n@@REPORT ${JSON.stringify(report)}\n`);
+  process.exit(0);
+}
+
+/** The reference program on one image, as someone would run it by hand: its own models, one thread. */
+function runProgram(file: string): void {
+  spawnSync('tesseract', [file, 'stdout', '--psm', '6', '-l', 'eng'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: 'ignore', timeout: 120_000 });
+}
+
+/**
+ * The pipeline and the program on each image in turn (who goes first alternates), one receipt at
+ * a time in one process. This machine's speed drifts with its other tenants: the program alone,
+ * run minutes apart on the same 40 images, measured 0.68 and 0.94 CPU-s per image.
+ */
+async function runPairedChild(set: SetName, side: PairedSide): Promise<void> {
+  const cases = (await casesOf(set)).slice(0, args.limit ? Number(args.limit) : undefined);
+  const { engine, read } = await warmPipeline(side, cases, 1);
+  const pairs: NonNullable<ChildReport['pairs']> = [];
+  for (const c of cases) {
+    if (!CLI_FORMATS.has(sniffMimeType(await readFile(c.file)) ?? '')) continue;
+    const cpuOf = async (run: () => unknown) => {
+      const before = processTreeCpuSeconds();
+      await run();
+      return processTreeCpuSeconds() - before;
+    };
+    const ours = () => read(c.file).catch(() => undefined);
+    const program = () => runProgram(c.file);
+    const oursFirst = pairs.length % 2 === 0;
+    const first = await cpuOf(oursFirst ? ours : program);
+    const second = await cpuOf(oursFirst ? program : ours);
+    pairs.push({ file: path.basename(c.file), ours: oursFirst ? first : second, program: oursFirst ? second : first });
+  }
+  await engine.close();
+  const report: ChildReport = { outcomes: [], cpuSeconds: 0, peakRssMb: 0, pairs };
   process.stdout.write(`\n@@REPORT ${JSON.stringify(report)}\n`);
   process.exit(0);
 }
@@ -332,6 +379,8 @@ async function runParent(): Promise<void> {
     // The text dumped is the first backend's.
     for (const side of order) reports[side] = await child(set, side, side === ours[0]);
     if (cliThere) for (const side of CLI_SIDES) reports[side] = await child(set, side);
+    const paired = cliThere ? backends.map((b) => `paired:${b}` as const) : [];
+    for (const side of paired) reports[side] = await child(set, side);
     const cases = await casesOf(set);
     const kindOf = new Map(cases.map((c) => [path.basename(c.file), c]));
     const first = reports[ours[0]!]!;
@@ -398,6 +447,15 @@ async function runParent(): Promise<void> {
     for (const side of CLI_SIDES) {
       if (!reports[side]) console.log(`| ${sideName(side)} | not installed here | | | | | |`);
       else console.log(`| ${sideName(side)}, ${reports[side].outcomes.length} images | | | ${perReceipt(side).toFixed(2)} | | | |`);
+    }
+    for (const side of paired) {
+      const pairs = reports[side]!.pairs!;
+      const sum = (k: 'ours' | 'program') => pairs.reduce((a, p) => a + p[k], 0);
+      const ratios = pairs.filter((p) => p.program > 0).map((p) => p.ours / p.program);
+      console.log(
+        `\n${side.replace('paired:', 'ours:')} and the program (own models), taking turns image by image in one process, one at a time (${pairs.length} images): ` +
+          `${(sum('ours') / pairs.length).toFixed(2)} ÷ ${(sum('program') / pairs.length).toFixed(2)} CPU-s = ${(sum('ours') / sum('program')).toFixed(2)}× (median of per-image ratios ${median(ratios).toFixed(2)}×)`,
+      );
     }
     if (reports.baseline) {
       for (const side of ours) {
