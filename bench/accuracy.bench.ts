@@ -218,6 +218,12 @@ async function runChild(set: SetName, side: Side): Promise<void> {
 
 /** Images the tesseract program reads as they are (not PDFs or HEIC). */
 const CLI_FORMATS = new Set(['image/jpeg', 'image/png', 'image/tiff', 'image/gif', 'image/webp']);
+const programReads = async (file: string) => CLI_FORMATS.has(sniffMimeType(await readFile(file)) ?? '');
+
+/** The reference program on one image, as someone would run it by hand (`--psm 6 -l eng`, one thread); `models` picks other models than its own. */
+function runProgram(file: string, models: string[] = []) {
+  return spawnSync('tesseract', [file, 'stdout', ...models, '--psm', '6', '-l', 'eng'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: 'ignore', timeout: 120_000 });
+}
 
 /**
  * The reference: the tesseract program on each image file, one after another, as someone would
@@ -235,21 +241,15 @@ async function runCliChild(set: SetName, side: CliSide): Promise<void> {
   }
   const cpuStart = processTreeCpuSeconds();
   for (const c of cases) {
-    if (!CLI_FORMATS.has(sniffMimeType(await readFile(c.file)) ?? '')) continue;
+    if (!(await programReads(c.file))) continue;
     const started = performance.now();
-    const argv = [c.file, 'stdout', ...models, '--psm', '6', '-l', 'eng'];
-    const run = spawnSync('tesseract', argv, { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: 'ignore', timeout: 120_000 });
+    const run = runProgram(c.file, models);
     const no = { total: false, date: false, merchant: false, currency: false, currencyWithHint: false, secondary: {} };
     outcomes.push({ file: path.basename(c.file), ms: performance.now() - started, ...no, error: run.status === 0 ? undefined : `exit ${run.status ?? run.error?.message}` });
   }
   const report: ChildReport = { outcomes, cpuSeconds: processTreeCpuSeconds() - cpuStart, peakRssMb: 0 };
   process.stdout.write(`\n@@REPORT ${JSON.stringify(report)}\n`);
   process.exit(0);
-}
-
-/** The reference program on one image, as someone would run it by hand: its own models, one thread. */
-function runProgram(file: string): void {
-  spawnSync('tesseract', [file, 'stdout', '--psm', '6', '-l', 'eng'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: 'ignore', timeout: 120_000 });
 }
 
 /**
@@ -261,13 +261,13 @@ async function runPairedChild(set: SetName, side: PairedSide): Promise<void> {
   const cases = (await casesOf(set)).slice(0, args.limit ? Number(args.limit) : undefined);
   const { engine, read } = await warmPipeline(side, cases, 1);
   const pairs: NonNullable<ChildReport['pairs']> = [];
+  const cpuOf = async (run: () => unknown) => {
+    const before = processTreeCpuSeconds();
+    await run();
+    return processTreeCpuSeconds() - before;
+  };
   for (const c of cases) {
-    if (!CLI_FORMATS.has(sniffMimeType(await readFile(c.file)) ?? '')) continue;
-    const cpuOf = async (run: () => unknown) => {
-      const before = processTreeCpuSeconds();
-      await run();
-      return processTreeCpuSeconds() - before;
-    };
+    if (!(await programReads(c.file))) continue;
     const ours = () => read(c.file).catch(() => undefined);
     const program = () => runProgram(c.file);
     const oursFirst = pairs.length % 2 === 0;

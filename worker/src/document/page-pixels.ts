@@ -16,18 +16,19 @@ export interface Pixels {
  * colour, and a job's five pages kept to its end were 180 MB), to be decoded again if asked.
  */
 const MAX_BYTES = 96 * 1024 * 1024;
-const cache = new Map<Buffer, Promise<Pixels>>();
-const sizes = new Map<Buffer, number>();
+/** In order of use, the most recent last; `bytes` is known once decoded. */
+const cache = new Map<Buffer, { pixels: Promise<Pixels>; bytes: number }>();
 let bytes = 0;
 
 function keep(image: Buffer, pixels: Promise<Pixels>): void {
   forget(image);
-  cache.set(image, pixels);
+  const entry = { pixels, bytes: 0 };
+  cache.set(image, entry);
   pixels.then(
     ({ data }) => {
-      if (cache.get(image) !== pixels) return; // forgotten meanwhile
-      sizes.set(image, data.byteLength);
-      bytes += data.byteLength;
+      if (cache.get(image) !== entry) return; // forgotten meanwhile
+      entry.bytes = data.byteLength;
+      bytes += entry.bytes;
       for (const [oldest] of cache) {
         if (bytes <= MAX_BYTES || oldest === image) break;
         forget(oldest);
@@ -35,25 +36,23 @@ function keep(image: Buffer, pixels: Promise<Pixels>): void {
     },
     // A failed decode is not kept: the next reader tries again and gets the error itself.
     () => {
-      if (cache.get(image) === pixels) forget(image);
+      if (cache.get(image) === entry) forget(image);
     },
   );
 }
 
 function forget(image: Buffer): void {
+  bytes -= cache.get(image)?.bytes ?? 0;
   cache.delete(image);
-  bytes -= sizes.get(image) ?? 0;
-  sizes.delete(image);
 }
 
 /** Pixels kept for this image, now the most recently used. */
 function kept(image: Buffer): Promise<Pixels> | undefined {
-  const pixels = cache.get(image);
-  if (pixels) {
-    cache.delete(image);
-    cache.set(image, pixels);
-  }
-  return pixels;
+  const entry = cache.get(image);
+  if (!entry) return undefined;
+  cache.delete(image);
+  cache.set(image, entry);
+  return entry.pixels;
 }
 
 /** The pixels of an encoded page image (PNG or JPEG), decoded on the first call for that buffer. */

@@ -143,7 +143,8 @@ class PageFiles {
     const pixels = await knownPixels(image);
     if (pixels?.channels === 1 || pixels?.channels === 3) {
       const header = Buffer.from(`${pixels.channels === 1 ? 'P5' : 'P6'}\n${pixels.width} ${pixels.height}\n255\n`);
-      await writeFile(file, Buffer.concat([header, pixels.data]));
+      // Header and pixels written one after the other: no copy of the page to join them.
+      await writeFile(file, [header, pixels.data]);
     } else {
       await writeFile(file, image);
     }
@@ -254,7 +255,6 @@ class StreamingTesseract {
     this.pending = null;
   }
 }
-
 
 function lastLines(text: string): string {
   return text.trim().split('\n').slice(-3).join(' / ') || 'no message';
