@@ -1,4 +1,5 @@
 import { PIPELINE_STEPS, type UploadView } from '@receipts/common';
+import { JOBS_AHEAD } from '@receipts/worker';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Deployment, type DeploymentMode } from './support/deployment.js';
@@ -78,10 +79,12 @@ describe.each<DeploymentMode>(['pglite', 'postgres'])('pipeline spine on %s', (m
   });
 
   it('cancels a waiting upload and an active one', async () => {
-    // Concurrency is 2: the first two start, the third waits.
+    // The worker holds its two OCR slots' jobs and one ahead (JOBS_AHEAD): the first three start, the fourth waits.
+    const places = Number(deployment.env.WORKER_CONCURRENCY) + JOBS_AHEAD;
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await visitor.upload(receipt, `cancel-${i}.jpg`)).body.id as string);
-    const [active, , waiting] = ids as [string, string, string];
+    for (let i = 0; i <= places; i++) ids.push((await visitor.upload(receipt, `cancel-${i}.jpg`)).body.id as string);
+    const active = ids[0]!;
+    const waiting = ids[places]!;
 
     const waitingCancel = await visitor.json<UploadView>(`/api/ocr/cancel/${waiting}`, { method: 'POST' });
     expect(waitingCancel.status).toBe(200);
@@ -92,7 +95,7 @@ describe.each<DeploymentMode>(['pglite', 'postgres'])('pipeline spine on %s', (m
     expect(activeCancel.body.status).toBe('cancelled');
 
     for (const id of [active, waiting]) expect((await visitor.waitForEnd(id)).event).toBe('upload:cancelled');
-    await visitor.waitForEnd(ids[1]!);
+    for (const id of ids.slice(1, places)) await visitor.waitForEnd(id);
     // The worker stopped work on it: no receipt, still cancelled, no progress after the cancel.
     const { body: after } = await visitor.json<UploadView>(`/api/uploads/${active}`);
     expect(after.status).toBe('cancelled');
