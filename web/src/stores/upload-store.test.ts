@@ -1,6 +1,6 @@
 import type { UploadView } from '@receipts/common';
 import { describe, expect, it } from 'vitest';
-import { mergeServerList, useUploadStore, type UploadItem } from './upload-store.js';
+import { isBeingSent, mergeServerList, useUploadStore, type UploadItem } from './upload-store.js';
 
 const now = Date.parse('2025-03-01T12:00:00Z');
 const view = (id: string, over: Partial<UploadView> = {}): UploadView => ({
@@ -54,6 +54,17 @@ describe('merging the server list into the upload list', () => {
     expect(merged.map((i) => i.id)).toEqual(['local-2', 'a', 'b']);
   });
 
+  it('leaves out an unknown row of the same name as a file still being sent, and shows it once none is', () => {
+    const sending = item('local-1', { filename: 'x.jpg', status: 'uploading' });
+    const server = [view('s1', { filename: 'x.jpg' }), view('s2', { filename: 'y.jpg' })];
+    expect(isBeingSent([sending], server[0]!)).toBe(true);
+    expect(mergeServerList([sending], server, new Set(), now).map((i) => i.id)).toEqual(['local-1', 's2']);
+    // A row already listed under its id is merged as before, whatever is being sent.
+    expect(mergeServerList([sending, item('s1', { filename: 'x.jpg' })], server, new Set(), now).map((i) => i.id).sort()).toEqual(['local-1', 's1', 's2']);
+    const failed = { ...sending, status: 'error' as const };
+    expect(mergeServerList([failed], server, new Set(), now).map((i) => i.id).sort()).toEqual(['local-1', 's1', 's2']);
+  });
+
   it('drops a row the server says was cancelled', () => {
     const merged = mergeServerList([item('a', { status: 'processing', progress: 40 })], [view('a', { status: 'cancelled' })], new Set(), now);
     expect(merged).toEqual([]);
@@ -75,6 +86,25 @@ describe('the upload store', () => {
     store().patch('srv-1', { status: 'processing', progress: 95, step: 'saving' });
     store().accept('local-1', 'srv-1');
     expect(store().items.map((i) => [i.id, i.status, i.progress])).toEqual([['srv-1', 'completed', 100]]);
+  });
+
+  it('lists an upload once when the server shows it before its POST answers, with the server’s state', () => {
+    const store = useUploadStore.getState;
+    store().reset();
+    store().add(item('local-1', { filename: 'x.jpg', status: 'uploading' }));
+    store().add(item('local-2', { filename: 'y.jpg', status: 'uploading' }));
+    store().sync([view('srv-1', { filename: 'x.jpg', status: 'processing', progress: 30, step: 'recognizing' })], new Set());
+    store().upsert(view('srv-2', { filename: 'y.jpg' }), new Set());
+    expect(store().items.map((i) => [i.id, i.status])).toEqual([
+      ['local-2', 'uploading'],
+      ['local-1', 'uploading'],
+    ]);
+    store().accept('local-1', 'srv-1');
+    store().accept('local-2', 'srv-2');
+    expect(store().items.map((i) => [i.id, i.status, i.progress])).toEqual([
+      ['srv-2', 'queued', 0],
+      ['srv-1', 'processing', 30],
+    ]);
   });
 
   it('never moves a row backwards', () => {

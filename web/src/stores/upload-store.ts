@@ -42,6 +42,16 @@ export function itemFromView(u: UploadView): UploadItem | null {
 const ORDER: Record<UploadItemStatus, number> = { uploading: 0, queued: 1, processing: 2, completed: 3, error: 3 };
 
 /**
+ * A server row we do not list while a file of its name is still being sent from this page: it is
+ * most likely that file, whose POST has not answered yet (a busy server lists an upload before the
+ * browser hears its id). Shown beside the sending row it was the same file twice, and its Cancel
+ * could be clicked before the id arrived. It joins that row when the id comes (accept).
+ */
+export function isBeingSent(current: readonly UploadItem[], view: Pick<UploadView, 'id' | 'filename'>): boolean {
+  return !current.some((i) => i.id === view.id) && current.some((i) => i.status === 'uploading' && i.filename === view.filename);
+}
+
+/**
  * Merges the server's list into ours: the server wins for what it knows, unless our row is
  * further along (an event can overtake the sync answer). A row the list does not know is kept:
  * the list may have been read before that upload was accepted. Newest first.
@@ -52,7 +62,7 @@ export function mergeServerList(current: readonly UploadItem[], server: readonly
   const fromServer: UploadItem[] = [];
   for (const view of server) {
     known.add(view.id);
-    if (dismissed.has(view.id)) continue;
+    if (dismissed.has(view.id) || isBeingSent(current, view)) continue;
     const item = itemFromView(view);
     if (!item) continue;
     const ours = mine.get(view.id);
@@ -118,9 +128,21 @@ export const useUploadStore = create<UploadState>((set) => ({
       early.delete(view.id);
       const fresh = dismissed.has(view.id) ? null : itemFromView(view);
       if (!fresh) return s;
+      if (isBeingSent(s.items, view)) {
+        early.set(view.id, fresh);
+        return s;
+      }
       if (s.items.some((i) => i.id === view.id)) return { items: s.items.map((i) => (i.id === view.id ? applyChange(i, fresh) : i)) };
       return { items: [fresh, ...s.items] };
     }),
-  sync: (server, dismissed) => set((s) => ({ items: mergeServerList(s.items, server, dismissed, Date.now()) })),
+  sync: (server, dismissed) =>
+    set((s) => {
+      // What the server says of a file still being sent waits for its id, like an early event.
+      for (const view of server) {
+        const item = isBeingSent(s.items, view) && !dismissed.has(view.id) ? itemFromView(view) : null;
+        if (item) early.set(view.id, applyChange(early.get(view.id) ?? item, item));
+      }
+      return { items: mergeServerList(s.items, server, dismissed, Date.now()) };
+    }),
   reset: () => set({ items: [] }),
 }));
