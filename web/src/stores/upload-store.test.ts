@@ -94,6 +94,8 @@ describe('the upload store', () => {
     store().add(item('local-1', { filename: 'x.jpg', status: 'uploading' }));
     store().add(item('local-2', { filename: 'y.jpg', status: 'uploading' }));
     store().sync([view('srv-1', { filename: 'x.jpg', status: 'processing', progress: 30, step: 'recognizing' })], new Set());
+    store().patch('srv-2', { status: 'processing', progress: 60, step: 'recognizing' });
+    // An upsert read before that event must not pull the held state back.
     store().upsert(view('srv-2', { filename: 'y.jpg' }), new Set());
     expect(store().items.map((i) => [i.id, i.status])).toEqual([
       ['local-2', 'uploading'],
@@ -102,7 +104,7 @@ describe('the upload store', () => {
     store().accept('local-1', 'srv-1');
     store().accept('local-2', 'srv-2');
     expect(store().items.map((i) => [i.id, i.status, i.progress])).toEqual([
-      ['srv-2', 'queued', 0],
+      ['srv-2', 'processing', 60],
       ['srv-1', 'processing', 30],
     ]);
   });

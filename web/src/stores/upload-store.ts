@@ -101,6 +101,13 @@ export function applyChange<T extends Pick<UploadItem, 'status' | 'progress'>>(c
  */
 const early = new Map<string, Pick<UploadItem, 'status' | 'progress'> & Partial<UploadItem>>();
 
+/** Keeps what the server said of a file still being sent, unless an event already took it further. */
+function hold(id: string, fresh: UploadItem): void {
+  const held = early.get(id);
+  const further = held && (ORDER[held.status] > ORDER[fresh.status] || (held.status === fresh.status && held.progress > fresh.progress));
+  early.set(id, further ? { ...fresh, ...held } : { ...held, ...fresh });
+}
+
 export const useUploadStore = create<UploadState>((set) => ({
   items: [],
   add: (item) => set((s) => ({ items: [item, ...s.items] })),
@@ -125,13 +132,13 @@ export const useUploadStore = create<UploadState>((set) => ({
   remove: (id) => set((s) => ({ items: s.items.filter((i) => i.id !== id) })),
   upsert: (view, dismissed) =>
     set((s) => {
-      early.delete(view.id);
       const fresh = dismissed.has(view.id) ? null : itemFromView(view);
-      if (!fresh) return s;
-      if (isBeingSent(s.items, view)) {
-        early.set(view.id, fresh);
+      if (fresh && isBeingSent(s.items, view)) {
+        hold(view.id, fresh);
         return s;
       }
+      early.delete(view.id);
+      if (!fresh) return s;
       if (s.items.some((i) => i.id === view.id)) return { items: s.items.map((i) => (i.id === view.id ? applyChange(i, fresh) : i)) };
       return { items: [fresh, ...s.items] };
     }),
@@ -140,7 +147,7 @@ export const useUploadStore = create<UploadState>((set) => ({
       // What the server says of a file still being sent waits for its id, like an early event.
       for (const view of server) {
         const item = isBeingSent(s.items, view) && !dismissed.has(view.id) ? itemFromView(view) : null;
-        if (item) early.set(view.id, applyChange(early.get(view.id) ?? item, item));
+        if (item) hold(view.id, item);
       }
       return { items: mergeServerList(s.items, server, dismissed, Date.now()) };
     }),
