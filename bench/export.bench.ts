@@ -14,6 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { signUpUnconfirmed } from '../tests/support/accounts.js';
+import { cpuSecondsOf } from './process-cpu.js';
 import { freePort } from '../tests/support/free-port.js';
 import { startServiceProcess } from '../tests/support/service-process.js';
 import { provisionServices } from '../tests/support/services.js';
@@ -26,15 +27,6 @@ const ITEMS = 5;
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-
-/** CPU-s a process has used: all its threads, and its main thread (the event loop's). */
-async function cpuSecondsOf(pid: number): Promise<{ all: number; main: number }> {
-  const ticks = async (file: string) => {
-    const fields = (await readFile(file, 'utf8')).split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  };
-  return { all: await ticks(`/proc/${pid}/stat`), main: await ticks(`/proc/${pid}/task/${pid}/stat`) };
-}
 
 /**
  * The download as a browser does it, straight to a file through node:http: fetch's web streams
@@ -188,10 +180,10 @@ async function main() {
     const bareCpu: number[] = [];
     const viaApi = async () => {
       const started = performance.now();
-      const cpu = await cpuSecondsOf(api.proc.pid!);
+      const cpu = cpuSecondsOf(api.proc.pid!);
       const res = await download(visitor, '/api/export?format=xlsx&preset=generic', exportFile);
       exportMs.push(performance.now() - started);
-      const after = await cpuSecondsOf(api.proc.pid!);
+      const after = cpuSecondsOf(api.proc.pid!);
       apiCpu.push({ all: after.all - cpu.all, main: after.main - cpu.main });
       rows = `${res.headers['x-export-rows']} + ${res.headers['x-export-issues']} rows`;
     };

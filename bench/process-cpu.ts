@@ -5,11 +5,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
 
-/** utime, stime, cutime, cstime of /proc/<pid>/stat (the fields after the command's closing parenthesis). */
-function statOf(pid: number | 'self'): { ppid: number; own: number; reaped: number } | null {
+/**
+ * utime, stime, cutime, cstime of /proc/<pid>/stat, or of one thread's /proc/<pid>/task/<tid>/stat
+ * (the fields after the command's closing parenthesis).
+ */
+function statOf(pid: number | 'self', tid?: number): { ppid: number; own: number; reaped: number } | null {
   let text: string;
   try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    text = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
   } catch {
     return null;
   }
@@ -37,4 +40,12 @@ export function processTreeCpuSeconds(): number {
     if (child?.ppid === process.pid) ticks += child.own + child.reaped;
   }
   return ticks / TICKS_PER_SECOND;
+}
+
+/** CPU-seconds another process has used so far: all its threads, and its main thread (a Node process's event loop). */
+export function cpuSecondsOf(pid: number): { all: number; main: number } {
+  const all = statOf(pid);
+  const main = statOf(pid, pid);
+  if (!all || !main) throw new Error(`no CPU figures for process ${pid}`);
+  return { all: all.own / TICKS_PER_SECOND, main: main.own / TICKS_PER_SECOND };
 }

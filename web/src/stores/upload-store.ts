@@ -41,6 +41,10 @@ export function itemFromView(u: UploadView): UploadItem | null {
 
 const ORDER: Record<UploadItemStatus, number> = { uploading: 0, queued: 1, processing: 2, completed: 3, error: 3 };
 
+/** Whether `a` is further along than `b`: a later status, or the same with more progress. */
+const isFurther = (a: Pick<UploadItem, 'status' | 'progress'>, b: Pick<UploadItem, 'status' | 'progress'>) =>
+  ORDER[a.status] > ORDER[b.status] || (a.status === b.status && a.progress > b.progress);
+
 /**
  * A server row we do not list while a file of its name is still being sent from this page: it is
  * most likely that file, whose POST has not answered yet (a busy server lists an upload before the
@@ -67,7 +71,7 @@ export function mergeServerList(current: readonly UploadItem[], server: readonly
     if (!item) continue;
     const ours = mine.get(view.id);
     if (!ours && now - item.createdAt > HOME_LIST_WINDOW_MS) continue;
-    const keepOurs = ours && (ORDER[ours.status] > ORDER[item.status] || (ours.status === item.status && ours.progress > item.progress));
+    const keepOurs = ours && isFurther(ours, item);
     fromServer.push(keepOurs ? ours : item);
   }
   const unknown = current.filter((i) => !known.has(i.id));
@@ -104,8 +108,7 @@ const early = new Map<string, Pick<UploadItem, 'status' | 'progress'> & Partial<
 /** Keeps what the server said of a file still being sent, unless an event already took it further. */
 function hold(id: string, fresh: UploadItem): void {
   const held = early.get(id);
-  const further = held && (ORDER[held.status] > ORDER[fresh.status] || (held.status === fresh.status && held.progress > fresh.progress));
-  early.set(id, further ? { ...fresh, ...held } : { ...held, ...fresh });
+  early.set(id, held && isFurther(held, fresh) ? { ...fresh, ...held } : { ...held, ...fresh });
 }
 
 export const useUploadStore = create<UploadState>((set) => ({
