@@ -16,8 +16,8 @@ import {
   type ExportRow,
   type ExportSource,
 } from '@receipts/common';
-import ExcelJS from 'exceljs';
 import { IssueSpool } from './issue.spool.js';
+import { XlsxWriter, type FormulaCell, type XlsxSheet, type XlsxValue } from './xlsx.writer.js';
 
 /** Pages of receipts, valid ones and ones with issues together, read from the database one page at a time. */
 export type ReceiptPages = AsyncIterable<ExportSource[]>;
@@ -44,24 +44,6 @@ export async function roomIn(out: Writable): Promise<void> {
   ]).finally(() => ac.abort());
 }
 
-/** The stream an exceljs sheet writes into: archiver's PassThrough (readable-stream 2, so only its `_writableState` tells). */
-interface ZipEntryInput {
-  _writableState?: { needDrain: boolean };
-  once(event: 'drain', listener: () => void): unknown;
-}
-
-/**
- * Waits until the zip has taken in what the sheet wrote. exceljs pushes sheet XML into the zip
- * without backpressure, so when deflate falls behind (or the entry has not started yet) the XML
- * piles up in memory; the sheet stream's `pipes` (an exceljs internal) say when it caught up.
- */
-async function zipCaughtUp(sheet: ExcelJS.Worksheet): Promise<void> {
-  const pipes = (sheet as unknown as { stream?: { pipes?: ZipEntryInput[] } }).stream?.pipes ?? [];
-  for (const pipe of pipes) {
-    if (pipe._writableState?.needDrain) await new Promise<void>((resolve) => pipe.once('drain', resolve));
-  }
-}
-
 /**
  * Hands out a page's receipts, letting go of each once taken: a receipt written early in a page
  * can be collected young instead of surviving into the old generation with the rest of the page.
@@ -84,18 +66,6 @@ function dayCell(value: string): Date | string {
   const date = new Date(Date.UTC(year, month, day));
   // 2023-02-30 would roll over into March: such a day is not a date.
   return date.getUTCMonth() === month && date.getUTCDate() === day ? date : value;
-}
-
-// exceljs looks styles up by object identity: one shared object per format keeps that cheap.
-const PLAIN: Partial<ExcelJS.Style> = {};
-const DATE_STYLE: Partial<ExcelJS.Style> = { numFmt: 'yyyy-mm-dd' };
-const PERCENT_STYLE: Partial<ExcelJS.Style> = { numFmt: '0%' };
-const HEADER_STYLE: Partial<ExcelJS.Style> = { font: { bold: true } };
-const moneyStyles = new Map<string, Partial<ExcelJS.Style>>();
-function moneyStyle(currency: string): Partial<ExcelJS.Style> {
-  let style = moneyStyles.get(currency);
-  if (!style) moneyStyles.set(currency, (style = { numFmt: moneyNumFmt(currency) }));
-  return style;
 }
 
 interface SheetLayout {
@@ -121,14 +91,29 @@ function widthOf(column: string): number {
   return 12;
 }
 
-function addSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name: string, layout: SheetLayout): ExcelJS.Worksheet {
-  const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = layout.columns.map((key) => ({ key, width: widthOf(key) }));
-  const header = sheet.addRow([...layout.columns]);
-  header.eachCell((cell) => {
-    cell.style = HEADER_STYLE;
-  });
-  header.commit();
+/** The style of each kind of cell, made once per workbook; money per currency as it comes. */
+class Styles {
+  readonly header: number;
+  readonly date: number;
+  readonly percent: number;
+  private readonly money = new Map<string, number>();
+
+  constructor(private readonly workbook: XlsxWriter) {
+    this.header = workbook.style({ bold: true });
+    this.date = workbook.style({ numFmt: 'yyyy-mm-dd' });
+    this.percent = workbook.style({ numFmt: '0%' });
+  }
+
+  moneyIn(currency: string): number {
+    let id = this.money.get(currency);
+    if (id === undefined) this.money.set(currency, (id = this.workbook.style({ numFmt: moneyNumFmt(currency) })));
+    return id;
+  }
+}
+
+function addSheet(workbook: XlsxWriter, styles: Styles, name: string, layout: SheetLayout): XlsxSheet {
+  const sheet = workbook.addSheet(name, { widths: layout.columns.map(widthOf), frozenRows: 1 });
+  sheet.addRow(layout.columns, layout.columns.map(() => styles.header));
   return sheet;
 }
 
@@ -139,36 +124,37 @@ const formulaText = (text: string) => [...text].slice(0, 255).join('').replace(/
 
 /**
  * The file name as a link to the original beside the workbook. A HYPERLINK formula rather than
- * a hyperlink: exceljs keeps every hyperlink of a sheet in memory until the sheet ends, a
- * formula is written and gone; Excel and LibreOffice open the relative path from the workbook's folder.
+ * a hyperlink: a hyperlink is a relationship of the sheet, listed after all its rows; a formula is
+ * written with its row. Excel and LibreOffice open the relative path from the workbook's folder.
  */
-function linkCell(text: string, target: string): ExcelJS.CellFormulaValue {
-  return { formula: `HYPERLINK("${formulaText(target)}","${formulaText(text)}")`, result: [...text].slice(0, 255).join(''), date1904: false };
+function linkCell(text: string, target: string): FormulaCell {
+  return { formula: `HYPERLINK("${formulaText(target)}","${formulaText(text)}")`, result: [...text].slice(0, 255).join('') };
 }
 
-function writeRow(sheet: ExcelJS.Worksheet, layout: SheetLayout, row: readonly CellValue[], currency: string, link?: string): void {
-  // An absent value makes no cell at all (undefined), which keeps the file small and skips the style lookup.
-  const values: Array<CellValue | Date | ExcelJS.CellFormulaValue | undefined> = row.map((value, i) => {
-    if (value === null) return undefined;
-    if (i === 0 && link && typeof value === 'string') return linkCell(value, link);
-    if (typeof value !== 'string') return value;
-    return layout.kinds[i] === 'date' ? dayCell(value) : fitCellText(value);
-  });
-  const written = sheet.addRow(values);
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
-    if (value === undefined) continue;
+function writeRow(sheet: XlsxSheet, styles: Styles, layout: SheetLayout, row: readonly CellValue[], currency: string, link?: string): void {
+  const values: XlsxValue[] = new Array(row.length);
+  const ids: number[] = new Array(row.length);
+  for (let i = 0; i < row.length; i++) {
+    const value = row[i];
+    // An absent value makes no cell at all, which keeps the file small.
+    if (value === null || value === undefined) continue;
     const kind = layout.kinds[i];
-    written.getCell(i + 1).style =
-      kind === 'money' && typeof value === 'number'
-        ? moneyStyle(currency)
-        : kind === 'date' && value instanceof Date
-          ? DATE_STYLE
-          : kind === 'percent'
-            ? PERCENT_STYLE
-            : PLAIN;
+    if (typeof value === 'number') {
+      values[i] = value;
+      ids[i] = kind === 'money' ? styles.moneyIn(currency) : kind === 'percent' ? styles.percent : 0;
+    } else if (i === 0 && link) {
+      values[i] = linkCell(value, link);
+      ids[i] = 0;
+    } else if (kind === 'date') {
+      const day = dayCell(value);
+      values[i] = day;
+      ids[i] = day instanceof Date ? styles.date : 0;
+    } else {
+      values[i] = fitCellText(value);
+      ids[i] = kind === 'percent' ? styles.percent : 0;
+    }
   }
-  written.commit();
+  sheet.addRow(values, ids);
 }
 
 /**
@@ -178,38 +164,40 @@ function writeRow(sheet: ExcelJS.Worksheet, layout: SheetLayout, row: readonly C
  * time. Each page waits for room in `out`, so memory stays flat whatever the number of receipts.
  */
 export async function writeWorkbook(out: Writable, sheetNames: readonly [string, string, string], pages: ReceiptPages, linkOf?: OriginalLink): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  workbook.creator = 'Receipts to Excel';
+  const workbook = new XlsxWriter(out, 'Receipts to Excel');
+  const styles = new Styles(workbook);
   const tally = emptyTally();
   const spool = new IssueSpool();
   try {
-    const receiptsSheet = addSheet(workbook, sheetNames[0], RECEIPTS);
+    const receiptsSheet = addSheet(workbook, styles, sheetNames[0], RECEIPTS);
     for await (const page of pages) {
       for (const source of drain(page)) {
         tallyReceipt(tally, source.receipt);
         if (source.receipt.valid === false) await spool.push(source);
-        else writeRow(receiptsSheet, RECEIPTS, exportRowValues(source), source.receipt.currency ?? 'USD', linkOf?.(source));
+        else writeRow(receiptsSheet, styles, RECEIPTS, exportRowValues(source), source.receipt.currency ?? 'USD', linkOf?.(source));
       }
-      await zipCaughtUp(receiptsSheet);
+      await receiptsSheet.caughtUp();
       await roomIn(out);
     }
-    receiptsSheet.commit();
+    await receiptsSheet.end();
 
-    const issuesSheet = addSheet(workbook, sheetNames[1], ISSUES);
+    const issuesSheet = addSheet(workbook, styles, sheetNames[1], ISSUES);
     for await (const page of spool.pages(SPOOL_PAGE)) {
       for (const source of drain(page)) {
-        writeRow(issuesSheet, ISSUES, valuesOf(ISSUES, issueRow(source)), source.receipt.currency ?? 'USD', linkOf?.(source));
+        writeRow(issuesSheet, styles, ISSUES, valuesOf(ISSUES, issueRow(source)), source.receipt.currency ?? 'USD', linkOf?.(source));
       }
-      await zipCaughtUp(issuesSheet);
+      await issuesSheet.caughtUp();
       await roomIn(out);
     }
-    issuesSheet.commit();
+    await issuesSheet.end();
+
+    const summarySheet = addSheet(workbook, styles, sheetNames[2], SUMMARY);
+    for (const row of summaryRows(tally)) writeRow(summarySheet, styles, SUMMARY, valuesOf(SUMMARY, row), 'USD');
+    await workbook.finish();
+  } catch (err) {
+    workbook.abandon();
+    throw err;
   } finally {
     await spool.close();
   }
-
-  const summarySheet = addSheet(workbook, sheetNames[2], SUMMARY);
-  for (const row of summaryRows(tally)) writeRow(summarySheet, SUMMARY, valuesOf(SUMMARY, row), 'USD');
-  summarySheet.commit();
-  await workbook.commit();
 }
