@@ -140,6 +140,17 @@ describe('XlsxWriter', () => {
     expect(read.getWorksheet('Rows')!.rowCount).toBe(5_000);
   });
 
+  it('stops waiting for the zip when the client goes away', async () => {
+    const out = new PassThrough();
+    const workbook = new XlsxWriter(out, 'test');
+    const sheet = workbook.addSheet('Rows', { widths: [] });
+    for (let i = 0; i < 5_000; i++) sheet.addRow([i, randomBytes(300).toString('hex')], []);
+    const waiting = sheet.caughtUp();
+    out.destroy();
+    await expect(waiting).rejects.toThrow('client went away');
+    await expect(workbook.finish()).rejects.toThrow('client went away');
+  });
+
   it('leaves the output unended when abandoned, so a broken download cannot pass for a whole workbook', async () => {
     const out = new PassThrough();
     let ended = false;

@@ -77,6 +77,8 @@ export class XlsxSheet {
     readonly name: string,
     readonly path: string,
     options: XlsxSheetOptions,
+    /** The workbook's failure: a wait for the zip must not outlast the client. */
+    private readonly broken: Promise<never>,
   ) {
     const pane = options.frozenRows
       ? `<pane ySplit="${options.frozenRows}" topLeftCell="A${options.frozenRows + 1}" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>`
@@ -120,10 +122,15 @@ export class XlsxSheet {
     if (this.pending.length >= CHUNK_CHARS) this.flush();
   }
 
-  /** Resolves once the zip has taken in what this sheet wrote, so rows do not pile up in memory. */
+  /**
+   * Resolves once the zip has taken in what this sheet wrote, so rows do not pile up in memory;
+   * rejects when the workbook can no longer be delivered.
+   */
   async caughtUp(): Promise<void> {
     this.flush();
-    if (this.entry.writableNeedDrain) await once(this.entry, 'drain');
+    if (!this.entry.writableNeedDrain) return;
+    const ac = new AbortController();
+    await Promise.race([once(this.entry, 'drain', { signal: ac.signal }), this.broken]).finally(() => ac.abort());
   }
 
   /** Ends the sheet; the zip has all of it once it resolves. */
@@ -150,20 +157,24 @@ export class XlsxWriter {
   private readonly styleIds = new Map<string, number>();
   /** Cell formats (xf): [number format id, bold]; 0 is the default. */
   private readonly xfs: Array<[number, boolean]> = [[0, false]];
-  private readonly done: Promise<void>;
+  /** Rejects when `out` fails or closes before it has the whole workbook, or the zip fails; never resolves. */
+  private readonly broken: Promise<never>;
+  private readonly finished: Promise<unknown>;
 
   constructor(
     out: Writable,
     private readonly creator: string,
   ) {
-    this.done = new Promise<void>((resolve, reject) => {
-      out.once('finish', resolve);
+    this.broken = new Promise<never>((_, reject) => {
       out.on('error', reject);
-      out.once('close', () => reject(new Error('client went away')));
+      out.once('close', () => {
+        if (!out.writableFinished) reject(new Error('client went away'));
+      });
       this.zip.on('error', reject);
     });
-    // Settled by finish(); a failure before then is thrown where the writing awaits.
-    this.done.catch(() => undefined);
+    // Awaited wherever the writing waits (caughtUp, finish); this keeps a failure between waits from going unhandled.
+    this.broken.catch(() => undefined);
+    this.finished = once(out, 'finish');
     this.zip.pipe(out);
   }
 
@@ -180,7 +191,7 @@ export class XlsxWriter {
 
   /** Starts a sheet; the previous one must have ended (the zip writes one entry at a time). */
   addSheet(name: string, options: XlsxSheetOptions): XlsxSheet {
-    const sheet = new XlsxSheet(name, `xl/worksheets/sheet${this.sheets.length + 1}.xml`, options);
+    const sheet = new XlsxSheet(name, `xl/worksheets/sheet${this.sheets.length + 1}.xml`, options, this.broken);
     this.sheets.push(sheet);
     this.zip.append(sheet.source, { name: sheet.path });
     return sheet;
@@ -199,7 +210,7 @@ export class XlsxWriter {
       ['xl/styles.xml', this.stylesXml()],
     ];
     for (const [name, xml] of parts) this.zip.append(xml, { name });
-    await Promise.all([this.zip.finalize(), this.done]);
+    await Promise.race([Promise.all([this.zip.finalize(), this.finished]), this.broken]);
   }
 
   /**
