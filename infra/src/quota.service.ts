@@ -77,14 +77,9 @@ export class QuotaService {
   }
 }
 
-/**
- * Takes one unit for every subject inside `tx`, or none: returns null when any subject is at
- * its limit (the caller rolls `tx` back). One conditional upsert for all subjects, so concurrent
- * reservations count exactly in a single round trip. Only the upload repository calls it: a unit
- * is always taken with its upload.
- */
-export async function reserveQuota(tx: Executor, policy: Pick<QuotaPolicy, 'subjects' | 'period' | 'limit'>): Promise<QuotaCharge[] | null> {
-  const rows = await tx
+/** One conditional upsert for all subjects: a unit taken from each that has room; the rows returned are those subjects. */
+function takeUnits(db: Executor, policy: Pick<QuotaPolicy, 'subjects' | 'period' | 'limit'>) {
+  return db
     .insert(quotaUsage)
     .values(policy.subjects.map((subject) => ({ subject, period: policy.period.key, used: 1 })))
     .onConflictDoUpdate({
@@ -93,8 +88,42 @@ export async function reserveQuota(tx: Executor, policy: Pick<QuotaPolicy, 'subj
       setWhere: sql`${quotaUsage.used} < ${policy.limit}`,
     })
     .returning({ used: quotaUsage.used });
+}
+
+const chargesOf = (policy: Pick<QuotaPolicy, 'subjects' | 'period'>): QuotaCharge[] => policy.subjects.map((subject) => ({ subject, period: policy.period.key }));
+
+/**
+ * Takes one unit for every subject inside `tx`, or none: returns null when any subject is at
+ * its limit (the caller rolls `tx` back). Concurrent reservations count exactly in a single
+ * round trip. Only the upload repository calls it: a unit is always taken with its upload.
+ */
+export async function reserveQuota(tx: Executor, policy: Pick<QuotaPolicy, 'subjects' | 'period' | 'limit'>): Promise<QuotaCharge[] | null> {
+  const rows = await takeUnits(tx, policy);
   if (rows.length < policy.subjects.length) return null;
-  return policy.subjects.map((subject) => ({ subject, period: policy.period.key }));
+  return chargesOf(policy);
+}
+
+/** PostgreSQL's division_by_zero: how a statement carrying a quota reservation fails when a subject had no room. */
+const NO_ROOM = '22012';
+
+/**
+ * The same reservation inside the statement that records what it pays for (the upload's
+ * insert): `reserved` is a CTE to add to that statement and `charges` the value of its
+ * quota_charges column. When a subject had no room, `charges` divides by zero, which fails the
+ * whole statement, the units it took included: one statement, one round trip, no transaction.
+ */
+export function quotaReservation(db: Database, policy: Pick<QuotaPolicy, 'subjects' | 'period' | 'limit'>) {
+  const reserved = db.$with('quota_reserved', { used: quotaUsage.used }).as(takeUnits(db, policy).getSQL());
+  const charges = sql<QuotaCharge[]>`(select case when count(*) = ${policy.subjects.length} then ${JSON.stringify(chargesOf(policy))}::jsonb else to_jsonb(1 / (count(*) * 0)) end from ${reserved})`;
+  return { reserved, charges };
+}
+
+/** Whether a statement made with quotaReservation failed for want of room (on the error or one it wraps: Drizzle wraps the driver's). */
+export function isQuotaRefusal(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === NO_ROOM) return true;
+  }
+  return false;
 }
 
 /** Gives `charges` back; the upload repository calls it once per upload (refund-once lives there). */

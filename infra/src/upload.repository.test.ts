@@ -7,14 +7,14 @@ import * as schema from './db/schema.js';
 import { QuotaService, type QuotaOwner, type QuotaPolicy } from './quota.service.js';
 import { UPLOAD_MOVES, UploadRepository, type ExtractedReceipt, type UploadMove } from './upload.repository.js';
 
-// Real PostgreSQL (a database of this run's own): the guarantees below live in SQL statements.
-describe('upload repository', { timeout: 60_000 }, () => {
+// Real PostgreSQL and the embedded PGlite (a database of this run's own): the guarantees below live in SQL statements.
+describe.each(['postgres', 'pglite'] as const)('upload repository on %s', { timeout: 60_000 }, (kind) => {
   let database: TestDatabase;
   let uploads: UploadRepository;
   let quota: QuotaService;
 
   beforeAll(async () => {
-    database = await openTestDatabase();
+    database = await openTestDatabase(kind);
     uploads = new UploadRepository(database.db);
     quota = new QuotaService(database.db, []);
   }, 120_000);

@@ -13,7 +13,7 @@ import { TransactionRollbackError, and, asc, count, desc, eq, inArray, isNull, l
 import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from './db/database.js';
 import { receiptEdits, receipts, uploads, users, type ReceiptRow, type UploadRow } from './db/schema.js';
-import { releaseQuota, reserveQuota, type QuotaOwner, type QuotaPolicy } from './quota.service.js';
+import { isQuotaRefusal, quotaReservation, releaseQuota, reserveQuota, type QuotaOwner, type QuotaPolicy } from './quota.service.js';
 import { toDuplicateOf, toReceiptView, toUploadView } from './upload-view.js';
 
 /**
@@ -216,43 +216,46 @@ export class UploadRepository {
   // Lifecycle
 
   /**
-   * Records a new upload and takes its quota unit in one transaction; null, with nothing
-   * written, when the owner has no unit left. The same file again is flagged for the owner to
-   * keep or delete, never dropped: the owner's earliest live upload of the very same bytes is
-   * looked up inside the insert, one round trip less on every upload.
+   * Records a new upload and takes its quota unit in one statement (one round trip, where a
+   * transaction took four); null, with nothing written, when the owner has no unit left. The
+   * same file again is flagged for the owner to keep or delete, never dropped: the owner's
+   * earliest live upload of the very same bytes is looked up inside the insert.
    */
   async create(upload: NewUpload, policy: QuotaPolicy): Promise<UploadRow | null> {
     const { owner } = upload;
-    const sameFile = sql`(${this.db
-      .select({ id: uploads.id })
-      .from(uploads)
-      .where(and(ownedBy(owner), eq(uploads.sha256, upload.sha256), inArray(uploads.status, LIVE)))
-      .orderBy(asc(uploads.createdAt), asc(uploads.id))
-      .limit(1)})`;
-    return this.db
-      .transaction(async (tx) => {
-        const charges = await reserveQuota(tx, policy);
-        if (!charges) return tx.rollback();
-        const [inserted] = await tx
-          .insert(uploads)
-          .values({
-            id: upload.id,
-            userId: owner.userId,
-            anonId: owner.userId ? null : owner.anonId,
-            filename: upload.filename,
-            mimeType: upload.mimeType,
-            size: upload.size,
-            sha256: upload.sha256,
-            currencyCode: upload.currencyCode,
-            lane: upload.lane,
-            quotaCharges: charges,
-            duplicateOf: sameFile,
-            duplicateReason: sql`CASE WHEN ${sameFile} IS NOT NULL THEN 'same-file' END`,
-          })
-          .returning();
-        return inserted!;
-      })
-      .catch((err: unknown) => refusedOnRollback(err, null));
+    const sameFile = this.db.$with('same_file').as(
+      this.db
+        .select({ id: uploads.id })
+        .from(uploads)
+        .where(and(ownedBy(owner), eq(uploads.sha256, upload.sha256), inArray(uploads.status, LIVE)))
+        .orderBy(asc(uploads.createdAt), asc(uploads.id))
+        .limit(1),
+    );
+    const { reserved, charges } = quotaReservation(this.db, policy);
+    try {
+      const [inserted] = await this.db
+        .with(reserved, sameFile)
+        .insert(uploads)
+        .values({
+          id: upload.id,
+          userId: owner.userId,
+          anonId: owner.userId ? null : owner.anonId,
+          filename: upload.filename,
+          mimeType: upload.mimeType,
+          size: upload.size,
+          sha256: upload.sha256,
+          currencyCode: upload.currencyCode,
+          lane: upload.lane,
+          quotaCharges: charges,
+          duplicateOf: sql`(select id from ${sameFile})`,
+          duplicateReason: sql`(select 'same-file' from ${sameFile})`,
+        })
+        .returning();
+      return inserted!;
+    } catch (err) {
+      if (isQuotaRefusal(err)) return null;
+      throw err;
+    }
   }
 
   /**

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { openDatabase, type Database } from '@receipts/infra';
 import { provisionServices, type TestServices } from './services.js';
 
@@ -7,16 +10,21 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-/** A migrated PostgreSQL database of this run's own (and a Redis key prefix), for service tests beside the code. */
-export async function openTestDatabase(): Promise<TestDatabase> {
+/**
+ * A migrated database of this run's own (and a Redis key prefix), for service tests beside the
+ * code: PostgreSQL, or the embedded PGlite in a directory of its own.
+ */
+export async function openTestDatabase(kind: 'postgres' | 'pglite' = 'postgres'): Promise<TestDatabase> {
   const services = await provisionServices();
-  const handle = await openDatabase({ url: services.databaseUrl, pgliteDir: '', migrate: true });
+  const pgliteDir = kind === 'pglite' ? await mkdtemp(path.join(os.tmpdir(), 'receipts-pglite-')) : '';
+  const handle = await openDatabase({ url: kind === 'postgres' ? services.databaseUrl : undefined, pgliteDir, migrate: true });
   return {
     db: handle.db,
     services,
     async close() {
       await handle.close();
       await services.cleanup();
+      if (pgliteDir) await rm(pgliteDir, { recursive: true, force: true });
     },
   };
 }
