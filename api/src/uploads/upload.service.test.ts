@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { LANE_PRIORITY, RECEIPT_JOB, RECEIPT_QUEUE } from '@receipts/common';
-import { createReceiptQueue, createRedis, onCancelRequests, ReceiptJobs, type QuotaService } from '@receipts/infra';
+import { createReceiptQueue, createRedis, onCancelRequests, ownerRoom, QuotaAnnouncer, ReceiptJobs, type QuotaService } from '@receipts/infra';
 import { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymousOwner as visitor, extracted, openUploadStack, pngFile as png, type UploadStack } from '../../../tests/support/upload-stack.js';
@@ -47,6 +47,25 @@ describe('upload service', () => {
     expect(await used(owner)).toBe(1);
     await until(() => stack.events.some((m) => m.event === 'quota:updated' && m.room === `anon:${owner.anonId}`));
     expect(stack.events.find((m) => m.event === 'quota:updated' && m.room === `anon:${owner.anonId}`)?.payload).toMatchObject({ used: 1 });
+  });
+
+  it('announces the quota figures of uploads made at once a few times, the last read after the last upload', async () => {
+    const owner = visitor();
+    const room = ownerRoom(owner);
+    const published = () => stack.events.filter((m) => m.event === 'quota:updated' && m.room === room).map((m) => (m.payload as { used: number }).used);
+    await Promise.all(Array.from({ length: 5 }, () => service.create(owner, png())));
+    await until(() => published().at(-1) === 5);
+    expect(published().at(-1)).toBe(5);
+
+    // Asked for ten times in one go: one read, then one more for the nine that came while it ran.
+    const failures: unknown[] = [];
+    const announcer = new QuotaAnnouncer(quota, stack.bus, (err) => failures.push(err));
+    const before = published().length;
+    await Promise.all(Array.from({ length: 10 }, () => announcer.announce(owner, room)));
+    await until(() => published().length >= before + 2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(published().length - before).toBe(2);
+    expect(failures).toEqual([]);
   });
 
   it('refuses an upload over the quota and keeps nothing of it', async () => {

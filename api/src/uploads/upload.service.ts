@@ -4,6 +4,7 @@ import {
   metrics,
   notifyQuota,
   ownerRoom,
+  QuotaAnnouncer,
   type FileStore,
   type Logger,
   type QuotaService,
@@ -40,7 +41,13 @@ const unavailable = () =>
  * the receipt jobs of the queue module.
  */
 export class UploadService {
-  constructor(private readonly deps: UploadServiceDeps) {}
+  private readonly announcer: QuotaAnnouncer;
+
+  constructor(private readonly deps: UploadServiceDeps) {
+    this.announcer = new QuotaAnnouncer(deps.quota, deps.bus, (err) =>
+      deps.log.warn({ err: (err as Error).message }, 'quota figures not published; clients see them on their next sync'),
+    );
+  }
 
   /**
    * Checks the file, takes a quota unit, stores the file, records the upload and enqueues its
@@ -95,10 +102,8 @@ export class UploadService {
     }
     metrics.uploadSize.observe({ mime_type: mimeType }, file.buffer.length);
     log.info({ uploadId: id, requestId: context.requestId, lane, mimeType, size: file.buffer.length }, 'upload queued');
-    // Read after the reservation, not taken from it: uploads made at once publish in any order,
-    // and a count taken at reservation could then arrive after a newer one (the badge showed 2/5
-    // after three uploads).
-    await this.publishQuota(owner, row);
+    // Not awaited: the 202 does not wait for the badge's figures (QuotaAnnouncer reports its own failures).
+    void this.announcer.announce(owner, ownerRoom(row));
     return row;
   }
 
@@ -170,7 +175,7 @@ export class UploadService {
       await uploads.restore(outcome.previous);
       throw unavailable();
     }
-    await this.publishQuota(owner, outcome.queued);
+    void this.announcer.announce(owner, ownerRoom(outcome.queued));
     return outcome.queued;
   }
 
@@ -207,12 +212,6 @@ export class UploadService {
   async keep(owner: Owner, id: string): Promise<UploadView> {
     if (!(await this.deps.uploads.keep(owner, id))) throw notFound('Upload not found');
     return this.get(owner, id);
-  }
-
-  /** The owner's tabs learn the new quota figures; live only, so a Redis hiccup is logged, not thrown. */
-  private async publishQuota(owner: Owner, upload: UploadRow): Promise<void> {
-    const { bus, quota } = this.deps;
-    await bus.publish(ownerRoom(upload), 'quota:updated', await quota.view(owner)).catch((err: unknown) => this.notPublished(err, upload.id));
   }
 
   private notPublished(err: unknown, uploadId: string): void {
