@@ -6,7 +6,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { parseSync as parseOfx } from 'ofx-js';
 import { parse as parseQif } from 'qif2json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
+import { zipEntryNames } from './support/unzip.js';
 import { activateSubscription, signUpUnconfirmed } from './support/accounts.js';
 import { Deployment } from './support/deployment.js';
 import { printedReceipt } from './support/printed-receipt.js';
@@ -20,22 +20,6 @@ const printed = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${Strin
 
 /** A made-up shop's receipt, read by the real OCR: the merchant on top, no keyword in its name. */
 const shopReceipt = (day: Date, total: string) => ['ZENITH OPTICAL GALLERY', `DATE ${printed(day)} 10:20`, `LENS CLOTH ${total}`, `TOTAL ${total}`, 'CASH 50.00'];
-
-function entriesOf(bytes: Buffer): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true, strictFileNames: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const names: string[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        names.push(entry.fileName);
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(names));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 describe('rules learned from corrections, and the export pack over HTTP', () => {
   let deployment: Deployment;
@@ -102,7 +86,7 @@ describe('rules learned from corrections, and the export pack over HTTP', () => 
     expect(pack.status).toBe(200);
     expect(pack.headers.get('content-type')).toBe('application/zip');
     expect(pack.headers.get('content-disposition')).toContain('filename="Optician.zip"');
-    const names = await entriesOf(Buffer.from(await pack.arrayBuffer()));
+    const names = await zipEntryNames(Buffer.from(await pack.arrayBuffer()));
     expect(names.filter((n) => n.startsWith('originals/'))).toHaveLength(4);
     expect(names).toEqual(expect.arrayContaining(['Optician.xlsx', 'Optician.qif']));
     expect(names.find((n) => /^originals\/\d{4}-\d{2}-\d{2}_Zenith-Optical_31\.50\.jpg$/.test(n))).toBeDefined();

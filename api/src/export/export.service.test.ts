@@ -4,37 +4,13 @@ import { LocalFileStore, ReceiptRepository, type FileStore, UserRepository, type
 import { parse as parseCsv } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { createSubscriber } from '../../../tests/support/accounts.js';
+import { unzip } from '../../../tests/support/unzip.js';
 import { extracted, openUploadStack, pngFile, type UploadStack } from '../../../tests/support/upload-stack.js';
 import { HttpError } from '../http-error.js';
 import type { Owner } from '../session.js';
 import { UploadService } from '../uploads/upload.service.js';
 import { ExportService } from './export.service.js';
-
-/** Every entry of a zip, read back by yauzl (an independent reader that checks the central directory). */
-function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const entries = new Map<string, Buffer>();
-      zip.on('error', reject);
-      zip.on('end', () => resolve(entries));
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (openErr, stream) => {
-          if (openErr || !stream) return reject(openErr);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.readEntry();
-    });
-  });
-}
 
 // Real PostgreSQL, Redis and file store; receipts are stored as a worker would store them.
 describe('export service: import files and the export pack', () => {

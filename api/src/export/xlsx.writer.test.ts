@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
+import { zipEntryNames } from '../../../tests/support/unzip.js';
 import { XlsxWriter, columnName, xmlText } from './xlsx.writer.js';
 
 /** Collects what a stream is given until it ends. */
@@ -12,23 +12,6 @@ function collect(out: PassThrough): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     out.once('end', () => resolve(Buffer.concat(chunks)));
     out.once('error', reject);
-  });
-}
-
-/** The names of a zip's entries, read by yauzl (which checks the central directory and entry sizes). */
-function entryNames(bytes: Buffer): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true, validateEntrySizes: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const names: string[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        names.push(entry.fileName);
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(names));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
   });
 }
 
@@ -92,7 +75,7 @@ describe('XlsxWriter', () => {
     await workbook.finish();
 
     const data = await bytes;
-    expect((await entryNames(data)).sort()).toEqual(
+    expect((await zipEntryNames(data)).sort()).toEqual(
       ['[Content_Types].xml', '_rels/.rels', 'docProps/app.xml', 'docProps/core.xml', 'xl/_rels/workbook.xml.rels', 'xl/styles.xml', 'xl/workbook.xml', 'xl/worksheets/sheet1.xml', 'xl/worksheets/sheet2.xml'].sort(),
     );
     const read = await load(data);
