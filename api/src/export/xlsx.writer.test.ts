@@ -134,6 +134,17 @@ describe('XlsxWriter', () => {
     await expect(workbook.finish()).rejects.toThrow('client went away');
   });
 
+  it('reports a failing output where the writing waits, and nowhere else', async () => {
+    const out = new PassThrough();
+    const workbook = new XlsxWriter(out, 'test');
+    const sheet = workbook.addSheet('Rows', { widths: [] });
+    sheet.addRow(['one'], []);
+    out.destroy(new Error('connection reset'));
+    // A turn of the event loop with the error unawaited: an unhandled rejection would fail the run.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(workbook.finish()).rejects.toThrow('connection reset');
+  });
+
   it('leaves the output unended when abandoned, so a broken download cannot pass for a whole workbook', async () => {
     const out = new PassThrough();
     let ended = false;

@@ -172,9 +172,11 @@ export class XlsxWriter {
       });
       this.zip.on('error', reject);
     });
-    // Awaited wherever the writing waits (caughtUp, finish); this keeps a failure between waits from going unhandled.
-    this.broken.catch(() => undefined);
     this.finished = once(out, 'finish');
+    // Both are awaited where the writing waits (caughtUp, finish); these keep a failure between
+    // waits from going unhandled (`finished` rejects on the same error `broken` reports).
+    this.broken.catch(() => undefined);
+    this.finished.catch(() => undefined);
     this.zip.pipe(out);
   }
 
