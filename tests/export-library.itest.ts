@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -373,6 +374,45 @@ describe('export and the receipts library', () => {
     expect(left.rows[0]).toEqual({ users: 0, uploads: 0 });
     // The owner of the other receipts is untouched.
     expect((await library()).total).toBe(3);
+  });
+
+  it('ends only its own export when a client breaks a download off mid-workbook', async () => {
+    const { visitor, email: bulkEmail } = await signUp(deployment);
+    await activateSubscription(deployment.services.databaseUrl, bulkEmail);
+    const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
+    await db.connect();
+    try {
+      // Enough receipts (a workbook of ~12 MB, more than the sockets' buffers hold) that it is still being written when the client leaves.
+      const [{ id: userId }] = (await db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [bulkEmail])).rows as [{ id: string }];
+      await db.query(
+        `WITH made AS (
+           INSERT INTO uploads (id, user_id, filename, mime_type, size, sha256, lane, status, progress)
+           SELECT gen_random_uuid(), $1, 'bulk-' || g || '.jpg', 'image/jpeg', 1000, md5(g::text), 'express', 'completed', 100
+           FROM generate_series(1, 60000) g RETURNING id)
+         INSERT INTO receipts (upload_id, merchant_name, date, currency, total, category, quality, items, raw_text, issues, valid)
+         SELECT id, 'BULK MERCHANT', '2024-05-01', 'EUR', 9.99, 'other', 0.9, '[]'::jsonb, repeat('RECEIPT TEXT ', 20), '[]'::jsonb, true FROM made`,
+        [userId],
+      );
+    } finally {
+      await db.end();
+    }
+    const url = new URL('/api/export?format=xlsx', deployment.baseUrl);
+    const received = await new Promise<number>((resolve, reject) => {
+      http.get(url, { headers: visitor.headers() }, (res) => {
+        res.once('data', (chunk: Buffer) => {
+          // Gone after the first bytes, as a closed tab or a dropped connection.
+          res.destroy();
+          resolve(chunk.length);
+        });
+        res.once('error', () => undefined);
+      }).on('error', reject);
+    });
+    expect(received).toBeGreaterThan(0);
+    await until(async () => deployment.output(), (out) => out.includes('export stopped'), 'the api to log the broken-off export');
+    // The api goes on: another account's export is whole.
+    const again = await download(owner, 'format=xlsx');
+    expect(again.res.status).toBe(200);
+    expect((await workbookOf(again.bytes)).worksheets.map((sheet) => sheet.name)).toEqual(['Receipts', 'Validation Issues', 'Summary']);
   });
 });
 
