@@ -10,6 +10,7 @@ import {
 } from '@receipts/common';
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from './db/database.js';
+import { hasSqlState } from './error-chain.js';
 import { ownerRoom, type UploadEventBus } from './upload-event-bus.js';
 import { quotaUsage, subscriptions, users, type QuotaCharge, type SubscriptionRow } from './db/schema.js';
 
@@ -118,13 +119,8 @@ export function quotaReservation(db: Database, policy: Pick<QuotaPolicy, 'subjec
   return { reserved, charges };
 }
 
-/** Whether a statement made with quotaReservation failed for want of room (on the error or one it wraps: Drizzle wraps the driver's). */
-export function isQuotaRefusal(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === NO_ROOM) return true;
-  }
-  return false;
-}
+/** Whether a statement made with quotaReservation failed for want of room. */
+export const isQuotaRefusal = (err: unknown): boolean => hasSqlState(err, NO_ROOM);
 
 /** Gives `charges` back; the upload repository calls it once per upload (refund-once lives there). */
 export async function releaseQuota(tx: Executor, charges: readonly QuotaCharge[]): Promise<void> {
@@ -149,8 +145,16 @@ export function quotaOwnerOfUpload(upload: { userId: string | null; anonId: stri
  * more read once it ends, so a drop of 20 files reads the figures a few times instead of 20, and
  * the last read follows the last change. Live only: a failure is reported to `failed`.
  */
+interface Announcement {
+  /** Whose figures to read: the latest asker's (its client address counts for an anonymous quota). */
+  owner: QuotaOwner;
+  /** Asked for again since the last read began: one more read is owed. */
+  again: boolean;
+  done: Promise<void>;
+}
+
 export class QuotaAnnouncer {
-  private readonly running = new Map<string, { owner: QuotaOwner; again: boolean; done: Promise<void> }>();
+  private readonly running = new Map<string, Announcement>();
 
   constructor(
     private readonly quota: QuotaService,
@@ -166,13 +170,13 @@ export class QuotaAnnouncer {
       current.again = true;
       return current.done;
     }
-    const state = { owner, again: true, done: Promise.resolve() };
+    const state: Announcement = { owner, again: true, done: Promise.resolve() };
     this.running.set(room, state);
     state.done = this.run(room, state);
     return state.done;
   }
 
-  private async run(room: string, state: { owner: QuotaOwner; again: boolean }): Promise<void> {
+  private async run(room: string, state: Announcement): Promise<void> {
     try {
       while (state.again) {
         state.again = false;

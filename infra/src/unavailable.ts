@@ -1,3 +1,5 @@
+import { errorChain } from './error-chain.js';
+
 /** Socket-level failures: the server is not there (yet), went away, or did not answer. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
@@ -17,8 +19,7 @@ const MESSAGES =
  * worker waits for the service instead of spending the job's attempts.
  */
 export function isServiceUnavailable(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (typeof e !== 'object') return false;
+  for (const e of errorChain(err)) {
     const { code, message, name } = e as { code?: unknown; message?: unknown; name?: unknown };
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || POSTGRES_CODES.test(code))) return true;
     if (name === 'MaxRetriesPerRequestError') return true;

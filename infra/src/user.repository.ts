@@ -1,18 +1,14 @@
 import { dailyPeriod, type DatevSettings } from '@receipts/common';
 import { and, desc, eq, gt, ilike, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
+import { hasSqlState } from './error-chain.js';
 import { emailVerificationTokens, passwordResetTokens, quotaUsage, sessions, subscriptions, uploads, users, type UserRow } from './db/schema.js';
 
 /** Sessions of one account, found inside express-session's stored JSON. */
 const sessionsOf = (userId: string) => sql`${sessions.sess}->>'userId' = ${userId}`;
 
-/** PostgreSQL's unique_violation, on the error or one it wraps (Drizzle wraps the driver's). */
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
+/** PostgreSQL's unique_violation. */
+const isUniqueViolation = (err: unknown): boolean => hasSqlState(err, '23505');
 
 /** A reset token that may still be used: unused and unexpired. */
 const validToken = (tokenHash: string, now: Date) =>
