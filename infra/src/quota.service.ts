@@ -36,6 +36,8 @@ export interface QuotaPolicy {
  * upload and returned at most once (both in upload.repository.ts).
  */
 export class QuotaService {
+  private readonly usageStatements = new Map<number, { execute(values: Record<string, unknown>): Promise<Array<{ used: number }>> }>();
+
   constructor(
     private readonly db: Database,
     /** ADMIN_EMAILS: an admin candidate counts as unconfirmed until a link proves its address. */
@@ -69,12 +71,26 @@ export class QuotaService {
 
   async view(owner: QuotaOwner, now = new Date()): Promise<QuotaView> {
     const policy = await this.policy(owner, now);
-    const rows = await this.db
-      .select({ used: quotaUsage.used })
-      .from(quotaUsage)
-      .where(and(inArray(quotaUsage.subject, policy.subjects), eq(quotaUsage.period, policy.period.key)));
+    const values: Record<string, unknown> = { period: policy.period.key };
+    policy.subjects.forEach((subject, i) => (values[`subject${i}`] = subject));
+    const rows = await this.usageStatement(policy.subjects.length).execute(values);
     const used = Math.max(0, ...rows.map((r) => r.used));
     return quotaView(used, policy.limit, policy.period.resetsAt);
+  }
+
+  /** The units used per subject, prepared once per number of subjects: it runs after every upload. */
+  private usageStatement(subjectCount: number) {
+    let statement = this.usageStatements.get(subjectCount);
+    if (!statement) {
+      const subjects = Array.from({ length: subjectCount }, (_, i) => sql.placeholder(`subject${i}`));
+      statement = this.db
+        .select({ used: quotaUsage.used })
+        .from(quotaUsage)
+        .where(and(inArray(quotaUsage.subject, subjects), eq(quotaUsage.period, sql.placeholder('period'))))
+        .prepare(`quota_usage_${subjectCount}`);
+      this.usageStatements.set(subjectCount, statement);
+    }
+    return statement;
   }
 }
 
@@ -109,14 +125,33 @@ const NO_ROOM = '22012';
 
 /**
  * The same reservation inside the statement that records what it pays for (the upload's
- * insert): `reserved` is a CTE to add to that statement and `charges` the value of its
- * quota_charges column. When a subject had no room, `charges` divides by zero, which fails the
- * whole statement, the units it took included: one statement, one round trip, no transaction.
+ * insert), for a prepared statement: `reserved` is a CTE to add to that statement and `charges`
+ * the value of its quota_charges column, both with placeholders that `reservationValues` fills
+ * for a policy of `subjectCount` subjects. When a subject had no room, `charges` divides by
+ * zero, which fails the whole statement, the units it took included: one statement, one round
+ * trip, no transaction.
  */
-export function quotaReservation(db: Database, policy: Pick<QuotaPolicy, 'subjects' | 'period' | 'limit'>) {
-  const reserved = db.$with('quota_reserved', { used: quotaUsage.used }).as(takeUnits(db, policy).getSQL());
-  const charges = sql<QuotaCharge[]>`(select case when count(*) = ${policy.subjects.length} then ${JSON.stringify(chargesOf(policy))}::jsonb else to_jsonb(1 / (count(*) * 0)) end from ${reserved})`;
+export function quotaReservation(db: Database, subjectCount: number) {
+  const units = Array.from({ length: subjectCount }, (_, i) => ({ subject: sql.placeholder(`quotaSubject${i}`), period: sql.placeholder('quotaPeriod'), used: 1 }));
+  const taken = db
+    .insert(quotaUsage)
+    .values(units)
+    .onConflictDoUpdate({
+      target: [quotaUsage.subject, quotaUsage.period],
+      set: { used: sql`${quotaUsage.used} + 1` },
+      setWhere: sql`${quotaUsage.used} < ${sql.placeholder('quotaLimit')}`,
+    })
+    .returning({ used: quotaUsage.used });
+  const reserved = db.$with('quota_reserved', { used: quotaUsage.used }).as(taken.getSQL());
+  const charges = sql<QuotaCharge[]>`(select case when count(*) = ${sql.raw(String(subjectCount))} then ${sql.placeholder('quotaCharges')}::jsonb else to_jsonb(1 / (count(*) * 0)) end from ${reserved})`;
   return { reserved, charges };
+}
+
+/** The placeholder values of a quotaReservation for `policy`. */
+export function reservationValues(policy: Pick<QuotaPolicy, 'subjects' | 'period' | 'limit'>): Record<string, unknown> {
+  const values: Record<string, unknown> = { quotaPeriod: policy.period.key, quotaLimit: policy.limit, quotaCharges: JSON.stringify(chargesOf(policy)) };
+  policy.subjects.forEach((subject, i) => (values[`quotaSubject${i}`] = subject));
+  return values;
 }
 
 /** Whether a statement made with quotaReservation failed for want of room. */
