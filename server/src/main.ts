@@ -18,10 +18,15 @@ const runtime = await openRuntime(config, log).catch((err: unknown) => {
 const api: ApiServer | null = config.ROLES.includes('api') ? await startApiServer(runtime) : null;
 // Loaded only for the worker role: pdfjs' legacy build replaces Array.prototype.push with a slow
 // polyfill process-wide, which costs an api-only process a factor of two on large exports.
-const worker: ReceiptWorkerHandle | null = config.ROLES.includes('worker')
-  ? await (await import('@receipts/worker')).startReceiptWorker(runtime)
-  : null;
+const worker: ReceiptWorkerHandle | null = config.ROLES.includes('worker') ? await startWorker() : null;
 const health = api ? null : await startHealthServer(runtime, config.WORKER_HEALTH_PORT);
+
+async function startWorker(): Promise<ReceiptWorkerHandle> {
+  const { lowerWholeProcess, startReceiptWorker } = await import('@receipts/worker');
+  // A worker-only process is background work throughout; beside an api its OCR threads lower themselves.
+  if (!api && !lowerWholeProcess()) log.warn("could not lower the worker process's priority; OCR competes with an api on the same host");
+  return startReceiptWorker(runtime);
+}
 
 if (api) {
   const { port } = api.server.address() as AddressInfo;

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +21,31 @@ export function lowerThisThread(): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Lowers every thread of this process, for a process that does nothing but background work (a
+ * worker-only process): its event loop, V8's helper threads, and the threads started later,
+ * which inherit the value (libuv's pool, libvips's). Page clean-up with sharp and the pipeline's
+ * own steps otherwise ran at the api's priority on a shared host. False where Linux's per-thread
+ * list is not there or lowering is not allowed; the process then runs at the service's priority.
+ */
+export function lowerWholeProcess(): boolean {
+  let threads: string[];
+  try {
+    threads = readdirSync('/proc/self/task');
+  } catch {
+    return lowerThisThread();
+  }
+  let lowered = true;
+  for (const tid of threads) {
+    try {
+      os.setPriority(Number(tid), BACKGROUND_NICE);
+    } catch {
+      lowered = false;
+    }
+  }
+  return lowered;
 }
 
 /**

@@ -1,3 +1,4 @@
 export { JOBS_AHEAD, startReceiptWorker, type ReceiptWorkerHandle } from './receipt.worker.js';
 export { runPipeline } from './receipt.pipeline.js';
 export { promoteStarvingStandardJobs } from './lane-aging.js';
+export { lowerWholeProcess } from './background-priority.js';

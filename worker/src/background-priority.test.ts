@@ -1,0 +1,40 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { BACKGROUND_NICE } from './background-priority.js';
+
+const run = promisify(execFile);
+const perThreadNice = existsSync('/proc/self/task');
+
+/**
+ * A fresh node process lowers itself, starts a thread and a libuv pool job afterwards, and
+ * reports every thread's nice value as Linux keeps it.
+ */
+const script = `
+  import { readdirSync, readFileSync } from 'node:fs';
+  import { readFile } from 'node:fs/promises';
+  import { Worker } from 'node:worker_threads';
+  import { lowerWholeProcess } from './src/background-priority.ts';
+  const niceOf = (tid) => Number(readFileSync('/proc/self/task/' + tid + '/stat', 'utf8').split(') ')[1].split(' ')[16]);
+  const before = readdirSync('/proc/self/task').map(niceOf);
+  const lowered = lowerWholeProcess();
+  await readFile(process.execPath, { length: 1 }).catch(() => undefined); // starts libuv's pool threads if none ran yet
+  const thread = new Worker('setTimeout(() => {}, 200)', { eval: true });
+  await new Promise((r) => thread.once('online', r));
+  const after = readdirSync('/proc/self/task').map(niceOf);
+  await thread.terminate();
+  console.log(JSON.stringify({ lowered, before, after }));
+`;
+
+describe.skipIf(!perThreadNice)('lowerWholeProcess', () => {
+  it('lowers every thread of the process, and threads started afterwards inherit it', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('..', import.meta.url).pathname });
+    const { lowered, before, after } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { lowered: boolean; before: number[]; after: number[] };
+    expect(lowered).toBe(true);
+    // The test runner's own priority, whatever it is, is below the background one.
+    expect(before.every((n) => n < BACKGROUND_NICE)).toBe(true);
+    expect(after.length).toBeGreaterThan(before.length);
+    expect(after.every((n) => n === BACKGROUND_NICE)).toBe(true);
+  });
+});
