@@ -66,6 +66,23 @@ describe('quota service', { timeout: 60_000 }, () => {
     expect(await quota.view(first)).toMatchObject({ used: 5, canProcess: false });
   });
 
+  it('reads several owners\' figures at once, each its own, a subscriber\'s over its billing period', async () => {
+    const clientIp = '198.51.100.8';
+    const busy = { userId: null, anonId: randomUUID(), clientIp };
+    const neighbour = { userId: null, anonId: randomUUID(), clientIp };
+    const elsewhere = { userId: null, anonId: randomUUID(), clientIp: '198.51.100.18' };
+    const { userId } = await createSubscriber(database.db, 'starter');
+    const subscriber = { userId, anonId: null, clientIp };
+    for (let i = 0; i < 2; i++) await uploads.create(upload(busy), await quota.policy(busy));
+    await uploads.create(upload(elsewhere), await quota.policy(elsewhere));
+    for (let i = 0; i < 3; i++) await uploads.create(upload(subscriber), await quota.policy(subscriber));
+    const views = await quota.views([busy, neighbour, elsewhere, subscriber]);
+    expect(views.map((v) => v.used)).toEqual([2, 2, 1, 3]);
+    expect(views[3]).toMatchObject({ limit: planById('starter')!.receiptLimit });
+    expect(views).toEqual(await Promise.all([busy, neighbour, elsewhere, subscriber].map((owner) => quota.view(owner))));
+    expect(await quota.views([])).toEqual([]);
+  });
+
   const account = async (facts: { email?: string; createdBeforeVerification?: boolean } = {}) => {
     const email = facts.email ?? `${randomUUID()}@example.test`;
     const [user] = await database.db

@@ -8,7 +8,7 @@ import {
   type QuotaPeriod,
   type QuotaView,
 } from '@receipts/common';
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Database, Executor } from './db/database.js';
 import { hasSqlState } from './error-chain.js';
 import { ownerRoom, type UploadEventBus } from './upload-event-bus.js';
@@ -36,7 +36,7 @@ export interface QuotaPolicy {
  * upload and returned at most once (both in upload.repository.ts).
  */
 export class QuotaService {
-  private readonly usageStatements = new Map<number, { execute(values: Record<string, unknown>): Promise<Array<{ used: number }>> }>();
+  private usageStatement: { execute(values: { wanted: string }): Promise<Array<{ subject: string; period: string; used: number }>> } | undefined;
 
   constructor(
     private readonly db: Database,
@@ -70,27 +70,31 @@ export class QuotaService {
   }
 
   async view(owner: QuotaOwner, now = new Date()): Promise<QuotaView> {
-    const policy = await this.policy(owner, now);
-    const values: Record<string, unknown> = { period: policy.period.key };
-    policy.subjects.forEach((subject, i) => (values[`subject${i}`] = subject));
-    const rows = await this.usageStatement(policy.subjects.length).execute(values);
-    const used = Math.max(0, ...rows.map((r) => r.used));
-    return quotaView(used, policy.limit, policy.period.resetsAt);
+    return (await this.views([owner], now))[0]!;
   }
 
-  /** The units used per subject, prepared once per number of subjects: it runs after every upload. */
-  private usageStatement(subjectCount: number) {
-    let statement = this.usageStatements.get(subjectCount);
-    if (!statement) {
-      const subjects = Array.from({ length: subjectCount }, (_, i) => sql.placeholder(`subject${i}`));
-      statement = this.db
-        .select({ used: quotaUsage.used })
-        .from(quotaUsage)
-        .where(and(inArray(quotaUsage.subject, subjects), eq(quotaUsage.period, sql.placeholder('period'))))
-        .prepare(`quota_usage_${subjectCount}`);
-      this.usageStatements.set(subjectCount, statement);
-    }
-    return statement;
+  /** The figures of several owners, their units read in one statement. */
+  async views(owners: readonly QuotaOwner[], now = new Date()): Promise<QuotaView[]> {
+    const policies = await Promise.all(owners.map((owner) => this.policy(owner, now)));
+    const wanted = policies.flatMap((policy) => policy.subjects.map((subject) => ({ subject, period: policy.period.key })));
+    const rows = wanted.length === 0 ? [] : await this.usage().execute({ wanted: JSON.stringify(wanted) });
+    const used = new Map(rows.map((row) => [`${row.subject}\n${row.period}`, row.used]));
+    return policies.map((policy) => {
+      const most = Math.max(0, ...policy.subjects.map((subject) => used.get(`${subject}\n${policy.period.key}`) ?? 0));
+      return quotaView(most, policy.limit, policy.period.resetsAt);
+    });
+  }
+
+  /** The units used of any (subject, period) pairs, given as JSON: prepared once, it runs after every upload. */
+  private usage() {
+    this.usageStatement ??= this.db
+      .select({ subject: quotaUsage.subject, period: quotaUsage.period, used: quotaUsage.used })
+      .from(quotaUsage)
+      .where(
+        sql`(${quotaUsage.subject}, ${quotaUsage.period}) in (select subject, period from jsonb_to_recordset(${sql.placeholder('wanted')}::jsonb) as wanted(subject text, period text))`,
+      )
+      .prepare('quota_usage_of');
+    return this.usageStatement;
   }
 }
 
@@ -173,23 +177,23 @@ export function quotaOwnerOfUpload(upload: { userId: string | null; anonId: stri
   return { userId: upload.userId, anonId: upload.anonId, clientIp: ip };
 }
 
-/**
- * Tells an owner's tabs their quota figures after a unit was taken, read after the change (a
- * figure taken at reservation could arrive after a newer one: uploads made at once publish in
- * any order). One owner's announcements run one at a time; those asked for meanwhile make one
- * more read once it ends, so a drop of 20 files reads the figures a few times instead of 20, and
- * the last read follows the last change. Live only: a failure is reported to `failed`.
- */
-interface Announcement {
-  /** Whose figures to read: the latest asker's (its client address counts for an anonymous quota). */
-  owner: QuotaOwner;
-  /** Asked for again since the last read began: one more read is owed. */
-  again: boolean;
-  done: Promise<void>;
-}
+/** How long announcements gather before their figures are read together. */
+export const ANNOUNCE_GATHER_MS = 25;
 
+/**
+ * Tells owners' tabs their quota figures after a unit was taken, read after the change (a figure
+ * taken at reservation could arrive after a newer one: uploads made at once publish in any order).
+ * Announcements gather for ANNOUNCE_GATHER_MS and are read together, every owner's in one
+ * statement; one batch runs at a time, so a room's figures go out in the order they were read,
+ * and one asked for while a batch runs goes in the next, read after it was asked for. A burst of
+ * uploads, from one owner or from fifty, reads and publishes a few times instead of once per
+ * upload, while the uploads are being accepted. Live only: a failure is reported to `failed`.
+ */
 export class QuotaAnnouncer {
-  private readonly running = new Map<string, Announcement>();
+  /** Rooms waiting for the next batch, each with its latest asker (whose client address counts for an anonymous quota). */
+  private waiting = new Map<string, QuotaOwner>();
+  private nextBatch: Promise<void> | null = null;
+  private lastBatch: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly quota: QuotaService,
@@ -197,30 +201,29 @@ export class QuotaAnnouncer {
     private readonly failed: (err: unknown) => void,
   ) {}
 
-  /** Starts (or joins) the announcement to `room`; resolves once figures read after this call have gone out, or failed. */
+  /** Puts `room` in the next batch; resolves once figures read after this call have gone out, or failed. */
   announce(owner: QuotaOwner, room: string): Promise<void> {
-    const current = this.running.get(room);
-    if (current) {
-      current.owner = owner;
-      current.again = true;
-      return current.done;
-    }
-    const state: Announcement = { owner, again: true, done: Promise.resolve() };
-    this.running.set(room, state);
-    state.done = this.run(room, state);
-    return state.done;
+    this.waiting.set(room, owner);
+    this.nextBatch ??= this.batch();
+    return this.nextBatch;
   }
 
-  private async run(room: string, state: Announcement): Promise<void> {
+  private async batch(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, ANNOUNCE_GATHER_MS));
+    await this.lastBatch;
+    const rooms = this.waiting;
+    this.waiting = new Map();
+    this.nextBatch = null;
+    this.lastBatch = this.publish(rooms);
+    return this.lastBatch;
+  }
+
+  private async publish(rooms: Map<string, QuotaOwner>): Promise<void> {
     try {
-      while (state.again) {
-        state.again = false;
-        await this.bus.publish(room, 'quota:updated', await this.quota.view(state.owner));
-      }
+      const views = await this.quota.views([...rooms.values()]);
+      await Promise.all([...rooms.keys()].map((room, i) => this.bus.publish(room, 'quota:updated', views[i]!)));
     } catch (err) {
       this.failed(err);
-    } finally {
-      this.running.delete(room);
     }
   }
 }
