@@ -189,6 +189,8 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
       await Promise.race([closed, deadline]);
       clearTimeout(timer);
       server.closeAllConnections();
+      // Accepted uploads still being stored get their file and their job before Redis goes.
+      await uploads.drain();
       await Promise.allSettled([subscriber.quit(), jobs.close()]);
       producer.disconnect();
     },

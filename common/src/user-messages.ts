@@ -9,6 +9,8 @@ export const USER_MESSAGES = {
   unsupportedFile: 'This file is not a JPG, PNG, WebP, HEIC or PDF file.',
   fileTooLarge: 'The file is larger than the 10MB limit.',
   fileEmpty: 'The file is empty.',
+  /** An accepted upload whose file could not be written to storage. */
+  originalNotStored: 'The file could not be stored. Please upload it again.',
   documentAiNotConfigured: 'Document AI is not configured on this server.',
   vlmNotConfigured: 'The vision model is not configured on this server.',
   vlmUnavailable: 'The vision model did not answer. Please try again later.',

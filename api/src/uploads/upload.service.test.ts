@@ -1,6 +1,8 @@
-import { readdir } from 'node:fs/promises';
-import { LANE_PRIORITY, RECEIPT_JOB, RECEIPT_QUEUE } from '@receipts/common';
-import { createReceiptQueue, createRedis, onCancelRequests, ownerRoom, QuotaAnnouncer, ReceiptJobs, type QuotaService } from '@receipts/infra';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { LANE_PRIORITY, RECEIPT_JOB, RECEIPT_QUEUE, USER_MESSAGES } from '@receipts/common';
+import { createReceiptQueue, createRedis, LocalFileStore, onCancelRequests, ownerRoom, QuotaAnnouncer, ReceiptJobs, type QuotaService } from '@receipts/infra';
 import { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymousOwner as visitor, extracted, openUploadStack, pngFile as png, type UploadStack } from '../../../tests/support/upload-stack.js';
@@ -41,6 +43,7 @@ describe('upload service', () => {
   it('turns a file into a stored upload and a job named by its id, in its lane', async () => {
     const owner = visitor();
     const upload = await service.create(owner, png());
+    await service.stored(upload.id);
     const job = await stack.queue.getJob(upload.id);
     expect(job).toMatchObject({ name: RECEIPT_JOB, data: { uploadId: upload.id, lane: 'standard' }, priority: LANE_PRIORITY.standard });
     expect((await stack.files.read(upload.id)).length).toBeGreaterThan(8);
@@ -89,6 +92,7 @@ describe('upload service', () => {
   it('refuses an upload over the quota and keeps nothing of it', async () => {
     const owner = visitor();
     for (let i = 0; i < 5; i++) await service.create(owner, png());
+    await service.drain();
     const before = await storedFiles();
     expect(await refusal(service.create(owner, png()))).toEqual({ status: 429, code: 'QUOTA_EXCEEDED' });
     expect(await storedFiles()).toBe(before);
@@ -121,6 +125,7 @@ describe('upload service', () => {
     await stack.queue.drain();
     const owner = visitor();
     const { id } = await service.create(owner, png());
+    await service.stored(id);
     const job = await holder.getNextJob('holder-token');
     expect(job?.id).toBe(id);
     await stack.uploads.claim(id);
@@ -153,7 +158,7 @@ describe('upload service', () => {
     }
   });
 
-  it('withdraws an upload whose job cannot be queued: no row, no file, the unit back', async () => {
+  it('keeps an accepted upload whose job could not be queued, with its file, for the recovery sweep to queue', async () => {
     const { redisUrl, prefix } = stack.database.services;
     const gone = createRedis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
     gone.on('error', () => undefined); // disconnected on purpose
@@ -161,11 +166,28 @@ describe('upload service', () => {
     const broken = createReceiptQueue(gone, prefix);
     const withoutQueue = new UploadService({ ...stack, jobs: new ReceiptJobs(broken, stack.producer, { prefix, attempts: 1, log: stack.log }) });
     const owner = visitor();
-    const before = await storedFiles();
-    expect(await refusal(withoutQueue.create(owner, png()))).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE' });
-    expect(await service.list(owner)).toEqual([]);
+    const { id } = await withoutQueue.create(owner, png());
+    await withoutQueue.stored(id);
+    expect(await stack.queue.getJob(id)).toBeUndefined();
+    expect((await service.get(owner, id)).status).toBe('queued');
+    expect((await stack.files.read(id)).length).toBeGreaterThan(8);
+    expect(await used(owner)).toBe(1);
+    expect((await stack.uploads.stale(new Date(Date.now() + 1000), new Date(0), 1000)).map((u) => u.id)).toContain(id);
+  });
+
+  it('fails an accepted upload whose file cannot be stored: the unit back, its tabs told, no job', async () => {
+    // A real directory store whose root lies under a plain file: every write fails (ENOTDIR).
+    const blocker = path.join(await mkdtemp(path.join(os.tmpdir(), 'unwritable-')), 'a-file');
+    await writeFile(blocker, 'not a folder');
+    const unwritable = new UploadService({ ...stack, files: new LocalFileStore(path.join(blocker, 'originals')) });
+    const owner = visitor();
+    const { id } = await unwritable.create(owner, png());
+    await unwritable.stored(id);
+    expect(await service.get(owner, id)).toMatchObject({ status: 'failed', error: USER_MESSAGES.originalNotStored });
     expect(await used(owner)).toBe(0);
-    expect(await storedFiles()).toBe(before);
+    expect(await stack.queue.getJob(id)).toBeUndefined();
+    await until(() => eventsFor(id).includes('upload:failed'));
+    expect(stack.events.find((m) => m.event === 'upload:failed' && 'id' in m.payload && m.payload.id === id)?.payload).toEqual({ id, error: USER_MESSAGES.originalNotStored });
   });
 
   it('deletes an active upload after cancelling it, with its file, and returns its unit', async () => {

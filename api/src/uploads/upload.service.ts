@@ -42,6 +42,8 @@ const unavailable = () =>
  */
 export class UploadService {
   private readonly announcer: QuotaAnnouncer;
+  /** Accepted uploads whose file is being stored, by id. */
+  private readonly storing = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: UploadServiceDeps) {
     this.announcer = new QuotaAnnouncer(deps.quota, deps.bus, (err) =>
@@ -50,13 +52,15 @@ export class UploadService {
   }
 
   /**
-   * Checks the file, takes a quota unit, stores the file, records the upload and enqueues its
-   * job. The unit and the row are written in one transaction while the file is written (both
-   * must succeed before the job is queued); anything failing after that withdraws the upload and
-   * returns the unit.
+   * Checks the file and records the upload with its quota unit, in one statement; that is all an
+   * upload waits for. Its file is then stored and its job queued after the answer (storing is
+   * the slowest part of accepting a file, and its writes queue behind every other upload's):
+   * the job is queued only once the file is stored, a store that fails fails the upload and
+   * returns its unit, and a job that could not be queued is left to the recovery sweep, which
+   * queues any upload without a job. `stored` tells when that is done; `drain` waits for all.
    */
   async create(owner: Owner, file: IncomingFile, currencyCode?: string, context: { requestId?: string } = {}): Promise<UploadRow> {
-    const { uploads, files, jobs, quota, log } = this.deps;
+    const { uploads, jobs, quota, log } = this.deps;
     if (file.buffer.length === 0) throw new HttpError(400, 'FILE_EMPTY', USER_MESSAGES.fileEmpty);
     const mimeType = sniffMimeType(file.buffer);
     if (!mimeType) {
@@ -67,44 +71,70 @@ export class UploadService {
     const policy = await quota.policy(owner);
     const lane = laneFor(policy);
     const id = randomUUID();
-    const [stored, created] = await Promise.allSettled([
-      files.put(id, file.buffer),
-      uploads.create(
-        {
-          id,
-          owner,
-          filename: file.originalname || 'unknown',
-          mimeType,
-          size: file.buffer.length,
-          sha256: createHash('sha256').update(file.buffer).digest('hex'),
-          currencyCode: currencyCode ?? null,
-          lane,
-        },
-        policy,
-      ),
-    ]);
-    if (stored.status === 'rejected' || created.status === 'rejected' || !created.value) {
-      // The file may be half-written or written for nothing; a row written beside a failed file
-      // goes with its unit.
-      if (created.status === 'fulfilled' && created.value) await uploads.withdraw(id);
-      await files.delete(id);
-      if (stored.status === 'rejected') throw stored.reason;
-      if (created.status === 'rejected') throw created.reason;
-      throw new HttpError(429, 'QUOTA_EXCEEDED', quotaExceededMessage(policy.signedIn));
-    }
-    const row = created.value;
-    try {
-      await jobs.enqueue({ uploadId: id, lane, requestId: context.requestId });
-    } catch (err) {
-      log.warn({ err, uploadId: id, requestId: context.requestId }, 'enqueue failed; upload withdrawn');
-      if (await uploads.withdraw(id)) await files.delete(id);
-      throw unavailable();
-    }
+    const row = await uploads.create(
+      {
+        id,
+        owner,
+        filename: file.originalname || 'unknown',
+        mimeType,
+        size: file.buffer.length,
+        sha256: createHash('sha256').update(file.buffer).digest('hex'),
+        currencyCode: currencyCode ?? null,
+        lane,
+      },
+      policy,
+    );
+    if (!row) throw new HttpError(429, 'QUOTA_EXCEEDED', quotaExceededMessage(policy.signedIn));
+    const storing = this.storeAndQueue(row, file.buffer, context.requestId).finally(() => this.storing.delete(id));
+    this.storing.set(id, storing);
     metrics.uploadSize.observe({ mime_type: mimeType }, file.buffer.length);
-    log.info({ uploadId: id, requestId: context.requestId, lane, mimeType, size: file.buffer.length }, 'upload queued');
     // Not awaited: the 202 does not wait for the badge's figures (QuotaAnnouncer reports its own failures).
     void this.announcer.announce(owner, ownerRoom(row));
     return row;
+  }
+
+  /** Resolves once the upload's file is stored and its job queued (or the upload failed); at once for any other id. */
+  async stored(id: string): Promise<void> {
+    await this.storing.get(id);
+  }
+
+  /** Waits for every upload still being stored (shutdown: an accepted upload is not left without its file). */
+  async drain(): Promise<void> {
+    await Promise.all(this.storing.values());
+  }
+
+  /** Stores an accepted upload's file, then queues its job; never rejects (failures are recorded and logged). */
+  private async storeAndQueue(row: UploadRow, bytes: Buffer, requestId: string | undefined): Promise<void> {
+    const { files, jobs, log } = this.deps;
+    try {
+      await files.put(row.id, bytes);
+    } catch (err) {
+      log.error({ err, uploadId: row.id, requestId }, 'original not stored; upload failed');
+      await files.delete(row.id).catch((cleanup: unknown) => log.warn({ err: cleanup, uploadId: row.id }, 'partial original not deleted'));
+      await this.failAccepted(row, USER_MESSAGES.originalNotStored);
+      return;
+    }
+    try {
+      await jobs.enqueue({ uploadId: row.id, lane: row.lane, requestId });
+      log.info({ uploadId: row.id, requestId, lane: row.lane, mimeType: row.mimeType, size: row.size }, 'upload queued');
+    } catch (err) {
+      // The upload stays queued with its file: the recovery sweep queues its job once Redis answers.
+      log.warn({ err, uploadId: row.id, requestId }, 'job not queued; the recovery sweep queues it');
+    }
+  }
+
+  /** Ends an accepted upload whose file could not be stored: failed, its unit back, its tabs told. */
+  private async failAccepted(row: UploadRow, message: string): Promise<void> {
+    const { uploads, bus, quota, log } = this.deps;
+    try {
+      const ended = await uploads.fail(row.id, message);
+      if (!ended) return;
+      await bus.publish(ownerRoom(ended.upload), 'upload:failed', { id: row.id, error: message });
+      if (ended.refunded) await notifyQuota(quota, bus, ended.upload);
+    } catch (err) {
+      // The row stays queued without a file: the recovery sweep queues it, and its job fails for want of the original.
+      log.error({ err, uploadId: row.id }, 'failed upload not recorded; the recovery sweep ends it');
+    }
   }
 
   async list(owner: Owner): Promise<UploadView[]> {
@@ -186,6 +216,8 @@ export class UploadService {
   async remove(owner: Owner, id: string): Promise<void> {
     const { uploads, files, log } = this.deps;
     const current = await this.get(owner, id);
+    // A file still being stored would land after its deletion, a file without a row.
+    await this.stored(id);
     if (!isFinal(current.status)) {
       await this.cancel(owner, id).catch((err: unknown) => {
         // Ended meanwhile (409): nothing left to stop. Anything else is logged; the row goes
@@ -200,7 +232,11 @@ export class UploadService {
   /** Stops every queued or processing upload of the owner (account deletion): jobs leave the queue or are aborted. */
   async stopAll(owner: Owner): Promise<void> {
     const { uploads, jobs } = this.deps;
-    for (const id of await uploads.cancelAll(owner)) await jobs.cancel(id);
+    for (const id of await uploads.cancelAll(owner)) {
+      // Its file lands before the originals are deleted, and its job, if queued meanwhile, is taken out.
+      await this.stored(id);
+      await jobs.cancel(id);
+    }
   }
 
   /** Deletes stored originals whose rows are already gone. */
