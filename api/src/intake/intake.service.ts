@@ -159,6 +159,10 @@ export class IntakeService {
           refusals.push({ part: file.originalname, refusal: 'over-quota' });
         }
       }
+      // A mail is taken whole: a part whose file could not be stored sends the message back to be delivered again.
+      for (const id of uploadIds) {
+        if (!(await uploads.stored(id))) throw new Error(`the original of upload ${id} could not be stored`);
+      }
       await intake.recordMessage(userId, key, { uploads: uploadIds.length, refusals });
     } catch (err) {
       log.error({ err, written: uploadIds.length }, 'intake message not taken: its uploads are withdrawn, it can come again');

@@ -43,7 +43,7 @@ const unavailable = () =>
 export class UploadService {
   private readonly announcer: QuotaAnnouncer;
   /** Accepted uploads whose file is being stored, by id. */
-  private readonly storing = new Map<string, Promise<void>>();
+  private readonly storing = new Map<string, Promise<boolean>>();
 
   constructor(private readonly deps: UploadServiceDeps) {
     this.announcer = new QuotaAnnouncer(deps.quota, deps.bus, (err) =>
@@ -93,9 +93,12 @@ export class UploadService {
     return row;
   }
 
-  /** Resolves once the upload's file is stored and its job queued (or the upload failed); at once for any other id. */
-  async stored(id: string): Promise<void> {
-    await this.storing.get(id);
+  /**
+   * Resolves once the upload's file is stored and its job queued, or its upload failed for want
+   * of storage: false then, true otherwise (at once for an upload not being stored).
+   */
+  async stored(id: string): Promise<boolean> {
+    return (await this.storing.get(id)) ?? true;
   }
 
   /** Waits for every upload still being stored (shutdown: an accepted upload is not left without its file). */
@@ -103,8 +106,8 @@ export class UploadService {
     await Promise.all(this.storing.values());
   }
 
-  /** Stores an accepted upload's file, then queues its job; never rejects (failures are recorded and logged). */
-  private async storeAndQueue(row: UploadRow, bytes: Buffer, requestId: string | undefined): Promise<void> {
+  /** Stores an accepted upload's file, then queues its job; whether the file was stored. Never rejects (failures are recorded and logged). */
+  private async storeAndQueue(row: UploadRow, bytes: Buffer, requestId: string | undefined): Promise<boolean> {
     const { files, jobs, log } = this.deps;
     try {
       await files.put(row.id, bytes);
@@ -112,7 +115,7 @@ export class UploadService {
       log.error({ err, uploadId: row.id, requestId }, 'original not stored; upload failed');
       await files.delete(row.id).catch((cleanup: unknown) => log.warn({ err: cleanup, uploadId: row.id }, 'partial original not deleted'));
       await this.failAccepted(row, USER_MESSAGES.originalNotStored);
-      return;
+      return false;
     }
     try {
       await jobs.enqueue({ uploadId: row.id, lane: row.lane, requestId });
@@ -121,6 +124,7 @@ export class UploadService {
       // The upload stays queued with its file: the recovery sweep queues its job once Redis answers.
       log.warn({ err, uploadId: row.id, requestId }, 'job not queued; the recovery sweep queues it');
     }
+    return true;
   }
 
   /** Ends an accepted upload whose file could not be stored: failed, its unit back, its tabs told. */
