@@ -165,6 +165,8 @@ export class UploadService {
     if (!ended) {
       throw new HttpError(409, 'NOT_CANCELLABLE', `This upload has already ${current.status === 'completed' ? 'completed' : 'ended'}.`);
     }
+    // A job queued after its file is stored would outlive the cancel: it is taken out once it is in.
+    await this.stored(id);
     await jobs.cancel(id);
     if (ended.refunded) await notifyQuota(quota, bus, ended.upload);
     const view = await this.get(owner, id);
