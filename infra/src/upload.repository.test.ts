@@ -223,19 +223,6 @@ describe.each(['postgres', 'pglite'] as const)('upload repository on %s', { time
     expect(await rows(sql`SELECT used FROM quota_usage WHERE subject = ${`anon:${second.anonId}`}`)).toEqual([]);
   });
 
-  it('withdraws an upload whose job could not be queued, unit and all, but never one that moved on', async () => {
-    const owner = visitor();
-    const { id } = await newUpload(owner);
-    expect(await uploads.withdraw(id)).toBe(true);
-    expect(await uploads.view(owner, id)).toBeNull();
-    expect(await used(owner)).toBe(0);
-    const { id: claimed } = await newUpload(owner);
-    await uploads.claim(claimed);
-    expect(await uploads.withdraw(claimed)).toBe(false);
-    expect(await statusOf(claimed)).toBe('processing');
-    expect(await used(owner)).toBe(1);
-  });
-
   it('flags the same file again as a duplicate of the live earlier upload', async () => {
     const owner = visitor();
     const first = await newUpload(owner, undefined, 'same-bytes');

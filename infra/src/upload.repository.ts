@@ -298,22 +298,6 @@ export class UploadRepository {
     return statement;
   }
 
-  /**
-   * Takes back a new upload whose job could not be queued: the row goes and its unit comes
-   * back. False when it is no longer queued (then it stays).
-   */
-  async withdraw(id: string): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const [gone] = await tx
-        .delete(uploads)
-        .where(and(eq(uploads.id, id), eq(uploads.status, 'queued')))
-        .returning({ charges: uploads.quotaCharges, refunded: uploads.quotaRefunded });
-      if (!gone) return false;
-      if (!gone.refunded) await releaseQuota(tx, gone.charges);
-      return true;
-    });
-  }
-
   /** A worker takes a queued upload (or one a crashed worker left processing); null when it ended or is gone. */
   async claim(id: string): Promise<UploadRow | null> {
     const [claimed] = await move(this.db, 'claim', eq(uploads.id, id), {
