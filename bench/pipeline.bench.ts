@@ -238,6 +238,8 @@ async function throughputAndExpress(files: Array<{ name: string; bytes: Buffer }
     for (let i = 0; i < QUEUED_STANDARD; i++) {
       await uploads.create(anonymous(i), { originalname: `s${i}.jpg`, buffer: files[i % files.length]!.bytes });
     }
+    // Their files are stored and their jobs queued after create answers: all 200 are queued first.
+    await uploads.drain();
     const subscriber = await createSubscriber(runtime.db);
     let expressStarted = 0;
     const listener = createRedis(config.REDIS_URL);

@@ -8,7 +8,7 @@ import {
   type QuotaPeriod,
   type QuotaView,
 } from '@receipts/common';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, sql, type Placeholder } from 'drizzle-orm';
 import type { Database, Executor } from './db/database.js';
 import { hasSqlState } from './error-chain.js';
 import { ownerRoom, type UploadEventBus } from './upload-event-bus.js';
@@ -98,15 +98,18 @@ export class QuotaService {
   }
 }
 
-/** One conditional upsert for all subjects: a unit taken from each that has room; the rows returned are those subjects. */
-function takeUnits(db: Executor, policy: Pick<QuotaPolicy, 'subjects' | 'period' | 'limit'>) {
+/**
+ * One conditional upsert for all subjects: a unit taken from each that has room; the rows
+ * returned are those subjects. Values or placeholders of a prepared statement.
+ */
+function takeUnits(db: Executor, subjects: ReadonlyArray<string | Placeholder>, period: string | Placeholder, limit: number | Placeholder) {
   return db
     .insert(quotaUsage)
-    .values(policy.subjects.map((subject) => ({ subject, period: policy.period.key, used: 1 })))
+    .values(subjects.map((subject) => ({ subject, period, used: 1 })))
     .onConflictDoUpdate({
       target: [quotaUsage.subject, quotaUsage.period],
       set: { used: sql`${quotaUsage.used} + 1` },
-      setWhere: sql`${quotaUsage.used} < ${policy.limit}`,
+      setWhere: sql`${quotaUsage.used} < ${limit}`,
     })
     .returning({ used: quotaUsage.used });
 }
@@ -119,7 +122,7 @@ const chargesOf = (policy: Pick<QuotaPolicy, 'subjects' | 'period'>): QuotaCharg
  * round trip. Only the upload repository calls it: a unit is always taken with its upload.
  */
 export async function reserveQuota(tx: Executor, policy: Pick<QuotaPolicy, 'subjects' | 'period' | 'limit'>): Promise<QuotaCharge[] | null> {
-  const rows = await takeUnits(tx, policy);
+  const rows = await takeUnits(tx, policy.subjects, policy.period.key, policy.limit);
   if (rows.length < policy.subjects.length) return null;
   return chargesOf(policy);
 }
@@ -136,16 +139,8 @@ const NO_ROOM = '22012';
  * trip, no transaction.
  */
 export function quotaReservation(db: Database, subjectCount: number) {
-  const units = Array.from({ length: subjectCount }, (_, i) => ({ subject: sql.placeholder(`quotaSubject${i}`), period: sql.placeholder('quotaPeriod'), used: 1 }));
-  const taken = db
-    .insert(quotaUsage)
-    .values(units)
-    .onConflictDoUpdate({
-      target: [quotaUsage.subject, quotaUsage.period],
-      set: { used: sql`${quotaUsage.used} + 1` },
-      setWhere: sql`${quotaUsage.used} < ${sql.placeholder('quotaLimit')}`,
-    })
-    .returning({ used: quotaUsage.used });
+  const subjects = Array.from({ length: subjectCount }, (_, i) => sql.placeholder(`quotaSubject${i}`));
+  const taken = takeUnits(db, subjects, sql.placeholder('quotaPeriod'), sql.placeholder('quotaLimit'));
   const reserved = db.$with('quota_reserved', { used: quotaUsage.used }).as(taken.getSQL());
   const charges = sql<QuotaCharge[]>`(select case when count(*) = ${sql.raw(String(subjectCount))} then ${sql.placeholder('quotaCharges')}::jsonb else to_jsonb(1 / (count(*) * 0)) end from ${reserved})`;
   return { reserved, charges };
