@@ -14,9 +14,9 @@ export const BACKGROUND_NICE = 10;
  * inherits it, so an OCR thread lowers itself and nothing else. Where that is not allowed the
  * work runs at the service's priority: slower answers under load, nothing wrong.
  */
-export function lowerThisThread(): boolean {
+export function lowerThisThread(nice = BACKGROUND_NICE): boolean {
   try {
-    os.setPriority(BACKGROUND_NICE);
+    os.setPriority(nice);
     return true;
   } catch {
     return false;
@@ -24,10 +24,18 @@ export function lowerThisThread(): boolean {
 }
 
 /**
- * Lowers every thread of this process, for a process that does nothing but background work (a
- * worker-only process): its event loop, V8's helper threads, and the threads started later,
- * which inherit the value (libuv's pool, libvips's). Page clean-up with sharp and the pipeline's
- * own steps otherwise ran at the api's priority on a shared host. False where Linux's per-thread
+ * A worker-only process's own priority: below an api on the same host, above its OCR. Its event
+ * loop claims jobs, writes progress and renews job locks, and should not wait behind the
+ * recognition it schedules.
+ */
+export const WORKER_NICE = 5;
+
+/**
+ * Lowers every thread of this process to WORKER_NICE, for a process that does nothing but
+ * background work (a worker-only process): its event loop, V8's helper threads, and the threads
+ * started later, which inherit the value (libuv's pool, libvips's); OCR threads and processes
+ * lower themselves further, to BACKGROUND_NICE. Page clean-up with sharp and the pipeline's own
+ * steps otherwise ran at the api's priority on a shared host. False where Linux's per-thread
  * list is not there or lowering is not allowed; the process then runs at the service's priority.
  */
 export function lowerWholeProcess(): boolean {
@@ -35,12 +43,12 @@ export function lowerWholeProcess(): boolean {
   try {
     threads = readdirSync('/proc/self/task');
   } catch {
-    return lowerThisThread();
+    return lowerThisThread(WORKER_NICE);
   }
   let lowered = true;
   for (const tid of threads) {
     try {
-      os.setPriority(Number(tid), BACKGROUND_NICE);
+      os.setPriority(Number(tid), WORKER_NICE);
     } catch {
       lowered = false;
     }
