@@ -164,7 +164,8 @@ describe('e-mail intake', () => {
       expect(list.every((u) => u.status === 'queued' && u.lane === 'express')).toBe(true);
       for (const upload of list) expect(await stack.queue.getJob(upload.id)).toBeTruthy();
       expect((await stack.quota.view(owner)).used).toBe(3);
-      expect(stack.events.some((e) => e.event === 'quota:updated' && e.room === `user:${userId}`)).toBe(true);
+      // The badge's figures follow in the announcer's next batch.
+      await until(async () => stack.events.some((e) => e.event === 'quota:updated' && e.room === `user:${userId}`), Boolean, 'the quota figures');
       expect(await messagesOf(userId)).toMatchObject([{ uploads: 3, refusals: [] }]);
       expect(logged('intake attachment left out').map((l) => l.filename).sort()).toEqual(['banner.gif', 'logo.png', 'notes.txt']);
       expect(repliesTo('ann@shop.test')).toHaveLength(0);

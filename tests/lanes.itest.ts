@@ -66,6 +66,8 @@ describe('lanes', () => {
     for (let i = 0; i < 30; i++) standard.push(await uploads.create(anonymous(i), { originalname: `s${i}.jpg`, buffer: receipt }));
     const { userId } = await createSubscriber(runtime.db);
     const express = await uploads.create({ userId, anonId: null }, { originalname: 'e.jpg', buffer: receipt });
+    // Jobs are queued once their files are stored, after create answers.
+    await uploads.drain();
     expect(express.lane).toBe('express');
     expect(standard.every((u) => u.lane === 'standard')).toBe(true);
 
@@ -93,8 +95,10 @@ describe('lanes', () => {
   it('promotes standard jobs that waited too long, oldest first, and leaves young ones', async () => {
     await queue.obliterate({ force: true });
     const old = await uploads.create(anonymous(1), { originalname: 'old.jpg', buffer: receipt });
+    await uploads.stored(old.id);
     await new Promise((r) => setTimeout(r, 300));
     const young = await uploads.create(anonymous(2), { originalname: 'young.jpg', buffer: receipt });
+    await uploads.stored(young.id);
     const promoted = await promoteStarvingStandardJobs(queue, 250);
     expect(promoted).toBe(1);
     expect((await queue.getJob(old.id))!.priority).toBe(LANE_PRIORITY.express);

@@ -49,7 +49,9 @@ describe('export service: import files and the export pack', () => {
   /** A completed upload with its receipt; its upload id and the bytes of its original. */
   async function stored(owner: Owner, fields: Partial<ExtractedReceipt>, filename = 'scan.png'): Promise<{ uploadId: string; bytes: Buffer }> {
     const file = { ...pngFile(), originalname: filename };
-    const { id } = await new UploadService(stack).create(owner, file);
+    const service = new UploadService(stack);
+    const { id } = await service.create(owner, file);
+    await service.stored(id);
     await stack.uploads.claim(id);
     await stack.uploads.complete(id, extracted({ merchantName: 'Corner Shop', date: '2024-05-01', currency: 'EUR', ...fields }));
     return { uploadId: id, bytes: file.buffer };

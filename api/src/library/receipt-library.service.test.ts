@@ -26,7 +26,9 @@ describe('receipt library service', () => {
 
   /** A completed upload of the owner with its receipt; the receipt's id. */
   async function stored(owner: Owner, fields = {}): Promise<string> {
-    const { id } = await new UploadService(stack).create(owner, png());
+    const service = new UploadService(stack);
+    const { id } = await service.create(owner, png());
+    await service.stored(id);
     await stack.uploads.claim(id);
     return (await stack.uploads.complete(id, extracted({ merchantName: 'Corner Shop', date: '2024-05-01', ...fields })))!.id;
   }

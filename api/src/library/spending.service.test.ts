@@ -17,7 +17,9 @@ describe('spending service', () => {
 
   /** A completed upload of the owner with its receipt, flagged as a duplicate as the worker would. */
   async function stored(who: Owner, fields: Partial<ExtractedReceipt>): Promise<void> {
-    const { id } = await new UploadService(stack).create(who, png());
+    const service = new UploadService(stack);
+    const { id } = await service.create(who, png());
+    await service.stored(id);
     await stack.uploads.claim(id);
     await stack.uploads.complete(id, extracted(fields));
     await stack.uploads.refreshDuplicateFlags(id);
