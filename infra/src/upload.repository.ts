@@ -102,10 +102,15 @@ async function refundOnce(tx: Executor, id: string): Promise<boolean> {
   return upload.charges.length > 0;
 }
 
-/** Absorbs the rollback that refuses a reservation: `null` instead. */
+/** Absorbs the rollback that refuses a reservation: `refused` instead. */
 function refusedOnRollback<T>(err: unknown, refused: T): T {
   if (err instanceof TransactionRollbackError) return refused;
   throw err;
+}
+
+/** A prepared statement that records an upload: its placeholders' values in, the new row out. */
+interface UploadInsert {
+  execute(values: Record<string, unknown>): Promise<UploadRow[]>;
 }
 
 /**
@@ -113,11 +118,6 @@ function refusedOnRollback<T>(err: unknown, refused: T): T {
  * and returns its quota unit, and writes its receipt. api and worker go through it; nothing
  * else writes the uploads table.
  */
-/** A prepared statement that records an upload: its placeholders' values in, the new row out. */
-interface UploadInsert {
-  execute(values: Record<string, unknown>): Promise<UploadRow[]>;
-}
-
 export class UploadRepository {
   private readonly createStatements = new Map<string, UploadInsert>();
 

@@ -24,7 +24,7 @@ const health = api ? null : await startHealthServer(runtime, config.WORKER_HEALT
 async function startWorker(): Promise<ReceiptWorkerHandle> {
   const { lowerWholeProcess, startReceiptWorker } = await import('@receipts/worker');
   // A worker-only process is background work throughout; beside an api its OCR threads lower themselves.
-  if (!api && !lowerWholeProcess()) log.warn("could not lower the worker process's priority; OCR competes with an api on the same host");
+  if (!api) lowerWholeProcess(log);
   return startReceiptWorker(runtime);
 }
 

@@ -18,20 +18,22 @@ const script = `
   import { lowerWholeProcess } from './src/background-priority.ts';
   const niceOf = (tid) => Number(readFileSync('/proc/self/task/' + tid + '/stat', 'utf8').split(') ')[1].split(' ')[16]);
   const before = readdirSync('/proc/self/task').map(niceOf);
-  const lowered = lowerWholeProcess();
+  const warnings = [];
+  const lowered = lowerWholeProcess({ warn: (message) => warnings.push(message) });
   await readFile(process.execPath, { length: 1 }).catch(() => undefined); // starts libuv's pool threads if none ran yet
   const thread = new Worker('setTimeout(() => {}, 200)', { eval: true });
   await new Promise((r) => thread.once('online', r));
   const after = readdirSync('/proc/self/task').map(niceOf);
   await thread.terminate();
-  console.log(JSON.stringify({ lowered, before, after }));
+  console.log(JSON.stringify({ lowered, warnings, before, after }));
 `;
 
 describe.skipIf(!perThreadNice)('lowerWholeProcess', () => {
   it('lowers every thread of the process, and threads started afterwards inherit it', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('..', import.meta.url).pathname });
-    const { lowered, before, after } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { lowered: boolean; before: number[]; after: number[] };
+    const { lowered, warnings, before, after } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { lowered: boolean; warnings: string[]; before: number[]; after: number[] };
     expect(lowered).toBe(true);
+    expect(warnings).toEqual([]);
     // The test runner's own priority, whatever it is, is above the worker's.
     expect(before.every((n) => n < WORKER_NICE)).toBe(true);
     expect(after.length).toBeGreaterThan(before.length);

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import type { Logger } from '@receipts/infra';
 
 /**
  * OCR and decoding run below the api's priority: accepting an upload is milliseconds of work
@@ -35,10 +36,17 @@ export const WORKER_NICE = 5;
  * background work (a worker-only process): its event loop, V8's helper threads, and the threads
  * started later, which inherit the value (libuv's pool, libvips's); OCR threads and processes
  * lower themselves further, to BACKGROUND_NICE. Page clean-up with sharp and the pipeline's own
- * steps otherwise ran at the api's priority on a shared host. False where Linux's per-thread
- * list is not there or lowering is not allowed; the process then runs at the service's priority.
+ * steps otherwise ran at the api's priority on a shared host. Where Linux's per-thread list is
+ * not there or lowering is not allowed, the process runs at the service's priority and says so;
+ * false then.
  */
-export function lowerWholeProcess(): boolean {
+export function lowerWholeProcess(log: Logger): boolean {
+  const lowered = lowerEveryThread();
+  if (!lowered) log.warn("could not lower the worker process's priority; OCR competes with an api on the same host");
+  return lowered;
+}
+
+function lowerEveryThread(): boolean {
   let threads: string[];
   try {
     threads = readdirSync('/proc/self/task');

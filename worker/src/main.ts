@@ -5,10 +5,9 @@ import { startReceiptWorker } from './receipt.worker.js';
 
 // A worker-only process: any number of them against a PostgreSQL server (DATABASE_URL). All of
 // it is background work, below the priority of an api on the same host.
-const lowered = lowerWholeProcess();
 const config = loadConfigOrExit({ ...process.env, ROLES: 'worker' });
 const log = createLogger({ level: config.LOG_LEVEL, role: 'worker' });
-if (!lowered) log.warn('could not lower the worker process\'s priority; OCR competes with the api on a shared host');
+lowerWholeProcess(log);
 const runtime = await openRuntime(config, log);
 const health = await startHealthServer(runtime, config.WORKER_HEALTH_PORT);
 const handle = await startReceiptWorker({ ...runtime });
