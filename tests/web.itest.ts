@@ -107,9 +107,14 @@ describe('the web app in a real browser', () => {
     const page = await context.newPage();
     const identities = new Set<string>();
     page.on('response', (res) => {
-      void res.headerValue('set-cookie').then((cookies) => {
-        for (const c of (cookies ?? '').split('\n')) if (c.startsWith('rsid=')) identities.add(c.split(';')[0]!);
-      });
+      res.headerValue('set-cookie').then(
+        (cookies) => {
+          for (const c of (cookies ?? '').split('\n')) if (c.startsWith('rsid=')) identities.add(c.split(';')[0]!);
+        },
+        // Headers still being read when the context closes cannot be read any more (an unhandled
+        // rejection in a clean-clone run); the identities are those of the answers read before.
+        () => undefined,
+      );
     });
     await page.goto(`${deployment.baseUrl}/`);
     await page.getByTestId('quota-badge').filter({ hasText: '0/5 used today' }).waitFor();
