@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { keepStatementsParsed } from './pglite-statements.js';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -64,6 +65,7 @@ async function openPostgres(url: string, migrate: boolean): Promise<DatabaseHand
 async function openPglite(dir: string): Promise<DatabaseHandle> {
   await mkdir(dir, { recursive: true });
   const client = await PGlite.create(dir);
+  keepStatementsParsed(client);
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return {
