@@ -40,3 +40,38 @@ describe.skipIf(!perThreadNice)('lowerWholeProcess', () => {
     expect(after.every((n) => n === WORKER_NICE)).toBe(true);
   });
 });
+
+/** A fresh node process computes an image with sharp (libvips starts its threads), then lowers them. */
+const imageScript = `
+  import { readdirSync, readFileSync } from 'node:fs';
+  import sharp from 'sharp';
+  import { lowerImageThreads } from './src/background-priority.ts';
+  const threads = () => readdirSync('/proc/self/task').map((tid) => ({
+    name: readFileSync('/proc/self/task/' + tid + '/comm', 'utf8').trim(),
+    nice: Number(readFileSync('/proc/self/task/' + tid + '/stat', 'utf8').split(') ')[1].split(' ')[16]),
+  }));
+  const image = () => sharp({ create: { width: 1500, height: 1500, channels: 3, background: '#ffffff' } }).blur(3).png().toBuffer();
+  await image();
+  const before = threads();
+  const lowered = lowerImageThreads();
+  const again = lowerImageThreads();
+  await image();
+  console.log(JSON.stringify({ lowered, again, before, after: threads() }));
+`;
+
+describe.skipIf(!perThreadNice)('lowerImageThreads', () => {
+  it("lowers libvips's threads and nothing else, once", async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', imageScript], { cwd: new URL('..', import.meta.url).pathname });
+    type Thread = { name: string; nice: number };
+    const { lowered, again, before, after } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { lowered: number; again: number; before: Thread[]; after: Thread[] };
+    const images = (list: Thread[]) => list.filter((t) => t.name === 'libvips worker');
+    expect(images(before).length).toBeGreaterThan(0);
+    expect(images(before).every((t) => t.nice < WORKER_NICE)).toBe(true);
+    expect(lowered).toBe(images(before).length);
+    expect(again).toBe(0);
+    // The threads computed the second image at the lower priority; the others kept theirs.
+    expect(images(after).every((t) => t.nice === WORKER_NICE)).toBe(true);
+    const others = (list: Thread[]) => list.filter((t) => t.name !== 'libvips worker').map((t) => t.nice);
+    expect(others(after).every((n) => n < WORKER_NICE)).toBe(true);
+  });
+});

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '@receipts/infra';
@@ -59,6 +59,37 @@ function lowerEveryThread(): boolean {
       os.setPriority(Number(tid), WORKER_NICE);
     } catch {
       lowered = false;
+    }
+  }
+  return lowered;
+}
+
+/** What libvips (sharp) names the threads it computes images on. */
+const IMAGE_THREAD = 'libvips worker';
+
+/**
+ * Lowers libvips's threads to WORKER_NICE where they run above it, and returns how many it
+ * lowered: page clean-up with sharp, beside an api in one process (the embedded mode), otherwise
+ * competed with HTTP at the api's priority. libvips starts them on demand from libuv's pool, whose
+ * threads stay at the api's priority for its file and crypto work (they are not named apart from
+ * V8's own), and a thread keeps its value; so this runs after each document's clean-up and lowers
+ * the threads started since. In a worker-only process they are at WORKER_NICE already.
+ */
+export function lowerImageThreads(): number {
+  let threads: string[];
+  try {
+    threads = readdirSync('/proc/self/task');
+  } catch {
+    return 0;
+  }
+  let lowered = 0;
+  for (const tid of threads) {
+    try {
+      if (readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() !== IMAGE_THREAD || os.getPriority(Number(tid)) >= WORKER_NICE) continue;
+      os.setPriority(Number(tid), WORKER_NICE);
+      lowered++;
+    } catch {
+      // Gone since the listing, or not allowed: it runs at the service's priority, as before.
     }
   }
   return lowered;

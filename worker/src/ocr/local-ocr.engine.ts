@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { extractReceipt, type RecognizedDocument, type RecognizedLine } from '@receipts/common';
 import { metrics, type Logger } from '@receipts/infra';
+import { lowerImageThreads } from '../background-priority.js';
 import { guessOrientation, turnPage } from '../document/orientation.step.js';
 import { orientPrepared, preparePage, type PreparedPage } from '../document/prepare-page.js';
 import { firstPassLanguages, mayBeOtherScript, retryLanguages } from './language.choice.js';
@@ -168,6 +169,8 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
       // With two readers, OSD only for pages that look sideways now; the others only if their reading is poor.
       const orient = mode === 'never' || mode === 'always' ? 'always' : 'landscape';
       for (const page of doc.pages) prepared.push(await preparePage(page, { signal, orient }));
+      // Beside an api in one process, the clean-up's threads go below it (the next documents' clean-up).
+      lowerImageThreads();
       const script = prepared.find((p) => p.script)?.script;
       return { ...doc, pages: prepared.map((p) => p.page), prepared, decoded: doc.pages, script, photo: prepared.some((p) => p.cropped) } satisfies PreparedDocument;
     },
