@@ -46,22 +46,40 @@ export function lowerWholeProcess(log: Logger): boolean {
   return lowered;
 }
 
+/** Set once every thread was lowered: threads started later inherit WORKER_NICE. */
+let wholeProcessLowered = false;
+
 function lowerEveryThread(): boolean {
+  const result = lowerThreads(() => true);
+  if (!result) return lowerThisThread(WORKER_NICE);
+  wholeProcessLowered = result.failed === 0;
+  return wholeProcessLowered;
+}
+
+/**
+ * Sets the threads of this process that `select` picks and that run above WORKER_NICE to it;
+ * null where Linux's per-thread list is not there.
+ */
+function lowerThreads(select: (tid: string) => boolean): { lowered: number; failed: number } | null {
   let threads: string[];
   try {
     threads = readdirSync('/proc/self/task');
   } catch {
-    return lowerThisThread(WORKER_NICE);
+    return null;
   }
-  let lowered = true;
+  let lowered = 0;
+  let failed = 0;
   for (const tid of threads) {
     try {
+      if (!select(tid) || os.getPriority(Number(tid)) >= WORKER_NICE) continue;
       os.setPriority(Number(tid), WORKER_NICE);
+      lowered++;
     } catch {
-      lowered = false;
+      // Gone since the listing, or not allowed: it runs at the service's priority.
+      failed++;
     }
   }
-  return lowered;
+  return { lowered, failed };
 }
 
 /** What libvips (sharp) names the threads it computes images on. */
@@ -73,26 +91,12 @@ const IMAGE_THREAD = 'libvips worker';
  * competed with HTTP at the api's priority. libvips starts them on demand from libuv's pool, whose
  * threads stay at the api's priority for its file and crypto work (they are not named apart from
  * V8's own), and a thread keeps its value; so this runs after each document's clean-up and lowers
- * the threads started since. In a worker-only process they are at WORKER_NICE already.
+ * the threads started since. In a worker-only process they are at WORKER_NICE already, and this
+ * reads nothing.
  */
 export function lowerImageThreads(): number {
-  let threads: string[];
-  try {
-    threads = readdirSync('/proc/self/task');
-  } catch {
-    return 0;
-  }
-  let lowered = 0;
-  for (const tid of threads) {
-    try {
-      if (readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() !== IMAGE_THREAD || os.getPriority(Number(tid)) >= WORKER_NICE) continue;
-      os.setPriority(Number(tid), WORKER_NICE);
-      lowered++;
-    } catch {
-      // Gone since the listing, or not allowed: it runs at the service's priority, as before.
-    }
-  }
-  return lowered;
+  if (wholeProcessLowered) return 0;
+  return lowerThreads((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === IMAGE_THREAD)?.lowered ?? 0;
 }
 
 /**
