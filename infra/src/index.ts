@@ -22,3 +22,4 @@ export * from './intake.repository.js';
 export * from './retention.js';
 export * from './metrics.js';
 export * from './unavailable.js';
+export * from './worker-thread.js';

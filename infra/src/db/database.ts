@@ -1,14 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { keepStatementsParsed } from './pglite-statements.js';
+import { asPglite, PgliteThread } from './pglite-thread.client.js';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -62,12 +60,13 @@ async function openPostgres(url: string, migrate: boolean): Promise<DatabaseHand
   };
 }
 
+/**
+ * The embedded database: PGlite on a thread of its own (PgliteThread), opened and migrated there.
+ */
 async function openPglite(dir: string): Promise<DatabaseHandle> {
   await mkdir(dir, { recursive: true });
-  const client = await PGlite.create(dir);
-  keepStatementsParsed(client);
-  const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder });
+  const client = await PgliteThread.open({ dir, migrationsFolder });
+  const db = drizzlePglite(asPglite(client), { schema });
   return {
     db: db as unknown as Database,
     kind: 'pglite',

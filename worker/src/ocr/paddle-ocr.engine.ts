@@ -1,6 +1,5 @@
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleThread } from '@receipts/infra';
 import type { PaddleThreadData, PaddleThreadReply, PaddleThreadRequest } from './paddle-ocr.thread.js';
 
 export interface OcrLine {
@@ -17,21 +16,6 @@ export interface PaddleOcr {
   recognizePage(image: Buffer, signal: AbortSignal): Promise<{ lines: OcrLine[]; confidence: number }>;
   /** Releases the models; a later page loads them again. */
   close(): Promise<void>;
-}
-
-const here = fileURLToPath(import.meta.url);
-// Under vitest or tsx the worker runs from its TypeScript sources; the thread then needs tsx to
-// load them. Node 20 ignores `--import tsx` in a worker's execArgv, so a bootstrap imports the
-// entry through tsx's API instead.
-const fromSources = here.endsWith('.ts');
-const THREAD_ENTRY = path.join(path.dirname(here), fromSources ? 'paddle-ocr.thread.ts' : 'paddle-ocr.thread.js');
-
-function startThread(data: PaddleThreadData): Worker {
-  if (!fromSources) return new Worker(THREAD_ENTRY, { workerData: data });
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = pathToFileURL(THREAD_ENTRY).href;
-  const bootstrap = `import(${JSON.stringify(tsx)}).then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
-  return new Worker(bootstrap, { eval: true, workerData: data });
 }
 
 interface Page {
@@ -83,7 +67,7 @@ export function createPaddleOcr(options: { maxSide?: number; pageTimeoutMs?: num
   }
 
   function start(): Worker {
-    const worker = startThread(data);
+    const worker = startModuleThread(import.meta.url, 'paddle-ocr.thread', { workerData: data });
     worker.on('message', (reply: PaddleThreadReply) => {
       if (thread !== worker) return; // closed, or ended for being late, while the page was read
       const was = finishReading();
