@@ -1,9 +1,10 @@
 // npm run bench:pipeline — the whole path (HTTP → queue → worker → database → socket) against
 // the same pipeline in a bare loop at the same concurrency; how fast an upload is accepted (202)
 // while every OCR slot is busy, against the same with the service idle; and an express job's wait
-// behind 200 queued standard jobs. Service and bare loop (and busy and idle) alternate BENCH_RUNS
-// times (default 3), taking turns to go first, so a noisy machine weighs on both sides alike;
-// every pair's ratio is printed with their median. BENCH_MODES picks the deployments measured for
+// behind 200 queued standard jobs. Service and bare loop alternate BENCH_RUNS times (default 3),
+// busy and idle bursts BENCH_BURSTS times (default 9: a burst is seconds, and its p99 swings by
+// half from one to the next on a shared machine), taking turns to go first, so a noisy machine
+// weighs on both sides alike; every pair's ratio is printed with their median. BENCH_MODES picks the deployments measured for
 // the 202s: postgres (api and worker processes of their own) and pglite (one process).
 import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -34,6 +35,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? os.availableParallel
 // opinion (2-3 CPU-s) can end a run with the other slot idle; paired ratios spread 0.78-1.04.
 const N = Number(process.env.BENCH_RECEIPTS ?? 40);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const BURSTS = Number(process.env.BENCH_BURSTS ?? 9);
 const MODES = (process.env.BENCH_MODES ?? 'postgres,pglite').split(',').filter(Boolean) as DeploymentMode[];
 // Which measures run: throughput (with the express wait) and acceptance (the 202s); both by default.
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'throughput,acceptance').split(','));
@@ -158,7 +160,7 @@ async function acceptanceIn(mode: DeploymentMode, files: Array<{ name: string; b
     console.log(`\n202 accepted, ${BURST} concurrent uploads, ${mode} (${mode === 'pglite' ? 'api and worker in one process' : 'api and worker processes of their own'}):\n`);
     console.log('| run | busy p50 / p99 | idle p50 / p99 (baseline) | ratio of p99s |');
     console.log('| --- | --- | --- | --- |');
-    for (let run = 0; run < RUNS; run++) {
+    for (let run = 0; run < BURSTS; run++) {
       const order = run % 2 === 0 ? [true, false] : [false, true];
       const result = new Map<boolean, number[]>();
       for (const busy of order) result.set(busy, await acceptLatencies(deployment.baseUrl, files, busy));
@@ -179,7 +181,7 @@ async function acceptanceIn(mode: DeploymentMode, files: Array<{ name: string; b
 
 async function main() {
   const files = await loadReceipts();
-  console.log(`bench:pipeline — ${N} receipts per throughput run, ${RUNS} runs, concurrency ${CONCURRENCY}, ${os.availableParallelism()} cores`);
+  console.log(`bench:pipeline — ${N} receipts per throughput run, ${RUNS} throughput runs, ${BURSTS} pairs of 202 bursts, concurrency ${CONCURRENCY}, ${os.availableParallelism()} cores`);
   if (PARTS.has('throughput')) await throughputAndExpress(files);
   // 3. How fast uploads are accepted while OCR saturates the cores, per deployment mode.
   if (PARTS.has('acceptance')) for (const mode of MODES) await acceptanceIn(mode, files);

@@ -2,12 +2,13 @@ import { MAX_UPLOAD_BYTES, isFinal, uploadFieldsSchema, USER_MESSAGES, type Uplo
 import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import { HttpError, parseBody, parseId } from '../http-error.js';
-import type { UploadService } from './upload.service.js';
+import { hashingMemoryStorage } from './hashing-memory.storage.js';
+import type { IncomingFile, UploadService } from './upload.service.js';
 import type { UploadWaiters } from './upload-waiters.js';
 
 // Browsers send file names as raw UTF-8 without a charset; multer's default, Latin-1, garbles them.
 const receiveFile = multer({
-  storage: multer.memoryStorage(),
+  storage: hashingMemoryStorage,
   limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 },
   defParamCharset: 'utf8',
 }).single('file');
@@ -46,7 +47,7 @@ export function uploadRoutes(service: UploadService, waiters: UploadWaiters, wai
     if (!req.file) throw new HttpError(400, 'FILE_MISSING', 'No file was sent. Attach it in the form field "file".');
     if (CONTROL_CHARACTER.test(req.file.originalname)) throw new HttpError(400, 'BAD_REQUEST', 'The file name contains characters that are not allowed.');
     const fields = parseBody(uploadFieldsSchema, { currencyCode: req.body?.currencyCode || undefined }, 'BAD_REQUEST');
-    const upload = await service.create(req.owner, req.file, fields.currencyCode, { requestId: req.id });
+    const upload = await service.create(req.owner, req.file as IncomingFile, fields.currencyCode, { requestId: req.id });
     if (req.query.wait !== '1') {
       const accepted: UploadAccepted = { id: upload.id, status: 'queued', lane: upload.lane };
       res.status(202).json(accepted);
