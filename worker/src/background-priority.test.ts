@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { WORKER_NICE } from './background-priority.js';
+import { BACKGROUND_NICE, WORKER_NICE } from './background-priority.js';
 
 const run = promisify(execFile);
 const perThreadNice = existsSync('/proc/self/task');
@@ -45,7 +45,9 @@ describe.skipIf(!perThreadNice)('lowerWholeProcess', () => {
 const imageScript = `
   import { readdirSync, readFileSync } from 'node:fs';
   import sharp from 'sharp';
-  import { lowerImageThreads } from './src/background-priority.ts';
+  import { lowerImageThreads, lowerWholeProcess } from './src/background-priority.ts';
+  // A worker-only process: every thread at WORKER_NICE first.
+  if (process.env.WHOLE) lowerWholeProcess({ warn: () => undefined });
   const threads = () => readdirSync('/proc/self/task').map((tid) => ({
     tid,
     name: readFileSync('/proc/self/task/' + tid + '/comm', 'utf8').trim(),
@@ -64,23 +66,38 @@ const imageScript = `
 `;
 
 describe.skipIf(!perThreadNice)('lowerImageThreads', () => {
-  it("lowers libvips's threads and nothing else, once", async () => {
+  it("lowers libvips's threads, with OCR, and nothing else, once", async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', imageScript], { cwd: new URL('..', import.meta.url).pathname });
     type Thread = { tid: string; name: string; nice: number };
     const report = JSON.parse(stdout.trim().split('\n').at(-1)!) as { lowered: number; again: number; started: number; before: Thread[]; after: Thread[]; last: Thread[] };
     const { lowered, again, started, before, after, last } = report;
     const images = (list: Thread[]) => list.filter((t) => t.name === 'libvips worker');
     expect(images(before).length).toBeGreaterThan(0);
-    expect(images(before).every((t) => t.nice < WORKER_NICE)).toBe(true);
+    expect(images(before).every((t) => t.nice < BACKGROUND_NICE)).toBe(true);
     expect(lowered).toBe(images(before).length);
     expect(again).toBe(0);
     // The threads lowered computed the second image at the lower priority; the others kept theirs.
     const loweredTids = new Set(images(before).map((t) => t.tid));
-    expect(images(after).filter((t) => loweredTids.has(t.tid)).every((t) => t.nice === WORKER_NICE)).toBe(true);
-    // Any libvips thread started since is lowered by the next call, and then every one is at WORKER_NICE.
-    expect(started).toBe(images(after).filter((t) => t.nice < WORKER_NICE).length);
-    expect(images(last).every((t) => t.nice === WORKER_NICE)).toBe(true);
+    expect(images(after).filter((t) => loweredTids.has(t.tid)).every((t) => t.nice === BACKGROUND_NICE)).toBe(true);
+    // Any libvips thread started since is lowered by the next call, and then every one is at BACKGROUND_NICE.
+    expect(started).toBe(images(after).filter((t) => t.nice < BACKGROUND_NICE).length);
+    expect(images(last).every((t) => t.nice === BACKGROUND_NICE)).toBe(true);
     const others = (list: Thread[]) => list.filter((t) => t.name !== 'libvips worker').map((t) => t.nice);
-    expect(others(last).every((n) => n < WORKER_NICE)).toBe(true);
+    expect(others(last).every((n) => n < BACKGROUND_NICE)).toBe(true);
+  });
+
+  it('takes them from WORKER_NICE to BACKGROUND_NICE in a worker-only process, its other threads left at WORKER_NICE', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', imageScript], {
+      cwd: new URL('..', import.meta.url).pathname,
+      env: { ...process.env, WHOLE: '1' },
+    });
+    type Thread = { name: string; nice: number };
+    const { lowered, before, last } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { lowered: number; before: Thread[]; last: Thread[] };
+    const images = before.filter((t) => t.name === 'libvips worker');
+    expect(images.length).toBeGreaterThan(0);
+    expect(images.every((t) => t.nice === WORKER_NICE)).toBe(true);
+    expect(lowered).toBe(images.length);
+    expect(last.filter((t) => t.name === 'libvips worker').every((t) => t.nice === BACKGROUND_NICE)).toBe(true);
+    expect(last.filter((t) => t.name !== 'libvips worker').every((t) => t.nice === WORKER_NICE)).toBe(true);
   });
 });

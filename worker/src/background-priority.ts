@@ -34,9 +34,9 @@ export const WORKER_NICE = 5;
 /**
  * Lowers every thread of this process to WORKER_NICE, for a process that does nothing but
  * background work (a worker-only process): its event loop, V8's helper threads, and the threads
- * started later, which inherit the value (libuv's pool, libvips's); OCR threads and processes
- * lower themselves further, to BACKGROUND_NICE. Page clean-up with sharp and the pipeline's own
- * steps otherwise ran at the api's priority on a shared host. Where Linux's per-thread list is
+ * started later, which inherit the value (libuv's pool); OCR threads and processes, and libvips's
+ * (lowerImageThreads), go further, to BACKGROUND_NICE. The pipeline's own steps otherwise ran at
+ * the api's priority on a shared host. Where Linux's per-thread list is
  * not there or lowering is not allowed, the process runs at the service's priority and says so;
  * false then.
  */
@@ -46,21 +46,17 @@ export function lowerWholeProcess(log: Logger): boolean {
   return lowered;
 }
 
-/** Set once every thread was lowered: threads started later inherit WORKER_NICE. */
-let wholeProcessLowered = false;
-
 function lowerEveryThread(): boolean {
-  const result = lowerThreads(() => true);
+  const result = lowerThreads(() => true, WORKER_NICE);
   if (!result) return lowerThisThread(WORKER_NICE);
-  wholeProcessLowered = result.failed === 0;
-  return wholeProcessLowered;
+  return result.failed === 0;
 }
 
 /**
- * Sets the threads of this process that `select` picks and that run above WORKER_NICE to it;
- * null where Linux's per-thread list is not there.
+ * Sets the threads of this process that `select` picks and that run above `nice` to it; null
+ * where Linux's per-thread list is not there.
  */
-function lowerThreads(select: (tid: string) => boolean): { lowered: number; failed: number } | null {
+function lowerThreads(select: (tid: string) => boolean, nice: number): { lowered: number; failed: number } | null {
   let threads: string[];
   try {
     threads = readdirSync('/proc/self/task');
@@ -71,11 +67,11 @@ function lowerThreads(select: (tid: string) => boolean): { lowered: number; fail
   let failed = 0;
   for (const tid of threads) {
     try {
-      if (!select(tid) || os.getPriority(Number(tid)) >= WORKER_NICE) continue;
-      os.setPriority(Number(tid), WORKER_NICE);
+      if (!select(tid) || os.getPriority(Number(tid)) >= nice) continue;
+      os.setPriority(Number(tid), nice);
       lowered++;
     } catch {
-      // Gone since the listing, or not allowed: it runs at the service's priority.
+      // Gone since the listing, or not allowed: it runs at the process's priority.
       failed++;
     }
   }
@@ -86,17 +82,17 @@ function lowerThreads(select: (tid: string) => boolean): { lowered: number; fail
 const IMAGE_THREAD = 'libvips worker';
 
 /**
- * Lowers libvips's threads to WORKER_NICE where they run above it, and returns how many it
- * lowered: page clean-up with sharp, beside an api in one process (the embedded mode), otherwise
- * competed with HTTP at the api's priority. libvips starts them on demand from libuv's pool, whose
- * threads stay at the api's priority for its file and crypto work (they are not named apart from
- * V8's own), and a thread keeps its value; so this runs after each document's clean-up and lowers
- * the threads started since. In a worker-only process they are at WORKER_NICE already, and this
- * reads nothing.
+ * Lowers libvips's threads to BACKGROUND_NICE, with OCR, where they run above it, and returns how
+ * many it lowered: page clean-up with sharp is seconds of pixel work like recognition, and at the
+ * process's priority it competed with HTTP (an api in the same process, the embedded mode, or on
+ * the same host: a worker-only process's clean-up took 40-60 CPU-ms of each busy burst of 50
+ * uploads at nice 5). libvips starts them on demand from libuv's pool, whose threads keep the
+ * process's priority for its file and crypto work (they are not named apart from V8's own), and a
+ * thread keeps its value; so this runs after each document's clean-up and lowers the threads
+ * started since.
  */
 export function lowerImageThreads(): number {
-  if (wholeProcessLowered) return 0;
-  return lowerThreads((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === IMAGE_THREAD)?.lowered ?? 0;
+  return lowerThreads((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === IMAGE_THREAD, BACKGROUND_NICE)?.lowered ?? 0;
 }
 
 /**
