@@ -33,7 +33,12 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     autostart: config.REDIS_AUTOSTART,
   });
   if (redisChild) log.info({ url: config.REDIS_URL }, 'started a local redis-server under the data directory');
-  const database = await openDatabase({ url: config.DATABASE_URL, pgliteDir: config.pgliteDir, migrate: config.RUN_MIGRATIONS });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    pgliteDir: config.pgliteDir,
+    migrate: config.RUN_MIGRATIONS,
+    onStopped: (err) => log.error({ err }, 'the embedded database stopped; every statement fails until the process restarts'),
+  });
   log.info({ database: database.kind, migrated: config.RUN_MIGRATIONS || database.kind === 'pglite' }, 'database ready');
   const publisher = createRedis(config.REDIS_URL, { enableOfflineQueue: false });
   publisher.on('error', (err) => log.warn({ err: err.message }, 'redis publisher error'));

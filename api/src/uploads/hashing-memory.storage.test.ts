@@ -31,7 +31,7 @@ describe('hashingMemoryStorage', () => {
 
   const send = async (bytes: Buffer) => {
     const form = new FormData();
-    form.append('file', new Blob([bytes]), 'receipt.jpg');
+    form.append('file', new Blob([new Uint8Array(bytes)]), 'receipt.jpg');
     const res = await fetch(`${baseUrl}/upload`, { method: 'POST', body: form });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };

@@ -30,9 +30,15 @@ const MIGRATION_LOCK_KEY = 727_274_001;
  * (always migrated: it belongs to this process). `migrate: false` leaves a server's schema to
  * another process (compose: the api migrates, workers start after it).
  */
-export async function openDatabase(options: { url?: string; pgliteDir: string; migrate?: boolean }): Promise<DatabaseHandle> {
+export async function openDatabase(options: {
+  url?: string;
+  pgliteDir: string;
+  migrate?: boolean;
+  /** The embedded database's thread died (told once): the operator's log should say so. */
+  onStopped?: (err: Error) => void;
+}): Promise<DatabaseHandle> {
   if (options.url) return openPostgres(options.url, options.migrate ?? true);
-  return openPglite(options.pgliteDir);
+  return openPglite(options.pgliteDir, options.onStopped);
 }
 
 async function openPostgres(url: string, migrate: boolean): Promise<DatabaseHandle> {
@@ -63,9 +69,9 @@ async function openPostgres(url: string, migrate: boolean): Promise<DatabaseHand
 /**
  * The embedded database: PGlite on a thread of its own (PgliteThread), opened and migrated there.
  */
-async function openPglite(dir: string): Promise<DatabaseHandle> {
+async function openPglite(dir: string, onStopped?: (err: Error) => void): Promise<DatabaseHandle> {
   await mkdir(dir, { recursive: true });
-  const client = await PgliteThread.open({ dir, migrationsFolder });
+  const client = await PgliteThread.open({ dir, migrationsFolder }, onStopped);
   const db = drizzlePglite(asPglite(client), { schema });
   return {
     db: db as unknown as Database,

@@ -8,14 +8,15 @@ import { PgliteThread } from './pglite-thread.client.js';
 
 const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
-describe('PgliteThread (the embedded database on a thread of its own)', () => {
+// Opening a database migrates it: seconds on a loaded machine.
+describe('PgliteThread (the embedded database on a thread of its own)', { timeout: 60_000 }, () => {
   let dir: string;
   let db: PgliteThread;
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'receipts-pglite-thread-'));
     db = await PgliteThread.open({ dir, migrationsFolder });
-  });
+  }, 60_000);
   beforeEach(async () => {
     await db.query('DROP TABLE IF EXISTS t');
     await db.query('CREATE TABLE t (id int PRIMARY KEY, name text NOT NULL, at timestamptz, data jsonb)');
@@ -87,15 +88,21 @@ describe('PgliteThread (the embedded database on a thread of its own)', () => {
     expect(await names()).toEqual(['first']);
   });
 
-  it('fails every statement once its thread has died, and says so', async () => {
+  it('fails every statement once its thread has died, and tells its owner once; a close is not a death', async () => {
     const own = await mkdtemp(path.join(os.tmpdir(), 'receipts-pglite-thread-'));
-    const doomed = await PgliteThread.open({ dir: own, migrationsFolder });
+    const stopped: Error[] = [];
+    const doomed = await PgliteThread.open({ dir: own, migrationsFolder }, (err) => stopped.push(err));
+    const closed = await PgliteThread.open({ dir: own + '-closed', migrationsFolder }, (err) => stopped.push(err));
     try {
       await (doomed as unknown as { thread: { terminate(): Promise<number> } }).thread.terminate();
       await expect(doomed.query('SELECT 1')).rejects.toThrow(/embedded database stopped/);
+      await expect(doomed.query('SELECT 1')).rejects.toThrow(/embedded database stopped/);
+      await closed.close();
+      expect(stopped.map((e) => e.message)).toEqual([expect.stringMatching(/embedded database stopped/)]);
     } finally {
       await doomed.close();
       await rm(own, { recursive: true, force: true });
+      await rm(own + '-closed', { recursive: true, force: true });
     }
   });
 });

@@ -53,7 +53,12 @@ export class PgliteThread implements Queryable {
   private dead: Error | null = null;
   private readonly ready: Promise<void>;
 
-  private constructor(data: PgliteThreadData) {
+  private closing = false;
+
+  private constructor(
+    data: PgliteThreadData,
+    private readonly onStopped?: (err: Error) => void,
+  ) {
     this.thread = startModuleThread(import.meta.url, 'pglite.thread', { workerData: data });
     this.ready = new Promise((resolve, reject) => this.pending.set(0, { resolve: () => resolve(), reject }));
     this.thread.on('message', (reply: PgliteReply) => {
@@ -65,6 +70,7 @@ export class PgliteThread implements Queryable {
       else waiting.reject(databaseError(reply.error));
     });
     const died = (err: Error) => {
+      if (!this.dead && !this.closing) this.onStopped?.(err);
       this.dead ??= err;
       for (const waiting of this.pending.values()) waiting.reject(this.dead);
       this.pending.clear();
@@ -73,12 +79,13 @@ export class PgliteThread implements Queryable {
     this.thread.on('exit', (code) => died(new Error(`The embedded database stopped (its thread exited with code ${code}).`)));
   }
 
-  /** Opens (and migrates) the database in `dir` on a new thread. */
-  static async open(data: PgliteThreadData): Promise<PgliteThread> {
-    const client = new PgliteThread(data);
+  /** Opens (and migrates) the database in `dir` on a new thread; `onStopped` hears of its thread dying later. */
+  static async open(data: PgliteThreadData, onStopped?: (err: Error) => void): Promise<PgliteThread> {
+    const client = new PgliteThread(data, onStopped);
     try {
       await client.ready;
     } catch (err) {
+      client.closing = true;
       await client.thread.terminate();
       throw err;
     }
@@ -105,6 +112,7 @@ export class PgliteThread implements Queryable {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     if (!this.dead) await this.call({ op: 'close' });
     await this.thread.terminate();
   }
