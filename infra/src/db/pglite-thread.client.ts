@@ -51,9 +51,9 @@ export class PgliteThread implements Queryable {
   private nextId = 1;
   private nextTx = 1;
   private dead: Error | null = null;
-  private readonly ready: Promise<void>;
-
+  /** Set by close (and a failed open): the thread's end is then not a death to report. */
   private closing = false;
+  private readonly ready: Promise<void>;
 
   private constructor(
     data: PgliteThreadData,
@@ -144,8 +144,8 @@ function parseRaw(results: Results<unknown>, parsers: NonNullable<QueryOptions['
   results.fields.forEach(({ name, dataTypeID }, column) => {
     const parse = parsers[dataTypeID];
     if (!parse) return;
+    const key = rowMode === 'array' ? column : name;
     for (const row of results.rows as Array<Record<string | number, unknown>>) {
-      const key = rowMode === 'array' ? column : name;
       const value = row[key];
       if (typeof value === 'string') row[key] = parse(value, dataTypeID);
     }

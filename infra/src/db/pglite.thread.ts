@@ -53,6 +53,13 @@ async function handle(client: PGlite, request: PgliteRequest): Promise<void> {
       case 'begin': {
         const tx = request.tx;
         // Settles once the caller ends the transaction; the reply to its 'end' is sent then.
+        const settled = (err?: unknown) => {
+          const endId = open.get(tx)?.endId;
+          open.delete(tx);
+          // No 'end' asked for: BEGIN itself failed, and the 'begin' hears why.
+          const to = endId ?? id;
+          reply(err === undefined || err === ROLLBACK ? { id: to, ok: true } : { id: to, ok: false, error: describe(err) });
+        };
         client
           .transaction(
             (t) =>
@@ -61,14 +68,7 @@ async function handle(client: PGlite, request: PgliteRequest): Promise<void> {
                 reply({ id, ok: true });
               }),
           )
-          .then(
-            () => ({ id: open.get(tx)?.endId, ok: true as const }),
-            (err: unknown) => (err === ROLLBACK ? { id: open.get(tx)?.endId, ok: true as const } : { id: open.get(tx)?.endId ?? id, ok: false as const, error: describe(err) }),
-          )
-          .then((message) => {
-            open.delete(tx);
-            if (message.id !== undefined) reply(message as PgliteReply);
-          });
+          .then(() => settled(), settled);
         return;
       }
       case 'end': {
