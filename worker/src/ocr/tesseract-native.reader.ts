@@ -77,7 +77,8 @@ export class NativeTesseract implements TesseractReader {
       this.busy.delete(reader);
       if (reader.alive && !this.closed) this.idle.push(reader);
       this.running--;
-      this.waiting.shift()?.();
+      // Every waiting page looks again: the first may have been cancelled since it was woken.
+      for (const wake of this.waiting.splice(0)) wake();
     }
   }
 

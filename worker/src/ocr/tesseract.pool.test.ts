@@ -1,6 +1,7 @@
 import sharp from 'sharp';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ThreadStartTimeoutError } from './deadline.js';
+import Tesseract from 'tesseract.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { settleWithin, ThreadStartTimeoutError } from './deadline.js';
 import { TesseractPool } from './tesseract.pool.js';
 import { TesseractTimeoutError } from './tesseract.reader.js';
 
@@ -35,6 +36,59 @@ describe('TesseractPool', () => {
     await expect(pending).rejects.toThrow('cancelled');
     const { lines } = await pool.recognize(await page('CHANGE 7.66'), ['eng'], signal());
     expect(lines.map((l) => l.text)).toEqual(['CHANGE 7.66']);
+  });
+
+  it('keeps a worker whose start outlives its cancelled page: the next page is read by it, not by a new one', async () => {
+    const started = vi.spyOn(Tesseract, 'createWorker');
+    const fresh = new TesseractPool(1, ['eng', 'deu']);
+    try {
+      const image = await page('TOTAL 3.50');
+      const controller = new AbortController();
+      const cancelled = fresh.recognize(image, ['eng'], controller.signal);
+      // Cancelled while its worker starts (a start takes hundreds of milliseconds).
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      controller.abort(new Error('cancelled'));
+      await expect(cancelled).rejects.toThrow('cancelled');
+      const { lines } = await fresh.recognize(image, ['eng'], signal());
+      expect(lines.map((l) => l.text)).toEqual(['TOTAL 3.50']);
+      expect(started).toHaveBeenCalledTimes(1);
+
+      // The same for a language load cancelled half-way: the worker reads the next page in German.
+      const loading = new AbortController();
+      const cancelledLoad = fresh.recognize(await page('SUMME 3,50'), ['deu'], loading.signal);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      loading.abort(new Error('cancelled'));
+      await expect(cancelledLoad).rejects.toThrow('cancelled');
+      const german = await fresh.recognize(await page('SUMME 3,50'), ['deu'], signal());
+      expect(german.lines.map((l) => l.text)).toEqual(['SUMME 3,50']);
+      expect(started).toHaveBeenCalledTimes(1);
+    } finally {
+      started.mockRestore();
+      await fresh.close();
+    }
+  });
+
+  it('lets a page cancelled while it waits for a worker go at once, and the page after it gets the worker', { timeout: 90_000 }, async () => {
+    const one = new TesseractPool(1, ['eng']);
+    try {
+      const image = await page('TOTAL 4.20');
+      const settled: string[] = [];
+      const first = one.recognize(image, ['eng'], signal()).then(() => settled.push('first'));
+      const controller = new AbortController();
+      const cancelled = one.recognize(image, ['eng'], controller.signal).then(
+        () => settled.push('cancelled page read'),
+        () => settled.push('cancelled page rejected'),
+      );
+      const next = one.recognize(image, ['eng'], signal());
+      controller.abort(new Error('cancelled'));
+      const read = await settleWithin(next, 60_000, () => new Error('the page after the cancelled one never got the worker'));
+      settled.push('next');
+      expect(read.lines.map((l) => l.text)).toEqual(['TOTAL 4.20']);
+      await Promise.all([first, cancelled]);
+      expect(settled).toEqual(['cancelled page rejected', 'first', 'next']);
+    } finally {
+      await one.close();
+    }
   });
 
   it('fails a page whose worker does not start in time, and hands the free place to the page waiting for one', async () => {

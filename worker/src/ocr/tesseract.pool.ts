@@ -13,7 +13,8 @@ import {
 } from './tesseract.reader.js';
 
 interface PooledWorker {
-  worker: Tesseract.Worker;
+  /** Unset while the worker starts. */
+  worker: Tesseract.Worker | null;
   langs: string;
   busy: boolean;
 }
@@ -43,7 +44,7 @@ export class TesseractPool implements TesseractReader {
   /** A page past its time ends its worker; the pool makes a new one when asked. */
   async recognize(image: Buffer, langs: readonly string[], signal: AbortSignal, timeoutMs = DEFAULT_PAGE_TIMEOUT_MS): Promise<TesseractPage> {
     const entry = await this.acquire(langs.join('+'), signal);
-    const job = entry.worker.recognize(image, {}, { blocks: true, text: false });
+    const job = entry.worker!.recognize(image, {}, { blocks: true, text: false });
     let late = false;
     const giveUp = () => {
       late = true;
@@ -66,70 +67,123 @@ export class TesseractPool implements TesseractReader {
       const entry = idle.find((w) => w.langs === langs) ?? idle[0];
       if (entry) {
         entry.busy = true;
-        if (entry.langs !== langs) {
-          const loading = entry.worker.reinitialize(langs, TESSERACT_READING.oem);
-          try {
-            await settleWithin(loading, this.startTimeoutMs, () => new ThreadStartTimeoutError(`tesseract with ${langs}`, this.startTimeoutMs), signal);
-            entry.langs = langs;
-          } catch (err) {
-            // Late: the worker is stuck or gone. Cancelled: it is still loading, so it is done with.
-            this.discard(entry);
-            throw err;
-          }
-        }
+        if (entry.langs !== langs) await this.whileCancellable(this.load(entry, langs), entry, signal);
         return entry;
       }
       if (this.workers.length < this.size) {
-        const placeholder: PooledWorker = { worker: undefined as never, langs, busy: true };
-        this.workers.push(placeholder);
-        const starting = Tesseract.createWorker(langs, TESSERACT_READING.oem, {
-          langPath: this.langPath,
-          workerPath: TESSERACT_THREAD,
-          gzip: true,
-          cacheMethod: 'none',
-          // Failures reach us as rejected jobs; the handler only keeps tesseract.js from throwing globally.
-          errorHandler: () => undefined,
-        });
-        try {
-          const late = () => new ThreadStartTimeoutError(`a tesseract worker with ${langs}`, this.startTimeoutMs);
-          placeholder.worker = await settleWithin(starting, this.startTimeoutMs, late, signal);
-          const parameters = placeholder.worker.setParameters({
-            tessedit_pageseg_mode: String(TESSERACT_READING.psm) as Tesseract.PSM,
-            user_defined_dpi: String(TESSERACT_READING.dpi),
-          });
-          await settleWithin(parameters, this.startTimeoutMs, late, signal);
-        } catch (err) {
-          this.workers.splice(this.workers.indexOf(placeholder), 1);
-          // Its place is free again for a page that waits for one.
-          this.waiting.shift()?.();
-          // One that starts after all, or half-started, is ended rather than left running.
-          // (A start that failed left nothing to end.)
-          starting.then((worker) => worker.terminate()).catch(() => undefined);
-          throw err;
-        }
-        return placeholder;
+        const entry: PooledWorker = { worker: null, langs, busy: true };
+        this.workers.push(entry);
+        await this.whileCancellable(this.start(entry, langs), entry, signal);
+        return entry;
       }
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      // Woken when a place may be free, or at once when cancelled (it then leaves the queue).
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          signal.removeEventListener('abort', wake);
+          resolve();
+        };
+        this.waiting.push(wake);
+        signal.addEventListener('abort', wake, { once: true });
+      });
     }
   }
 
-  /** A worker stuck on a page is ended; the pool makes a new one when asked. */
+  /** A new worker reading `langs`; one not ready in time is ended (also if it starts after all). */
+  private async start(entry: PooledWorker, langs: string): Promise<void> {
+    const starting = Tesseract.createWorker(langs, TESSERACT_READING.oem, {
+      langPath: this.langPath,
+      workerPath: TESSERACT_THREAD,
+      gzip: true,
+      cacheMethod: 'none',
+      // Failures reach us as rejected jobs; the handler only keeps tesseract.js from throwing globally.
+      errorHandler: () => undefined,
+    });
+    const late = () => new ThreadStartTimeoutError(`a tesseract worker with ${langs}`, this.startTimeoutMs);
+    try {
+      entry.worker = await settleWithin(starting, this.startTimeoutMs, late);
+      const parameters = entry.worker.setParameters({
+        tessedit_pageseg_mode: String(TESSERACT_READING.psm) as Tesseract.PSM,
+        user_defined_dpi: String(TESSERACT_READING.dpi),
+      });
+      await settleWithin(parameters, this.startTimeoutMs, late);
+      if (this.closed) throw new Error('The OCR engine is closed.');
+    } catch (err) {
+      this.discard(entry);
+      // One that starts after all, or half-started, is ended rather than left running.
+      // (A start that failed left nothing to end.)
+      starting.then((worker) => worker.terminate()).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Another language set into an idle worker; a worker stuck or gone meanwhile is ended. */
+  private async load(entry: PooledWorker, langs: string): Promise<void> {
+    const loading = entry.worker!.reinitialize(langs, TESSERACT_READING.oem);
+    try {
+      await settleWithin(loading, this.startTimeoutMs, () => new ThreadStartTimeoutError(`tesseract with ${langs}`, this.startTimeoutMs));
+      entry.langs = langs;
+    } catch (err) {
+      this.discard(entry);
+      throw err;
+    }
+  }
+
+  /**
+   * The page waits for its worker's start or language load unless it is cancelled. The load goes
+   * on then, and the worker joins the pool when ready: thrown away, the next page would pay the
+   * second or two of CPU again (a new worker's WebAssembly is compiled on threads at the api's
+   * priority, beside its requests).
+   */
+  private whileCancellable(loading: Promise<void>, entry: PooledWorker, signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        reject(signal.reason);
+        // (A load that failed has ended its worker already.)
+        loading.then(() => this.release(entry), () => undefined);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      loading.then(
+        () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        (err: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(err);
+        },
+      );
+    });
+  }
+
+  /** A worker stuck on a page, or not ready in time, is ended; the pool makes a new one when asked. */
   private discard(entry: PooledWorker): void {
-    this.workers.splice(this.workers.indexOf(entry), 1);
-    this.waiting.shift()?.();
+    const at = this.workers.indexOf(entry);
+    if (at < 0) return;
+    this.workers.splice(at, 1);
+    this.wakeAll();
     // Terminating a worker mid-page rejects only that page, which was given up already.
-    entry.worker.terminate().catch(() => undefined);
+    entry.worker?.terminate().catch(() => undefined);
   }
 
   private release(entry: PooledWorker): void {
     entry.busy = false;
-    this.waiting.shift()?.();
+    this.wakeAll();
+  }
+
+  /**
+   * Every waiting page looks again, in the order they came. Waking only the first lost the place
+   * when that page had been cancelled meanwhile: it left, and the page after it waited for ever
+   * beside an idle worker (a job stuck active until restart).
+   */
+  private wakeAll(): void {
+    for (const wake of this.waiting.splice(0)) wake();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const wake of this.waiting.splice(0)) wake();
-    await Promise.allSettled(this.workers.filter((w) => w.worker).map((w) => w.worker.terminate()));
+    this.wakeAll();
+    await Promise.allSettled(this.workers.map((w) => w.worker?.terminate()));
   }
 }
 
