@@ -5,7 +5,8 @@
 // busy and idle bursts BENCH_BURSTS times (default 9: a burst is seconds, and its p99 swings by
 // half from one to the next on a shared machine), taking turns to go first, so a noisy machine
 // weighs on both sides alike; every pair's ratio is printed with their median. BENCH_MODES picks the deployments measured for
-// the 202s: postgres (api and worker processes of their own) and pglite (one process).
+// the 202s: postgres (api and worker processes of their own), postgres-cluster (the same with
+// API_PROCESSES = one api process per core) and pglite (one process).
 import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,7 +37,13 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? os.availableParallel
 const N = Number(process.env.BENCH_RECEIPTS ?? 40);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const BURSTS = Number(process.env.BENCH_BURSTS ?? 9);
-const MODES = (process.env.BENCH_MODES ?? 'postgres,pglite').split(',').filter(Boolean) as DeploymentMode[];
+type BenchMode = DeploymentMode | 'postgres-cluster';
+const MODES = (process.env.BENCH_MODES ?? 'postgres,postgres-cluster,pglite').split(',').filter(Boolean) as BenchMode[];
+const MODE_LABELS: Record<BenchMode, string> = {
+  postgres: 'api and worker processes of their own',
+  'postgres-cluster': `the same with API_PROCESSES=${os.availableParallelism()}`,
+  pglite: 'api and worker in one process',
+};
 // Which measures run: throughput (with the express wait) and acceptance (the 202s); both by default.
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'throughput,acceptance').split(','));
 const BURST = 50;
@@ -150,14 +157,17 @@ async function acceptLatencies(baseUrl: string, files: Array<{ name: string; byt
 }
 
 /** The 202 measure of one deployment: busy and idle bursts alternating, paired per run. */
-async function acceptanceIn(mode: DeploymentMode, files: Array<{ name: string; bytes: Buffer }>): Promise<void> {
-  const deployment = await Deployment.start(mode, { WORKER_CONCURRENCY: String(CONCURRENCY), LOG_LEVEL: 'warn' });
+async function acceptanceIn(mode: BenchMode, files: Array<{ name: string; bytes: Buffer }>): Promise<void> {
+  const cluster = mode === 'postgres-cluster';
+  const deployment = await Deployment.start(cluster ? 'postgres' : mode, { WORKER_CONCURRENCY: String(CONCURRENCY), LOG_LEVEL: 'warn' }, {
+    apiProcesses: cluster ? os.availableParallelism() : 1,
+  });
   try {
     // Warm-up: loads the OCR workers and the api's code paths.
     await acceptLatencies(deployment.baseUrl, files, true);
     const busyP99: number[] = [];
     const idleP99: number[] = [];
-    console.log(`\n202 accepted, ${BURST} concurrent uploads, ${mode} (${mode === 'pglite' ? 'api and worker in one process' : 'api and worker processes of their own'}):\n`);
+    console.log(`\n202 accepted, ${BURST} concurrent uploads, ${mode} (${MODE_LABELS[mode]}):\n`);
     console.log('| run | busy p50 / p99 | idle p50 / p99 (baseline) | ratio of p99s |');
     console.log('| --- | --- | --- | --- |');
     for (let run = 0; run < BURSTS; run++) {

@@ -65,7 +65,12 @@ export interface ApiServer {
   close(timeoutMs?: number): Promise<void>;
 }
 
-export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
+export interface ApiServerOptions {
+  /** Whether this process receives the e-mail intake (one api process of a cluster does). */
+  intake?: boolean;
+}
+
+export async function startApiServer(runtime: Runtime, options: ApiServerOptions = {}): Promise<ApiServer> {
   const { config, log, db, files, bus, mailer } = runtime;
   const producer = await connectProducerRedis(config.REDIS_URL);
   producer.on('error', (err) => log.warn({ err: err.message }, 'redis producer error'));
@@ -169,7 +174,7 @@ export async function startApiServer(runtime: Runtime): Promise<ApiServer> {
 
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   // Mail comes in beside the HTTP uploads, through the same upload service.
-  const intake: IntakeHandle | null = mailIntake ? await startIntake(config, mailIntake, { uploads, intake: intakeRows, mailer, log }) : null;
+  const intake: IntakeHandle | null = mailIntake && options.intake !== false ? await startIntake(config, mailIntake, { uploads, intake: intakeRows, mailer, log }) : null;
   return {
     server,
     intake,

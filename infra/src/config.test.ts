@@ -51,6 +51,16 @@ describe('parseConfig', () => {
     expect(parseConfig({ ROLES: 'worker', DATABASE_URL: 'postgres://db/app' }).ROLES).toEqual(['worker']);
   });
 
+  it('runs several api processes only for an api-only process on PostgreSQL', () => {
+    const db = { DATABASE_URL: 'postgres://localhost/receipts' };
+    expect(parseConfig({}).API_PROCESSES).toBe(1);
+    expect(parseConfig({ ...db, ROLES: 'api', API_PROCESSES: '4' }).API_PROCESSES).toBe(4);
+    for (const env of [{ API_PROCESSES: '2' }, { ...db, ROLES: 'api,worker', API_PROCESSES: '2' }, { ...db, ROLES: 'worker', API_PROCESSES: '2' }]) {
+      expect(() => parseConfig(env)).toThrow(/API_PROCESSES: more than one runs only with ROLES=api/);
+    }
+    expect(() => parseConfig({ ...db, ROLES: 'api', API_PROCESSES: '0' })).toThrow(ConfigError);
+  });
+
   it('requires a session secret in production and Document AI ids for that engine', () => {
     expect(() => parseConfig({ NODE_ENV: 'production', OCR_ENGINE: 'documentai' })).toThrow(ConfigError);
     try {

@@ -21,6 +21,11 @@ export const configSchema = z.object({
     .transform((s) => s.split(',').map((r) => r.trim()).filter(Boolean))
     .pipe(z.array(z.enum(['api', 'worker'])).min(1)),
   PORT: int(0).max(65535).default(3000),
+  /**
+   * Api processes sharing PORT (node:cluster), for an api-only process on PostgreSQL: a burst of
+   * uploads is then served by every core, not one event loop. 1 runs the api in this process.
+   */
+  API_PROCESSES: int(1).max(64).default(1),
   HOST: z.string().default('0.0.0.0'),
   /**
    * Express "trust proxy": which hops may set X-Forwarded-For (the client address counts for
@@ -229,6 +234,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env, repoRoot = pro
   else if (raw.VLM_SECOND_OPINION && !vlmConfigured) problems.push('VLM_SECOND_OPINION: needs VLM_BASE_URL and VLM_MODEL');
   if (!raw.DATABASE_URL && !(raw.ROLES.includes('api') && raw.ROLES.includes('worker'))) {
     problems.push('ROLES: the embedded PGlite database belongs to one process, so it must run api,worker (or set DATABASE_URL)');
+  }
+  if (raw.API_PROCESSES > 1 && (raw.ROLES.length !== 1 || raw.ROLES[0] !== 'api')) {
+    problems.push('API_PROCESSES: more than one runs only with ROLES=api (and DATABASE_URL); workers scale with WORKER_CONCURRENCY and replicas');
   }
   if (raw.STORAGE === 's3' && !raw.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE=s3');
   if (!raw.S3_ACCESS_KEY_ID !== !raw.S3_SECRET_ACCESS_KEY) problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');

@@ -14,6 +14,8 @@ export interface DeploymentOptions {
    * on 127.0.0.1, each worker then with a DATA_DIR of its own, as on a host of its own.
    */
   storage?: 'local' | 's3';
+  /** `postgres` only: api processes sharing the api's port (API_PROCESSES); 1 by default. */
+  apiProcesses?: number;
 }
 
 /**
@@ -34,6 +36,7 @@ export class Deployment {
     private readonly dataDir: string,
     /** The bucket's server, with `storage: 's3'`. */
     readonly s3: S3StandIn | null,
+    private readonly apiProcesses = 1,
   ) {}
 
   static async start(mode: DeploymentMode, overrides: Record<string, string> = {}, options: DeploymentOptions = {}): Promise<Deployment> {
@@ -61,7 +64,7 @@ export class Deployment {
       ...s3?.env,
       ...overrides,
     };
-    const deployment = new Deployment(mode, services, env, dataDir, s3);
+    const deployment = new Deployment(mode, services, env, dataDir, s3, options.apiProcesses);
     try {
       await deployment.startApi();
       if (mode === 'postgres') await deployment.startWorker();
@@ -73,7 +76,8 @@ export class Deployment {
   }
 
   private async startApi(): Promise<void> {
-    this.api = await startServiceProcess('api', { ...this.env, ROLES: this.mode === 'pglite' ? 'api,worker' : 'api' });
+    const roles: Record<string, string> = this.mode === 'pglite' ? { ROLES: 'api,worker' } : { ROLES: 'api', API_PROCESSES: String(this.apiProcesses) };
+    this.api = await startServiceProcess('api', { ...this.env, ...roles });
     this.baseUrl = `http://127.0.0.1:${this.api.port}`;
   }
 

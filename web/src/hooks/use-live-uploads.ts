@@ -40,7 +40,9 @@ export function useLiveUploads(identity: string): void {
       .catch(() => undefined)
       .finally(() => {
         if (closed) return;
-        socket = io({ withCredentials: true });
+        // WebSocket first: one connection to one api process, so api processes behind a proxy (or
+        // API_PROCESSES) need no sticky sessions; long-polling only where WebSocket cannot connect.
+        socket = io({ withCredentials: true, transports: ['websocket', 'polling'], tryAllTransports: true });
         socket.on('connect', () => socket?.emit('uploads:sync', sync));
         socket.on('upload:progress', (e) => {
           learn(e.id);

@@ -1,0 +1,124 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Deployment } from './support/deployment.js';
+import { freePort } from './support/free-port.js';
+import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
+import { startServiceProcess, type ServiceProcess } from './support/service-process.js';
+import { uniqueIp, Visitor } from './support/visitor.js';
+
+/** The JSON log lines a process (and its children) printed. */
+function logLines(output: string): Array<Record<string, unknown>> {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Processes whose parent is `pid`, from /proc. */
+function childrenOf(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('server/dist/main.js')) found.push(Number(entry));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return found.sort((a, b) => a - b);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function eventually(check: () => void | Promise<void>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+describe('API_PROCESSES=2: api processes sharing one port (PostgreSQL, a worker process of its own)', () => {
+  let deployment: Deployment;
+  let api: ServiceProcess;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    deployment = await Deployment.start('postgres', { WORKER_CONCURRENCY: '1' });
+    api = await startServiceProcess('api', { ...deployment.env, PORT: String(await freePort()), ROLES: 'api', API_PROCESSES: '2' });
+    baseUrl = `http://127.0.0.1:${api.port}`;
+  });
+
+  afterAll(async () => {
+    await api?.stop('SIGTERM');
+    await deployment?.stop();
+  });
+
+  it('serves uploads from both processes, each followed live to its end whichever process holds the socket', async () => {
+    expect(childrenOf(api.proc.pid!)).toHaveLength(2);
+    const receipt = await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' });
+    const visitors = Array.from({ length: 6 }, () => new Visitor(baseUrl, uniqueIp()));
+    await Promise.all(visitors.map((v) => v.connect()));
+    try {
+      const ids = await Promise.all(visitors.map(async (v, i) => (await v.upload(receipt, `cluster-${i}.jpg`)).body.id as string));
+      const ends = await Promise.all(visitors.map((v, i) => v.waitForEnd(ids[i]!, 240_000)));
+      expect(ends.map((e) => e.event)).toEqual(Array(6).fill('upload:completed'));
+      for (const [i, v] of visitors.entries()) expect(v.eventsFor(ids[i]!).some((e) => e.event === 'upload:progress')).toBe(true);
+      const servedBy = new Set(logLines(api.output()).filter((l) => l.msg === 'request' && l.method === 'POST' && l.url === '/api/ocr').map((l) => l.pid));
+      expect(servedBy.size).toBe(2);
+    } finally {
+      for (const v of visitors) v.close();
+    }
+  });
+
+  it('puts another process in the place of one that dies, and the port keeps answering', async () => {
+    const [victim] = childrenOf(api.proc.pid!);
+    process.kill(victim!, 'SIGKILL');
+    await eventually(() => {
+      const now = childrenOf(api.proc.pid!);
+      expect(now).toHaveLength(2);
+      expect(now).not.toContain(victim);
+    });
+    expect(logLines(api.output()).some((l) => l.msg === 'an api process ended; starting another in its place')).toBe(true);
+    // Both processes answer: the one that stayed and the new one (once it listens).
+    await eventually(async () => {
+      const answers = await Promise.all(Array.from({ length: 6 }, () => fetch(`${baseUrl}/readyz`).then((r) => r.status)));
+      expect(answers).toEqual(Array(6).fill(200));
+    });
+  });
+
+  it('SIGTERM stops every api process, then the supervisor, with exit code 0', async () => {
+    const processes = childrenOf(api.proc.pid!);
+    expect(processes).toHaveLength(2);
+    expect(await api.stop('SIGTERM')).toBe(0);
+    for (const pid of processes) expect(alive(pid)).toBe(false);
+  });
+});
+
+describe('API_PROCESSES: a process that cannot start', () => {
+  it('stops the service with the process’s error instead of starting it again and again', async () => {
+    // No database answers there: every api process fails as it starts (the supervisor opens none).
+    const start = startServiceProcess('api', {
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      ROLES: 'api',
+      API_PROCESSES: '2',
+      DATABASE_URL: `postgres://127.0.0.1:${await freePort()}/receipts`,
+      REDIS_AUTOSTART: 'false',
+    });
+    await expect(start).rejects.toThrow(/exited with 1 before starting[\s\S]*an api process ended while starting; stopping the service/);
+  });
+});
