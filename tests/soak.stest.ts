@@ -84,4 +84,26 @@ describe.each<DeploymentMode>(['pglite', 'postgres'])('no job waits while a slot
     expect(late).toEqual([]);
     for (const v of visitors) v.close();
   });
+
+  it('uploads cancelled at once while others wait for OCR leave no slot stuck: the next uploads are read', async () => {
+    // Three rounds of what a user cancelling a batch does: 2 uploads in OCR, the rest waiting, all
+    // cancelled together. A cancelled page that held on to its place in the OCR pool (or took the
+    // pool's one wake-up with it) left a job active for ever, its slot lost until restart.
+    for (let round = 0; round < 3; round++) {
+      const visitor = new Visitor(deployment.baseUrl, uniqueIp());
+      await visitor.connect();
+      const ids: string[] = [];
+      for (const [i, bytes] of receipts.slice(0, 5).entries()) ids.push((await visitor.upload(bytes, `cancel-${round}-${i}.jpg`)).body.id as string);
+      const deadline = Date.now() + 300_000;
+      while (ids.filter((id) => visitor.eventsFor(id).length > 0).length < SLOTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await Promise.all(ids.map((id) => visitor.request(`/api/ocr/cancel/${id}`, { method: 'POST' })));
+      for (const id of ids) expect(['upload:cancelled', 'upload:completed']).toContain((await visitor.waitForEnd(id, 300_000)).event);
+      visitor.close();
+    }
+    const visitor = new Visitor(deployment.baseUrl, uniqueIp());
+    await visitor.connect();
+    const ids = await Promise.all(receipts.slice(0, SLOTS).map(async (bytes, i) => (await visitor.upload(bytes, `after-${i}.jpg`)).body.id as string));
+    for (const id of ids) expect((await visitor.waitForEnd(id, 600_000)).event).toBe('upload:completed');
+    visitor.close();
+  });
 });
