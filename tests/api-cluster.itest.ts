@@ -84,6 +84,17 @@ describe('API_PROCESSES=2: api processes sharing one port (PostgreSQL, a worker 
     }
   });
 
+  it('answers /metrics, whichever process is scraped, with the figures of both', async () => {
+    // The 6 uploads of the test before, accepted 3 or so by each process.
+    for (let scrape = 0; scrape < 4; scrape++) {
+      const text = await (await fetch(`${baseUrl}/metrics`)).text();
+      const accepted = /^receipts_upload_size_bytes_count\{[^}]*mime_type="image\/jpeg"[^}]*\} (\d+)$/m.exec(text);
+      expect(Number(accepted?.[1])).toBe(6);
+      // The queue's figures, read from Redis by each process, are there once, not summed.
+      expect(text.match(/^receipts_queue_jobs\{[^}]*state="failed"[^}]*\} 0$/gm)).toHaveLength(1);
+    }
+  });
+
   it('puts another process in the place of one that dies, and the port keeps answering', async () => {
     const [victim] = childrenOf(api.proc.pid!);
     process.kill(victim!, 'SIGKILL');

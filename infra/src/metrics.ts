@@ -1,6 +1,7 @@
+import cluster from 'node:cluster';
 import { timingSafeEqual } from 'node:crypto';
 import { LANE_PRIORITY, type Lane } from '@receipts/common';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ReceiptQueue } from './job-queue.js';
 
 /**
@@ -124,6 +125,8 @@ new Gauge({
   help: 'Receipt jobs waiting per lane (a standard job promoted after waiting too long counts as express)',
   labelNames: ['lane'] as const,
   registers: [metricsRegistry],
+  // The same figures from Redis in every process of a cluster: counted once, not summed.
+  aggregator: 'first',
   async collect() {
     const counts = await readQueue((q) => q.getCountsPerPriority(lanes.map((l) => LANE_PRIORITY[l])));
     if (!counts) return;
@@ -136,6 +139,7 @@ new Gauge({
   help: 'Receipt jobs in the queue per state (active on any worker, delayed for a retry, kept as failed)',
   labelNames: ['state'] as const,
   registers: [metricsRegistry],
+  aggregator: 'first',
   async collect() {
     const counts = await readQueue((q) => q.getJobCounts('active', 'delayed', 'failed'));
     if (!counts) return;
@@ -171,9 +175,65 @@ export function initMetrics(options: { role: string; queue?: ReceiptQueue }): vo
   collectDefaultMetrics({ register: metricsRegistry });
 }
 
-/** The Prometheus text exposition of every metric. */
+const GATHER_ASK = 'receipts:metrics-gather';
+const GATHER_ANSWER = 'receipts:metrics-gathered';
+/** Longer than prom-client's own 5 s for a process to answer the supervisor. */
+const GATHER_TIMEOUT_MS = 6_000;
+type GatherAnswer = { type: typeof GATHER_ANSWER; id: number; body?: string; error?: string };
+/** Scrapes of this api process waiting for its supervisor, by id; null outside a cluster. */
+let gathering: Map<number, (answer: GatherAnswer) => void> | null = null;
+let nextGather = 0;
+
+/**
+ * In an api process of a cluster (API_PROCESSES): a scrape, whichever process takes it, answers
+ * with every process's figures (counters and histograms summed; the queue's, read from Redis,
+ * once), gathered by the supervisor through prom-client's AggregatorRegistry.
+ */
+export function joinClusterMetrics(): void {
+  if (gathering) return;
+  gathering = new Map();
+  // Constructed for its side effect: it answers the supervisor's requests with these registries.
+  new AggregatorRegistry();
+  AggregatorRegistry.setRegistries([metricsRegistry]);
+  process.on('message', (message: GatherAnswer) => {
+    if (message?.type === GATHER_ANSWER) gathering?.get(message.id)?.(message);
+  });
+}
+
+/** In the supervisor of a cluster: gathers every api process's figures when one is scraped. */
+export function gatherClusterMetrics(): void {
+  const aggregator = new AggregatorRegistry();
+  cluster.on('message', (worker, message: { type?: string; id: number }) => {
+    if (message?.type !== GATHER_ASK) return;
+    const answer = (reply: Omit<GatherAnswer, 'type' | 'id'>) => {
+      if (worker.isConnected()) worker.send({ type: GATHER_ANSWER, id: message.id, ...reply });
+    };
+    aggregator.clusterMetrics().then(
+      (body) => answer({ body }),
+      (err: Error) => answer({ error: err.message }),
+    );
+  });
+}
+
+function gatherFromSupervisor(waiting: Map<number, (answer: GatherAnswer) => void>): Promise<string> {
+  const id = nextGather++;
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => settle({ type: GATHER_ANSWER, id, error: 'the api processes did not all answer in time' }), GATHER_TIMEOUT_MS);
+    const settle = (answer: GatherAnswer) => {
+      clearTimeout(timer);
+      waiting.delete(id);
+      if (answer.body !== undefined) resolve(answer.body);
+      else reject(new Error(`metrics not gathered: ${answer.error}`));
+    };
+    waiting.set(id, settle);
+    process.send!({ type: GATHER_ASK, id });
+  });
+}
+
+/** The Prometheus text exposition of every metric (of every api process, in a cluster). */
 export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
-  return { contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() };
+  const body = gathering ? await gatherFromSupervisor(gathering) : await metricsRegistry.metrics();
+  return { contentType: metricsRegistry.contentType, body };
 }
 
 /** With METRICS_TOKEN set, a scrape must send it as a bearer token; without it /metrics is open. */

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { AddressInfo } from 'node:net';
-import { ensureRedis, onStopSignal, RedisUnavailableError, type Config, type Logger } from '@receipts/infra';
+import { ensureRedis, gatherClusterMetrics, onStopSignal, RedisUnavailableError, type Config, type Logger } from '@receipts/infra';
 
 /** The environment variable that tells an api process its place (0 … API_PROCESSES − 1). */
 export const API_PROCESS_INDEX = 'API_PROCESS_INDEX';
@@ -78,6 +78,7 @@ export async function superviseApiProcesses(config: Config, log: Logger): Promis
     }
   };
 
+  gatherClusterMetrics();
   onStopSignal(log, 'shutting down the api processes', () => stopAll(0));
   for (let index = 0; index < config.API_PROCESSES; index++) fork(index);
 }

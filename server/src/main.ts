@@ -4,6 +4,7 @@ import { startApiServer, type ApiServer } from '@receipts/api';
 import {
   createLogger,
   FileStoreUnusableError,
+  joinClusterMetrics,
   loadConfigOrExit,
   onStopSignal,
   openRuntime,
@@ -32,6 +33,8 @@ async function serve(config: Config, log: Logger): Promise<void> {
   });
 
   const index = apiProcessIndex();
+  // A scrape taken by any api process of a cluster reports them all.
+  if (cluster.isWorker) joinClusterMetrics();
   // In a cluster, one api process receives the mail intake (its SMTP port or IMAP mailbox).
   const api: ApiServer | null = config.ROLES.includes('api') ? await startApiServer(runtime, { intake: index === 0 }) : null;
   // Loaded only for the worker role: pdfjs' legacy build replaces Array.prototype.push with a slow
