@@ -1,55 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deployment } from './support/deployment.js';
 import { freePort } from './support/free-port.js';
 import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
+import { alive, eventually, logLines, serviceChildrenOf as childrenOf } from './support/process-output.js';
 import { startServiceProcess, type ServiceProcess } from './support/service-process.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
-
-/** The JSON log lines a process (and its children) printed. */
-function logLines(output: string): Array<Record<string, unknown>> {
-  return output
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-/** Processes whose parent is `pid`, from /proc. */
-function childrenOf(pid: number): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('server/dist/main.js')) found.push(Number(entry));
-    } catch {
-      // Gone between the listing and the read.
-    }
-  }
-  return found.sort((a, b) => a - b);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function eventually(check: () => void | Promise<void>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
 
 describe('API_PROCESSES=2: api processes sharing one port (PostgreSQL, a worker process of its own)', () => {
   let deployment: Deployment;
@@ -102,13 +57,13 @@ describe('API_PROCESSES=2: api processes sharing one port (PostgreSQL, a worker 
       const now = childrenOf(api.proc.pid!);
       expect(now).toHaveLength(2);
       expect(now).not.toContain(victim);
-    });
+    }, 30_000);
     expect(logLines(api.output()).some((l) => l.msg === 'an api process ended; starting another in its place')).toBe(true);
     // Both processes answer: the one that stayed and the new one (once it listens).
     await eventually(async () => {
       const answers = await Promise.all(Array.from({ length: 6 }, () => fetch(`${baseUrl}/readyz`).then((r) => r.status)));
       expect(answers).toEqual(Array(6).fill(200));
-    });
+    }, 30_000);
   });
 
   it('SIGTERM stops every api process, then the supervisor, with exit code 0', async () => {

@@ -4,16 +4,9 @@ import { freePort } from './support/free-port.js';
 import { startServiceProcess } from './support/service-process.js';
 import { Visitor, uniqueIp } from './support/visitor.js';
 import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
+import { eventually, logLines } from './support/process-output.js';
 
 const METRICS_TOKEN = 'ops-test-metrics-token-0123456789';
-
-/** The JSON log lines of the deployment's processes. */
-function logLines(output: string): Array<Record<string, unknown>> {
-  return output
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
 
 /** The value of one sample of a Prometheus text exposition, whatever order its labels are in. */
 function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
@@ -24,19 +17,6 @@ function sample(text: string, name: string, labels: Record<string, string>): num
     if (Object.entries(labels).every(([k, v]) => own[k] === v)) return Number(match[3]);
   }
   return undefined;
-}
-
-/** Log lines are written as a response leaves, so a test may read just before them. */
-async function eventually(check: () => void, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 }
 
 describe('operations: metrics and request ids (api and worker as separate processes)', () => {

@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { heicClaiming, hugeImagePdf, pathBombPdf } from '../../../tests/support/decode-bombs.js';
+import { alive } from '../../../tests/support/process-output.js';
 import { UnreadableFileError } from '../ocr/ocr-engine.js';
 import { DecodeSandbox } from './decode.sandbox.js';
 import { heicImageSizes } from './heic-header.parser.js';
@@ -24,17 +25,6 @@ afterEach(async () => {
 
 const never = () => new AbortController().signal;
 const smallPng = () => sharp({ create: { width: 64, height: 48, channels: 3, background: '#808080' } }).png().toBuffer();
-
-/** Whether the process is alive (signal 0 only checks). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    // ESRCH: no such process — the answer, not a failure.
-    return false;
-  }
-}
 
 /** The longest the event loop went without running a 10 ms timer while `work` ran. */
 async function longestStall<T>(work: Promise<T>): Promise<{ stallMs: number; outcome: T | unknown }> {

@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** The JSON log lines a service process (and its children) printed. */
+export function logLines(output: string): Array<Record<string, unknown>> {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Retries `check` until it passes or `timeoutMs` is over (log lines are written as a response leaves, so a test may read just before them). */
+export async function eventually(check: () => void | Promise<void>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** Whether the process is alive (signal 0 only checks). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    // ESRCH: no such process — the answer, not a failure.
+    return false;
+  }
+}
+
+/** The service processes (server/dist/main.js) whose parent is `pid`, from /proc. */
+export function serviceChildrenOf(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('server/dist/main.js')) found.push(Number(entry));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return found.sort((a, b) => a - b);
+}
