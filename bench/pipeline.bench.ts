@@ -4,9 +4,9 @@
 // behind 200 queued standard jobs. Service and bare loop alternate BENCH_RUNS times (default 3),
 // busy and idle bursts BENCH_BURSTS times (default 9: a burst is seconds, and its p99 swings by
 // half from one to the next on a shared machine), taking turns to go first, so a noisy machine
-// weighs on both sides alike; every pair's ratio is printed with their median. BENCH_MODES picks the deployments measured for
-// the 202s: postgres (api and worker processes of their own), postgres-cluster (the same with
-// API_PROCESSES = one api process per core) and pglite (one process).
+// weighs on both sides alike; every pair's ratio is printed with their median. BENCH_MODES picks
+// the deployments measured for the 202s: postgres (api and worker processes of their own),
+// postgres-cluster (the same with API_PROCESSES = one api process per core) and pglite (one process).
 import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

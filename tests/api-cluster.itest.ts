@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deployment } from './support/deployment.js';
 import { freePort } from './support/free-port.js';
 import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
-import { alive, eventually, logLines, serviceChildrenOf as childrenOf } from './support/process-output.js';
+import { alive, logLines, serviceChildrenOf as childrenOf } from './support/process-output.js';
 import { startServiceProcess, type ServiceProcess } from './support/service-process.js';
+import { eventually } from './support/until.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
 
 describe('API_PROCESSES=2: api processes sharing one port (PostgreSQL, a worker process of its own)', () => {

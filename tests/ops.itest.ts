@@ -4,7 +4,8 @@ import { freePort } from './support/free-port.js';
 import { startServiceProcess } from './support/service-process.js';
 import { Visitor, uniqueIp } from './support/visitor.js';
 import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
-import { eventually, logLines } from './support/process-output.js';
+import { logLines } from './support/process-output.js';
+import { eventually } from './support/until.js';
 
 const METRICS_TOKEN = 'ops-test-metrics-token-0123456789';
 

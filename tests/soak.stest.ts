@@ -94,8 +94,7 @@ describe.each<DeploymentMode>(['pglite', 'postgres'])('no job waits while a slot
       await visitor.connect();
       const ids: string[] = [];
       for (const [i, bytes] of receipts.slice(0, 5).entries()) ids.push((await visitor.upload(bytes, `cancel-${round}-${i}.jpg`)).body.id as string);
-      const deadline = Date.now() + 300_000;
-      while (ids.filter((id) => visitor.eventsFor(id).length > 0).length < SLOTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await visitor.waitFor(() => ids.filter((id) => visitor.eventsFor(id).length > 0).length >= SLOTS, 300_000, 'every slot to take an upload');
       await Promise.all(ids.map((id) => visitor.request(`/api/ocr/cancel/${id}`, { method: 'POST' })));
       for (const id of ids) expect(['upload:cancelled', 'upload:completed']).toContain((await visitor.waitForEnd(id, 300_000)).event);
       visitor.close();

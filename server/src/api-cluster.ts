@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { AddressInfo } from 'node:net';
-import { ensureRedis, gatherClusterMetrics, onStopSignal, RedisUnavailableError, type Config, type Logger } from '@receipts/infra';
+import { ensureRedis, gatherClusterMetrics, onStopSignal, type Config, type Logger } from '@receipts/infra';
+import { exitOnSetupError } from './setup-error.js';
 
 /** The environment variable that tells an api process its place (0 … API_PROCESSES − 1). */
 export const API_PROCESS_INDEX = 'API_PROCESS_INDEX';
@@ -25,11 +26,7 @@ export function apiProcessIndex(): number {
  */
 export async function superviseApiProcesses(config: Config, log: Logger): Promise<void> {
   // One Redis for all of them, started here when asked (each process racing to start it would not do).
-  const redisChild = await ensureRedis(config.REDIS_URL, { dataDir: config.DATA_DIR, autostart: config.REDIS_AUTOSTART }).catch((err: unknown) => {
-    if (!(err instanceof RedisUnavailableError)) throw err;
-    process.stderr.write(`${err.message}\n`);
-    process.exit(1);
-  });
+  const redisChild = await ensureRedis(config.REDIS_URL, { dataDir: config.DATA_DIR, autostart: config.REDIS_AUTOSTART }).catch(exitOnSetupError);
   if (redisChild) log.info({ url: config.REDIS_URL }, 'started a local redis-server under the data directory');
 
   const env = { REDIS_AUTOSTART: 'false' };

@@ -3,18 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { startApiServer, type ApiServer } from '@receipts/api';
 import {
   createLogger,
-  FileStoreUnusableError,
   joinClusterMetrics,
   loadConfigOrExit,
   onStopSignal,
   openRuntime,
-  RedisUnavailableError,
   startHealthServer,
   type Config,
   type Logger,
 } from '@receipts/infra';
 import type { ReceiptWorkerHandle } from '@receipts/worker';
 import { apiProcessIndex, superviseApiProcesses } from './api-cluster.js';
+import { exitOnSetupError } from './setup-error.js';
 
 // The process entry: runs the roles named in ROLES; the embedded default (PGlite) runs api and
 // worker together. The api and worker packages know nothing of each other; only this composes them.
@@ -24,13 +23,7 @@ if (config.API_PROCESSES > 1 && cluster.isPrimary) await superviseApiProcesses(c
 else await serve(config, log);
 
 async function serve(config: Config, log: Logger): Promise<void> {
-  const runtime = await openRuntime(config, log).catch((err: unknown) => {
-    if (err instanceof RedisUnavailableError || err instanceof FileStoreUnusableError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  });
+  const runtime = await openRuntime(config, log).catch(exitOnSetupError);
 
   const index = apiProcessIndex();
   // A scrape taken by any api process of a cluster reports them all.

@@ -8,19 +8,6 @@ export function logLines(output: string): Array<Record<string, unknown>> {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-/** Retries `check` until it passes or `timeoutMs` is over (log lines are written as a response leaves, so a test may read just before them). */
-export async function eventually(check: () => void | Promise<void>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
 /** Whether the process is alive (signal 0 only checks). */
 export function alive(pid: number): boolean {
   try {

@@ -19,3 +19,19 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/**
+ * Runs `check` (assertions) until it passes, and throws its last failure once `timeoutMs` is
+ * over: for what settles a moment later (log lines are written as a response leaves).
+ */
+export async function eventually(check: () => void | Promise<void>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}

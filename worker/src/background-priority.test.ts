@@ -65,12 +65,20 @@ const imageScript = `
   console.log(JSON.stringify({ lowered, again, before, after, started, last: threads() }));
 `;
 
+type Thread = { tid: string; name: string; nice: number };
+
+/** Runs imageScript in a fresh node process (with `env` added) and returns its report. */
+async function runImageScript(env: Record<string, string> = {}) {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', imageScript], {
+    cwd: new URL('..', import.meta.url).pathname,
+    env: { ...process.env, ...env },
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as { lowered: number; again: number; started: number; before: Thread[]; after: Thread[]; last: Thread[] };
+}
+
 describe.skipIf(!perThreadNice)('lowerImageThreads', () => {
   it("lowers libvips's threads, with OCR, and nothing else, once", async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', imageScript], { cwd: new URL('..', import.meta.url).pathname });
-    type Thread = { tid: string; name: string; nice: number };
-    const report = JSON.parse(stdout.trim().split('\n').at(-1)!) as { lowered: number; again: number; started: number; before: Thread[]; after: Thread[]; last: Thread[] };
-    const { lowered, again, started, before, after, last } = report;
+    const { lowered, again, started, before, after, last } = await runImageScript();
     const images = (list: Thread[]) => list.filter((t) => t.name === 'libvips worker');
     expect(images(before).length).toBeGreaterThan(0);
     expect(images(before).every((t) => t.nice < BACKGROUND_NICE)).toBe(true);
@@ -87,12 +95,7 @@ describe.skipIf(!perThreadNice)('lowerImageThreads', () => {
   });
 
   it('takes them from WORKER_NICE to BACKGROUND_NICE in a worker-only process, its other threads left at WORKER_NICE', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', imageScript], {
-      cwd: new URL('..', import.meta.url).pathname,
-      env: { ...process.env, WHOLE: '1' },
-    });
-    type Thread = { name: string; nice: number };
-    const { lowered, before, last } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { lowered: number; before: Thread[]; last: Thread[] };
+    const { lowered, before, last } = await runImageScript({ WHOLE: '1' });
     const images = before.filter((t) => t.name === 'libvips worker');
     expect(images.length).toBeGreaterThan(0);
     expect(images.every((t) => t.nice === WORKER_NICE)).toBe(true);

@@ -108,10 +108,10 @@ export class TesseractPool implements TesseractReader {
       await settleWithin(parameters, this.startTimeoutMs, late);
       if (this.closed) throw new Error('The OCR engine is closed.');
     } catch (err) {
+      // Ends the worker if it started (late parameters, or the pool closed meanwhile).
       this.discard(entry);
-      // One that starts after all, or half-started, is ended rather than left running.
-      // (A start that failed left nothing to end.)
-      starting.then((worker) => worker.terminate()).catch(() => undefined);
+      // One that starts after all is ended rather than left running. (A failed start left nothing to end.)
+      if (!entry.worker) starting.then((worker) => worker.terminate()).catch(() => undefined);
       throw err;
     }
   }
