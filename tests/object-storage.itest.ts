@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpUnconfirmed } from './support/accounts.js';
 import { Deployment } from './support/deployment.js';
 import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
+import { logLines } from './support/process-output.js';
 import { until } from './support/until.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
 
@@ -84,6 +85,29 @@ describe('originals in an S3 bucket', () => {
     await until(() => db.query<{ gone: boolean }>(marked, [old]), ({ rows }) => rows[0]!.gone, 'the upload marked');
     await db.end();
     expect(await keys()).toEqual(expect.arrayContaining([keyOf(recent), pageKeyOf(recent)]));
+    visitor.close();
+  });
+
+  it("deletes an original that landed after its upload was deleted, once the upload's job finds the row gone", async () => {
+    // Another api process deleting the upload in the moment between this one's answer and its
+    // store: the row goes, that process's delete finds no object, and the object lands after it.
+    // Here the worker is stopped, so the job waits; the row goes as that delete leaves it.
+    await deployment.killWorker();
+    const visitor = await signUp();
+    const upload = async (name: string) => (await visitor.upload(receipt, name)).body.id as string;
+    const [cancelled, deleted] = [await upload('cancelled.jpg'), await upload('deleted.jpg')];
+    await until(keys, (k) => k.includes(keyOf(cancelled)) && k.includes(keyOf(deleted)), 'both originals stored');
+    const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
+    await db.connect();
+    // An upload that only ended keeps its original (retention deletes it in time).
+    await db.query(`UPDATE uploads SET status = 'cancelled' WHERE id = $1`, [cancelled]);
+    await db.query('DELETE FROM uploads WHERE id = $1', [deleted]);
+    await db.end();
+    await deployment.restartWorker();
+    await until(keys, (k) => !k.includes(keyOf(deleted)), "the deleted upload's original deleted");
+    const seen = (id: string) => (lines: Array<Record<string, unknown>>) => lines.some((l) => l.uploadId === id && /^upload already ended/.test(String(l.msg)));
+    await until(async () => logLines(deployment.output()), seen(cancelled), 'the cancelled upload seen by its job');
+    expect(await keys()).toContain(keyOf(cancelled));
     visitor.close();
   });
 

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -91,6 +92,18 @@ describe.each(stores)('originals in %s', (_where, make) => {
 
   it('refuses a key that is not an upload id', async () => {
     await expect(make().put('../../etc/passwd', Buffer.from('x'))).rejects.toThrow('Not an upload id');
+  });
+});
+
+describe('a directory', () => {
+  it('deletes half a write a crashed process left beside an original', async () => {
+    const files = createFileStore(parseConfig({ STORAGE_DIR: dir }));
+    const id = randomUUID();
+    const partial = path.join(dir, id.slice(0, 2), `${id}.partial`);
+    await mkdir(path.dirname(partial), { recursive: true });
+    await writeFile(partial, Buffer.from('half a rece'));
+    await files.delete(id);
+    expect(existsSync(partial)).toBe(false);
   });
 });
 

@@ -172,6 +172,8 @@ export class LocalFileStore implements FileStore {
   async delete(id: string): Promise<void> {
     await rm(this.pagesOf(id), { recursive: true, force: true });
     await rm(this.pathOf(id), { force: true });
+    // Half a write a crashed process left behind.
+    await rm(`${this.pathOf(id)}.partial`, { force: true });
   }
 
   async deleteMany(ids: readonly string[]): Promise<void> {

@@ -311,6 +311,12 @@ export class UploadRepository {
     return claimed ?? null;
   }
 
+  /** Whether the upload's row is there at all (ended or not). */
+  async exists(id: string): Promise<boolean> {
+    const [found] = await this.db.select({ id: uploads.id }).from(uploads).where(eq(uploads.id, id));
+    return Boolean(found);
+  }
+
   /** Records a step's progress; false when the upload is no longer processing (cancelled: stop). */
   async progress(id: string, progress: number, step: string): Promise<boolean> {
     const [still] = await move(this.db, 'progress', eq(uploads.id, id), { progress, step });

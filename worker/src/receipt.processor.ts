@@ -116,7 +116,15 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
     // Claim: only a queued upload, or one a crashed worker left processing, may (re)start.
     const upload = await uploads.claim(uploadId);
     if (!upload) {
-      jobLog.info('upload already ended or was removed; nothing to do');
+      // Deleted through another api process in the moment between its answer and its file's
+      // store: that process's delete found no file, the file landed after it, and only this job
+      // still knows of it.
+      if (!(await uploads.exists(uploadId))) {
+        await files.delete(uploadId);
+        jobLog.info('upload was deleted; its original, stored after the deletion, deleted too');
+        return;
+      }
+      jobLog.info('upload already ended; nothing to do');
       return;
     }
     const room = ownerRoom(upload);
