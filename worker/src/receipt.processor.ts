@@ -121,7 +121,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       // still knows of it.
       if (!(await uploads.exists(uploadId))) {
         await files.delete(uploadId);
-        jobLog.info('upload was deleted; its original, stored after the deletion, deleted too');
+        jobLog.info('upload was deleted; an original stored after the deletion is deleted too');
         return;
       }
       jobLog.info('upload already ended; nothing to do');
