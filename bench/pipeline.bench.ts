@@ -30,6 +30,7 @@ import { rawUpload } from '../tests/support/raw-upload.js';
 import { uniqueIp, Visitor } from '../tests/support/visitor.js';
 import { Deployment, type DeploymentMode } from '../tests/support/deployment.js';
 import { receiptsDir } from '../tests/support/service-process.js';
+import { pidsNamed, schedTimesOf, type SchedTimes } from './process-cpu.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? os.availableParallelism());
 // Every shared scan once per run: with 20 a run is ~13 s, where a receipt that needs a second
@@ -123,7 +124,8 @@ async function newVisitor(baseUrl: string): Promise<Visitor> {
  * many as there are slots report progress). Every upload is cancelled afterwards, so the next
  * measure starts from an idle service.
  */
-async function acceptLatencies(baseUrl: string, files: Array<{ name: string; bytes: Buffer }>, busy: boolean): Promise<number[]> {
+async function acceptLatencies(deployment: Deployment, files: Array<{ name: string; bytes: Buffer }>, busy: boolean): Promise<{ accepted: number[]; cpu: BurstCpu }> {
+  const baseUrl = deployment.baseUrl;
   const started: Array<{ visitor: Visitor; id: string }> = [];
   if (busy) {
     for (let i = 0; i < 2 * CONCURRENCY; i++) {
@@ -139,6 +141,7 @@ async function acceptLatencies(baseUrl: string, files: Array<{ name: string; byt
     }
   }
   const visitors = await Promise.all(Array.from({ length: BURST }, () => newVisitor(baseUrl)));
+  const before = cpuNow(deployment);
   const accepted: number[] = [];
   const burst = await Promise.all(
     visitors.map(async (visitor, i) => {
@@ -149,11 +152,76 @@ async function acceptLatencies(baseUrl: string, files: Array<{ name: string; byt
       return { visitor, id: res.body.id as string };
     }),
   );
+  const cpu = cpuSince(before, cpuNow(deployment));
   const all = [...started, ...burst];
   await Promise.all(all.map(({ visitor, id }) => visitor.request(`/api/ocr/cancel/${id}`, { method: 'POST' })));
   await Promise.all(all.map(({ visitor, id }) => visitor.waitForEnd(id, 300_000)));
   for (const { visitor } of all) visitor.close();
-  return accepted;
+  return { accepted, cpu };
+}
+
+/**
+ * Where a burst's CPU went, in ms: the api processes (every thread, and their event loops, with
+ * the time those waited for a CPU), the worker processes, PostgreSQL's and Redis's processes,
+ * and this benchmark (the client). On 2 cores these share the CPU, so a burst takes at least
+ * half their sum (OCR runs below them, at a lower priority).
+ */
+interface BurstCpu {
+  api: number;
+  eventLoop: number;
+  eventLoopWait: number;
+  workers: number;
+  postgres: number;
+  redis: number;
+  client: number;
+}
+type CpuReading = Map<string, SchedTimes>;
+
+/** schedstat of every process that may take part in a burst, by role and pid. */
+function cpuNow(deployment: Deployment): CpuReading {
+  const { api, workers } = deployment.pids();
+  const reading: CpuReading = new Map();
+  const add = (role: string, pids: number[]) => pids.forEach((pid) => reading.set(`${role}:${pid}`, schedTimesOf(pid)));
+  add('api', api);
+  add('workers', workers);
+  add('postgres', pidsNamed('postgres'));
+  add('redis', pidsNamed('redis-server'));
+  add('client', [process.pid]);
+  return reading;
+}
+
+function cpuSince(before: CpuReading, after: CpuReading): BurstCpu {
+  const cpu: BurstCpu = { api: 0, eventLoop: 0, eventLoopWait: 0, workers: 0, postgres: 0, redis: 0, client: 0 };
+  for (const [key, now] of after) {
+    // A process started during the burst (a new database connection) counts from zero.
+    const then = before.get(key) ?? { run: 0, wait: 0, mainRun: 0, mainWait: 0 };
+    const role = key.slice(0, key.indexOf(':')) as 'api' | 'workers' | 'postgres' | 'redis' | 'client';
+    cpu[role] += (now.run - then.run) / 1e6;
+    if (role === 'api') {
+      cpu.eventLoop += (now.mainRun - then.mainRun) / 1e6;
+      cpu.eventLoopWait += (now.mainWait - then.mainWait) / 1e6;
+    }
+  }
+  return cpu;
+}
+
+const CPU_ROWS: Array<[keyof BurstCpu, string]> = [
+  ['api', 'api processes, every thread'],
+  ['eventLoop', 'of it, their event loops'],
+  ['eventLoopWait', 'their event loops waiting for a CPU (not CPU)'],
+  ['workers', 'worker processes (pglite: inside the api process)'],
+  ['postgres', "PostgreSQL's processes (pglite: idle)"],
+  ['redis', 'Redis'],
+  ['client', 'this benchmark (the 50 clients)'],
+];
+
+function printBurstCpu(busy: BurstCpu[], idle: BurstCpu[]): void {
+  console.log(`
+Where a burst's CPU went, ms (median of the bursts; schedstat):
+`);
+  console.log('| | busy | idle |');
+  console.log('| --- | --- | --- |');
+  for (const [key, label] of CPU_ROWS) console.log(`| ${label} | ${median(busy.map((c) => c[key])).toFixed(0)} | ${median(idle.map((c) => c[key])).toFixed(0)} |`);
 }
 
 /** The 202 measure of one deployment: busy and idle bursts alternating, paired per run. */
@@ -164,18 +232,22 @@ async function acceptanceIn(mode: BenchMode, files: Array<{ name: string; bytes:
   });
   try {
     // Warm-up: loads the OCR workers and the api's code paths.
-    await acceptLatencies(deployment.baseUrl, files, true);
+    await acceptLatencies(deployment, files, true);
     const busyP99: number[] = [];
     const idleP99: number[] = [];
+    const busyCpu: BurstCpu[] = [];
+    const idleCpu: BurstCpu[] = [];
     console.log(`\n202 accepted, ${BURST} concurrent uploads, ${mode} (${MODE_LABELS[mode]}):\n`);
     console.log('| run | busy p50 / p99 | idle p50 / p99 (baseline) | ratio of p99s |');
     console.log('| --- | --- | --- | --- |');
     for (let run = 0; run < BURSTS; run++) {
       const order = run % 2 === 0 ? [true, false] : [false, true];
-      const result = new Map<boolean, number[]>();
-      for (const busy of order) result.set(busy, await acceptLatencies(deployment.baseUrl, files, busy));
-      const busy = result.get(true)!;
-      const idle = result.get(false)!;
+      const result = new Map<boolean, { accepted: number[]; cpu: BurstCpu }>();
+      for (const busy of order) result.set(busy, await acceptLatencies(deployment, files, busy));
+      const busy = result.get(true)!.accepted;
+      const idle = result.get(false)!.accepted;
+      busyCpu.push(result.get(true)!.cpu);
+      idleCpu.push(result.get(false)!.cpu);
       busyP99.push(quantile(busy, 0.99));
       idleP99.push(quantile(idle, 0.99));
       console.log(
@@ -184,6 +256,7 @@ async function acceptanceIn(mode: BenchMode, files: Array<{ name: string; bytes:
     }
     const p99 = median(busyP99);
     console.log(`| median | p99 ${fmt(p99)} (target ≤ 150 ms while every OCR slot is busy: ${p99 <= 150 ? 'met' : 'NOT met'}) | p99 ${fmt(median(idleP99))} | ${pairedMedian(busyP99, idleP99).toFixed(2)} |`);
+    printBurstCpu(busyCpu, idleCpu);
   } finally {
     await deployment.stop();
   }

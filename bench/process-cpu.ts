@@ -49,3 +49,54 @@ export function cpuSecondsOf(pid: number): { all: number; main: number } {
   if (!all || !main) throw new Error(`no CPU figures for process ${pid}`);
   return { all: all.own / TICKS_PER_SECOND, main: main.own / TICKS_PER_SECOND };
 }
+
+/** Nanoseconds on a CPU and waiting for one (/proc/<pid>/task/<tid>/schedstat), of every thread and of the main thread (a Node process's event loop). */
+export interface SchedTimes {
+  run: number;
+  wait: number;
+  mainRun: number;
+  mainWait: number;
+}
+
+const NO_TIMES: SchedTimes = { run: 0, wait: 0, mainRun: 0, mainWait: 0 };
+
+/** A process's SchedTimes; all zero for one that is gone (it ended between the listing and the read). */
+export function schedTimesOf(pid: number): SchedTimes {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return NO_TIMES;
+  }
+  const times = { ...NO_TIMES };
+  for (const tid of tids) {
+    let run: number;
+    let wait: number;
+    try {
+      [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number) as [number, number];
+    } catch {
+      continue; // a thread that ended meanwhile
+    }
+    times.run += run;
+    times.wait += wait;
+    if (Number(tid) === pid) {
+      times.mainRun = run;
+      times.mainWait = wait;
+    }
+  }
+  return times;
+}
+
+/** The processes whose command name is `name` (`postgres`, `redis-server`). */
+export function pidsNamed(name: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) found.push(Number(entry));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return found;
+}

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './free-port.js';
+import { serviceChildrenOf } from './process-output.js';
 import { startS3StandIn, type S3StandIn } from './s3-stand-in.js';
 import { provisionServices, type TestServices } from './services.js';
 import { startServiceProcess, type ServiceProcess } from './service-process.js';
@@ -112,6 +113,15 @@ export class Deployment {
   async restartWorker(): Promise<void> {
     if (this.mode === 'pglite') await this.startApi();
     else await this.startWorker();
+  }
+
+  /** The pids of the api processes (with API_PROCESSES, the supervisor first) and of the worker processes. */
+  pids(): { api: number[]; workers: number[] } {
+    const api = this.api.proc.pid!;
+    return {
+      api: [api, ...serviceChildrenOf(api)],
+      workers: this.others.filter((p) => p.role === 'worker').map((p) => p.proc.pid!),
+    };
   }
 
   output(): string {
