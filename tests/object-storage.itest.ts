@@ -130,3 +130,37 @@ describe('originals in an S3 bucket', () => {
     stranger.close();
   });
 });
+
+/**
+ * An api stopped (SIGTERM: a deploy, a scale-down) while an accepted upload's original is still
+ * on its way to a slow bucket: the upload was answered 202, so its file and its job must land
+ * before the process goes.
+ */
+describe('an api stopped while an original is on its way to the bucket', () => {
+  let deployment: Deployment;
+
+  beforeAll(async () => {
+    deployment = await Deployment.start('postgres', {}, { storage: 's3', s3PutDelayMs: 1500 });
+  });
+
+  afterAll(async () => {
+    await deployment?.stop();
+  });
+
+  it('stores the original and queues its job before it exits, and a worker reads it', async () => {
+    const visitor = new Visitor(deployment.baseUrl, uniqueIp());
+    const { status, body } = await visitor.upload(await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' }), 'late.jpg');
+    expect(status).toBe(202);
+    const id = body.id as string;
+    // The PUT waits 1.5 s at the bucket; the api is told to stop well before it lands.
+    expect(await deployment.s3!.keys()).not.toContain(`originals/${id}`);
+    expect(await deployment.stopApi('SIGTERM')).toBe(0);
+    expect(await deployment.s3!.keys()).toContain(`originals/${id}`);
+    const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
+    await db.connect();
+    const statusNow = () => db.query<{ status: string }>('SELECT status FROM uploads WHERE id = $1', [id]);
+    const ended = await until(statusNow, ({ rows }) => ['completed', 'failed'].includes(rows[0]!.status), 'the upload read', { timeoutMs: 60_000 });
+    await db.end();
+    expect(ended.rows[0]!.status).toBe('completed');
+  });
+});

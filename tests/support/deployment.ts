@@ -15,6 +15,8 @@ export interface DeploymentOptions {
    * on 127.0.0.1, each worker then with a DATA_DIR of its own, as on a host of its own.
    */
   storage?: 'local' | 's3';
+  /** With `storage: 's3'`: each PUT waits this long before it reaches the bucket. */
+  s3PutDelayMs?: number;
   /** `postgres` only: api processes sharing the api's port (API_PROCESSES); 1 by default. */
   apiProcesses?: number;
 }
@@ -43,7 +45,7 @@ export class Deployment {
   static async start(mode: DeploymentMode, overrides: Record<string, string> = {}, options: DeploymentOptions = {}): Promise<Deployment> {
     const services = await provisionServices();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'receipts-test-'));
-    const s3 = options.storage === 's3' ? await startS3StandIn() : null;
+    const s3 = options.storage === 's3' ? await startS3StandIn({ putDelayMs: options.s3PutDelayMs }) : null;
     const env: Record<string, string> = {
       PORT: String(await freePort()),
       HOST: '127.0.0.1',
@@ -96,6 +98,11 @@ export class Deployment {
     const api = await startServiceProcess('api', { ...this.env, PORT: String(await freePort()), ROLES: 'api' });
     this.others.push(api);
     return `http://127.0.0.1:${api.port}`;
+  }
+
+  /** Stops the api process (SIGTERM by default) and says how it exited; `postgres` only (in the embedded mode it is the worker too). */
+  async stopApi(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    return this.api.stop(signal);
   }
 
   /** Stops whatever runs the worker role (in the embedded mode, the whole process); SIGKILL by default. */
