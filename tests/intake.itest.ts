@@ -1,8 +1,10 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { IntakeAddressService, IntakeImapPoller, IntakeService, startIntakeSmtpServer, UploadService } from '@receipts/api';
 import { intakeToken } from '@receipts/common';
-import { connectProducerRedis, createMailer, IntakeRepository, ReceiptJobs, schema } from '@receipts/infra';
+import { connectProducerRedis, createMailer, IntakeRepository, LocalFileStore, ReceiptJobs, schema } from '@receipts/infra';
 import { eq } from 'drizzle-orm';
 import type { DNSResolver } from 'mailauth';
 import nodemailer from 'nodemailer';
@@ -316,6 +318,34 @@ describe('e-mail intake', () => {
 
       await send(message);
       expect(await uploadsOf(owner)).toHaveLength(2);
+    });
+  });
+
+  describe('when an attachment cannot be stored', () => {
+    it('answers 451, withdraws every upload of the message and its units, and takes it when it comes again', async () => {
+      const { userId, address: to, owner } = await account('free');
+      // A store whose folder cannot be made (its parent is a file): every write fails, as a full or broken disk's would.
+      const broken = new LocalFileStore(path.join(stack.storage, 'not-a-folder', 'uploads'));
+      await writeFile(path.join(stack.storage, 'not-a-folder'), 'a file, not a folder');
+      const brokenUploads = new UploadService({ uploads: stack.uploads, jobs: stack.jobs, quota: stack.quota, files: broken, bus: stack.bus, log });
+      const mailer = createMailer({ smtpUrl: sink.url, from: 'Receipts <no-reply@receipts.test>', dataDir: stack.storage, log });
+      const down = new IntakeService({ uploads: brokenUploads, intake: intakeRows, mailer, format: { domain: DOMAIN, localPrefix: '' }, maxAttachments: MAX_ATTACHMENTS, resolver, log });
+      const downSmtp = await startIntakeSmtpServer(down, { host: '127.0.0.1', port: 0, domain: DOMAIN, maxMessageBytes: MAX_MESSAGE_BYTES, log });
+      const message = { from: 'ann@shop.test', to, messageId: `<${randomUUID()}@shop.test>`, text: 'x', attachments: [{ filename: 'a.jpg', content: jpeg() }, { filename: 'b.jpg', content: jpeg() }] };
+      const answer = await nodemailer
+        .createTransport({ host: '127.0.0.1', port: downSmtp.port, secure: false, ignoreTLS: true })
+        .sendMail(message)
+        .then(() => 250, (err: { responseCode?: number }) => err.responseCode);
+      await downSmtp.close();
+      expect(answer).toBe(451);
+      expect(await uploadsOf(owner)).toHaveLength(0);
+      expect(await messagesOf(userId)).toHaveLength(0);
+      expect((await stack.quota.view(owner)).used).toBe(0);
+      expect(logged('intake message not taken')).toHaveLength(1);
+
+      await send(message);
+      expect(await uploadsOf(owner)).toHaveLength(2);
+      expect((await stack.quota.view(owner)).used).toBe(2);
     });
   });
 
