@@ -163,8 +163,7 @@ async function acceptLatencies(deployment: Deployment, files: Array<{ name: stri
 /**
  * Where a burst's CPU went, in ms: the api processes (every thread, and their event loops, with
  * the time those waited for a CPU), the worker processes, PostgreSQL's and Redis's processes,
- * and this benchmark (the client). On 2 cores these share the CPU, so a burst takes at least
- * half their sum (OCR runs below them, at a lower priority).
+ * and this benchmark (the client). On 2 cores a burst lasts at least half their sum.
  */
 interface BurstCpu {
   api: number;
@@ -216,9 +215,7 @@ const CPU_ROWS: Array<[keyof BurstCpu, string]> = [
 ];
 
 function printBurstCpu(busy: BurstCpu[], idle: BurstCpu[]): void {
-  console.log(`
-Where a burst's CPU went, ms (median of the bursts; schedstat):
-`);
+  console.log("\nWhere a burst's CPU went, ms (median of the bursts; schedstat):\n");
   console.log('| | busy | idle |');
   console.log('| --- | --- | --- |');
   for (const [key, label] of CPU_ROWS) console.log(`| ${label} | ${median(busy.map((c) => c[key])).toFixed(0)} | ${median(idle.map((c) => c[key])).toFixed(0)} |`);
