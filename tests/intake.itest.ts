@@ -297,22 +297,37 @@ describe('e-mail intake', () => {
       expect(await uploadsOf(owner)).toHaveLength(0);
     });
 
+    /** A message of two receipts, new each time (its Message-ID). */
+    const twoReceipts = (to: string) => ({
+      from: 'ann@shop.test',
+      to,
+      messageId: `<${randomUUID()}@shop.test>`,
+      text: 'x',
+      attachments: [{ filename: 'a.jpg', content: jpeg() }, { filename: 'b.jpg', content: jpeg() }],
+    });
+
+    /** The SMTP answer to a message from an intake listener of its own over `over` (an upload service with something down). */
+    async function answerOver(over: UploadService, message: Mail.Options): Promise<number | undefined> {
+      const mailer = createMailer({ smtpUrl: sink.url, from: 'Receipts <no-reply@receipts.test>', dataDir: stack.storage, log });
+      const down = new IntakeService({ uploads: over, intake: intakeRows, mailer, format: { domain: DOMAIN, localPrefix: '' }, maxAttachments: MAX_ATTACHMENTS, resolver, log });
+      const downSmtp = await startIntakeSmtpServer(down, { host: '127.0.0.1', port: 0, domain: DOMAIN, maxMessageBytes: MAX_MESSAGE_BYTES, log });
+      try {
+        return await nodemailer
+          .createTransport({ host: '127.0.0.1', port: downSmtp.port, secure: false, ignoreTLS: true })
+          .sendMail(message)
+          .then(() => 250, (err: { responseCode?: number }) => err.responseCode);
+      } finally {
+        await downSmtp.close();
+      }
+    }
+
     it('answers 451 when the queue is down, writes nothing, and takes the message when it comes again', async () => {
       const { userId, address: to, owner } = await account();
       const producer = await connectProducerRedis(stack.database.services.redisUrl);
       const downJobs = new ReceiptJobs(stack.queue, producer, { prefix: stack.database.services.prefix, attempts: 1, log });
-      const downUploads = new UploadService({ uploads: stack.uploads, jobs: downJobs, quota: stack.quota, files: stack.files, bus: stack.bus, log });
-      const mailer = createMailer({ smtpUrl: sink.url, from: 'Receipts <no-reply@receipts.test>', dataDir: stack.storage, log });
-      const down = new IntakeService({ uploads: downUploads, intake: intakeRows, mailer, format: { domain: DOMAIN, localPrefix: '' }, maxAttachments: MAX_ATTACHMENTS, resolver, log });
-      const downSmtp = await startIntakeSmtpServer(down, { host: '127.0.0.1', port: 0, domain: DOMAIN, maxMessageBytes: MAX_MESSAGE_BYTES, log });
       producer.disconnect();
-      const message = { from: 'ann@shop.test', to, messageId: `<${randomUUID()}@shop.test>`, text: 'x', attachments: [{ filename: 'a.jpg', content: jpeg() }, { filename: 'b.jpg', content: jpeg() }] };
-      const answer = await nodemailer
-        .createTransport({ host: '127.0.0.1', port: downSmtp.port, secure: false, ignoreTLS: true })
-        .sendMail(message)
-        .then(() => 250, (err: { responseCode?: number }) => err.responseCode);
-      await downSmtp.close();
-      expect(answer).toBe(451);
+      const message = twoReceipts(to);
+      expect(await answerOver(new UploadService({ uploads: stack.uploads, jobs: downJobs, quota: stack.quota, files: stack.files, bus: stack.bus, log }), message)).toBe(451);
       expect(await uploadsOf(owner)).toHaveLength(0);
       expect(await messagesOf(userId)).toHaveLength(0);
       expect((await stack.quota.view(owner)).used).toBe(0);
@@ -320,25 +335,14 @@ describe('e-mail intake', () => {
       await send(message);
       expect(await uploadsOf(owner)).toHaveLength(2);
     });
-  });
 
-  describe('when an attachment cannot be stored', () => {
-    it('answers 451, withdraws every upload of the message and its units, and takes it when it comes again', async () => {
+    it('answers 451 when an attachment cannot be stored, withdraws every upload of the message and its units, and takes it when it comes again', async () => {
       const { userId, address: to, owner } = await account('free');
       // A store whose folder cannot be made (its parent is a file): every write fails, as a full or broken disk's would.
-      const broken = new LocalFileStore(path.join(stack.storage, 'not-a-folder', 'uploads'));
       await writeFile(path.join(stack.storage, 'not-a-folder'), 'a file, not a folder');
-      const brokenUploads = new UploadService({ uploads: stack.uploads, jobs: stack.jobs, quota: stack.quota, files: broken, bus: stack.bus, log });
-      const mailer = createMailer({ smtpUrl: sink.url, from: 'Receipts <no-reply@receipts.test>', dataDir: stack.storage, log });
-      const down = new IntakeService({ uploads: brokenUploads, intake: intakeRows, mailer, format: { domain: DOMAIN, localPrefix: '' }, maxAttachments: MAX_ATTACHMENTS, resolver, log });
-      const downSmtp = await startIntakeSmtpServer(down, { host: '127.0.0.1', port: 0, domain: DOMAIN, maxMessageBytes: MAX_MESSAGE_BYTES, log });
-      const message = { from: 'ann@shop.test', to, messageId: `<${randomUUID()}@shop.test>`, text: 'x', attachments: [{ filename: 'a.jpg', content: jpeg() }, { filename: 'b.jpg', content: jpeg() }] };
-      const answer = await nodemailer
-        .createTransport({ host: '127.0.0.1', port: downSmtp.port, secure: false, ignoreTLS: true })
-        .sendMail(message)
-        .then(() => 250, (err: { responseCode?: number }) => err.responseCode);
-      await downSmtp.close();
-      expect(answer).toBe(451);
+      const broken = new LocalFileStore(path.join(stack.storage, 'not-a-folder', 'uploads'));
+      const message = twoReceipts(to);
+      expect(await answerOver(new UploadService({ uploads: stack.uploads, jobs: stack.jobs, quota: stack.quota, files: broken, bus: stack.bus, log }), message)).toBe(451);
       expect(await uploadsOf(owner)).toHaveLength(0);
       expect(await messagesOf(userId)).toHaveLength(0);
       expect((await stack.quota.view(owner)).used).toBe(0);
