@@ -30,7 +30,8 @@ import { rawUpload } from '../tests/support/raw-upload.js';
 import { uniqueIp, Visitor } from '../tests/support/visitor.js';
 import { Deployment, type DeploymentMode } from '../tests/support/deployment.js';
 import { receiptsDir } from '../tests/support/service-process.js';
-import { pidsNamed, schedTimesOf, type SchedTimes } from './process-cpu.js';
+import { processesNamed } from '../tests/support/process-output.js';
+import { schedTimesOf, type SchedTimes } from './process-cpu.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? os.availableParallelism());
 // Every shared scan once per run: with 20 a run is ~13 s, where a receipt that needs a second
@@ -183,8 +184,8 @@ function cpuNow(deployment: Deployment): CpuReading {
   const add = (role: string, pids: number[]) => pids.forEach((pid) => reading.set(`${role}:${pid}`, schedTimesOf(pid)));
   add('api', api);
   add('workers', workers);
-  add('postgres', pidsNamed('postgres'));
-  add('redis', pidsNamed('redis-server'));
+  add('postgres', processesNamed('postgres'));
+  add('redis', processesNamed('redis-server'));
   add('client', [process.pid]);
   return reading;
 }

@@ -86,17 +86,3 @@ export function schedTimesOf(pid: number): SchedTimes {
   }
   return times;
 }
-
-/** The processes whose command name is `name` (`postgres`, `redis-server`). */
-export function pidsNamed(name: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) found.push(Number(entry));
-    } catch {
-      // Gone between the listing and the read.
-    }
-  }
-  return found;
-}

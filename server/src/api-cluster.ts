@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { ensureRedis, gatherClusterMetrics, onStopSignal, type Config, type Logger } from '@receipts/infra';
+import { printReadyLine } from './ready-line.js';
 import { exitOnSetupError } from './setup-error.js';
 
 /** The environment variable that tells an api process its place (0 … API_PROCESSES − 1). */
@@ -40,7 +41,7 @@ export async function superviseApiProcesses(config: Config, log: Logger): Promis
       if (ready || listening.size < config.API_PROCESSES) return;
       ready = true;
       log.info({ port: address.port, processes: config.API_PROCESSES }, 'service started');
-      process.stdout.write(`\nReceipts service ready: http://localhost:${address.port}\n\n`);
+      printReadyLine(address.port);
     });
     worker.on('exit', (code, signal) => {
       listening.delete(index);

@@ -13,6 +13,7 @@ import {
 } from '@receipts/infra';
 import type { ReceiptWorkerHandle } from '@receipts/worker';
 import { apiProcessIndex, superviseApiProcesses } from './api-cluster.js';
+import { printReadyLine } from './ready-line.js';
 import { exitOnSetupError } from './setup-error.js';
 
 // The process entry: runs the roles named in ROLES; the embedded default (PGlite) runs api and
@@ -46,7 +47,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
     const { port } = api.server.address() as AddressInfo;
     log.info({ port, roles: config.ROLES, database: runtime.database.kind, ...(cluster.isWorker ? { apiProcess: index } : {}) }, 'service started');
     // A cluster's ready line is its supervisor's, once every process listens.
-    if (cluster.isPrimary) process.stdout.write(`\nReceipts service ready: http://localhost:${port}\n\n`);
+    if (cluster.isPrimary) printReadyLine(port);
   }
 
   onStopSignal(log, 'shutting down', () => {

@@ -19,18 +19,30 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** The service processes (server/dist/main.js) whose parent is `pid`, from /proc. */
-export function serviceChildrenOf(pid: number): number[] {
+/** The processes `matches` picks, by pid, from /proc (a read failing means the process just ended: not picked). */
+function processesWhere(matches: (pid: string) => boolean): number[] {
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('server/dist/main.js')) found.push(Number(entry));
+      if (matches(entry)) found.push(Number(entry));
     } catch {
       // Gone between the listing and the read.
     }
   }
   return found.sort((a, b) => a - b);
+}
+
+/** The service processes (server/dist/main.js) whose parent is `pid`. */
+export function serviceChildrenOf(pid: number): number[] {
+  return processesWhere((entry) => {
+    const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('server/dist/main.js');
+  });
+}
+
+/** The processes whose command name is `name` (`postgres`, `redis-server`). */
+export function processesNamed(name: string): number[] {
+  return processesWhere((entry) => readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name);
 }
