@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { extractReceipt, type RecognizedDocument, type RecognizedLine } from '@receipts/common';
 import { metrics, type Logger } from '@receipts/infra';
 import { lowerImageThreads } from '../background-priority.js';
+import { giveHeapHeadroom } from '../heap-headroom.js';
 import { guessOrientation, turnPage } from '../document/orientation.step.js';
 import { orientPrepared, preparePage, type PreparedPage } from '../document/prepare-page.js';
 import { firstPassLanguages, mayBeOtherScript, retryLanguages } from './language.choice.js';
@@ -88,6 +89,7 @@ interface EngineReading extends Reading {
  * opinion and whichever reading makes more sense of the receipt is kept.
  */
 export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
+  giveHeapHeadroom();
   const tesseract = options.tesseract === 'native' ? new NativeTesseract(options.concurrency, options.langs) : new TesseractPool(options.concurrency, options.langs);
   const mode = options.paddle ?? 'photos';
   let paddle: PaddleOcr | undefined;
