@@ -175,13 +175,15 @@ interface BurstCpu {
   redis: number;
   client: number;
 }
-type CpuReading = Map<string, SchedTimes>;
+type Role = 'api' | 'workers' | 'postgres' | 'redis' | 'client';
+/** By role and pid (`api:1234`). */
+type CpuReading = Map<string, { role: Role; times: SchedTimes }>;
 
 /** schedstat of every process that may take part in a burst, by role and pid. */
 function cpuNow(deployment: Deployment): CpuReading {
   const { api, workers } = deployment.pids();
   const reading: CpuReading = new Map();
-  const add = (role: string, pids: number[]) => pids.forEach((pid) => reading.set(`${role}:${pid}`, schedTimesOf(pid)));
+  const add = (role: Role, pids: number[]) => pids.forEach((pid) => reading.set(`${role}:${pid}`, { role, times: schedTimesOf(pid) }));
   add('api', api);
   add('workers', workers);
   add('postgres', processesNamed('postgres'));
@@ -192,10 +194,9 @@ function cpuNow(deployment: Deployment): CpuReading {
 
 function cpuSince(before: CpuReading, after: CpuReading): BurstCpu {
   const cpu: BurstCpu = { api: 0, eventLoop: 0, eventLoopWait: 0, workers: 0, postgres: 0, redis: 0, client: 0 };
-  for (const [key, now] of after) {
+  for (const [key, { role, times: now }] of after) {
     // A process started during the burst (a new database connection) counts from zero.
-    const then = before.get(key) ?? { run: 0, wait: 0, mainRun: 0, mainWait: 0 };
-    const role = key.slice(0, key.indexOf(':')) as 'api' | 'workers' | 'postgres' | 'redis' | 'client';
+    const then = before.get(key)?.times ?? { run: 0, wait: 0, mainRun: 0, mainWait: 0 };
     cpu[role] += (now.run - then.run) / 1e6;
     if (role === 'api') {
       cpu.eventLoop += (now.mainRun - then.mainRun) / 1e6;
@@ -242,10 +243,10 @@ async function acceptanceIn(mode: BenchMode, files: Array<{ name: string; bytes:
       const order = run % 2 === 0 ? [true, false] : [false, true];
       const result = new Map<boolean, { accepted: number[]; cpu: BurstCpu }>();
       for (const busy of order) result.set(busy, await acceptLatencies(deployment, files, busy));
-      const busy = result.get(true)!.accepted;
-      const idle = result.get(false)!.accepted;
-      busyCpu.push(result.get(true)!.cpu);
-      idleCpu.push(result.get(false)!.cpu);
+      const { accepted: busy, cpu: cpuBusy } = result.get(true)!;
+      const { accepted: idle, cpu: cpuIdle } = result.get(false)!;
+      busyCpu.push(cpuBusy);
+      idleCpu.push(cpuIdle);
       busyP99.push(quantile(busy, 0.99));
       idleP99.push(quantile(idle, 0.99));
       console.log(
