@@ -2,12 +2,13 @@
 // read from /proc: process.cpuUsage() sees only this process's own threads.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { procStatFields } from '../tests/support/process-output.js';
 
 const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
 
 /**
- * utime, stime, cutime, cstime of /proc/<pid>/stat, or of one thread's /proc/<pid>/task/<tid>/stat
- * (the fields after the command's closing parenthesis).
+ * ppid, and utime, stime, cutime, cstime, of /proc/<pid>/stat, or of one thread's
+ * /proc/<pid>/task/<tid>/stat.
  */
 function statOf(pid: number | 'self', tid?: number): { ppid: number; own: number; reaped: number } | null {
   let text: string;
@@ -16,9 +17,8 @@ function statOf(pid: number | 'self', tid?: number): { ppid: number; own: number
   } catch {
     return null;
   }
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is field 3 of the file (state): ppid is field 4, utime..cstime fields 14..17.
-  const n = (field: number) => Number(fields[field - 3]);
+  // ppid is field 4, utime..cstime fields 14..17.
+  const n = procStatFields(text);
   return { ppid: n(4), own: n(14) + n(15), reaped: n(16) + n(17) };
 }
 

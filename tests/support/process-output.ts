@@ -19,6 +19,16 @@ export function alive(pid: number): boolean {
   }
 }
 
+/**
+ * The fields of a /proc/<pid>/stat or /proc/<pid>/task/<tid>/stat text, by their number in proc(5)
+ * (ppid is 4). The command name (field 2) may hold spaces and parentheses, so fields are counted
+ * from after its closing parenthesis.
+ */
+export function procStatFields(text: string): (n: number) => number {
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return (n) => Number(fields[n - 3]);
+}
+
 /** The processes `matches` picks, by pid, from /proc (a read failing means the process just ended: not picked). */
 function processesWhere(matches: (pid: string) => boolean): number[] {
   const found: number[] = [];
@@ -36,8 +46,7 @@ function processesWhere(matches: (pid: string) => boolean): number[] {
 /** The service processes (server/dist/main.js) whose parent is `pid`. */
 export function serviceChildrenOf(pid: number): number[] {
   return processesWhere((entry) => {
-    const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const parent = procStatFields(readFileSync(`/proc/${entry}/stat`, 'utf8'))(4);
     return parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('server/dist/main.js');
   });
 }
