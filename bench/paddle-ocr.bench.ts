@@ -1,7 +1,10 @@
 // npx tsx bench/paddle-ocr.bench.ts — PaddleOCR (PP-OCRv4 on onnxruntime) beside tesseract.js on
 // 10 world photos and 5 SROIE scans: time and CPU per page, RSS, and how often each engine's text
 // holds the labelled total and date, and how long paddle's pages hold the main event loop (they are
-// read in a worker thread). One page at a time: the machine's cores are shared.
+// read in a worker thread). One page at a time: the machine's cores are shared. Then the models as
+// the package ships them beside the rewritten graphs the engine loads (paddle-graph.rewrite.ts),
+// taking turns page by page on this thread: CPU per page, the median of paired ratios, and whether
+// they read the same text.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -9,6 +12,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
 import { createPaddleOcr } from '../worker/src/ocr/paddle-ocr.engine.js';
+import { loadPaddleModels, readPaddlePage, type PaddleModels } from '../worker/src/ocr/paddle/paddle-page.reader.js';
 import { receiptsDir } from '../tests/support/service-process.js';
 import { loadLabels } from '../tests/support/sroie.js';
 import { loadWorldLabels, worldDir } from '../tests/support/receipts-world.js';
@@ -128,3 +132,33 @@ summary('paddle   ', paddleRuns);
 summary('tesseract', tesseractRuns);
 console.log(`paddle, main event-loop delay while reading: max ${(loopDelay.max / 1e6).toFixed(0)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms`);
 console.log(`paddle RSS: ${mb(rssBefore)} MB before, +${mb(rssLoaded - rssBefore)} MB with the sessions loaded, ${mb(rssAfter)} MB after ${samples.length} pages, peak ${mb(paddlePeak)} MB`);
+
+// The graphs as shipped and as rewritten, in the same minutes, on the same pages.
+const graphs = { shipped: await loadPaddleModels({ asShipped: true }), rewritten: await loadPaddleModels() };
+const detector = { maxSide: 960 };
+const ratios: number[] = [];
+const cpu = { shipped: 0, rewritten: 0 };
+let sameText = 0;
+for (const [i, s] of samples.entries()) {
+  const order: Array<keyof typeof graphs> = i % 2 ? ['shipped', 'rewritten'] : ['rewritten', 'shipped'];
+  const seconds: Record<string, number> = {};
+  const texts: Record<string, string> = {};
+  for (const side of order) {
+    const models: PaddleModels = graphs[side];
+    const started = process.cpuUsage();
+    const { lines } = await readPaddlePage(models, s.image, detector, signal);
+    const used = process.cpuUsage(started);
+    seconds[side] = (used.user + used.system) / 1e6;
+    texts[side] = lines.map((l) => l.text).join('\n');
+    cpu[side] += seconds[side];
+  }
+  ratios.push(seconds.rewritten! / seconds.shipped!);
+  if (texts.rewritten === texts.shipped) sameText++;
+}
+ratios.sort((a, b) => a - b);
+const n = samples.length;
+console.log(
+  `paddle graphs: shipped ${(cpu.shipped / n).toFixed(2)} CPU-s/page, rewritten ${(cpu.rewritten / n).toFixed(2)} CPU-s/page; ` +
+    `rewritten ÷ shipped ${(cpu.rewritten / cpu.shipped).toFixed(3)}, median of ${n} paired ratios ${ratios[Math.floor(n / 2)]!.toFixed(3)}; ` +
+    `same text on ${sameText}/${n} pages`,
+);

@@ -1,0 +1,117 @@
+// The few parts of ONNX's protobuf format (onnx.proto) that the graph rewrite reads and writes.
+// Everything it does not touch is carried over byte for byte, so no field is lost to a schema here.
+
+/** One field of a protobuf message: its number, wire type, and where it lies in the message. */
+export interface WireField {
+  field: number;
+  wire: number;
+  /** The whole field, tag included, to copy it unchanged. */
+  raw: Uint8Array;
+  /** A length-delimited field's contents. */
+  bytes?: Uint8Array;
+  /** A varint field's value (non-negative values below 2^53; ONNX's dims, enums and versions). */
+  varint?: number;
+  /** A 32-bit field (ONNX: a float). */
+  fixed32?: Uint8Array;
+}
+
+function readVarint(buf: Uint8Array, at: number): [value: number, next: number] {
+  let value = 0;
+  let scale = 1;
+  for (let pos = at; pos < buf.length; pos++) {
+    const byte = buf[pos]!;
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) return [value, pos + 1];
+    scale *= 128;
+    if (pos - at >= 9) break;
+  }
+  throw new Error('A malformed varint in the ONNX model');
+}
+
+/** The fields of one message, in order. */
+export function fieldsOf(buf: Uint8Array): WireField[] {
+  const fields: WireField[] = [];
+  let pos = 0;
+  while (pos < buf.length) {
+    const start = pos;
+    const [tag, afterTag] = readVarint(buf, pos);
+    const field: WireField = { field: Math.floor(tag / 8), wire: tag % 8, raw: buf };
+    pos = afterTag;
+    switch (field.wire) {
+      case 0:
+        [field.varint, pos] = readVarint(buf, pos);
+        break;
+      case 1:
+        pos += 8;
+        break;
+      case 2: {
+        const [length, from] = readVarint(buf, pos);
+        field.bytes = buf.subarray(from, from + length);
+        pos = from + length;
+        break;
+      }
+      case 5:
+        field.fixed32 = buf.subarray(pos, pos + 4);
+        pos += 4;
+        break;
+      default:
+        throw new Error(`Unsupported protobuf wire type ${field.wire} in the ONNX model`);
+    }
+    if (pos > buf.length) throw new Error('A truncated field in the ONNX model');
+    field.raw = buf.subarray(start, pos);
+    fields.push(field);
+  }
+  return fields;
+}
+
+const utf8 = new TextDecoder();
+export const text = (bytes: Uint8Array | undefined): string => (bytes ? utf8.decode(bytes) : '');
+
+/** Varints of a field that may be repeated one by one or packed. */
+export function varintsOf(fields: WireField[], number: number): number[] {
+  const values: number[] = [];
+  for (const f of fields) {
+    if (f.field !== number) continue;
+    if (f.varint !== undefined) values.push(f.varint);
+    else if (f.bytes) for (let pos = 0; pos < f.bytes.length; ) [values[values.length], pos] = readVarint(f.bytes, pos);
+  }
+  return values;
+}
+
+// Writing: each helper returns whole fields (tag included), to be concatenated.
+
+function varintBytes(value: number): number[] {
+  const out: number[] = [];
+  let rest = value;
+  while (rest >= 0x80) {
+    out.push((rest % 128) | 0x80);
+    rest = Math.floor(rest / 128);
+  }
+  out.push(rest);
+  return out;
+}
+
+export function varintField(number: number, value: number): Uint8Array {
+  return Uint8Array.from([...varintBytes(number * 8), ...varintBytes(value)]);
+}
+
+export function bytesField(number: number, contents: Uint8Array | string): Uint8Array {
+  const body = typeof contents === 'string' ? new TextEncoder().encode(contents) : contents;
+  return concat([Uint8Array.from([...varintBytes(number * 8 + 2), ...varintBytes(body.length)]), body]);
+}
+
+export function floatField(number: number, value: number): Uint8Array {
+  const out = new Uint8Array([...varintBytes(number * 8 + 5), 0, 0, 0, 0]);
+  new DataView(out.buffer).setFloat32(out.length - 4, value, true);
+  return out;
+}
+
+export function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
