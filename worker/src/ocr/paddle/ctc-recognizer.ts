@@ -111,9 +111,9 @@ function blankColumns(input: Float32Array, width: number): { blank: Uint8Array; 
   const plane = HEIGHT * width;
   const gray = new Float32Array(plane);
   for (let o = 0; o < plane; o++) gray[o] = (input[o]! + input[plane + o]! + input[2 * plane + o]!) / 3;
-  const sorted = Float32Array.from(gray).sort();
-  const dark = sorted[Math.floor(sorted.length * 0.05)]!;
-  const light = sorted[Math.floor(sorted.length * 0.95)]!;
+  const values = Float32Array.from(gray);
+  const dark = kthSmallest(values, Math.floor(values.length * 0.05));
+  const light = kthSmallest(values, Math.floor(values.length * 0.95));
   const blank = new Uint8Array(width);
   if (light - dark < 0.25) return { blank, inkHeight: HEIGHT };
   const threshold = (dark + light) / 2;
@@ -135,6 +135,34 @@ function blankColumns(input: Float32Array, width: number): { blank: Uint8Array; 
     blank[x] = ink ? 0 : 1;
   }
   return { blank, inkHeight: bottom - top + 1 };
+}
+
+/**
+ * The k-th smallest of `values` (from 0), reordering them: quickselect. Sorting each crop for its
+ * two percentiles was a quarter of the recogniser's own (non-ONNX) time.
+ */
+export function kthSmallest(values: Float32Array, k: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = swap;
+      }
+    }
+    // [lo, j] holds values ≤ pivot, [i, hi] values ≥ pivot, anything between equals it.
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return values[k]!;
+  }
+  return values[k]!;
 }
 
 const DIGIT = /\p{Nd}/u;
