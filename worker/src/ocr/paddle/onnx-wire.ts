@@ -35,9 +35,10 @@ export function fieldsOf(buf: Uint8Array): WireField[] {
   while (pos < buf.length) {
     const start = pos;
     const [tag, afterTag] = readVarint(buf, pos);
-    const field: WireField = { field: Math.floor(tag / 8), wire: tag % 8, raw: buf };
+    const wire = tag % 8;
+    const field: Omit<WireField, 'raw'> = { field: Math.floor(tag / 8), wire };
     pos = afterTag;
-    switch (field.wire) {
+    switch (wire) {
       case 0:
         [field.varint, pos] = readVarint(buf, pos);
         break;
@@ -55,11 +56,10 @@ export function fieldsOf(buf: Uint8Array): WireField[] {
         pos += 4;
         break;
       default:
-        throw new Error(`Unsupported protobuf wire type ${field.wire} in the ONNX model`);
+        throw new Error(`Unsupported protobuf wire type ${wire} in the ONNX model`);
     }
     if (pos > buf.length) throw new Error('A truncated field in the ONNX model');
-    field.raw = buf.subarray(start, pos);
-    fields.push(field);
+    fields.push({ ...field, raw: buf.subarray(start, pos) });
   }
   return fields;
 }
@@ -73,7 +73,13 @@ export function varintsOf(fields: WireField[], number: number): number[] {
   for (const f of fields) {
     if (f.field !== number) continue;
     if (f.varint !== undefined) values.push(f.varint);
-    else if (f.bytes) for (let pos = 0; pos < f.bytes.length; ) [values[values.length], pos] = readVarint(f.bytes, pos);
+    else if (f.bytes) {
+      for (let pos = 0; pos < f.bytes.length; ) {
+        const [value, next] = readVarint(f.bytes, pos);
+        values.push(value);
+        pos = next;
+      }
+    }
   }
   return values;
 }

@@ -42,7 +42,7 @@ export function rewritePaddleGraph(model: Uint8Array): { model: Uint8Array; rewr
   const nodes = graphFields.filter((f) => f.field === 1 && f.bytes).map((f) => readNode(f.bytes!));
   const graphOutputs = new Set(graphFields.filter((f) => f.field === 12 && f.bytes).map((f) => text(fieldsOf(f.bytes!).find((v) => v.field === 1)?.bytes)));
   const graph = new Graph(nodes, graphOutputs);
-  const rewrites: GraphRewrites = { convAffine: foldableAffine(graph), hardSwish: defaultOpset(modelFields) >= 6 ? hardSwish(graph, defaultOpset(modelFields)) : 0 };
+  const rewrites: GraphRewrites = { convAffine: foldableAffine(graph), hardSwish: hardSwish(graph, defaultOpset(modelFields)) };
 
   const kept = nodes.flatMap((node) => node.replacedBy ?? [node]);
   const read = new Set(kept.flatMap((node) => node.inputs));
@@ -78,6 +78,8 @@ function foldableAffine(graph: Graph): number {
 
 /** x → Add(x, 3) → Clip(0, 6) → Mul(x, ·) → Div(·, 6), each step read only by the next: HardSigmoid(x) · x. */
 function hardSwish(graph: Graph, opset: number): number {
+  // HardSigmoid came with opset 6.
+  if (opset < 6) return 0;
   let count = 0;
   for (const clip of graph.nodes) {
     if (clip.opType !== 'Clip' || clip.domain) continue;
