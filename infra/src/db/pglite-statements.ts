@@ -29,7 +29,7 @@ export function keepStatementsParsed(client: PGlite, kept = STATEMENTS_KEPT): vo
 
   const call = async (parts: Uint8Array[]) => {
     const pending = closing.splice(0).map((name) => protocol.serialize.close({ type: 'S', name }));
-    return (await client.execProtocol(concat([...pending, ...parts]), { syncToFs: false })).messages;
+    return (await client.execProtocol(Buffer.concat([...pending, ...parts]), { syncToFs: false })).messages;
   };
 
   const prepare = async (key: string, text: string, options?: QueryOptions): Promise<Statement> => {
@@ -98,14 +98,4 @@ export function keepStatementsParsed(client: PGlite, kept = STATEMENTS_KEPT): vo
       }),
     );
   };
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

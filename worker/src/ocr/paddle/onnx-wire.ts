@@ -65,6 +65,7 @@ export function fieldsOf(buf: Uint8Array): WireField[] {
 }
 
 const utf8 = new TextDecoder();
+const encoder = new TextEncoder();
 export const text = (bytes: Uint8Array | undefined): string => (bytes ? utf8.decode(bytes) : '');
 
 /** Varints of a field that may be repeated one by one or packed. */
@@ -84,7 +85,7 @@ export function varintsOf(fields: WireField[], number: number): number[] {
   return values;
 }
 
-// Writing: each helper returns whole fields (tag included), to be concatenated.
+// Writing: each helper returns whole fields (tag included), to be joined with Buffer.concat.
 
 function varintBytes(value: number): number[] {
   const out: number[] = [];
@@ -102,22 +103,12 @@ export function varintField(number: number, value: number): Uint8Array {
 }
 
 export function bytesField(number: number, contents: Uint8Array | string): Uint8Array {
-  const body = typeof contents === 'string' ? new TextEncoder().encode(contents) : contents;
-  return concat([Uint8Array.from([...varintBytes(number * 8 + 2), ...varintBytes(body.length)]), body]);
+  const body = typeof contents === 'string' ? encoder.encode(contents) : contents;
+  return Buffer.concat([Uint8Array.from([...varintBytes(number * 8 + 2), ...varintBytes(body.length)]), body]);
 }
 
 export function floatField(number: number, value: number): Uint8Array {
   const out = new Uint8Array([...varintBytes(number * 8 + 5), 0, 0, 0, 0]);
   new DataView(out.buffer).setFloat32(out.length - 4, value, true);
-  return out;
-}
-
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
   return out;
 }

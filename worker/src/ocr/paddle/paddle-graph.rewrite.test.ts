@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import { bytesField, concat, fieldsOf, text, varintField } from './onnx-wire.js';
+import { bytesField, fieldsOf, text, varintField } from './onnx-wire.js';
 import { rewritePaddleGraph } from './paddle-graph.rewrite.js';
 
 const require = createRequire(import.meta.url);
@@ -77,29 +77,29 @@ const vector = (values: number[]) => {
 };
 
 function constant(name: string, dims: number[], values: number[]): Uint8Array {
-  const tensor = concat([...dims.map((d) => varintField(1, d)), varintField(2, 1), bytesField(9, vector(values))]);
-  return node('Constant', [], [name], [concat([bytesField(1, 'value'), bytesField(5, tensor), varintField(20, 4)])]);
+  const tensor = Buffer.concat([...dims.map((d) => varintField(1, d)), varintField(2, 1), bytesField(9, vector(values))]);
+  return node('Constant', [], [name], [Buffer.concat([bytesField(1, 'value'), bytesField(5, tensor), varintField(20, 4)])]);
 }
 
 function node(op: string, inputs: string[], outputs: string[], attributes: Uint8Array[] = []): Uint8Array {
-  return concat([...inputs.map((i) => bytesField(1, i)), ...outputs.map((o) => bytesField(2, o)), bytesField(3, outputs[0]!), bytesField(4, op), ...attributes.map((a) => bytesField(5, a))]);
+  return Buffer.concat([...inputs.map((i) => bytesField(1, i)), ...outputs.map((o) => bytesField(2, o)), bytesField(3, outputs[0]!), bytesField(4, op), ...attributes.map((a) => bytesField(5, a))]);
 }
 
 function valueInfo(name: string, dims: number[]): Uint8Array {
-  const shape = concat(dims.map((d) => bytesField(1, varintField(1, d))));
-  return concat([bytesField(1, name), bytesField(2, bytesField(1, concat([varintField(1, 1), bytesField(2, shape)])))]);
+  const shape = Buffer.concat(dims.map((d) => bytesField(1, varintField(1, d))));
+  return Buffer.concat([bytesField(1, name), bytesField(2, bytesField(1, Buffer.concat([varintField(1, 1), bytesField(2, shape)])))]);
 }
 
 const SHAPE = [1, 2, 4, 4];
 
 function model(nodes: Uint8Array[], outputs: string[]): Uint8Array {
-  const graph = concat([
+  const graph = Buffer.concat([
     ...nodes.map((n) => bytesField(1, n)),
     bytesField(2, 'test'),
     bytesField(11, valueInfo('x', SHAPE)),
     ...outputs.map((o) => bytesField(12, valueInfo(o, SHAPE))),
   ]);
-  return concat([varintField(1, 8), bytesField(8, concat([bytesField(1, ''), varintField(2, 11)])), bytesField(7, graph)]);
+  return Buffer.concat([varintField(1, 8), bytesField(8, Buffer.concat([bytesField(1, ''), varintField(2, 11)])), bytesField(7, graph)]);
 }
 
 const convAndHardSwish = [

@@ -1,4 +1,4 @@
-import { bytesField, concat, fieldsOf, floatField, text, varintField, varintsOf, type WireField } from './onnx-wire.js';
+import { bytesField, fieldsOf, floatField, text, varintField, varintsOf, type WireField } from './onnx-wire.js';
 
 /** How many of each rewrite a model took. */
 export interface GraphRewrites {
@@ -47,8 +47,8 @@ export function rewritePaddleGraph(model: Uint8Array): { model: Uint8Array; rewr
   const kept = nodes.flatMap((node) => node.replacedBy ?? [node]);
   const read = new Set(kept.flatMap((node) => node.inputs));
   const live = kept.filter((node) => node.opType !== 'Constant' || node.outputs.some((o) => read.has(o) || graphOutputs.has(o)));
-  const graphBody = concat([...live.map((node) => bytesField(1, node.body)), ...graphFields.filter((f) => f.field !== 1).map((f) => f.raw)]);
-  const rewritten = concat(modelFields.map((f) => (f === graphField ? bytesField(7, graphBody) : f.raw)));
+  const graphBody = Buffer.concat([...live.map((node) => bytesField(1, node.body)), ...graphFields.filter((f) => f.field !== 1).map((f) => f.raw)]);
+  const rewritten = Buffer.concat(modelFields.map((f) => (f === graphField ? bytesField(7, graphBody) : f.raw)));
   return { model: rewritten, rewrites };
 }
 
@@ -118,7 +118,11 @@ class Graph {
   ) {
     for (const node of nodes) {
       for (const output of node.outputs) this.producers.set(output, node);
-      for (const input of node.inputs) this.readers.set(input, [...(this.readers.get(input) ?? []), node]);
+      for (const input of node.inputs) {
+        const readers = this.readers.get(input);
+        if (readers) readers.push(node);
+        else this.readers.set(input, [node]);
+      }
     }
   }
 
@@ -192,11 +196,11 @@ function defaultOpset(modelFields: WireField[]): number {
 
 function setInputs(node: GraphNode, inputs: string[]): void {
   node.inputs = inputs;
-  node.body = concat([...inputs.map((i) => bytesField(1, i)), ...fieldsOf(node.body).filter((f) => f.field !== 1).map((f) => f.raw)]);
+  node.body = Buffer.concat([...inputs.map((i) => bytesField(1, i)), ...fieldsOf(node.body).filter((f) => f.field !== 1).map((f) => f.raw)]);
 }
 
 function newNode(opType: string, inputs: string[], outputs: string[], attributeBodies: Uint8Array[]): GraphNode {
-  const body = concat([
+  const body = Buffer.concat([
     ...inputs.map((i) => bytesField(1, i)),
     ...outputs.map((o) => bytesField(2, o)),
     bytesField(3, outputs[0]!),
@@ -207,7 +211,7 @@ function newNode(opType: string, inputs: string[], outputs: string[], attributeB
 }
 
 function floatAttribute(name: string, value: number): Uint8Array {
-  return concat([bytesField(1, name), floatField(2, value), varintField(20, ATTRIBUTE_FLOAT)]);
+  return Buffer.concat([bytesField(1, name), floatField(2, value), varintField(20, ATTRIBUTE_FLOAT)]);
 }
 
 /** A Constant node giving `value` in the given shape, every element `scalar`. */
@@ -216,7 +220,7 @@ function constantBody(output: string, shape: number[], scalar: number): Uint8Arr
   const view = new DataView(data.buffer);
   // ONNX stores raw tensor data little-endian.
   for (let at = 0; at < data.length; at += 4) view.setFloat32(at, scalar, true);
-  const tensor = concat([...shape.map((d) => varintField(1, d)), varintField(2, FLOAT), bytesField(9, data)]);
-  const value = concat([bytesField(1, 'value'), bytesField(5, tensor), varintField(20, ATTRIBUTE_TENSOR)]);
-  return concat([bytesField(2, output), bytesField(3, output), bytesField(4, 'Constant'), bytesField(5, value)]);
+  const tensor = Buffer.concat([...shape.map((d) => varintField(1, d)), varintField(2, FLOAT), bytesField(9, data)]);
+  const value = Buffer.concat([bytesField(1, 'value'), bytesField(5, tensor), varintField(20, ATTRIBUTE_TENSOR)]);
+  return Buffer.concat([bytesField(2, output), bytesField(3, output), bytesField(4, 'Constant'), bytesField(5, value)]);
 }
