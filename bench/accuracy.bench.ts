@@ -80,9 +80,15 @@ interface ChildReport {
   outcomes: Outcome[];
   cpuSeconds: number;
   peakRssMb: number;
-  /** Paired sides: CPU-s of the pipeline and of the program, per image. */
-  pairs?: Array<{ file: string; ours: number; program: number }>;
+  /** Paired sides: CPU-s of the pipeline and of the program, per image, and the pipeline's by step. */
+  pairs?: Array<{ file: string; ours: number; program: number; steps: StepCpu; readBy?: string }>;
 }
+
+/** A receipt's CPU-s (process tree) by pipeline step: what follows the step before, up to this one's end. */
+const CPU_STEPS = ['decode', 'prepare', 'recognise', 'extract'] as const;
+type StepCpu = Record<(typeof CPU_STEPS)[number], number>;
+/** The pipeline's progress step that ends each of them (runPipeline's onStep); what follows 'recognized' is extraction. */
+const STEP_ENDS: Partial<Record<string, (typeof CPU_STEPS)[number]>> = { decoded: 'decode', prepared: 'prepare', recognized: 'recognise' };
 
 const { values: args } = parseArgs({
   options: {
@@ -152,9 +158,9 @@ async function warmPipeline(side: Side, cases: Case[], concurrency: number) {
   const engine = createOcrEngine({ ...options, documentAi: undefined });
   const signal = new AbortController().signal;
   const noStep = async () => undefined;
-  const read = async (file: string, currencyCode?: string) => {
+  const read = async (file: string, currencyCode?: string, onStep: (step: string) => Promise<void> = noStep) => {
     const bytes = await readFile(file);
-    return runPipeline({ bytes, mimeType: sniffMimeType(bytes) ?? 'image/jpeg', currencyCode }, engine, noStep, signal);
+    return runPipeline({ bytes, mimeType: sniffMimeType(bytes) ?? 'image/jpeg', currencyCode }, engine, onStep, signal);
   };
   // Start-up (workers, models) is paid once per process, not per receipt: PaddleOCR's models too,
   // which a worker loads on its first hard page and keeps.
@@ -268,12 +274,27 @@ async function runPairedChild(set: SetName, side: PairedSide): Promise<void> {
   };
   for (const c of cases) {
     if (!(await programReads(c.file))) continue;
-    const ours = () => read(c.file).catch(() => undefined);
+    const steps: StepCpu = { decode: 0, prepare: 0, recognise: 0, extract: 0 };
+    let readBy: string | undefined;
+    // Three more readings of /proc a receipt (~2 ms of CPU each), counted on the pipeline's side.
+    const ours = async () => {
+      let last = processTreeCpuSeconds();
+      const onStep = async (step: string) => {
+        const part = STEP_ENDS[step];
+        if (!part) return;
+        const now = processTreeCpuSeconds();
+        steps[part] += now - last;
+        last = now;
+      };
+      const result = await read(c.file, undefined, onStep).catch(() => undefined);
+      steps.extract += processTreeCpuSeconds() - last;
+      readBy = result?.readBy;
+    };
     const program = () => runProgram(c.file);
     const oursFirst = pairs.length % 2 === 0;
     const first = await cpuOf(oursFirst ? ours : program);
     const second = await cpuOf(oursFirst ? program : ours);
-    pairs.push({ file: path.basename(c.file), ours: oursFirst ? first : second, program: oursFirst ? second : first });
+    pairs.push({ file: path.basename(c.file), ours: oursFirst ? first : second, program: oursFirst ? second : first, steps, readBy });
   }
   await engine.close();
   const report: ChildReport = { outcomes: [], cpuSeconds: 0, peakRssMb: 0, pairs };
@@ -282,6 +303,25 @@ async function runPairedChild(set: SetName, side: PairedSide): Promise<void> {
 }
 
 // ---- parent: run the children, print the tables ----------------------------------------------
+
+/**
+ * Where the pipeline's CPU went in the paired run, per step, beside the program's; and the
+ * receipts whose recognition cost most (a second reader, OSD, another language), with their share.
+ */
+function printStepCpu(pairs: NonNullable<ChildReport['pairs']>): void {
+  const mean = (f: (p: (typeof pairs)[number]) => number) => pairs.reduce((a, p) => a + f(p), 0) / pairs.length;
+  console.log(`
+| CPU-s per receipt, paired run | ${CPU_STEPS.join(' | ')} | the program |`);
+  console.log(`| --- |${CPU_STEPS.map(() => ' --- |').join('')} --- |`);
+  console.log(`| mean | ${CPU_STEPS.map((s) => mean((p) => p.steps[s]).toFixed(3)).join(' | ')} | ${mean((p) => p.program).toFixed(3)} |`);
+  console.log(`| median | ${CPU_STEPS.map((s) => median(pairs.map((p) => p.steps[s])).toFixed(3)).join(' | ')} | ${median(pairs.map((p) => p.program)).toFixed(3)} |`);
+  const costly = [...pairs].sort((a, b) => b.steps.recognise - a.steps.recognise).slice(0, 5);
+  const share = costly.reduce((a, p) => a + p.steps.recognise, 0) / pairs.reduce((a, p) => a + p.ours, 0);
+  console.log(
+    `costliest recognitions (${(100 * share).toFixed(0)} % of the pipeline's CPU): ` +
+      costly.map((p) => `${p.file} ${p.steps.recognise.toFixed(2)} s (${p.readBy ?? 'failed'}; program ${p.program.toFixed(2)} s)`).join(', '),
+  );
+}
 
 function child(set: SetName, side: Side, dump = false): Promise<ChildReport> {
   const argv = [...process.execArgv, process.argv[1]!, '--child', set, '--side', side, '--concurrency', args.concurrency!, '--engine', args.engine!];
@@ -456,6 +496,7 @@ async function runParent(): Promise<void> {
         `\n${side.replace('paired:', 'ours:')} and the program (own models), taking turns image by image in one process, one at a time (${pairs.length} images): ` +
           `${(sum('ours') / pairs.length).toFixed(2)} ÷ ${(sum('program') / pairs.length).toFixed(2)} CPU-s = ${(sum('ours') / sum('program')).toFixed(2)}× (median of per-image ratios ${median(ratios).toFixed(2)}×)`,
       );
+      printStepCpu(pairs);
     }
     if (reports.baseline) {
       for (const side of ours) {
