@@ -23,11 +23,13 @@ import { parseArgs } from 'node:util';
 import { extractReceipt, sniffMimeType, type ReceiptRecord } from '@receipts/common';
 import { ConfigError, parseConfig } from '@receipts/infra';
 import { pino } from 'pino';
+import sharp from 'sharp';
 import { runPipeline } from '@receipts/worker';
 // The built worker, as the service runs it (its sources through tsx pay for helpers the build does not emit).
 import { chooseTesseract, createOcrEngine, vlmOptions, type OcrEngineOptions } from '../worker/dist/ocr/create-ocr-engine.js';
 import type { TesseractBackend } from '../worker/dist/ocr/tesseract.reader.js';
 import { LstmTessdata } from '../worker/dist/ocr/tessdata.js';
+import { detectOrientation } from '../worker/dist/ocr/orientation.detector.js';
 import { processTreeCpuSeconds } from './process-cpu.js';
 import { dateMatches, half, loadWorldLabels, merchantMatches, totalMatches, worldAvailable, worldDir } from '../tests/support/receipts-world.js';
 import { receiptsDir } from '../tests/support/service-process.js';
@@ -167,6 +169,9 @@ async function warmPipeline(side: Side, cases: Case[], concurrency: number) {
   // A first file the engine cannot read has warmed it all the same; its own run below reports it.
   await read(cases[0]!.file).catch(() => undefined);
   await engine.warmUp?.();
+  // OSD's tesseract.js worker too (1.7 CPU-s to start, kept for the process's life): it starts on
+  // the first page that asks which way up it is, which would charge its start-up to that receipt.
+  if (side !== 'baseline' && options.engine === 'local') await detectOrientation(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ffffff' } }).png().toBuffer(), signal);
   return { engine, read };
 }
 
