@@ -7,7 +7,7 @@ import { receiptsDir } from '../../../tests/support/service-process.js';
 import type { PageImage } from '../ocr/ocr-engine.js';
 import { closeOrientationDetector, detectOrientation } from '../ocr/orientation.detector.js';
 import { TesseractTimeoutError } from '../ocr/tesseract.reader.js';
-import { chooseTurn, orientPage } from './orientation.step.js';
+import { chooseTurn, OSD_SIDE, orientPage, osdProbe } from './orientation.step.js';
 import { syntheticPhoto } from './prepare-page.fixture.js';
 import { sharedFileThere } from '../../../tests/support/shared-sets.js';
 
@@ -30,6 +30,26 @@ describe('orientPage on made-up print', () => {
     const { rotated, page } = await orientPage(await turned(receipt, turn), { signal });
     expect(rotated).toBe((360 - turn) % 360);
     expect([page.width, page.height]).toEqual([photo.paper.width, photo.paper.height]);
+  });
+});
+
+describe('osdProbe', () => {
+  const page = async (width: number, height: number): Promise<PageImage> => ({
+    image: await sharp({ create: { width, height, channels: 3, background: '#ffffff' } }).png().toBuffer(),
+    width,
+    height,
+  });
+
+  it('shrinks a large page to OSD_SIDE and states the readers\' resolution scaled with it', async () => {
+    const meta = await sharp(await osdProbe(await page(2 * OSD_SIDE, 1000))).metadata();
+    expect([meta.width, meta.height, meta.channels]).toEqual([OSD_SIDE, 500, 1]);
+    expect(meta.density).toBeCloseTo(150, 0);
+  });
+
+  it('keeps a small page at its size and 300 dpi', async () => {
+    const meta = await sharp(await osdProbe(await page(800, 600))).metadata();
+    expect([meta.width, meta.height]).toEqual([800, 600]);
+    expect(meta.density).toBeCloseTo(300, 0);
   });
 });
 
