@@ -23,13 +23,11 @@ import { parseArgs } from 'node:util';
 import { extractReceipt, sniffMimeType, type ReceiptRecord } from '@receipts/common';
 import { ConfigError, parseConfig } from '@receipts/infra';
 import { pino } from 'pino';
-import sharp from 'sharp';
 import { runPipeline } from '@receipts/worker';
 // The built worker, as the service runs it (its sources through tsx pay for helpers the build does not emit).
 import { chooseTesseract, createOcrEngine, vlmOptions, type OcrEngineOptions } from '../worker/dist/ocr/create-ocr-engine.js';
 import type { TesseractBackend } from '../worker/dist/ocr/tesseract.reader.js';
 import { LstmTessdata } from '../worker/dist/ocr/tessdata.js';
-import { detectOrientation } from '../worker/dist/ocr/orientation.detector.js';
 import { processTreeCpuSeconds } from './process-cpu.js';
 import { dateMatches, half, loadWorldLabels, merchantMatches, totalMatches, worldAvailable, worldDir } from '../tests/support/receipts-world.js';
 import { receiptsDir } from '../tests/support/service-process.js';
@@ -164,14 +162,11 @@ async function warmPipeline(side: Side, cases: Case[], concurrency: number) {
     const bytes = await readFile(file);
     return runPipeline({ bytes, mimeType: sniffMimeType(bytes) ?? 'image/jpeg', currencyCode }, engine, onStep, signal);
   };
-  // Start-up (workers, models) is paid once per process, not per receipt: PaddleOCR's models too,
-  // which a worker loads on its first hard page and keeps.
+  // Start-up (workers, models) is paid once per process, not per receipt: PaddleOCR's models and
+  // OSD's worker too (engine.warmUp), which a worker loads on its first page that needs them and keeps.
   // A first file the engine cannot read has warmed it all the same; its own run below reports it.
   await read(cases[0]!.file).catch(() => undefined);
   await engine.warmUp?.();
-  // OSD's tesseract.js worker too (1.7 CPU-s to start, kept for the process's life): it starts on
-  // the first page that asks which way up it is, which would charge its start-up to that receipt.
-  if (side !== 'baseline' && options.engine === 'local') await detectOrientation(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ffffff' } }).png().toBuffer(), signal);
   return { engine, read };
 }
 
@@ -281,7 +276,7 @@ async function runPairedChild(set: SetName, side: PairedSide): Promise<void> {
     if (!(await programReads(c.file))) continue;
     const steps: StepCpu = { decode: 0, prepare: 0, recognise: 0, extract: 0 };
     let readBy: string | undefined;
-    // Three more readings of /proc a receipt (~2 ms of CPU each), counted on the pipeline's side.
+    // Five more readings of /proc a receipt (~2 ms of CPU each), counted on the pipeline's side.
     const ours = async () => {
       let last = processTreeCpuSeconds();
       const onStep = async (step: string) => {

@@ -9,7 +9,7 @@ import { firstPassLanguages, mayBeOtherScript, retryLanguages } from './language
 import { originalPoint, type DecodedDocument, type OcrEngine, type PageImage, type PageLine, type RecognizeHints } from './ocr-engine.js';
 import { createPaddleOcr, PaddleTimeoutError, type PaddleOcr } from './paddle-ocr.engine.js';
 import { readingOrder } from './reading-order.js';
-import { closeOrientationDetector } from './orientation.detector.js';
+import { closeOrientationDetector, detectOrientation } from './orientation.detector.js';
 import { isBetterReading, mayBeTurned, needsSecondOpinion, type Reading } from './second-opinion.policy.js';
 import { NativeTesseract } from './tesseract-native.reader.js';
 import { TesseractPool } from './tesseract.pool.js';
@@ -183,10 +183,13 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
       return (await askSecondOpinion(options.secondOpinion, doc, local, hints, signal)).doc;
     },
     async warmUp() {
-      // PaddleOCR's sessions load with the first page it reads: a blank page loads them.
-      if (mode === 'never') return;
       const blank = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ffffff' } }).png().toBuffer();
-      await paddleOcr().recognizePage(blank, new AbortController().signal);
+      const signal = new AbortController().signal;
+      // OSD's tesseract.js worker (1.7 CPU-s to start) starts on the first page a clean-up asks
+      // which way up it is: a blank page starts it.
+      if (options.cleanUp !== false) await detectOrientation(blank, signal);
+      // PaddleOCR's sessions load with the first page it reads: a blank page loads them.
+      if (mode !== 'never') await paddleOcr().recognizePage(blank, signal);
     },
     async close() {
       await Promise.allSettled([tesseract.close(), paddle?.close(), closeOrientationDetector()]);
