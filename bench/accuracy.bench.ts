@@ -14,11 +14,13 @@
 // tesseract program itself on every image (`--psm 6 -l eng`, OMP_THREAD_LIMIT=1) as the reference,
 // with its own models (Debian's: the small "fast" ones) and with the pipeline's; and, since runs
 // minutes apart drift on a shared machine, each backend and the program taking turns image by
-// image in one process (one receipt at a time): the ratio of their CPU-s in the same minutes.
+// image (one receipt at a time; the program from a small process of its own): the ratio of their
+// CPU-s in the same minutes.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { extractReceipt, sniffMimeType, type ReceiptRecord } from '@receipts/common';
 import { ConfigError, parseConfig } from '@receipts/infra';
@@ -28,7 +30,7 @@ import { runPipeline } from '@receipts/worker';
 import { chooseTesseract, createOcrEngine, vlmOptions, type OcrEngineOptions } from '../worker/dist/ocr/create-ocr-engine.js';
 import type { TesseractBackend } from '../worker/dist/ocr/tesseract.reader.js';
 import { LstmTessdata } from '../worker/dist/ocr/tessdata.js';
-import { processTreeCpuSeconds } from './process-cpu.js';
+import { processTreeCpuSeconds, reapedCpuSeconds } from './process-cpu.js';
 import { dateMatches, half, loadWorldLabels, merchantMatches, totalMatches, worldAvailable, worldDir } from '../tests/support/receipts-world.js';
 import { receiptsDir } from '../tests/support/service-process.js';
 import { itemScores, loadLineItemLabels, matchItems, type ItemTally } from '../tests/support/line-items.js';
@@ -40,7 +42,7 @@ type SetName = 'sroie' | 'world';
  * reference: with its own (Debian's) models, or with the pipeline's (the npm models' LSTM parts).
  */
 type Side = `ours:${TesseractBackend}` | 'baseline' | CliSide | PairedSide;
-/** The pipeline and the tesseract program taking turns receipt by receipt in one process (CPU only). */
+/** The pipeline and the tesseract program taking turns receipt by receipt (CPU only). */
 type PairedSide = `paired:${TesseractBackend}`;
 type CliSide = 'cli:own' | 'cli:same';
 const CLI_SIDES: CliSide[] = ['cli:own', 'cli:same'];
@@ -101,6 +103,8 @@ const { values: args } = parseArgs({
     'skip-baseline': { type: 'boolean', default: false },
     child: { type: 'string' },
     side: { type: 'string' },
+    /** Internal: run the program on the images named on stdin (see programRunner). */
+    'program-runner': { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
     /** Write each receipt's recognised text to DIR/<set>/<file>.txt (ours, the first backend), to tune rules on. */
     dump: { type: 'string' },
@@ -260,12 +264,13 @@ async function runCliChild(set: SetName, side: CliSide): Promise<void> {
 
 /**
  * The pipeline and the program on each image in turn (who goes first alternates), one receipt at
- * a time in one process. This machine's speed drifts with its other tenants: the program alone,
+ * a time, the program started by a runner process (programRunner). This machine's speed drifts with its other tenants: the program alone,
  * run minutes apart on the same 40 images, measured 0.68 and 0.94 CPU-s per image.
  */
 async function runPairedChild(set: SetName, side: PairedSide): Promise<void> {
   const cases = (await casesOf(set)).slice(0, args.limit ? Number(args.limit) : undefined);
   const { engine, read } = await warmPipeline(side, cases, 1);
+  const runner = await programRunner();
   const pairs: NonNullable<ChildReport['pairs']> = [];
   const cpuOf = async (run: () => unknown) => {
     const before = processTreeCpuSeconds();
@@ -290,15 +295,50 @@ async function runPairedChild(set: SetName, side: PairedSide): Promise<void> {
       steps.extract += processTreeCpuSeconds() - last;
       readBy = result?.readBy;
     };
-    const program = () => runProgram(c.file);
     const oursFirst = pairs.length % 2 === 0;
-    const first = await cpuOf(oursFirst ? ours : program);
-    const second = await cpuOf(oursFirst ? program : ours);
+    const first = oursFirst ? await cpuOf(ours) : await runner.run(c.file);
+    const second = oursFirst ? await runner.run(c.file) : await cpuOf(ours);
     pairs.push({ file: path.basename(c.file), ours: oursFirst ? first : second, program: oursFirst ? second : first, steps, readBy });
   }
+  runner.close();
   await engine.close();
   const report: ChildReport = { outcomes: [], cpuSeconds: 0, peakRssMb: 0, pairs };
   process.stdout.write(`\n@@REPORT ${JSON.stringify(report)}\n`);
+  process.exit(0);
+}
+
+/**
+ * The program run for the paired side from a small process of its own, started once. Run from the
+ * pipeline's process, each run forked that large process, and after every fork the pipeline's next
+ * writes took copy-on-write page faults: with `spawnSync('true')` between receipts, preparing a
+ * page cost 0.18 CPU-s instead of 0.10 (5,600 minor faults against 630), a cost the service, which
+ * forks nothing per receipt, never pays.
+ */
+async function programRunner() {
+  const proc = spawn(process.execPath, [...process.execArgv, process.argv[1]!, '--program-runner'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
+  // Its start-up (seconds of CPU, a child of this process) must end before the first receipt is measured.
+  if ((await lines.next()).value !== 'ready') throw new Error('the program runner did not start');
+  return {
+    /** The program's CPU-s on one image, as the runner measured it (its reaped child, nothing of its own). */
+    async run(file: string): Promise<number> {
+      proc.stdin.write(`${file}\n`);
+      const answer = await lines.next();
+      if (answer.done) throw new Error('the program runner ended');
+      return Number(answer.value);
+    },
+    close: () => proc.stdin.end(),
+  };
+}
+
+/** The runner's side: each image named on stdin run by the program, answered with the program's CPU-s. */
+async function runProgramRunner(): Promise<void> {
+  process.stdout.write('ready\n');
+  for await (const file of createInterface({ input: process.stdin })) {
+    const before = reapedCpuSeconds();
+    runProgram(file);
+    process.stdout.write(`${reapedCpuSeconds() - before}\n`);
+  }
   process.exit(0);
 }
 
@@ -493,7 +533,7 @@ async function runParent(): Promise<void> {
       const sum = (k: 'ours' | 'program') => pairs.reduce((a, p) => a + p[k], 0);
       const ratios = pairs.filter((p) => p.program > 0).map((p) => p.ours / p.program);
       console.log(
-        `\n${side.replace('paired:', 'ours:')} and the program (own models), taking turns image by image in one process, one at a time (${pairs.length} images): ` +
+        `\n${side.replace('paired:', 'ours:')} and the program (own models), taking turns image by image, one at a time (${pairs.length} images): ` +
           `${(sum('ours') / pairs.length).toFixed(2)} ÷ ${(sum('program') / pairs.length).toFixed(2)} CPU-s = ${(sum('ours') / sum('program')).toFixed(2)}× (median of per-image ratios ${median(ratios).toFixed(2)}×)`,
       );
       printStepCpu(pairs);
@@ -508,5 +548,6 @@ async function runParent(): Promise<void> {
   process.exit(0);
 }
 
-if (args.child) await runChild(args.child as SetName, (args.side ?? 'ours:wasm') as Side);
+if (args['program-runner']) await runProgramRunner();
+else if (args.child) await runChild(args.child as SetName, (args.side ?? 'ours:wasm') as Side);
 else await runParent();

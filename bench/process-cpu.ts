@@ -42,6 +42,13 @@ export function processTreeCpuSeconds(): number {
   return ticks / TICKS_PER_SECOND;
 }
 
+/** CPU-seconds of the children this process has waited for (a program run with spawnSync, say), and nothing else. */
+export function reapedCpuSeconds(): number {
+  const self = statOf('self');
+  if (!self) throw new Error('no CPU figures for reaped children: /proc is not there');
+  return self.reaped / TICKS_PER_SECOND;
+}
+
 /** CPU-seconds another process has used so far: all its threads, and its main thread (a Node process's event loop). */
 export function cpuSecondsOf(pid: number): { all: number; main: number } {
   const all = statOf(pid);
