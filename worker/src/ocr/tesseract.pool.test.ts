@@ -23,6 +23,23 @@ describe('TesseractPool', () => {
     expect(confidence).toBeGreaterThan(0.8);
   });
 
+  it('reads at the set resolution after switching languages, as after its start', async () => {
+    // A page made from raw pixels says 1 pixel/mm (25 dpi) in its header: read without
+    // user_defined_dpi, tesseract warns on stderr and takes 70 dpi.
+    const { data, info } = await sharp(await page('TOTAL 45.60')).raw().toBuffer({ resolveWithObject: true });
+    const rawPage = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).png().toBuffer();
+    const written: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => written.push(String(chunk)) > 0);
+    try {
+      for (const langs of [['eng'], ['deu'], ['eng']]) await pool.recognize(rawPage, langs, signal());
+      // The thread's output reaches this process's stderr a moment after the page's result.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      write.mockRestore();
+    }
+    expect(written.filter((w) => /Invalid resolution/.test(w))).toEqual([]);
+  });
+
   it('gives up on a page past its time, replaces the worker and reads the next page', async () => {
     await expect(pool.recognize(await page('SUMME 12,34'), ['deu'], signal(), 1)).rejects.toBeInstanceOf(TesseractTimeoutError);
     const { lines } = await pool.recognize(await page('SUMME 12,34'), ['deu'], signal());

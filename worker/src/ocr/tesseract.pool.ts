@@ -101,11 +101,7 @@ export class TesseractPool implements TesseractReader {
     const late = () => new ThreadStartTimeoutError(`a tesseract worker with ${langs}`, this.startTimeoutMs);
     try {
       entry.worker = await settleWithin(starting, this.startTimeoutMs, late);
-      const parameters = entry.worker.setParameters({
-        tessedit_pageseg_mode: String(TESSERACT_READING.psm) as Tesseract.PSM,
-        user_defined_dpi: String(TESSERACT_READING.dpi),
-      });
-      await settleWithin(parameters, this.startTimeoutMs, late);
+      await settleWithin(readingParameters(entry.worker), this.startTimeoutMs, late);
       if (this.closed) throw new Error('The OCR engine is closed.');
     } catch (err) {
       // Ends the worker if it started (late parameters, or the pool closed meanwhile).
@@ -118,7 +114,9 @@ export class TesseractPool implements TesseractReader {
 
   /** Another language set into an idle worker; a worker stuck or gone meanwhile is ended. */
   private async load(entry: PooledWorker, langs: string): Promise<void> {
-    const loading = entry.worker!.reinitialize(langs, TESSERACT_READING.oem);
+    const worker = entry.worker!;
+    // tesseract.js starts a new tesseract instance for the languages: the parameters set before are gone.
+    const loading = worker.reinitialize(langs, TESSERACT_READING.oem).then(() => readingParameters(worker));
     try {
       await settleWithin(loading, this.startTimeoutMs, () => new ThreadStartTimeoutError(`tesseract with ${langs}`, this.startTimeoutMs));
       entry.langs = langs;
@@ -200,4 +198,16 @@ function pageOf(page: Tesseract.Page): TesseractPage {
     ),
   );
   return tesseractPage(lines);
+}
+
+/**
+ * How every page is read (TESSERACT_READING), set on a worker after each start or language
+ * load. Without the resolution, tesseract took a page made from raw pixels (1 pixel/mm in its
+ * header) as 25 dpi, warned, and worked at 70.
+ */
+function readingParameters(worker: Tesseract.Worker): Promise<unknown> {
+  return worker.setParameters({
+    tessedit_pageseg_mode: String(TESSERACT_READING.psm) as Tesseract.PSM,
+    user_defined_dpi: String(TESSERACT_READING.dpi),
+  });
 }
