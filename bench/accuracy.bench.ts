@@ -264,8 +264,9 @@ async function runCliChild(set: SetName, side: CliSide): Promise<void> {
 
 /**
  * The pipeline and the program on each image in turn (who goes first alternates), one receipt at
- * a time, the program started by a runner process (programRunner). This machine's speed drifts with its other tenants: the program alone,
- * run minutes apart on the same 40 images, measured 0.68 and 0.94 CPU-s per image.
+ * a time, the program started by a runner process (programRunner). This machine's speed drifts
+ * with its other tenants: the program alone, run minutes apart on the same 40 images, measured
+ * 0.68 and 0.94 CPU-s per image.
  */
 async function runPairedChild(set: SetName, side: PairedSide): Promise<void> {
   const cases = (await casesOf(set)).slice(0, args.limit ? Number(args.limit) : undefined);
