@@ -3,13 +3,13 @@ import { extractReceipt, type RecognizedDocument, type RecognizedLine } from '@r
 import { metrics, type Logger } from '@receipts/infra';
 import { lowerImageThreads } from '../background-priority.js';
 import { giveHeapHeadroom } from '../heap-headroom.js';
-import { guessOrientation, osdProbe, turnPage } from '../document/orientation.step.js';
+import { guessOrientation, turnPage } from '../document/orientation.step.js';
 import { orientPrepared, preparePage, type PreparedPage } from '../document/prepare-page.js';
 import { firstPassLanguages, mayBeOtherScript, retryLanguages } from './language.choice.js';
 import { originalPoint, type DecodedDocument, type OcrEngine, type PageImage, type PageLine, type RecognizeHints } from './ocr-engine.js';
 import { createPaddleOcr, PaddleTimeoutError, type PaddleOcr } from './paddle-ocr.engine.js';
 import { readingOrder } from './reading-order.js';
-import { closeOrientationDetector, detectOrientation } from './orientation.detector.js';
+import { closeOrientationDetector } from './orientation.detector.js';
 import { isBetterReading, mayBeTurned, needsSecondOpinion, type Reading } from './second-opinion.policy.js';
 import { NativeTesseract } from './tesseract-native.reader.js';
 import { TesseractPool } from './tesseract.pool.js';
@@ -186,8 +186,8 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
       const blank = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ffffff' } }).png().toBuffer();
       const signal = new AbortController().signal;
       // OSD's tesseract.js worker (1.7 CPU-s to start) starts on the first page a clean-up asks
-      // which way up it is: a blank page, made as OSD's pages are (its resolution stated), starts it.
-      if (options.cleanUp !== false) await detectOrientation(await osdProbe({ image: blank, width: 64, height: 64 }), signal);
+      // which way up it is: a blank page, asked the way every page is, starts it.
+      if (options.cleanUp !== false) await guessOrientation({ image: blank, width: 64, height: 64 }, { signal });
       // PaddleOCR's sessions load with the first page it reads: a blank page loads them.
       if (mode !== 'never') await paddleOcr().recognizePage(blank, signal);
     },
