@@ -7,6 +7,7 @@
 // weighs on both sides alike; every pair's ratio is printed with their median. BENCH_MODES picks
 // the deployments measured for the 202s: postgres (api and worker processes of their own),
 // postgres-cluster (the same with API_PROCESSES = one api process per core) and pglite (one process).
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,8 +31,8 @@ import { rawUpload } from '../tests/support/raw-upload.js';
 import { uniqueIp, Visitor } from '../tests/support/visitor.js';
 import { Deployment, type DeploymentMode } from '../tests/support/deployment.js';
 import { receiptsDir } from '../tests/support/service-process.js';
-import { processesNamed } from '../tests/support/process-output.js';
-import { schedTimesOf, type SchedTimes } from './process-cpu.js';
+import { processesNamed, procStatFields } from '../tests/support/process-output.js';
+import { processTreeCpuSeconds, schedTimesOf, treeCpuSecondsOf, type SchedTimes } from './process-cpu.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? os.availableParallelism());
 // Every shared scan once per run: with 20 a run is ~13 s, where a receipt that needs a second
@@ -77,9 +78,11 @@ async function bareEngine(env: Record<string, string>, files: Array<{ bytes: Buf
   return engine;
 }
 
-async function bareLoop(engine: Engine, files: Array<{ bytes: Buffer }>): Promise<number> {
+/** The bare loop's receipts per second and CPU-s per receipt (this process and its decoder and tesseract processes). */
+async function bareLoop(engine: Engine, files: Array<{ bytes: Buffer }>): Promise<{ rate: number; cpu: number }> {
   const signal = new AbortController().signal;
   let next = 0;
+  const cpuBefore = processTreeCpuSeconds();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -89,7 +92,8 @@ async function bareLoop(engine: Engine, files: Array<{ bytes: Buffer }>): Promis
       }
     }),
   );
-  return files.length / ((performance.now() - started) / 1000);
+  const rate = files.length / ((performance.now() - started) / 1000);
+  return { rate, cpu: (processTreeCpuSeconds() - cpuBefore) / files.length };
 }
 
 const median = (values: number[]) => {
@@ -98,17 +102,65 @@ const median = (values: number[]) => {
   return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
 };
 const pairedMedian = (a: number[], b: number[]) => median(a.map((x, i) => x / b[i]!));
+const total = (run: ServiceRun) => SERVICE_CPU_ROLES.reduce((sum, [role]) => sum + run.cpu[role], 0);
 
-/** Receipts per second through the whole service: N uploads at once, until the last one ends. */
-async function serviceThroughput(visitor: Visitor, files: Array<{ name: string; bytes: Buffer }>): Promise<number> {
+/**
+ * CPU-seconds so far of everything a service run uses: the api's and the worker's process trees
+ * (decoder and tesseract processes included), PostgreSQL (its postmaster's tree: backends that
+ * ended are counted in what it reaped), Redis, and this process (the client; the bare engine's
+ * threads in it are idle meanwhile).
+ */
+function serviceCpuNow(deployment: Deployment): Record<ServiceCpuRole, number> {
+  const { api, workers } = deployment.pids();
+  const postgres = processesNamed('postgres');
+  // The postmaster: the one postgres process whose parent is not another postgres process.
+  const postmaster = postgres.filter((pid) => !postgres.includes(parentOf(pid)));
+  const { user, system } = process.cpuUsage();
+  return {
+    api: treeCpuSecondsOf(api[0]!),
+    workers: workers.reduce((sum, pid) => sum + treeCpuSecondsOf(pid), 0),
+    postgres: postmaster.reduce((sum, pid) => sum + treeCpuSecondsOf(pid), 0),
+    redis: processesNamed('redis-server').reduce((sum, pid) => sum + schedTimesOf(pid).run / 1e9, 0),
+    client: (user + system) / 1e6,
+  };
+}
+
+type ServiceCpuRole = 'api' | 'workers' | 'postgres' | 'redis' | 'client';
+const SERVICE_CPU_ROLES: Array<[ServiceCpuRole, string]> = [
+  ['workers', 'worker process and its children'],
+  ['api', 'api process and its children'],
+  ['postgres', 'PostgreSQL'],
+  ['redis', 'Redis'],
+  ['client', 'this benchmark (the client)'],
+];
+
+function parentOf(pid: number): number {
+  try {
+    return procStatFields(readFileSync(`/proc/${pid}/stat`, 'utf8'))(4);
+  } catch {
+    return 0; // gone: not anyone's parent any more
+  }
+}
+
+interface ServiceRun {
+  rate: number;
+  /** CPU-s per receipt, by role. */
+  cpu: Record<ServiceCpuRole, number>;
+}
+
+/** Receipts per second through the whole service: N uploads at once, until the last one ends; and the CPU it took. */
+async function serviceThroughput(deployment: Deployment, visitor: Visitor, files: Array<{ name: string; bytes: Buffer }>): Promise<ServiceRun> {
+  const before = serviceCpuNow(deployment);
   const started = performance.now();
   // Prepared multipart bodies, as in the 202 burst: the bare side has no client to pay for.
   const ids = await Promise.all(files.map(async (f) => (await rawUpload(visitor, f.bytes, f.name)).body.id as string));
   const ends = await Promise.all(ids.map((id) => visitor.waitForEnd(id, 900_000)));
   const rate = files.length / ((performance.now() - started) / 1000);
+  const after = serviceCpuNow(deployment);
   const failed = ends.filter((e) => e.event !== 'upload:completed').length;
   if (failed > 0) throw new Error(`${failed} of ${files.length} uploads did not complete`);
-  return rate;
+  const cpu = Object.fromEntries(SERVICE_CPU_ROLES.map(([role]) => [role, (after[role] - before[role]) / files.length])) as ServiceRun['cpu'];
+  return { rate, cpu };
 }
 
 /** An anonymous visitor of its own (5 a day each), connected for live events. */
@@ -281,28 +333,46 @@ async function throughputAndExpress(files: Array<{ name: string; bytes: Buffer }
     // been up for a while is (compiled code, loaded OCR workers, decoders started); measured
     // from cold, the first runs mostly compared how fast each side warms up.
     await visitor.upload(files[0]!.bytes, 'warmup.jpg', '?wait=1');
-    const warm = { service: await serviceThroughput(visitor, files), bare: await bareLoop(engine, files) };
+    const warm = { service: await serviceThroughput(deployment, visitor, files), bare: await bareLoop(engine, files) };
 
     // 1. Throughput: the whole service against the bare loop, taking turns to go first. The side
     // not measured is idle (the service's processes wait on Redis; the bare engine holds its threads).
-    console.log('\nThroughput, receipts/s (postgres: api and worker processes of their own):\n');
-    console.log('| run | service | bare pipeline loop (baseline) | ratio service / bare |');
-    console.log('| --- | --- | --- | --- |');
-    console.log(`| warm-up (not counted) | ${warm.service.toFixed(3)} | ${warm.bare.toFixed(3)} | ${(warm.service / warm.bare).toFixed(3)} |`);
-    const service: number[] = [];
-    const bare: number[] = [];
+    // With every core busy, receipts per second follow CPU-s per receipt, which a run's last slow
+    // receipt (one slot idle at the end) does not sway: both are printed.
+    console.log('\nThroughput, receipts/s and CPU-s per receipt (postgres: api and worker processes of their own):\n');
+    console.log('| run | service | bare pipeline loop (baseline) | ratio service / bare | CPU-s per receipt: service | bare | ratio bare / service |');
+    console.log('| --- | --- | --- | --- | --- | --- | --- |');
+    const row = (label: string, s: ServiceRun, b: { rate: number; cpu: number }) =>
+      console.log(`| ${label} | ${s.rate.toFixed(3)} | ${b.rate.toFixed(3)} | ${(s.rate / b.rate).toFixed(3)} | ${total(s).toFixed(3)} | ${b.cpu.toFixed(3)} | ${(b.cpu / total(s)).toFixed(3)} |`);
+    row('warm-up (not counted)', warm.service, warm.bare);
+    const service: ServiceRun[] = [];
+    const bare: Array<{ rate: number; cpu: number }> = [];
     for (let run = 0; run < RUNS; run++) {
       if (run % 2 === 0) {
-        service.push(await serviceThroughput(visitor, files));
+        service.push(await serviceThroughput(deployment, visitor, files));
         bare.push(await bareLoop(engine, files));
       } else {
         bare.push(await bareLoop(engine, files));
-        service.push(await serviceThroughput(visitor, files));
+        service.push(await serviceThroughput(deployment, visitor, files));
       }
-      console.log(`| ${run + 1} | ${service.at(-1)!.toFixed(3)} | ${bare.at(-1)!.toFixed(3)} | ${(service.at(-1)! / bare.at(-1)!).toFixed(3)} |`);
+      row(String(run + 1), service.at(-1)!, bare.at(-1)!);
     }
-    const ratio = pairedMedian(service, bare);
-    console.log(`| median | ${median(service).toFixed(3)} | ${median(bare).toFixed(3)} | ${ratio.toFixed(3)} (target ≥ 0.95: ${ratio >= 0.95 ? 'met' : 'NOT met'}) |`);
+    const ratio = pairedMedian(
+      service.map((s) => s.rate),
+      bare.map((b) => b.rate),
+    );
+    const cpuRatio = pairedMedian(
+      bare.map((b) => b.cpu),
+      service.map(total),
+    );
+    console.log(
+      `| median | ${median(service.map((s) => s.rate)).toFixed(3)} | ${median(bare.map((b) => b.rate)).toFixed(3)} | ${ratio.toFixed(3)} (target ≥ 0.95: ${ratio >= 0.95 ? 'met' : 'NOT met'}) | ${median(service.map(total)).toFixed(3)} | ${median(bare.map((b) => b.cpu)).toFixed(3)} | ${cpuRatio.toFixed(3)} |`,
+    );
+    console.log("\nWhere the service's CPU went, CPU-s per receipt (median of the runs):\n");
+    console.log('| | CPU-s per receipt |');
+    console.log('| --- | --- |');
+    for (const [role, label] of SERVICE_CPU_ROLES) console.log(`| ${label} | ${median(service.map((s) => s.cpu[role])).toFixed(3)} |`);
+    console.log(`| the bare loop (baseline) | ${median(bare.map((b) => b.cpu)).toFixed(3)} |`);
     visitor.close();
 
     // 2. An express job's wait behind 200 queued standard jobs.

@@ -28,16 +28,22 @@ function statOf(pid: number | 'self', tid?: number): { ppid: number; own: number
  * between or not. Linux only; elsewhere this process alone.
  */
 export function processTreeCpuSeconds(): number {
-  const self = statOf('self');
-  if (!self) {
+  if (!statOf('self')) {
     const { user, system } = process.cpuUsage();
     return (user + system) / 1e6;
   }
-  let ticks = self.own + self.reaped;
+  return treeCpuSecondsOf(process.pid);
+}
+
+/** The same for another process (a worker with its decoder and tesseract processes); 0 for one that is gone. */
+export function treeCpuSecondsOf(pid: number): number {
+  const root = statOf(pid);
+  if (!root) return 0;
+  let ticks = root.own + root.reaped;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const child = statOf(Number(entry));
-    if (child?.ppid === process.pid) ticks += child.own + child.reaped;
+    if (child?.ppid === pid) ticks += child.own + child.reaped;
   }
   return ticks / TICKS_PER_SECOND;
 }
