@@ -4,7 +4,7 @@ import { SessionRepository } from '@receipts/infra';
 import express from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../tests/support/database.js';
-import { DatabaseSessionStore, regenerateSignedIn, sessionMiddleware } from './session.js';
+import { DatabaseSessionStore, regenerateSignedIn, sessionMiddleware, TOUCH_INTERVAL_MS } from './session.js';
 
 // The session middleware and store over a real database: which requests cost a session read.
 describe('sessions', () => {
@@ -13,11 +13,12 @@ describe('sessions', () => {
   let store: DatabaseSessionStore;
   let server: http.Server;
   let baseUrl: string;
+  let clock = Date.now();
 
   beforeAll(async () => {
     database = await openTestDatabase();
     sessions = new SessionRepository(database.db);
-    store = new DatabaseSessionStore(sessions, false);
+    store = new DatabaseSessionStore(sessions, false, () => clock);
     const app = express();
     app.use(sessionMiddleware({ store, secret: 'test-secret', secure: false }));
     app.get('/who', (req, res) => {
@@ -69,6 +70,22 @@ describe('sessions', () => {
     expect(read).toHaveBeenCalledWith(signedIn.body.sid);
     // Signing in did not leave later new visitors with accounts' ids.
     expect((await request('/who')).body.sid).toMatch(/^anon-/);
+  });
+
+  it("writes a signed-in session's rolled expiry once per interval, not on every request", async () => {
+    const signedIn = await request('/sign-in', (await request('/who')).cookie, 'POST');
+    const touch = vi.spyOn(sessions, 'touch');
+    for (let i = 0; i < 3; i++) expect((await request('/who', signedIn.cookie)).body.userId).toBe('00000000-0000-4000-8000-000000000001');
+    // Signing in wrote the whole session, expiry included, a moment ago.
+    expect(touch).not.toHaveBeenCalled();
+    clock += TOUCH_INTERVAL_MS;
+    await request('/who', signedIn.cookie);
+    await request('/who', signedIn.cookie);
+    expect(touch).toHaveBeenCalledTimes(1);
+    expect(touch).toHaveBeenCalledWith(signedIn.body.sid, expect.any(Date));
+    clock += TOUCH_INTERVAL_MS;
+    await request('/who', signedIn.cookie);
+    expect(touch).toHaveBeenCalledTimes(2);
   });
 
   it('refuses to store data under an anonymous id, where it would never be read', async () => {

@@ -12,6 +12,14 @@ declare module 'express-session' {
 }
 
 const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+/**
+ * A stored session's expiry is written at most this often per process: rolling it forward on
+ * every request was an UPDATE per request (40 a batch of 40 uploads). Its row may then expire up
+ * to this much before its cookie says, after 30 days unused.
+ */
+export const TOUCH_INTERVAL_MS = 3600 * 1000;
+/** Sessions whose last touch this process remembers; past it, the one touched longest ago is forgotten (and touched again next time). */
+const MAX_REMEMBERED_TOUCHES = 10_000;
 
 /** Whether a session holds anything besides its cookie; an empty one is never written. */
 const carriesSomething = (sess: SessionData) => Object.keys(sess).some((key) => key !== 'cookie');
@@ -41,11 +49,21 @@ export function regenerateSignedIn(req: Request): Promise<void> {
  * cookie-less requests (2,000 of them made 2,000 rows) write nothing.
  */
 export class DatabaseSessionStore extends Store {
+  /** When this process last wrote each stored session's expiry (ms), oldest first. */
+  private readonly touched = new Map<string, number>();
+
   constructor(
     private readonly sessions: SessionRepository,
     private readonly secure: boolean,
+    private readonly now: () => number = Date.now,
   ) {
     super();
+  }
+
+  private rememberTouch(sid: string): void {
+    this.touched.delete(sid);
+    this.touched.set(sid, this.now());
+    if (this.touched.size > MAX_REMEMBERED_TOUCHES) this.touched.delete(this.touched.keys().next().value!);
   }
 
   private expiry(sess: SessionData): Date {
@@ -69,11 +87,17 @@ export class DatabaseSessionStore extends Store {
       // Never read back (see ANONYMOUS_ID): data put in such a session would be lost, so say so.
       return callback?.(carriesSomething(sess) ? new Error('An anonymous session id cannot hold data; sign-in moves to a new id first') : undefined);
     }
-    const write = carriesSomething(sess) ? this.sessions.set(sid, sess as unknown as Record<string, unknown>, this.expiry(sess)) : this.sessions.destroy(sid);
-    write.then(() => callback?.(), callback);
+    const stored = carriesSomething(sess);
+    const write = stored ? this.sessions.set(sid, sess as unknown as Record<string, unknown>, this.expiry(sess)) : this.sessions.destroy(sid);
+    write.then(() => {
+      if (stored) this.rememberTouch(sid);
+      else this.touched.delete(sid);
+      callback?.();
+    }, callback);
   }
 
   override destroy(sid: string, callback?: (err?: unknown) => void): void {
+    this.touched.delete(sid);
     this.sessions.destroy(sid).then(() => callback?.(), callback);
   }
 
@@ -81,8 +105,16 @@ export class DatabaseSessionStore extends Store {
     // An anonymous session has no row to touch, and express-session holds the answer until the
     // touch ends: a round trip on every anonymous request for nothing.
     if (!carriesSomething(sess)) return callback?.();
+    const last = this.touched.get(sid);
+    if (last !== undefined && this.now() - last < TOUCH_INTERVAL_MS) return callback?.();
     // express-session's touch callback takes no error: a missed touch only shortens the session.
-    this.sessions.touch(sid, this.expiry(sess)).then(() => callback?.(), () => callback?.());
+    this.sessions.touch(sid, this.expiry(sess)).then(
+      () => {
+        this.rememberTouch(sid);
+        callback?.();
+      },
+      () => callback?.(),
+    );
   }
 
   pruneExpired(): Promise<void> {
