@@ -275,7 +275,12 @@ describe('export and the receipts library', () => {
     const seriMurni = byFile[FILES.seriMurni]!;
     const teckLeong = byFile[FILES.teckLeong]!;
     const copied = await patch(owner, teckLeong.id, { merchantName: 'seri murni co (m) bhd', date: seriMurni.date, total: seriMurni.total });
-    const [earlier, later] = [seriMurni, teckLeong].sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt)) as [LibraryReceipt, LibraryReceipt];
+    // Earlier as the service tells it: by upload time to the millisecond, then by id (these uploads
+    // were made together and can share a millisecond).
+    const [earlier, later] = [seriMurni, teckLeong].sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt) || (a.uploadId < b.uploadId ? -1 : 1)) as [
+      LibraryReceipt,
+      LibraryReceipt,
+    ];
     const flagged = later === teckLeong ? copied.body : (await owner.json<ReceiptDetail>(`/api/receipts/${seriMurni.id}`)).body;
     expect(flagged.duplicateOf).toEqual({ uploadId: earlier.uploadId, filename: earlier.filename, reason: 'same-receipt' });
     // Corrected apart again: the flag goes.
