@@ -7,7 +7,6 @@
 // weighs on both sides alike; every pair's ratio is printed with their median. BENCH_MODES picks
 // the deployments measured for the 202s: postgres (api and worker processes of their own),
 // postgres-cluster (the same with API_PROCESSES = one api process per core) and pglite (one process).
-import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,8 +30,8 @@ import { rawUpload } from '../tests/support/raw-upload.js';
 import { uniqueIp, Visitor } from '../tests/support/visitor.js';
 import { Deployment, type DeploymentMode } from '../tests/support/deployment.js';
 import { receiptsDir } from '../tests/support/service-process.js';
-import { processesNamed, procStatFields } from '../tests/support/process-output.js';
-import { processTreeCpuSeconds, schedTimesOf, treeCpuSecondsOf, type SchedTimes } from './process-cpu.js';
+import { processesNamed } from '../tests/support/process-output.js';
+import { parentOf, processTreeCpuSeconds, schedTimesOf, treeCpuSecondsOf, type SchedTimes } from './process-cpu.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? os.availableParallelism());
 // Every shared scan once per run: with 20 a run is ~13 s, where a receipt that needs a second
@@ -133,14 +132,6 @@ const SERVICE_CPU_ROLES: Array<[ServiceCpuRole, string]> = [
   ['redis', 'Redis'],
   ['client', 'this benchmark (the client)'],
 ];
-
-function parentOf(pid: number): number {
-  try {
-    return procStatFields(readFileSync(`/proc/${pid}/stat`, 'utf8'))(4);
-  } catch {
-    return 0; // gone: not anyone's parent any more
-  }
-}
 
 interface ServiceRun {
   rate: number;

@@ -48,6 +48,11 @@ export function treeCpuSecondsOf(pid: number): number {
   return ticks / TICKS_PER_SECOND;
 }
 
+/** A process's parent, or 0 for one that is gone. */
+export function parentOf(pid: number): number {
+  return statOf(pid)?.ppid ?? 0;
+}
+
 /** CPU-seconds of the children this process has waited for (a program run with spawnSync, say), and nothing else. */
 export function reapedCpuSeconds(): number {
   const self = statOf('self');
