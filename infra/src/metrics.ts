@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { timingSafeEqual } from 'node:crypto';
 import { LANE_PRIORITY, type Lane } from '@receipts/common';
-import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { ReceiptQueue } from './job-queue.js';
 
 /**
@@ -230,9 +230,55 @@ function gatherFromSupervisor(waiting: Map<number, (answer: GatherAnswer) => voi
   });
 }
 
-/** The Prometheus text exposition of every metric (of every api process, in a cluster). */
+/** A thread's figures as it hands them to its process: its registry, as prom-client's JSON. */
+export type ThreadMetrics = MetricObjectWithValues<MetricValue<string>>[];
+
+/** Threads of this process counting in registries of their own (each thread loads this module anew). */
+const threadSources = new Set<() => Promise<ThreadMetrics>>();
+
+/**
+ * A thread of this process whose figures a scrape reports with the process's own (summed, as
+ * the cluster's are; the process's own first where a gauge takes one). Returns its removal.
+ */
+export function addThreadMetrics(source: () => Promise<ThreadMetrics>): () => void {
+  threadSources.add(source);
+  return () => threadSources.delete(source);
+}
+
+/** In a thread whose metrics its process reports (addThreadMetrics): the process's role label, not its default metrics, which are the process's. */
+export function labelThreadMetrics(role: string): void {
+  metricsRegistry.setDefaultLabels({ role });
+}
+
+/** This thread's figures, for its process's scrape. */
+export function threadMetrics(): Promise<ThreadMetrics> {
+  return metricsRegistry.getMetricsAsJSON() as Promise<ThreadMetrics>;
+}
+
+/**
+ * The process's figures with its threads': a metric a thread has counted is summed with the
+ * process's own (AggregatorRegistry, as the cluster's are); every other metric is the process's
+ * alone, as it would be without threads (aggregating those too would drop or average the
+ * process's default metrics).
+ */
+async function processMetrics(): Promise<string> {
+  // A thread that cannot answer (stopping, restarting) leaves its figures out of this scrape only.
+  const answers = await Promise.all([...threadSources].map((source) => source().catch((): ThreadMetrics => [])));
+  const counted = answers.flat().filter((m) => m.values.length > 0);
+  if (counted.length === 0) return metricsRegistry.metrics();
+  const names = new Set(counted.map((m) => m.name));
+  const own = ((await metricsRegistry.getMetricsAsJSON()) as ThreadMetrics).filter((m) => names.has(m.name));
+  const summed = AggregatorRegistry.aggregate([own, counted]);
+  // In the registry's order and its text format (prom-client's metrics(): families apart by a blank line).
+  const families = await Promise.all(
+    metricsRegistry.getMetricsAsArray().map((m) => (names.has(m.name) ? summed : metricsRegistry).getSingleMetricAsString(m.name)),
+  );
+  return `${families.join('\n\n')}\n`;
+}
+
+/** The Prometheus text exposition of every metric (of every api process, in a cluster; of every thread that counts apart). */
 export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
-  const body = gathering ? await gatherFromSupervisor(gathering) : await metricsRegistry.metrics();
+  const body = gathering ? await gatherFromSupervisor(gathering) : await processMetrics();
   return { contentType: metricsRegistry.contentType, body };
 }
 

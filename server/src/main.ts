@@ -38,9 +38,10 @@ async function serve(config: Config, log: Logger): Promise<void> {
 
   async function startWorker(): Promise<ReceiptWorkerHandle> {
     const { lowerWholeProcess, startReceiptWorker } = await import('@receipts/worker');
-    // A worker-only process is background work throughout; beside an api its OCR threads lower themselves.
+    // A worker-only process is background work throughout; beside an api the pipeline runs on a
+    // thread of its own, which lowers itself with its OCR.
     if (!api) lowerWholeProcess(log);
-    return startReceiptWorker(runtime);
+    return startReceiptWorker(runtime, { pipelineThread: api !== null });
   }
 
   if (api) {

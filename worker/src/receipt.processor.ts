@@ -17,9 +17,9 @@ import {
 } from '@receipts/infra';
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { pagePicture } from './document/page-picture.js';
-import type { OcrEngines } from './ocr/create-ocr-engine.js';
 import { EngineError, UnreadableFileError } from './ocr/ocr-engine.js';
-import { runPipeline } from './receipt.pipeline.js';
+import type { PipelineRunner } from './pipeline.runner.js';
+import type { PipelineResult } from './receipt.pipeline.js';
 
 /**
  * Why a job's AbortSignal fired: the user cancelled, this worker is shutting down, its lock
@@ -55,8 +55,8 @@ export interface ProcessorDeps extends FailureDeps {
   files: FileStore;
   /** The owner's learned rules, applied to the receipt before it is written. */
   rules: Pick<MerchantRuleRepository, 'forUser'>;
-  /** The upload's engine is the one a re-extraction asked for, else the configured default. */
-  engines: OcrEngines;
+  /** Runs the pipeline with the upload's engine: the one a re-extraction asked for, else the configured default. */
+  pipeline: PipelineRunner;
   log: Logger;
   /** Sends the subscriber's "receipts ready" e-mail when a batch is done. */
   notifyBatchDone: (userId: string | null) => Promise<void>;
@@ -72,7 +72,7 @@ export interface ProcessorDeps extends FailureDeps {
  * never writes a second receipt, and leaves an upload that already ended untouched.
  */
 export function createReceiptProcessor(deps: ProcessorDeps) {
-  const { uploads, files, rules, engines, bus, log, notifyBatchDone, jobTimeoutMs } = deps;
+  const { uploads, files, rules, pipeline, bus, log, notifyBatchDone, jobTimeoutMs } = deps;
 
   return async function processReceipt(job: Job<ReceiptJob>, token?: string, signal?: AbortSignal): Promise<void> {
     const { uploadId, lane, requestId } = job.data;
@@ -168,12 +168,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       if (!mimeType) throw new UnreadableFileError(USER_MESSAGES.unsupportedFile);
       // An account's corrections become its rules; anonymous visitors have none.
       const userRules = upload.userId ? await rules.forUser(upload.userId) : [];
-      const result = await runPipeline(
-        { bytes, mimeType, currencyCode: upload.currencyCode ?? undefined, rules: userRules },
-        engines.get(upload.engine),
-        reportStep,
-        abort,
-      );
+      const result = await pipeline.run({ bytes, mimeType, currencyCode: upload.currencyCode ?? undefined, rules: userRules }, upload.engine, reportStep, abort);
       await reportStep('saving');
       // The row must say "saving" before it says "completed" (a late progress write would find
       // the upload no longer processing and take it for a cancellation).
@@ -194,7 +189,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       await bus
         .publish(room, 'upload:completed', { id: uploadId, receipt: toReceiptView(stored), duplicateOf: duplicateOf ?? undefined })
         .catch((err: unknown) => jobLog.warn({ err: (err as Error).message }, 'completion not published; clients see it on their next sync'));
-      metrics.ocrDuration.observe({ engine: upload.engine ?? engines.defaultName }, result.ocrMs / 1000);
+      metrics.ocrDuration.observe({ engine: upload.engine ?? pipeline.defaultEngine }, result.ocrMs / 1000);
       jobLog.info({ ms: Date.now() - upload.startedAt!.getTime(), ocrMs: Math.round(result.ocrMs), rulesApplied: result.rulesApplied }, 'receipt stored');
       await notifyBatchDone(upload.userId).catch((err: unknown) => jobLog.warn({ err }, 'batch notification failed'));
     } catch (caught) {
@@ -244,7 +239,7 @@ async function storePictures(files: FileStore, uploadId: string, pngs: readonly 
 }
 
 /** The receipt row a pipeline result makes. */
-function extractedReceipt(result: Awaited<ReturnType<typeof runPipeline>>): ExtractedReceipt {
+function extractedReceipt(result: PipelineResult): ExtractedReceipt {
   const { receipt, merchantRead, fullText, lines, fieldLines, readBy, issues, valid } = result;
   return {
     ...receiptColumns(receipt),

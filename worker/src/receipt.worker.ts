@@ -1,5 +1,6 @@
 import { LANE_PRIORITY, processingFailedMessage, RECEIPT_JOB, RECEIPT_QUEUE, type ReceiptJob } from '@receipts/common';
 import {
+  addThreadMetrics,
   BillingRepository,
   createJobWorker,
   createReceiptQueue,
@@ -23,6 +24,8 @@ import type { Redis } from 'ioredis';
 import { notifyIfBatchDone } from './batch-notification.js';
 import { configureDecoding } from './document/decode.sandbox.js';
 import { createOcrEnginesFromConfig } from './ocr/create-ocr-engine.js';
+import { PipelineThread } from './pipeline-thread.runner.js';
+import { inProcessPipeline, type PipelineRunner } from './pipeline.runner.js';
 import { promoteStarvingStandardJobs } from './lane-aging.js';
 import { ABORT_REASONS, createReceiptProcessor, recordFailure } from './receipt.processor.js';
 import { startRetentionWorker } from './retention.worker.js';
@@ -38,6 +41,15 @@ export interface ReceiptWorkerDeps {
   log: Logger;
 }
 
+export interface ReceiptWorkerOptions {
+  /**
+   * Runs the receipts' pipelines on a thread of their own, below the api's priority: for a worker
+   * sharing its process with an api (the embedded mode), whose event loop answers HTTP. A
+   * worker-only process runs them on its own event loop, which has nothing else to answer.
+   */
+  pipelineThread?: boolean;
+}
+
 export interface ReceiptWorkerHandle {
   worker: Worker<ReceiptJob>;
   /** Finishes active jobs for up to `timeoutMs`, then hands the rest back to the queue. */
@@ -51,10 +63,10 @@ export interface ReceiptWorkerHandle {
  */
 export const JOBS_AHEAD = 1;
 
-export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<ReceiptWorkerHandle> {
+export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: ReceiptWorkerOptions = {}): Promise<ReceiptWorkerHandle> {
   const { config, db, files, bus, log, mailer, publisher } = deps;
-  configureDecoding(config, log);
-  const engines = createOcrEnginesFromConfig(config, config.WORKER_CONCURRENCY, log);
+  const pipeline = await startPipeline(config, log, options.pipelineThread ?? false);
+  const forgetThreadMetrics = pipeline instanceof PipelineThread ? addThreadMetrics(() => pipeline.metrics()) : null;
 
   const uploads = new UploadRepository(db);
   const quota = new QuotaService(db, config.ADMIN_EMAILS);
@@ -63,7 +75,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
     quota,
     rules: new MerchantRuleRepository(db),
     files,
-    engines,
+    pipeline,
     bus,
     log,
     jobTimeoutMs: config.JOB_TIMEOUT_MS,
@@ -136,7 +148,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
 
   const retention = await startRetentionWorker({ config, uploads, files, log });
 
-  log.info({ concurrency: config.WORKER_CONCURRENCY, jobsAhead: JOBS_AHEAD, engine: engines.defaultName, tesseract: engines.tesseract, priorities: LANE_PRIORITY }, 'worker started');
+  log.info({ concurrency: config.WORKER_CONCURRENCY, jobsAhead: JOBS_AHEAD, engine: pipeline.defaultEngine, tesseract: pipeline.tesseract, pipelineThread: pipeline instanceof PipelineThread, priorities: LANE_PRIORITY }, 'worker started');
 
   return {
     worker,
@@ -147,9 +159,16 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps): Promise<Recei
       const timer = setTimeout(() => worker.cancelAllJobs(ABORT_REASONS.shutdown), timeoutMs);
       await closing;
       clearTimeout(timer);
-      await Promise.allSettled([subscriber.quit(), jobs.close(), engines.close()]);
+      forgetThreadMetrics?.();
+      await Promise.allSettled([subscriber.quit(), jobs.close(), pipeline.close()]);
       // Closing: a connection already gone needs no quit.
       await Promise.allSettled([connection.quit(), queueConnection.quit()]);
     },
   };
+}
+
+async function startPipeline(config: Config, log: Logger, onThread: boolean): Promise<PipelineRunner> {
+  if (onThread) return PipelineThread.start(config, log);
+  configureDecoding(config, log);
+  return inProcessPipeline(createOcrEnginesFromConfig(config, config.WORKER_CONCURRENCY, log));
 }

@@ -1,0 +1,40 @@
+import { Counter, Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { addThreadMetrics, initMetrics, metrics, renderMetrics, type ThreadMetrics } from './metrics.js';
+
+const ROLE = 'api+worker';
+initMetrics({ role: ROLE });
+
+/** A thread's registry as a thread of this process has it (labelThreadMetrics): the same metric, counted apart. */
+function threadRegistry(kept: number): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ role: ROLE });
+  new Counter({ name: 'receipts_vlm_second_opinions_total', help: 'as the process has it', labelNames: ['outcome'], registers: [registry] }).inc({ outcome: 'kept' }, kept);
+  return registry;
+}
+
+const kept = (body: string) => Number(/receipts_vlm_second_opinions_total\{[^}]*outcome="kept"[^}]*\} (\d+)/.exec(body)?.[1]);
+
+describe('renderMetrics with a thread that counts apart', () => {
+  it("reports the thread's figures summed with the process's own, and forgets the thread once removed", async () => {
+    metrics.vlmSecondOpinions.inc({ outcome: 'kept' }, 2);
+    const own = kept((await renderMetrics()).body);
+    const registry = threadRegistry(3);
+    const remove = addThreadMetrics(async () => (await registry.getMetricsAsJSON()) as ThreadMetrics);
+    const body = (await renderMetrics()).body;
+    expect(kept(body)).toBe(own + 3);
+    // The process's own metrics stay its own: aggregated as a cluster's, this one is left out.
+    expect(body).toMatch(/^process_start_time_seconds\{role="api\+worker"\} \d+/m);
+    remove();
+    expect(kept((await renderMetrics()).body)).toBe(own);
+  });
+
+  it('still answers when a thread cannot, without its figures', async () => {
+    const remove = addThreadMetrics(() => Promise.reject(new Error('thread stopped')));
+    try {
+      expect((await renderMetrics()).body).toContain('receipts_vlm_second_opinions_total');
+    } finally {
+      remove();
+    }
+  });
+});
