@@ -64,6 +64,13 @@ export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/**
+ * The pipeline thread's heap bound. What it holds is tens of megabytes (a page's pixels are
+ * outside the heap, decoding is in processes of its own); past this a run gone wrong ends the
+ * thread, failing the runs it had, rather than the process and the api in it.
+ */
+const PIPELINE_HEAP_MB = 1024;
+
 interface Run {
   onStep(step: PipelineStep): Promise<void>;
   resolve(result: PipelineResult): void;
@@ -166,7 +173,7 @@ export class PipelineThread implements PipelineRunner {
 
   private start(): Worker {
     this.dead = null;
-    const thread = startModuleThread(import.meta.url, 'pipeline.thread', { workerData: this.data });
+    const thread = startModuleThread(import.meta.url, 'pipeline.thread', { workerData: this.data, resourceLimits: { maxOldGenerationSizeMb: PIPELINE_HEAP_MB } });
     let ready!: () => void;
     let failed!: (err: Error) => void;
     this.started = new Promise((resolve, reject) => {
