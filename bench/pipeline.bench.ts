@@ -44,7 +44,7 @@ const MODES = (process.env.BENCH_MODES ?? 'postgres,postgres-cluster,pglite').sp
 const MODE_LABELS: Record<BenchMode, string> = {
   postgres: 'api and worker processes of their own',
   'postgres-cluster': `the same with API_PROCESSES=${os.availableParallelism()}`,
-  pglite: 'api and worker in one process',
+  pglite: 'api and worker in one process, the pipeline on a thread of its own',
 };
 // Which measures run: throughput (with the express wait) and acceptance (the 202s); both by default.
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'throughput,acceptance').split(','));
