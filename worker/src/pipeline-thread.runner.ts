@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { EngineName, PipelineStep } from '@receipts/common';
-import { startModuleThread, type Config, type Logger, type ThreadMetrics } from '@receipts/infra';
+import { addThreadMetrics, startModuleThread, type Config, type Logger, type ThreadMetrics } from '@receipts/infra';
 import type { TesseractChoice } from './ocr/create-ocr-engine.js';
 import { EngineError, UnreadableFileError } from './ocr/ocr-engine.js';
 import type { PipelineRunner } from './pipeline.runner.js';
@@ -101,6 +101,8 @@ export class PipelineThread implements PipelineRunner {
   /** Settles when the current thread has made its engines, or failed to. */
   private started!: Promise<void>;
   private closed: (() => void) | null = null;
+  /** Takes this thread's metrics out of the process's scrape (addThreadMetrics), on close. */
+  private readonly forgetMetrics: () => void;
 
   private constructor(
     private readonly data: PipelineThreadData,
@@ -108,6 +110,7 @@ export class PipelineThread implements PipelineRunner {
   ) {
     this.defaultEngine = data.config.ocrEngine;
     this.thread = this.start();
+    this.forgetMetrics = addThreadMetrics(() => this.metrics());
   }
 
   /** Starts the thread and waits until its engines are made (a configuration they refuse fails here). */
@@ -117,6 +120,7 @@ export class PipelineThread implements PipelineRunner {
       await pipeline.started;
     } catch (err) {
       pipeline.closing = true;
+      pipeline.forgetMetrics();
       await pipeline.thread.terminate();
       throw err;
     }
@@ -148,7 +152,7 @@ export class PipelineThread implements PipelineRunner {
     }
   }
 
-  /** The thread's own metrics (the vision model's requests and second opinions), for a scrape. */
+  /** The thread's own metrics (the vision model's requests and second opinions), for the process's scrape. */
   metrics(): Promise<ThreadMetrics> {
     if (this.dead) return Promise.resolve([]);
     const id = this.nextId++;
@@ -160,6 +164,7 @@ export class PipelineThread implements PipelineRunner {
 
   async close(): Promise<void> {
     this.closing = true;
+    this.forgetMetrics();
     if (!this.dead) {
       this.thread.ref();
       // The engines' own closing (their threads and processes) runs there; then the thread goes.

@@ -20,8 +20,13 @@ labelThreadMetrics(role);
 configureDecoding(config, log);
 const engines = createOcrEnginesFromConfig(config, config.WORKER_CONCURRENCY, log);
 
-/** Runs under way: each waits for its step's handling by the caller, or is aborted. */
-const runs = new Map<number, { control: AbortController; stepHandled?: (ok: boolean) => void }>();
+/** A run under way: it waits for its step's handling by the caller, or is aborted. */
+interface ThreadRun {
+  control: AbortController;
+  stepHandled?: (ok: boolean) => void;
+}
+
+const runs = new Map<number, ThreadRun>();
 
 function send(message: FromPipelineThread, transfer: ArrayBuffer[] = []): void {
   port.postMessage(message, transfer);
@@ -29,7 +34,7 @@ function send(message: FromPipelineThread, transfer: ArrayBuffer[] = []): void {
 
 async function run(message: Extract<ToPipelineThread, { type: 'run' }>): Promise<void> {
   const { id } = message;
-  const current: { control: AbortController; stepHandled?: (ok: boolean) => void } = { control: new AbortController() };
+  const current: ThreadRun = { control: new AbortController() };
   runs.set(id, current);
   const onStep = (step: PipelineStep) =>
     new Promise<void>((resolve, reject) => {

@@ -1,6 +1,5 @@
 import { LANE_PRIORITY, processingFailedMessage, RECEIPT_JOB, RECEIPT_QUEUE, type ReceiptJob } from '@receipts/common';
 import {
-  addThreadMetrics,
   BillingRepository,
   createJobWorker,
   createReceiptQueue,
@@ -65,8 +64,8 @@ export const JOBS_AHEAD = 1;
 
 export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: ReceiptWorkerOptions = {}): Promise<ReceiptWorkerHandle> {
   const { config, db, files, bus, log, mailer, publisher } = deps;
-  const pipeline = await startPipeline(config, log, options.pipelineThread ?? false);
-  const forgetThreadMetrics = pipeline instanceof PipelineThread ? addThreadMetrics(() => pipeline.metrics()) : null;
+  const onThread = options.pipelineThread ?? false;
+  const pipeline = await startPipeline(config, log, onThread);
 
   const uploads = new UploadRepository(db);
   const quota = new QuotaService(db, config.ADMIN_EMAILS);
@@ -148,7 +147,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: Recei
 
   const retention = await startRetentionWorker({ config, uploads, files, log });
 
-  log.info({ concurrency: config.WORKER_CONCURRENCY, jobsAhead: JOBS_AHEAD, engine: pipeline.defaultEngine, tesseract: pipeline.tesseract, pipelineThread: pipeline instanceof PipelineThread, priorities: LANE_PRIORITY }, 'worker started');
+  log.info({ concurrency: config.WORKER_CONCURRENCY, jobsAhead: JOBS_AHEAD, engine: pipeline.defaultEngine, tesseract: pipeline.tesseract, pipelineThread: onThread, priorities: LANE_PRIORITY }, 'worker started');
 
   return {
     worker,
@@ -159,7 +158,6 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: Recei
       const timer = setTimeout(() => worker.cancelAllJobs(ABORT_REASONS.shutdown), timeoutMs);
       await closing;
       clearTimeout(timer);
-      forgetThreadMetrics?.();
       await Promise.allSettled([subscriber.quit(), jobs.close(), pipeline.close()]);
       // Closing: a connection already gone needs no quit.
       await Promise.allSettled([connection.quit(), queueConnection.quit()]);
