@@ -76,5 +76,8 @@ describe('verdictOf', () => {
     expect(describeVerdict(fivePairs, { atLeast: 0.95 }, (x) => x.toFixed(2))).toBe(
       '0.93 (target ≥ 0.95: not decided; 93 % interval of the median 0.87–1.05, 5 runs; more runs narrow it)',
     );
+    expect(describeVerdict([181], { atMost: 150 }, (x) => `${x} ms`, 'bursts')).toBe(
+      '181 ms (target ≤ 150 ms: not decided; 0 % interval of the median 181 ms–181 ms, 1 burst; more runs narrow it)',
+    );
   });
 });

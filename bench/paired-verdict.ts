@@ -77,7 +77,8 @@ export function describeVerdict(
 ): string {
   const v = verdictOf(values, target);
   const bound = 'atMost' in target ? `≤ ${format(target.atMost)}` : `≥ ${format(target.atLeast)}`;
-  const interval = `${Math.floor(v.confidence * 100)} % interval of the median ${format(v.low)}–${format(v.high)}, ${values.length} ${runs}`;
+  const count = values.length === 1 ? `1 ${runs.replace(/s$/, '')}` : `${values.length} ${runs}`;
+  const interval = `${Math.floor(v.confidence * 100)} % interval of the median ${format(v.low)}–${format(v.high)}, ${count}`;
   const more = v.verdict === 'not decided' ? '; more runs narrow it' : '';
   return `${format(v.median)} (target ${bound}: ${v.verdict}; ${interval}${more})`;
 }
