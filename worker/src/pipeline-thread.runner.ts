@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { EngineName, PipelineStep } from '@receipts/common';
 import { addThreadMetrics, startModuleThread, type Config, type Logger, type ThreadMetrics } from '@receipts/infra';
+import { asBuffer, movable } from './cloned-bytes.js';
 import type { TesseractChoice } from './ocr/create-ocr-engine.js';
 import { EngineError, UnreadableFileError } from './ocr/ocr-engine.js';
 import type { PipelineRunner } from './pipeline.runner.js';
@@ -52,16 +53,6 @@ function rebuildError(error: ThreadError): Error {
         : Object.assign(new Error(error.message), { name: error.name });
   if (error.stack) rebuilt.stack = error.stack;
   return rebuilt;
-}
-
-/** A Buffer's memory, to move rather than copy, when the Buffer holds all of it (not a slice of Node's pool). */
-export function movable(buffers: readonly Uint8Array[]): ArrayBuffer[] {
-  return buffers.filter((b) => b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer).map((b) => b.buffer as ArrayBuffer);
-}
-
-/** A Buffer again: a structured clone delivers a Buffer as a plain Uint8Array. */
-export function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**

@@ -6,7 +6,8 @@ import { createLogger, labelThreadMetrics, threadMetrics } from '@receipts/infra
 import { lowerThisThread } from './background-priority.js';
 import { configureDecoding } from './document/decode.sandbox.js';
 import { createOcrEnginesFromConfig } from './ocr/create-ocr-engine.js';
-import { asBuffer, describeError, movable, type FromPipelineThread, type PipelineThreadData, type ToPipelineThread } from './pipeline-thread.runner.js';
+import { asBuffer, movable } from './cloned-bytes.js';
+import { describeError, type FromPipelineThread, type PipelineThreadData, type ToPipelineThread } from './pipeline-thread.runner.js';
 import { runPipeline } from './receipt.pipeline.js';
 
 const { config } = workerData as PipelineThreadData;

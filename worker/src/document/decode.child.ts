@@ -2,6 +2,7 @@
 // answers with its pages. Whatever a file does here — spin, allocate, crash — costs only this
 // process, which the parent kills past its time or memory limit and replaces.
 import sharp from 'sharp';
+import { asBuffer } from '../cloned-bytes.js';
 import { UnreadableFileError } from '../ocr/ocr-engine.js';
 import type { DecodeReply, DecodeRequest } from './decode.protocol.js';
 import { decodeUntrusted } from './document.decoder.js';
@@ -12,8 +13,7 @@ sharp.cache(false);
 const send = (reply: DecodeReply) => process.send!(reply);
 
 process.on('message', (request: DecodeRequest) => {
-  const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
-  decodeUntrusted(bytes, request.mimeType).then(
+  decodeUntrusted(asBuffer(request.bytes), request.mimeType).then(
     (result) => send({ type: 'done', id: request.id, result }),
     (err: unknown) => {
       const error = err as Error;

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { AcceptedMime } from '@receipts/common';
 import { createLogger, decodeConfigSchema, type DecodeConfig, type Logger } from '@receipts/infra';
 import { lowerProcess } from '../background-priority.js';
+import { asBuffer } from '../cloned-bytes.js';
 import { UnreadableFileError } from '../ocr/ocr-engine.js';
 import { DECODE_MESSAGES } from './decode.limits.js';
 import type { DecodedPages, DecodeReply, DecodeRequest } from './decode.protocol.js';
@@ -309,8 +310,8 @@ export class DecodeSandbox {
 function asBuffers(result: DecodedPages): DecodedPages {
   return {
     ...result,
-    pages: result.pages.map((p) => ({ ...p, image: Buffer.from(p.image.buffer, p.image.byteOffset, p.image.byteLength) })),
-    pictures: result.pictures?.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)),
+    pages: result.pages.map((p) => ({ ...p, image: asBuffer(p.image) })),
+    pictures: result.pictures?.map(asBuffer),
   };
 }
 
