@@ -5,7 +5,8 @@ import {
   isExportValid,
   type ReceiptSources,
   type RecognizedLine,
-  validateReceipt,
+  doubtsAfterEdit,
+  receiptIssues,
   withinMoneyBounds,
   type AcceptedMime,
   type PipelineStep,
@@ -73,7 +74,9 @@ export async function runPipeline(
   const { receipt } = learned;
   const { sources } = extracted;
   await onStep('extracted');
-  const issues = validateReceipt(receipt, now);
+  // A merchant an owner's rule named was named by a person: no doubt about it stands.
+  const doubts = learned.applied.some((r) => r.kind === 'merchant') ? doubtsAfterEdit(extracted.doubts, new Set(['merchantName'])) : extracted.doubts;
+  const issues = receiptIssues(receipt, doubts, now);
   await onStep('validated');
   const lines = recognized.lines ?? [];
   return {

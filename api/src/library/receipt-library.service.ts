@@ -1,11 +1,12 @@
 import {
   applyPatch,
+  doubtsAfterEdit,
   isExportValid,
   keptAcceptances,
   learnedRules,
   receiptChanges,
   reviewFlags,
-  validateReceipt,
+  receiptIssues,
   type EngineName,
   type IssueAcceptance,
   type LibraryReceipt,
@@ -180,7 +181,8 @@ export class ReceiptLibraryService {
       const movedSources = fieldLines !== undefined && JSON.stringify(fieldLines) !== JSON.stringify(current.fieldLines);
       if (Object.keys(changes).length === 0 && !movedSources) return null;
       learned = learnedRules(current, after, changes);
-      const issues = validateReceipt(after, new Date());
+      // The extraction's doubts stand until a person changes the field they are about.
+      const issues = receiptIssues(after, doubtsAfterEdit(before.issues, new Set(Object.keys(changes))), new Date());
       // What a person accepted stays accepted while the receipt still carries that flag.
       const acceptedIssues = keptAcceptances(current.acceptedIssues, after, issues);
       return {

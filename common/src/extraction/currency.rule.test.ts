@@ -22,7 +22,7 @@ describe('detectCurrency', () => {
     [undefined, 'Total 5.90', undefined, 'USD'],
     [undefined, 'Total 5.90', 'NOPE', 'USD'],
   ])('field %s, text %j, hint %s → %s', (field, text, hint, code) => {
-    expect(detectCurrency(field, text, hint)).toBe(code);
+    expect(detectCurrency(field, text, hint).code).toBe(code);
   });
 });
 

@@ -1,5 +1,6 @@
 import { findChain, type ChainMatch } from './chain.rule.js';
 import { currencyForCountry } from '../currency-country.js';
+import { COUNTRIES, countryEntry, signPattern } from './countries.table.js';
 
 /** ISO 4217 codes in use (no funds or precious-metal codes). */
 export const ISO_4217 = new Set(
@@ -22,88 +23,16 @@ const SYMBOL_REPEAT_WEIGHT = 0.5;
 const CUE_WEIGHT = 1.5;
 
 /**
- * Symbols that name one currency, next to an amount: OCR turns logos and smudges into stray
- * £ and ¥ signs, so a symbol alone counts once and cannot outvote the user's selection.
+ * Symbols that name one currency but no one country, next to an amount (a country's own signs,
+ * RM, ₱, lei …, are in countries.table.ts): OCR turns logos and smudges into stray € and ¥
+ * signs, so a symbol alone counts once and cannot outvote the user's selection.
  */
 const SYMBOLS: Array<[RegExp, string]> = [
   [/€\s?-?\d|\d\s?€/, 'EUR'],
-  [/£\s?\d+[.,]\d{2}/, 'GBP'],
   [/(¥|円|￥)\s?\d|\d\s?円/, 'JPY'],
-  [/₱\s?\d/, 'PHP'],
-  [/₹\s?\d/, 'INR'],
-  [/₩\s?\d/, 'KRW'],
-  [/฿\s?\d/, 'THB'],
-  [/\bRM\s?\d/, 'MYR'],
-  [/\bS\$\s?\d/, 'SGD'],
-  [/\bA\$\s?\d/, 'AUD'],
-  [/\bC\$\s?\d/, 'CAD'],
-  [/\bHK\$\s?\d/, 'HKD'],
-  [/\bR\$\s?\d/, 'BRL'],
-  [/\bRp\.?\s?\d/, 'IDR'],
 ];
 
-/**
- * Words, tax names, addresses and phone prefixes that place a receipt in a country when no
- * symbol does (or to outvote a stray one). Each distinct cue counts once.
- */
-const CUES: Array<[RegExp, string]> = [
-  // Malaysia: Bhd / Berhad, whatever OCR made of the "Sdn" before it; SST/GST ids.
-  [/\b(ringgit|malaysia|kuala lumpur|selangor|johor|penang|sabah|sarawak)\b/i, 'MYR'],
-  [/\b(sdn\.?\s*bhd|s\/b|bhd|berhad)\b/i, 'MYR'],
-  [/\bgst\s*id\b|\bsst\s*(id|reg|no)\b|\(RM\)|\bRM\b/i, 'MYR'],
-  [/\b(singapore|pte\.?\s*ltd)\b/i, 'SGD'],
-  [/\b(philippines|manila|cebu|quezon|makati|taguig|pasig)\b|\bvat\s*reg\.?\s*tin\b/i, 'PHP'],
-  [/\bBIR\s*(permit|accr|acc(?:reditation)?|ptu)|\bsalamat\b|\bvatable\b/i, 'PHP'],
-  [/\b(rupees?|india|gstin|cgst|sgst|igst|mumbai|delhi|bengaluru|bangalore|kolkata|chennai|hyderabad)\b/i, 'INR'],
-  // A GSTIN: state code, PAN (five letters, four digits, a letter), entity number, Z, check character.
-  [/\b\d{2}[A-Z]{5}\d{4}[A-Z][0-9A-Z]{3}\b/, 'INR'],
-  [/\+91[\s-]?\d|\bpin\s*code\b/i, 'INR'],
-  // "Rs." is India's, but OCR also reads Brazil's R$ as "Rs": a cue, not a symbol.
-  [/\bRs\.?\s?\d/, 'INR'],
-  // Canada: GST/HST/PST/QST with a province, a Canadian postcode or a GST/HST number.
-  [/\b(hst|qst|tvq|pst)\b/i, 'CAD'],
-  [/\b(ontario|quebec|québec|alberta|manitoba|saskatchewan|nova scotia|new brunswick|british columbia|toronto|montreal|montréal|vancouver|calgary|ottawa|winnipeg|canada)\b/i, 'CAD'],
-  [/\b(on|qc|bc|ab|mb|sk|ns|nb|pe|nl)\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d\b/, 'CAD'],
-  [/\b[A-Z]\d[A-Z]\s\d[A-Z]\d\b/, 'CAD'],
-  [/\bgst\s*\/\s*hst\b|\bhst\s*(#|no\.?|number|reg)/i, 'CAD'],
-  // Australia and New Zealand.
-  [/\bABN\b|\bAustralia\b|\bAUSTRALIA\b|\b(NSW|VIC|QLD|WA|SA|TAS|ACT|NT)\s+\d{4}\b/, 'AUD'],
-  [/\b(new zealand|auckland|wellington)\b/i, 'NZD'],
-  // Euro area: the tax names and words of its languages, its VAT ids.
-  [/\b(mwst|ust|umsatzsteuer|mehrwertsteuer|steuer-?nr|ust-?id(nr)?)\b/i, 'EUR'],
-  [/\b(summe|gesamt|r(ü|u|ue)ckgeld|gegeben|bar|kasse|danke|vielen dank|pfand|leergut|stk|deutschland|gmbh)\b/i, 'EUR'],
-  [/\b(tva|ttc|siret|siren|merci|esp(è|e)ces|rendu|montant)\b/i, 'EUR'],
-  // Spanish and Portuguese words are Latin America's too: only Spain's and Portugal's own ids and names place a receipt in the euro area.
-  [/\b(nif|cif|españa|espana)\b/i, 'EUR'],
-  [/\b(btw|totaal|bedankt|kassabon|pinnen)\b/i, 'EUR'],
-  [/\b(scontrino|totale|contanti|grazie|partita iva|p\.\s?iva)\b/i, 'EUR'],
-  [/\b(nipc|contribuinte|portugal|multibanco)\b/i, 'EUR'],
-  // VAT ids in each country's own format.
-  [/\b(DE\s?\d{9}|FR\s?[0-9A-Z]{2}\s?\d{9}|IT\s?\d{11}|NL\s?\d{9}B\d{2}|PT\s?\d{9}|ATU\s?\d{8}|BE\s?0\d{9}|ES\s?[A-Z0-9]\d{7}[A-Z0-9])\b/, 'EUR'],
-  [/\+(49|33|34|39|31|351|43|32|353)[\s-]?\d/, 'EUR'],
-  // Switzerland: CHE-numbers, Swiss cantons and cities (its receipts also say MwSt).
-  [/\bCHE[-\s]?\d{3}\.\d{3}\.\d{3}\b|\b(zürich|zurich|genève|geneve|basel|bern|lausanne|luzern|winterthur|lugano)\b/i, 'CHF'],
-  [/\+41[\s-]?\d/, 'CHF'],
-  // United Kingdom: VAT numbers, postcodes, the pound.
-  [/\b(pounds? sterling|united kingdom|england|scotland|wales|london)\b/i, 'GBP'],
-  [/\bvat\s*(reg(istration)?\.?\s*)?(no|number)?\.?\s*:?\s*(GB)?\s?\d{3}\s?\d{4}\s?\d{2}\b/i, 'GBP'],
-  [/\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/, 'GBP'],
-  [/\+44[\s-]?\d/, 'GBP'],
-  // Japan: its script, consumption tax, yen.
-  [/[\u3040-\u30ff]{2}|消費税|税込|合計|小計|領収|\byen\b/i, 'JPY'],
-  // Chile: RUT, boleta, propina, pesos without decimals.
-  [/\b(rut|boleta|propina|chile|santiago)\b/i, 'CLP'],
-  [/\b(cnpj|cpf|brasil|icms|cupom fiscal|nfc-?e)\b/i, 'BRL'],
-  [/\bnota fiscal\b|\bconsumidor\b/i, 'BRL'],
-  [/\btrib(utos)?\.?\s*aprox/i, 'BRL'],
-  [/\b(rio de janeiro|s(ã|a)o paulo|belo horizonte)\b/i, 'BRL'],
-  // An NFC-e's access key and the state treasury's web address.
-  [/\bchave\s+de\s+acesso\b|\bfazenda\b|\.gov\.br\b/i, 'BRL'],
-  [/\b(rfc|m(é|e)xico|cdmx)\b/i, 'MXN'],
-  // United States: a state and ZIP code, sales tax.
-  [/\b(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY),?\s+\d{5}(-\d{4})?\b/, 'USD'],
-  [/\bsales\s*tax\b|\bstate\s*tax\b/i, 'USD'],
-];
+const COUNTRY_SIGNS = COUNTRIES.flatMap((c) => (c.signs ?? []).map((sign) => ({ country: c.country, re: new RegExp(signPattern(sign).source, 'gu') })));
 
 /** Currencies written with a bare "$": a lone dollar sign supports any of them, USD most. */
 const DOLLAR_CURRENCIES = new Set(['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'MXN', 'CLP', 'COP', 'ARS', 'TWD', 'BRL']);
@@ -114,7 +43,11 @@ const CODES_THAT_ARE_WORDS = new Set(['BHD', 'ALL', 'CUP', 'TOP', 'PEN', 'SOS', 
 export interface CurrencyEvidence {
   code: string;
   weight: number;
+  /** The country the evidence places the receipt in, when it names one. */
+  country?: string;
 }
+
+const repeatedWeight = (count: number) => SYMBOL_WEIGHT + Math.min(2, count - 1) * SYMBOL_REPEAT_WEIGHT;
 
 /** Every piece of evidence the text holds, with its weight; `chain`: the known chain it names, when already looked for. */
 export function currencyEvidence(text: string, chain: ChainMatch | null = findChain(text.split('\n'))): CurrencyEvidence[] {
@@ -135,13 +68,32 @@ export function currencyEvidence(text: string, chain: ChainMatch | null = findCh
     const strayYen = code === 'JPY' && !japanese;
     if (strayYen && cents) continue;
     const count = [...text.matchAll(new RegExp(re.source, re.flags + 'g'))].length;
-    if (count > 0) evidence.push({ code, weight: strayYen ? SYMBOL_REPEAT_WEIGHT : SYMBOL_WEIGHT + Math.min(2, count - 1) * SYMBOL_REPEAT_WEIGHT });
+    if (count > 0) evidence.push({ code, weight: strayYen ? SYMBOL_REPEAT_WEIGHT : repeatedWeight(count) });
   }
-  for (const [re, code] of CUES) if (re.test(text)) evidence.push({ code, weight: CUE_WEIGHT });
+  for (const { country, re } of COUNTRY_SIGNS) {
+    const count = [...text.matchAll(re)].length;
+    if (count > 0) evidence.push({ code: countryEntry(country)!.currency, weight: repeatedWeight(count), country });
+  }
+  for (const entry of COUNTRIES) for (const cue of entry.cues ?? []) if (cue.test(text)) evidence.push({ code: entry.currency, weight: CUE_WEIGHT, country: entry.country });
   // A chain that trades in one currency's countries only ("T&T Supermarket", "Coles") places the receipt.
-  const chainCurrencies = new Set(chain?.chain.countries.map(currencyForCountry));
-  if (chainCurrencies.size === 1) evidence.push({ code: [...chainCurrencies][0]!, weight: CUE_WEIGHT });
+  const chainCountries = chain?.chain.countries ?? [];
+  const chainCurrencies = new Set(chainCountries.map(currencyForCountry));
+  if (chainCurrencies.size === 1) {
+    const code = [...chainCurrencies][0]!;
+    if (code) evidence.push({ code, weight: CUE_WEIGHT, country: chainCountries.length === 1 ? chainCountries[0] : undefined });
+  }
   return evidence;
+}
+
+/** The currency and what it rests on. */
+export interface CurrencyDecision {
+  code: string;
+  /** Weight of what the receipt itself prints for it (codes, signs, the country's words); 0 when nothing does. */
+  printed: number;
+  /** It is the currency the user picked. */
+  hinted: boolean;
+  /** The country the receipt's evidence points to among those trading in the currency, if any. */
+  country: string | null;
 }
 
 /**
@@ -152,10 +104,16 @@ export function currencyEvidence(text: string, chain: ChainMatch | null = findCh
  * peso rather than a dollar. Without any evidence: the selection, else USD.
  */
 export function decideCurrency(text: string, userHint?: string, chain?: ChainMatch | null): string {
+  return currencyDecision(text, userHint, chain).code;
+}
+
+/** decideCurrency with what the decision rests on: the weight printed for it, the user's pick, the country. */
+export function currencyDecision(text: string, userHint?: string, chain?: ChainMatch | null): CurrencyDecision {
   const hint = userHint && ISO_4217.has(userHint.toUpperCase()) ? userHint.toUpperCase() : undefined;
   const scores = new Map<string, number>();
   const add = (code: string, weight: number) => scores.set(code, (scores.get(code) ?? 0) + weight);
-  for (const { code, weight } of currencyEvidence(text, chain)) add(code, weight);
+  const evidence = currencyEvidence(text, chain);
+  for (const { code, weight } of evidence) add(code, weight);
   // Switzerland also writes MwSt and German words: Swiss cues take the euro cues' weight.
   if (scores.has('CHF') && scores.has('EUR') && !/€/.test(text)) add('CHF', scores.get('EUR')!);
   const dollars = /\$\s?\d/.test(text);
@@ -163,19 +121,28 @@ export function decideCurrency(text: string, userHint?: string, chain?: ChainMat
     const wholeOnly = !/\d[.,]\d{2}(?!\d)/.test(text) && /\$\s?\d{1,3}[.,]\d{3}(?!\d)/.test(text);
     add(wholeOnly ? 'CLP' : hint && DOLLAR_CURRENCIES.has(hint) ? hint : 'USD', 1);
   }
+  const printed = new Map(scores);
   if (hint) add(hint, PRIOR_WEIGHT);
   let best: string | null = null;
   for (const [code, score] of scores) {
     if (best === null || score > scores.get(best)! || (score === scores.get(best) && code === hint)) best = code;
   }
-  return best ?? hint ?? 'USD';
+  const code = best ?? hint ?? 'USD';
+  // The country: the one the most evidence names among those trading in the currency.
+  const byCountry = new Map<string, number>();
+  for (const e of evidence) if (e.country && e.code === code) byCountry.set(e.country, (byCountry.get(e.country) ?? 0) + e.weight);
+  const country = [...byCountry].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+  return { code, printed: printed.get(code) ?? 0, hinted: code === hint, country };
 }
 
 /**
  * Spec §5 order: a currency code the service gave, then what the text says (symbols, codes,
  * keywords) weighed against the currency the user picked; the default is USD.
  */
-export function detectCurrency(fieldCode: unknown, text: string, userHint?: string, chain?: ChainMatch | null): string {
-  if (typeof fieldCode === 'string' && ISO_4217.has(fieldCode.toUpperCase())) return fieldCode.toUpperCase();
-  return decideCurrency(text, userHint, chain);
+export function detectCurrency(fieldCode: unknown, text: string, userHint?: string, chain?: ChainMatch | null): CurrencyDecision {
+  const decided = currencyDecision(text, userHint, chain);
+  if (typeof fieldCode !== 'string' || !ISO_4217.has(fieldCode.toUpperCase())) return decided;
+  // The service read a code: it is printed (or the service knows better); the country only if it trades in it.
+  const code = fieldCode.toUpperCase();
+  return { code, printed: CODE_WEIGHT, hinted: code === userHint?.toUpperCase(), country: decided.code === code ? decided.country : null };
 }

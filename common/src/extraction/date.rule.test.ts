@@ -114,8 +114,22 @@ describe('the purchase date among the receipt’s dates', () => {
     expect(dateCandidates(['01/02/2026', '13/02/2026'], false, NOW).map((c) => c.date)).toEqual(['2026-02-01', '2026-02-13']);
   });
 
+  it('says when the order of day and month came from the preference alone', () => {
+    expect(findDateWithSource(['Date 05/07/2026'], false, NOW)?.eitherWay).toBe(true);
+    expect(findDateWithSource(['Date 05/17/2026'], false, NOW)?.eitherWay).toBe(false);
+    expect(findDateWithSource(['Date 05/07/2026', 'Return by 17/07/2026'], false, NOW)).toMatchObject({ date: '2026-07-05', eitherWay: false });
+    expect(findDateWithSource(['12 Jul 2026'], false, NOW)?.eitherWay).toBe(false);
+  });
+
+  it('says when the date stands far from every other date printed', () => {
+    // A misread year: the card slip below says 2025.
+    expect(findDateWithSource(['Date 12.03.2015 10:12', 'Beleg 12.03.2025'], true, NOW)).toMatchObject({ date: '2015-03-12', farFromOthers: true });
+    expect(findDateWithSource(['Date 12.03.2025 10:12', 'Valid until 30.03.2025'], true, NOW)?.farFromOthers).toBe(false);
+    expect(findDateWithSource(['Date 12.03.2025 10:12'], true, NOW)?.farFromOthers).toBe(false);
+  });
+
   it('says which line it read', () => {
-    expect(findDateWithSource(['SHOP', 'Datum 02.01.2026'], true, NOW)).toEqual({ date: '2026-01-02', line: 1 });
+    expect(findDateWithSource(['SHOP', 'Datum 02.01.2026'], true, NOW)).toEqual({ date: '2026-01-02', line: 1, eitherWay: true, farFromOthers: false });
     expect(findTimeWithSource(['SHOP', 'Uhrzeit 16:20:26 Uhr'])).toEqual({ time: '16:20:26', line: 1 });
     // Opening hours at the top are times too; the one beside the date is the purchase's.
     expect(findTimeWithSource(['Mo - Sa 7:00 bis 22:00 Uhr', 'SUMME 5,00', '13.01.2020', '17:25 Bon 933'], 2)).toEqual({ time: '17:25', line: 3 });

@@ -1,10 +1,9 @@
+import { dateOrderOfCurrency } from './countries.table.js';
 import { keywordSource, MONTH_NAMES } from './keywords/index.js';
 
-/** Currencies of countries that write month first; everyone else writes day first. */
-const MONTH_FIRST_CURRENCIES = new Set(['USD', 'PHP', 'CAD']);
-
+/** Whether numeric dates put the day first in the countries trading in `currency` (countries.table.ts). */
 export function isDayFirst(currency: string | undefined): boolean {
-  return !MONTH_FIRST_CURRENCIES.has(currency ?? 'USD');
+  return dateOrderOfCurrency(currency) === 'dmy';
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -122,6 +121,8 @@ export interface DateCandidate {
   date: string;
   line: number;
   score: number;
+  /** Day and month both ≤ 12 and nothing on the receipt settled their order: the preference did. */
+  eitherWay: boolean;
 }
 
 /**
@@ -152,18 +153,35 @@ export function dateCandidates(lines: readonly string[], dayFirst: boolean, now?
     if (DEVICE_LABEL.test(before)) score -= 2;
     const position = d.line / Math.max(1, lines.length - 1);
     if (position < 0.3 || position > 0.6) score += 0.3;
-    return { date, line: d.line, score };
+    return { date, line: d.line, score, eitherWay: d.ambiguous && sureOrder === undefined };
   });
   // The same date printed twice (header and card slip) is surer.
   for (const c of candidates) c.score += 0.5 * (candidates.filter((o) => o.date === c.date).length - 1);
   return candidates;
 }
 
+/** A date more than this many days from each of the receipt's other dates stands alone: a misread year, or not the purchase. */
+const FAR_DAYS = 366;
+const dayNumber = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
+
+export interface FoundDate {
+  date: string;
+  line: number;
+  /** The order of day and month came from the preference alone. */
+  eitherWay: boolean;
+  /** The receipt prints other dates, and this one is far from all of them. */
+  farFromOthers: boolean;
+}
+
 /** The purchase date: the best-scored candidate, the earliest printed on a tie. */
-export function findDateWithSource(lines: readonly string[], dayFirst: boolean, now?: Date): { date: string; line: number } | null {
+export function findDateWithSource(lines: readonly string[], dayFirst: boolean, now?: Date): FoundDate | null {
+  const candidates = dateCandidates(lines, dayFirst, now);
   let best: DateCandidate | null = null;
-  for (const c of dateCandidates(lines, dayFirst, now)) if (!best || c.score > best.score) best = c;
-  return best ? { date: best.date, line: best.line } : null;
+  for (const c of candidates) if (!best || c.score > best.score) best = c;
+  if (!best) return null;
+  const others = candidates.filter((c) => c.date !== best.date).map((c) => dayNumber(c.date));
+  const farFromOthers = others.length > 0 && others.every((d) => Math.abs(d - dayNumber(best.date)) > FAR_DAYS);
+  return { date: best.date, line: best.line, eitherWay: best.eitherWay, farFromOthers };
 }
 
 export function findDate(lines: readonly string[], dayFirst: boolean, now?: Date): string | null {

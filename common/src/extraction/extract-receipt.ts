@@ -3,8 +3,10 @@ import type { RecognizedDocument } from '../recognized-document.js';
 import { itemLinesHold, itemsAgree, taxFromSum } from './arithmetic.rule.js';
 import { categorize } from './category.rule.js';
 import { findChain } from './chain.rule.js';
+import { keyFieldDoubts, type KeyFieldEvidence } from './confidence.rule.js';
+import { countryEntry, dateOrderOfCurrency } from './countries.table.js';
 import { detectCurrency } from './currency.rule.js';
-import { findDateWithSource, findTimeWithSource, isDayFirst, normalizeDayMonth } from './date.rule.js';
+import { findDateWithSource, findTimeWithSource, normalizeDayMonth } from './date.rule.js';
 import { fieldMoney, fieldText, findPaymentMethodWithSource, findReceiptNumberWithSource, findTinWithSource, taxFromFields } from './fields.rule.js';
 import { itemsFromFields, itemsFromTextWithSources, itemWords, MAX_ITEMS } from './items.rule.js';
 import { findMerchant } from './merchant.rule.js';
@@ -94,7 +96,7 @@ export interface ExtractOptions {
  * amounts have decimals. A total that the printed subtotal, tax, tip and discount contradict
  * lowers the quality (and the validation reports the mismatch) instead of being silently replaced.
  */
-export function extractReceiptWithSources(doc: RecognizedDocument, options: ExtractOptions = {}): { receipt: ReceiptRecord; sources: ReceiptSources } {
+export function extractReceiptWithSources(doc: RecognizedDocument, options: ExtractOptions = {}): { receipt: ReceiptRecord; sources: ReceiptSources; evidence: KeyFieldEvidence; doubts: string[] } {
   const fields = doc.documents[0]?.fields ?? {};
   const indexed = indexedLines(doc.content);
   const lines = indexed.map((l) => l.text);
@@ -102,10 +104,13 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   const text = lines.join('\n');
   // A known chain places the receipt and names the merchant: looked for once.
   const chain = findChain(lines);
-  const currency = detectCurrency(fieldText(fields.CurrencyCode) ?? fieldText(fields.Currency), text, options.currencyCode, chain);
-  const dayFirst = isDayFirst(currency);
+  const currencyDecision = detectCurrency(fieldText(fields.CurrencyCode) ?? fieldText(fields.Currency), text, options.currencyCode, chain);
+  const currency = currencyDecision.code;
+  // The receipt's country writes dates its way; without one, the currency's countries do.
+  const countryOrder = countryEntry(currencyDecision.country)?.dateOrder ?? null;
+  const dayFirst = (countryOrder ?? dateOrderOfCurrency(currency)) === 'dmy';
   const wholeAmounts = ZERO_DECIMAL_CURRENCIES.has(currency);
-  const { totals: fromText, sources: totalSources, contradicted, taxLabelLine } = findTotalsWithSources(lines, amountReader(currency), currency);
+  const { totals: fromText, sources: totalSources, contradicted, taxLabelLine, evidence: totalVotes } = findTotalsWithSources(lines, amountReader(currency), currency);
   const confidences: FieldConfidences = {};
   const sources: ReceiptSources = {};
 
@@ -183,6 +188,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
     items,
     rawText: rawTextPreview(doc.content.trim()),
   };
+  const printedSubtotal = record.subtotal;
   netInclusiveSubtotal(record);
   if (receiptNumber?.line !== undefined) sources.receiptNumber = rawIndex(receiptNumber.line);
   if (tin?.line !== undefined) sources.tin = rawIndex(tin.line);
@@ -191,7 +197,29 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   if (confidences.total !== undefined && disagreement) confidences.total = Math.min(confidences.total, DISAGREEMENT_CONFIDENCE);
   record.quality = computeQuality(confidences, doc.documents[0]?.confidence);
   for (const key of Object.keys(sources) as Array<keyof ReceiptSources>) if (sources[key] === undefined) delete sources[key];
-  return { receipt: record, sources };
+  const evidence: KeyFieldEvidence = {
+    total: {
+      value: record.total ?? null,
+      byService: totalField !== null,
+      votes: totalField === null ? totalVotes : undefined,
+      // As printed, before a VAT-inclusive subtotal is taken net of its tax (which would make it agree by construction).
+      sumAgrees: sumAgrees({ ...record, subtotal: printedSubtotal }),
+      // Items making the subtotal confirm the total through sumAgrees; here they make the total itself.
+      itemsAgree: items.length >= 2 && record.total !== null && itemsAgree(items.reduce((s, i) => s + (i.amount ?? 0), 0), items.length, null, record.total ?? null) && itemLinesHold(items),
+      contradicted: disagreement,
+    },
+    date: { value: record.date ?? null, byService: dateField !== null, eitherWay: dateFromText?.eitherWay ?? false, farFromOthers: dateFromText?.farFromOthers ?? false },
+    merchant,
+    currency: currencyDecision,
+    dateOrder: countryOrder,
+  };
+  return { receipt: record, sources, evidence, doubts: keyFieldDoubts(evidence) };
+}
+
+/** The printed subtotal, tax, tip and discount make the total: a subtotal with a tax added, not the total printed twice. */
+function sumAgrees(r: ReceiptRecord): boolean {
+  if (r.total == null || r.subtotal == null || r.tax == null || r.tax <= 0 || r.subtotal >= r.total) return false;
+  return totalMismatch(r) === null;
 }
 
 /**

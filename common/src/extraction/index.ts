@@ -1,5 +1,7 @@
 export * from './category.rule.js';
 export * from './chain.rule.js';
+export * from './confidence.rule.js';
+export * from './countries.table.js';
 export * from './currency.rule.js';
 export * from './date.rule.js';
 export * from './edit-distance.js';

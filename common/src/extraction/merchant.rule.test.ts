@@ -3,7 +3,7 @@ import { cleanMerchantLine, findMerchant, isJunkLine, isNameLike } from './merch
 
 describe('merchant', () => {
   it('takes the service field at confidence 0.8 or more', () => {
-    expect(findMerchant({ value: 'Blue Bottle', confidence: 0.92 }, ['Something else'])).toEqual({ name: 'Blue Bottle', confidence: 0.92 });
+    expect(findMerchant({ value: 'Blue Bottle', confidence: 0.92 }, ['Something else'])).toEqual({ name: 'Blue Bottle', confidence: 0.92, via: 'service' });
     expect(findMerchant({ value: 'Blue Bottle', confidence: 0.5 }, ['ACME STORE'])?.name).toBe('ACME STORE');
   });
 

@@ -125,9 +125,9 @@ export function findMerchant(
   field: RecognizedField | undefined,
   lines: readonly string[],
   chain: ChainMatch | null = findChain(lines),
-): { name: string; confidence: number; line?: number } | null {
+): FoundMerchant | null {
   const fromService = typeof field?.value === 'string' ? field.value : field?.content;
-  if (fromService && (field?.confidence ?? 0) >= MERCHANT_CONFIDENCE) return { name: fromService.trim(), confidence: field!.confidence! };
+  if (fromService && (field?.confidence ?? 0) >= MERCHANT_CONFIDENCE) return { name: fromService.trim(), confidence: field!.confidence!, via: 'service' };
   const named = nameLine(lines);
   // A known chain in the header names the merchant; a header line that holds the chain's name
   // ("MODELO CONTINENTE HIPERMERCADOS SA") is its fuller printed form.
@@ -137,10 +137,24 @@ export function findMerchant(
   // A legal name printed above the chain ("LAVENDER BAKERY S/B" over "AEON Mall …") is a shop inside
   // the chain's mall; one printed below it is the company operating the chain's store (イオンリテール株式会社).
   const legalHeader = named && chain && named.line < chain.line && LEGAL_FORM.test(named.name);
-  if (chain?.where === 'header' && !holdsChain && !legalHeader) return { ...asPrinted!, confidence: 0.8 };
+  if (chain?.where === 'header' && !holdsChain && !legalHeader) return { ...asPrinted!, confidence: 0.8, via: 'chain' };
   // A web address or a mention elsewhere only stands in for a header with no real name.
-  if (chain && !holdsChain && (!named || named.score < WEAK_NAME_SCORE)) return { ...asPrinted!, confidence: 0.5 };
-  return named && { name: named.name, confidence: named.confidence, line: named.line };
+  if (chain && !holdsChain && (!named || named.score < WEAK_NAME_SCORE)) return { ...asPrinted!, confidence: 0.5, via: 'mention' };
+  return named && { name: named.name, confidence: named.confidence, line: named.line, via: named.line >= SCANNED_LINES ? 'foot' : 'header', rank: named.rank, score: named.score };
+}
+
+/**
+ * The merchant and how it was found: the service's field, a known chain in the header, a chain
+ * mentioned elsewhere standing in for a header with no name, a header line (`rank`: how many
+ * name-like lines stand above it, `score`: how much it looks like a name), a legal name at the foot.
+ */
+export interface FoundMerchant {
+  name: string;
+  confidence: number;
+  line?: number;
+  via: 'service' | 'chain' | 'mention' | 'header' | 'foot';
+  rank?: number;
+  score?: number;
 }
 
 /** The chain's line as printed when the rest of it is trade words, else the chain's own name. */
@@ -159,18 +173,18 @@ function chainName(name: string, line: string): string {
 }
 
 /** The strongest name-like line of the header (or a legal name at the foot), with its score. */
-function nameLine(lines: readonly string[]): { name: string; confidence: number; line: number; score: number } | null {
+function nameLine(lines: readonly string[]): { name: string; confidence: number; line: number; score: number; rank: number } | null {
   const raw = lines.slice(0, SCANNED_LINES);
   const head = raw.map(cleanMerchantLine);
   const kept = head.map((line, i) => ({ line, i })).filter(({ line }) => !isJunkLine(line)).slice(0, HEAD_LINES);
-  let best: { index: number; score: number } | null = null;
+  let best: { index: number; score: number; rank: number } | null = null;
   kept.forEach(({ line, i }, rank) => {
     // A business name may start with a number ("99 Speed Mart"); the spec's fallback may not.
     const business = BUSINESS_WORDS.test(line);
     if (!isNameLike(line, business) || NEVER_A_NAME.test(line)) return;
     // A store or branch line under a line names the chain above it ("ALDI" / "Store #006").
     const score = nameScore(line, rank) + (STORE_LINE.test(kept[rank + 1]?.line ?? '') ? STORE_LINE_BONUS : 0);
-    if (!best || score > best.score) best = { index: i, score };
+    if (!best || score > best.score) best = { index: i, score, rank };
   });
   // Some receipts print the legal name only at the foot ("REWE Markt GmbH"): a legal form there competes too.
   const tailStart = Math.max(SCANNED_LINES, lines.length - TAIL_LINES);
@@ -178,13 +192,13 @@ function nameLine(lines: readonly string[]): { name: string; confidence: number;
     const line = cleanMerchantLine(lines[i]!);
     if (!LEGAL_FORM.test(line) || isJunkLine(line) || !isNameLike(line, true) || ADDRESS_LINE.test(line)) continue;
     const score = nameScore(line, HEAD_LINES) + TAIL_BONUS;
-    if (!best || score > (best as { score: number }).score) best = { index: i, score };
+    if (!best || score > (best as { score: number }).score) best = { index: i, score, rank: HEAD_LINES };
   }
   if (!best || (best as { score: number }).score < MIN_NAME_SCORE) return null;
-  const { index, score } = best as { index: number; score: number };
+  const { index, score, rank } = best as { index: number; score: number; rank: number };
   const confidence = score >= 2 ? 0.7 : 0.5;
-  if (index >= SCANNED_LINES) return { name: cleanMerchantLine(lines[index]!), confidence: 0.5, line: index, score };
-  return { name: joinNameLines(raw, head, index), confidence, line: index, score };
+  if (index >= SCANNED_LINES) return { name: cleanMerchantLine(lines[index]!), confidence: 0.5, line: index, score, rank };
+  return { name: joinNameLines(raw, head, index), confidence, line: index, score, rank };
 }
 
 /**

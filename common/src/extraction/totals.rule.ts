@@ -15,6 +15,25 @@ export type TotalsSources = Partial<Record<keyof TextTotals, number>>;
 
 export type AmountReader = (line: string) => number[];
 
+/**
+ * What voted for an amount: a line labelling it a total (`strong`, `inclusive`, `total`,
+ * `rounding`), payments (`payment`: a card or cash line; `change`: cash handed over less the
+ * change), the gross column of a tax table (`table`), subtotal less discount (`net`), the printed
+ * fields adding up to it (`sum`).
+ */
+export type TotalSupport = 'strong' | 'inclusive' | 'total' | 'rounding' | 'payment' | 'change' | 'table' | 'net' | 'sum';
+
+/** How the total was decided: what voted for it, and by how much it beat the next amount. */
+export interface TotalEvidence {
+  support: TotalSupport[];
+  /** Its votes' weight less the runner-up's (its whole weight when alone). */
+  margin: number;
+  /** No total was printed: the subtotal stands in for it. */
+  fromSubtotal: boolean;
+  /** A tip or total label printed with no amount (a card slip left for the pen). */
+  blankLabel: boolean;
+}
+
 const words = (kind: KeywordKind) => keywordSource(kind);
 const re = (source: string) => new RegExp(source, 'iu');
 
@@ -192,14 +211,15 @@ export function findTotalsWithSources(
   lines: readonly string[],
   read: AmountReader = amountsIn,
   currency?: string,
-): { totals: TextTotals; sources: TotalsSources; contradicted: boolean; taxLabelLine: number } {
-  const votes = new Map<number, { weight: number; line: number }>();
+): { totals: TextTotals; sources: TotalsSources; contradicted: boolean; taxLabelLine: number; evidence: TotalEvidence } {
+  const votes = new Map<number, { weight: number; line: number; support: Set<TotalSupport> }>();
   // Only a positive amount can be a total (a negative one is a refund or an adjustment).
-  const vote = (amount: number, weight: number, line: number) => {
+  const vote = (amount: number, weight: number, line: number, why: TotalSupport) => {
     if (amount <= 0) return;
     const prior = votes.get(amount);
-    votes.set(amount, { weight: (prior?.weight ?? 0) + weight, line: prior?.line ?? line });
+    votes.set(amount, { weight: (prior?.weight ?? 0) + weight, line: prior?.line ?? line, support: (prior?.support ?? new Set()).add(why) });
   };
+  let blankLabel = false;
   const first: Record<string, { amount: number; line: number }> = {};
   const cash: Array<{ amount: number; line: number }> = [];
   const cards: Array<{ amount: number; line: number }> = [];
@@ -217,14 +237,16 @@ export function findTotalsWithSources(
     if ((kind === 'total' || kind === 'tax' || kind === 'card') && read(line).length > 2) return;
     if (kind === 'total' && read(line).length > 1 && amountsIn(line).length > 1) return;
     const found = amountFor(lines, i, read);
+    // A tip or total label with nothing legible beside it, under the priced lines: left to be written in by hand.
+    if (found === null && (kind === 'tip' || kind in WEIGHT) && !/\d/.test(line)) blankLabel = true;
     if (found === null) return;
     // A deduction printed among the items (deposit return, coupon) is an item, not the receipt's discount.
     if (kind === 'discount' && found.amount < 0 && !sumSeen) return;
     if (kind in WEIGHT || kind === 'subtotal') sumSeen = true;
     first[kind] ??= found;
-    if (kind in WEIGHT) vote(found.amount, WEIGHT[kind]! + (roundingSeen ? AFTER_ROUNDING_BONUS : 0), found.line);
+    if (kind in WEIGHT) vote(found.amount, WEIGHT[kind]! + (roundingSeen ? AFTER_ROUNDING_BONUS : 0), found.line, kind as TotalSupport);
     // An adjustment is a coin at most; a larger amount on a rounding line is the rounded total.
-    if (kind === 'rounding' && Math.abs(found.amount) > MAX_ROUNDING) vote(found.amount, WEIGHT.total! + AFTER_ROUNDING_BONUS, found.line);
+    if (kind === 'rounding' && Math.abs(found.amount) > MAX_ROUNDING) vote(found.amount, WEIGHT.total! + AFTER_ROUNDING_BONUS, found.line, 'rounding');
     if (kind === 'rounding') roundingSeen = true;
     if (kind === 'cash' && found.amount > 0) cash.push(found);
     if (kind === 'card' && found.amount > 0) cards.push(found);
@@ -250,31 +272,34 @@ export function findTotalsWithSources(
     const tendered = payments.reduce<{ amount: number; line: number } | null>((a, b) => (!a || b.amount > a.amount ? b : a), null);
     if (tendered && tendered.amount > changeAmount) {
       derived = round2(tendered.amount - changeAmount);
-      vote(derived, DERIVED_WEIGHT, tendered.line);
+      vote(derived, DERIVED_WEIGHT, tendered.line, 'change');
     }
-    for (const p of payments) if (tendered && p.amount < tendered.amount) vote(p.amount, 1, p.line);
+    for (const p of payments) if (tendered && p.amount < tendered.amount) vote(p.amount, 1, p.line, 'payment');
   } else {
     // Without change, a payment line states the total itself; payments of different amounts
     // (voucher + card) are parts of it and add up to it, if a printed total agrees.
     const distinct = [...new Set(payments.map((p) => p.amount))];
     const parts = round2(distinct.reduce((a, b) => a + b, 0));
-    if (distinct.length > 1 && votes.has(parts)) vote(parts, SPLIT_PAYMENT_WEIGHT, payments[0]!.line);
-    else if (distinct.length === 1) for (const p of payments) vote(p.amount, 1, p.line);
+    if (distinct.length > 1 && votes.has(parts)) vote(parts, SPLIT_PAYMENT_WEIGHT, payments[0]!.line, 'payment');
+    else if (distinct.length === 1) for (const p of payments) vote(p.amount, 1, p.line, 'payment');
   }
   // A tax table's gross column adds up to the total.
   const table = taxFromRateTable(lines, read);
-  if (table) vote(table.gross, TABLE_WEIGHT, table.line);
+  if (table) vote(table.gross, TABLE_WEIGHT, table.line, 'table');
 
   const subtotal = first.subtotal?.amount ?? null;
   const discount = first.discount ? Math.abs(first.discount.amount) : null;
   const tip = first.tip?.amount ?? null;
   const taxLine = first.tax ?? null;
-  if (subtotal !== null && discount !== null && subtotal > discount) vote(round2(subtotal - discount), 1, first.subtotal!.line);
+  if (subtotal !== null && discount !== null && subtotal > discount) vote(round2(subtotal - discount), 1, first.subtotal!.line, 'net');
   // A candidate the other printed fields add up to gains their agreement.
   if (subtotal !== null && taxLine !== null) {
     const sum = round2(subtotal + taxLine.amount + (tip ?? 0) - (discount ?? 0));
     const agreeing = votes.get(sum);
-    if (agreeing) agreeing.weight += SUM_AGREEMENT_WEIGHT;
+    if (agreeing) {
+      agreeing.weight += SUM_AGREEMENT_WEIGHT;
+      agreeing.support.add('sum');
+    }
   }
 
   let total: number | null = null;
@@ -286,12 +311,15 @@ export function findTotalsWithSources(
       best = weight;
     }
   }
+  const runnerUp = Math.max(0, ...[...votes].filter(([amount]) => amount !== total).map(([, v]) => v.weight));
+  const evidence: TotalEvidence = { support: total === null ? [] : [...votes.get(total)!.support], margin: best - runnerUp, fromSubtotal: false, blankLabel };
   const sources: TotalsSources = {};
   if (total !== null) sources.total = votes.get(total)!.line;
   // With no total printed, the subtotal is the best the receipt says.
   if (total === null && subtotal !== null) {
     total = subtotal;
     sources.total = first.subtotal!.line;
+    evidence.fromSubtotal = true;
   }
   // The line under the subtotal, its label garbled ("xax 3.20" for "TAX 3.20"): a candidate for the same arithmetic.
   const under = first.subtotal ? first.subtotal.line + 1 : -1;
@@ -300,6 +328,8 @@ export function findTotalsWithSources(
     if (amounts.length === 1 && amounts[0]! > 0) rateLines.push({ amount: amounts[0]!, line: under, rate: null });
   }
   const tax = decideTax(taxLines, table, total, currency) ?? taxByArithmetic(rateLines, total, subtotal, tip, discount) ?? taxFromBreakupRow(lines, total, read, currency);
+  // The total illegible but the subtotal and its tax read: they make it.
+  if (evidence.fromSubtotal && tax && tax.amount > 0 && tax.line > first.subtotal!.line) total = round2(subtotal! + tax.amount + (tip ?? 0) - (discount ?? 0));
   const totals: TextTotals = {
     total,
     subtotal: subtotal !== null && total !== null && subtotal > total + 0.005 && discount === null ? null : subtotal,
@@ -314,7 +344,7 @@ export function findTotalsWithSources(
   // Cash − change saying another amount than the total (beyond cash rounding) is a contradiction to report.
   const contradicted = derived !== null && total !== null && Math.abs(derived - total) > CASH_ROUNDING;
   // The first line labelled as tax, with or without an amount read (-1: none): a tax the sums may still give.
-  return { totals, sources, contradicted, taxLabelLine: kinds.indexOf('tax') };
+  return { totals, sources, contradicted, taxLabelLine: kinds.indexOf('tax'), evidence };
 }
 
 interface TaxLine {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ReceiptRecord } from '../receipt.schema.js';
 import {
+  DOUBT_CODES,
+  doubtsAfterEdit,
+  receiptIssues,
   dateIssue,
   isExportValid,
   ISSUE_TEXTS,
@@ -113,12 +116,31 @@ describe('issue codes read back from the messages (stored and sent as text)', ()
   });
 
   it('covers every code, and knows no other message', () => {
-    expect(Object.keys(ISSUE_TEXTS)).toHaveLength(7);
+    // The spec's seven issues and the extraction's doubts about key fields.
+    expect(Object.keys(ISSUE_TEXTS)).toHaveLength(7 + DOUBT_CODES.size);
+    for (const code of DOUBT_CODES) expect(readIssue(ISSUE_TEXTS[code])?.code).toBe(code);
     expect(readIssue('Quality below 60%')).toBeNull();
     // A message is read whole: the start of one, or one with text around it, is not that issue.
     expect(readIssue('Total mismatch')).toBeNull();
     expect(readIssue('Note: Invalid date format')).toBeNull();
     expect(readIssue('Invalid date format.')).toBeNull();
+  });
+});
+
+describe('doubts beside the issues', () => {
+  const { totalUnconfirmed, dateEitherWay, merchantNotFound, currencyAssumed } = ISSUE_TEXTS;
+
+  it('follows the spec’s issues with the doubts they do not already say', () => {
+    expect(receiptIssues(receipt({ total: 10, subtotal: 9, tax: 0.5 }), [totalUnconfirmed, dateEitherWay], NOW)).toEqual(['Total mismatch: 10.00 vs calculated 9.50', dateEitherWay]);
+    expect(receiptIssues(receipt({ merchantName: undefined, total: undefined, date: undefined }), [merchantNotFound, currencyAssumed], NOW)).toEqual([ISSUE_TEXTS.missingKeyFields, currencyAssumed]);
+    expect(receiptIssues(receipt({ merchantName: 'A', total: 5, date: '2026-11-01' }), [dateEitherWay], NOW)).toEqual([dateEitherWay]);
+  });
+
+  it('keeps the doubts about fields a person did not change', () => {
+    const issues = ['Total mismatch: 10.00 vs calculated 9.50', totalUnconfirmed, dateEitherWay, currencyAssumed];
+    expect(doubtsAfterEdit(issues, new Set())).toEqual([totalUnconfirmed, dateEitherWay, currencyAssumed]);
+    expect(doubtsAfterEdit(issues, new Set(['date', 'subtotal']))).toEqual([totalUnconfirmed, currencyAssumed]);
+    expect(doubtsAfterEdit(issues, new Set(['total', 'currency']))).toEqual([dateEitherWay]);
   });
 });
 

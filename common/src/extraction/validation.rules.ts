@@ -14,13 +14,25 @@ export const ISSUE_TEXTS = {
   nonPositiveTotal: 'Zero or negative total amount',
   largeTotal: 'Unusually large total amount',
   suspiciousTaxRate: 'Suspicious tax rate: {rate}%',
+  // Doubts about a key field (confidence.rule.ts): each names the field and what a person can check.
+  totalNotFound: 'Total not found',
+  totalUnconfirmed: 'Total not confirmed by subtotal and tax',
+  totalHandwritten: 'Total may be handwritten',
+  dateNotFound: 'Date not found',
+  dateEitherWay: 'Day and month could be either way',
+  dateFarFromOthers: "Date far from the receipt's other dates",
+  merchantNotFound: 'Merchant not found',
+  merchantBelowHeader: 'Merchant read from a line below the header',
+  currencyAssumed: 'Currency not printed; assumed from your choice',
+  currencyDefault: 'Currency not printed; assumed USD',
+  currencyWeak: 'Currency not printed; assumed from the receipt\'s country',
 } as const;
 
 /** What an issue is, for code that places or counts issues; its message is what people read. */
 export type IssueCode = keyof typeof ISSUE_TEXTS;
 
 /** Receipt fields an issue can be about. */
-export type IssueField = 'merchantName' | 'date' | 'total' | 'subtotal' | 'tax';
+export type IssueField = 'merchantName' | 'date' | 'total' | 'subtotal' | 'tax' | 'currency';
 
 /**
  * The fields each issue concerns. `field` is the one it is about (shown beside it); null when
@@ -34,7 +46,24 @@ export const ISSUE_FIELDS: Readonly<Record<IssueCode, { field: IssueField | null
   nonPositiveTotal: { field: 'total', fields: ['total'] },
   largeTotal: { field: 'total', fields: ['total'] },
   suspiciousTaxRate: { field: 'tax', fields: ['tax'] },
+  totalNotFound: { field: 'total', fields: ['total'] },
+  totalUnconfirmed: { field: 'total', fields: ['total', 'subtotal', 'tax'] },
+  totalHandwritten: { field: 'total', fields: ['total'] },
+  dateNotFound: { field: 'date', fields: ['date'] },
+  dateEitherWay: { field: 'date', fields: ['date'] },
+  dateFarFromOthers: { field: 'date', fields: ['date'] },
+  merchantNotFound: { field: 'merchantName', fields: ['merchantName'] },
+  merchantBelowHeader: { field: 'merchantName', fields: ['merchantName'] },
+  currencyAssumed: { field: 'currency', fields: ['currency'] },
+  currencyDefault: { field: 'currency', fields: ['currency'] },
+  currencyWeak: { field: 'currency', fields: ['currency'] },
 };
+
+/** The doubts about key fields: raised by extraction, not by the record's values, so kept until a person changes the field. */
+export const DOUBT_CODES: ReadonlySet<IssueCode> = new Set<IssueCode>([
+  'totalNotFound', 'totalUnconfirmed', 'totalHandwritten', 'dateNotFound', 'dateEitherWay', 'dateFarFromOthers',
+  'merchantNotFound', 'merchantBelowHeader', 'currencyAssumed', 'currencyDefault', 'currencyWeak',
+]);
 
 export interface ReceiptIssue {
   code: IssueCode;
@@ -116,6 +145,31 @@ export function validateReceipt(r: ReceiptRecord, now: Date): string[] {
   return [missingKeyFields(r), totalMismatch(r), dateIssue(r, now), totalIssue(r), taxRateIssue(r)].filter(
     (issue): issue is string => issue !== null,
   );
+}
+
+/**
+ * A receipt's flags: the spec's issues, then the extraction's doubts about key fields. A doubt
+ * the issues already say is not repeated (a total mismatch says the total is unconfirmed; with
+ * every key field missing, each missing one need not be named).
+ */
+export function receiptIssues(r: ReceiptRecord, doubts: readonly string[], now: Date): string[] {
+  const issues = validateReceipt(r, now);
+  const said = new Set(issues.map((i) => readIssue(i)?.code));
+  const repeats = (code: IssueCode | undefined) =>
+    (code === 'totalUnconfirmed' && said.has('totalMismatch')) ||
+    (said.has('missingKeyFields') && (code === 'totalNotFound' || code === 'dateNotFound' || code === 'merchantNotFound'));
+  return [...issues, ...doubts.filter((d) => !issues.includes(d) && !repeats(readIssue(d)?.code))];
+}
+
+/**
+ * The doubts that still stand after a person edited the receipt: those about fields they did not
+ * change (changing a field is answering its doubt).
+ */
+export function doubtsAfterEdit(issues: readonly string[], changed: ReadonlySet<string>): string[] {
+  return issues.filter((message) => {
+    const issue = readIssue(message);
+    return issue !== null && DOUBT_CODES.has(issue.code) && !changed.has(issue.field ?? '');
+  });
 }
 
 /** What a receipt whose quality is below the threshold is flagged with (the Validation Issues sheet's wording). */
