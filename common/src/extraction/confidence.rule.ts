@@ -27,6 +27,8 @@ export interface KeyFieldEvidence {
     /** Day and month both ≤ 12, their order taken from the country's custom. */
     eitherWay: boolean;
     farFromOthers: boolean;
+    /** How strongly the receipt marks it as the purchase date (date.rule.ts's score). */
+    score: number;
   };
   merchant: FoundMerchant | null;
   currency: CurrencyDecision;
@@ -34,24 +36,29 @@ export interface KeyFieldEvidence {
   dateOrder: 'dmy' | 'mdy' | 'either' | null;
 }
 
-/** A total label alone is trusted when it outvotes every other amount by this much (a "grand total" line and nothing against it). */
-export const LABEL_MARGIN = 4;
-/** What the receipt must print for its currency to be taken as read: a code beside an amount, a sign, or the country's words twice. */
-export const PRINTED_CURRENCY = 2;
+/** What the receipt must print for its currency to be taken as read: a sign, a code, or a country's cue; a lone "$" only backs a dollar the user chose. */
+export const PRINTED_CURRENCY = 1.5;
+/** A header line's name score (merchant.rule.ts) from which it is taken as the name: a business word, capitals, no noise. */
+export const NAME_SCORE = 3;
 
-/** Payments and tax tables that state the same amount as the total confirm it. */
-const CONFIRMING = new Set(['payment', 'change', 'table', 'sum']);
+const LABELS = new Set(['strong', 'inclusive', 'total', 'rounding']);
+const PAYMENTS = new Set(['payment', 'change']);
 
-/** Doubts about the total: none, or what a person should check. */
+/**
+ * Doubts about the total: none, or what a person should check. A total is taken as read when
+ * independent lines agree on it: three kinds of line, or two with the printed fields adding up
+ * to it, or a total label and a payment (card, cash less change) of the same amount.
+ */
 export function totalDoubt(e: KeyFieldEvidence['total']): IssueCode | null {
   if (e.value === null) return 'totalNotFound';
   if (e.byService) return e.contradicted ? 'totalUnconfirmed' : null;
   const votes = e.votes;
   if (votes && (votes.fromSubtotal || (votes.blankLabel && !e.sumAgrees))) return 'totalHandwritten';
-  if (e.contradicted) return 'totalUnconfirmed';
-  const confirmed = e.sumAgrees || e.itemsAgree || (votes?.support.some((s) => CONFIRMING.has(s)) ?? false);
-  const plainlyLabelled = votes !== undefined && votes.support.includes('strong') && votes.margin >= LABEL_MARGIN;
-  return confirmed || plainlyLabelled ? null : 'totalUnconfirmed';
+  if (e.contradicted || !votes) return 'totalUnconfirmed';
+  const support = new Set(votes.support);
+  const arithmetic = e.sumAgrees || e.itemsAgree;
+  const labelAndPayment = [...support].some((s) => LABELS.has(s)) && [...support].some((s) => PAYMENTS.has(s));
+  return support.size >= 3 || (arithmetic && support.size >= 2) || labelAndPayment ? null : 'totalUnconfirmed';
 }
 
 export function dateDoubt(e: KeyFieldEvidence['date'], dateOrder: KeyFieldEvidence['dateOrder']): IssueCode | null {
@@ -65,13 +72,14 @@ export function dateDoubt(e: KeyFieldEvidence['date'], dateOrder: KeyFieldEviden
 
 export function merchantDoubt(m: FoundMerchant | null): IssueCode | null {
   if (m === null) return 'merchantNotFound';
-  if (m.via === 'service' || m.via === 'chain') return null;
-  if (m.via === 'header' && m.rank === 0) return null;
-  return 'merchantBelowHeader';
+  // A known chain named in the header, or anywhere when the header names nothing else (its loyalty card, its web address).
+  if (m.via === 'service' || m.via === 'chain' || m.via === 'mention') return null;
+  if (m.via === 'foot' || (m.rank ?? 0) > 0) return 'merchantBelowHeader';
+  return (m.score ?? 0) >= NAME_SCORE ? null : 'merchantUnconfirmed';
 }
 
 export function currencyDoubt(c: CurrencyDecision): IssueCode | null {
-  if (c.printed >= PRINTED_CURRENCY) return null;
+  if (c.printed >= PRINTED_CURRENCY || (c.hinted && c.printed > 0)) return null;
   if (c.hinted) return 'currencyAssumed';
   return c.code === 'USD' && c.printed === 0 ? 'currencyDefault' : 'currencyWeak';
 }

@@ -111,7 +111,7 @@ export function parseDate(line: string, dayFirst: boolean): string | null {
   return datesIn(line, dayFirst)[0]?.date ?? null;
 }
 
-const DATE_WORD = new RegExp(`${keywordSource('date')}|tarikh`, 'iu');
+const DATE_WORD = new RegExp(keywordSource('date'), 'iu');
 const OTHER_DATE_WORD = new RegExp(keywordSource('otherDate'), 'iu');
 /** Labels of numbers that are not dates: registers, terminals, stores, transactions. */
 const DEVICE_LABEL = /(term(inal)?|tid|kasse|caisse|register|reg|pos|store|filiale|markt|lane|trans?|trx|seq|#|no\.?|nr\.?)\s*[:#.]?\s*$/i;
@@ -171,6 +171,8 @@ export interface FoundDate {
   eitherWay: boolean;
   /** The receipt prints other dates, and this one is far from all of them. */
   farFromOthers: boolean;
+  /** How strongly the receipt says this is the purchase date (a date word, a time beside it, printed twice …). */
+  score: number;
 }
 
 /** The purchase date: the best-scored candidate, the earliest printed on a tie. */
@@ -181,7 +183,7 @@ export function findDateWithSource(lines: readonly string[], dayFirst: boolean, 
   if (!best) return null;
   const others = candidates.filter((c) => c.date !== best.date).map((c) => dayNumber(c.date));
   const farFromOthers = others.length > 0 && others.every((d) => Math.abs(d - dayNumber(best.date)) > FAR_DAYS);
-  return { date: best.date, line: best.line, eitherWay: best.eitherWay, farFromOthers };
+  return { date: best.date, line: best.line, eitherWay: best.eitherWay, farFromOthers, score: best.score };
 }
 
 export function findDate(lines: readonly string[], dayFirst: boolean, now?: Date): string | null {

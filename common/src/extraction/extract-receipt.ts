@@ -6,6 +6,7 @@ import { findChain } from './chain.rule.js';
 import { keyFieldDoubts, type KeyFieldEvidence } from './confidence.rule.js';
 import { countryEntry, dateOrderOfCurrency } from './countries.table.js';
 import { detectCurrency } from './currency.rule.js';
+import { currencyForCountry } from '../currency-country.js';
 import { findDateWithSource, findTimeWithSource, normalizeDayMonth } from './date.rule.js';
 import { fieldMoney, fieldText, findPaymentMethodWithSource, findReceiptNumberWithSource, findTinWithSource, taxFromFields } from './fields.rule.js';
 import { itemsFromFields, itemsFromTextWithSources, itemWords, MAX_ITEMS } from './items.rule.js';
@@ -114,7 +115,8 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   const confidences: FieldConfidences = {};
   const sources: ReceiptSources = {};
 
-  const merchant = findMerchant(fields.MerchantName, lines, chain);
+  // A chain that does not trade in the receipt's currency was misread (an "IGA" in a Malaysian shop's name): it names nothing.
+  const merchant = findMerchant(fields.MerchantName, lines, chain && tradesIn(chain.chain.countries, currency) ? chain : null);
   if (merchant) {
     confidences.merchant = merchant.confidence;
     sources.merchantName = rawIndex(merchant.line);
@@ -208,13 +210,15 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
       itemsAgree: items.length >= 2 && record.total !== null && itemsAgree(items.reduce((s, i) => s + (i.amount ?? 0), 0), items.length, null, record.total ?? null) && itemLinesHold(items),
       contradicted: disagreement,
     },
-    date: { value: record.date ?? null, byService: dateField !== null, eitherWay: dateFromText?.eitherWay ?? false, farFromOthers: dateFromText?.farFromOthers ?? false },
+    date: { value: record.date ?? null, byService: dateField !== null, eitherWay: dateFromText?.eitherWay ?? false, farFromOthers: dateFromText?.farFromOthers ?? false, score: dateFromText?.score ?? 0 },
     merchant,
     currency: currencyDecision,
     dateOrder: countryOrder,
   };
   return { receipt: record, sources, evidence, doubts: keyFieldDoubts(evidence) };
 }
+
+const tradesIn = (countries: readonly string[], currency: string) => countries.some((c) => currencyForCountry(c) === currency);
 
 /** The printed subtotal, tax, tip and discount make the total: a subtotal with a tax added, not the total printed twice. */
 function sumAgrees(r: ReceiptRecord): boolean {

@@ -1,32 +1,31 @@
 import type { RecognizedField } from '../recognized-document.js';
 import { findChain, nameLetters, type ChainMatch } from './chain.rule.js';
 import { ISO_4217 } from './currency.rule.js';
+import { keywordAlternatives, keywordSource } from './keywords/index.js';
 
 export const MERCHANT_CONFIDENCE = 0.8;
 /** Spec §5's skipped words, and "Tax invoice" however OCR spells the second word. */
 const SKIPPED_PREFIXES = /^(receipt|official|sales|vat|invoice|tax\s+in)/i;
-/** Legal forms and trade words that mark a business name, in the languages receipts come in. */
-const BUSINESS_WORD_LIST = [
-  'sdn\\.?\\s*bhd', 's\\/b', 'bhd', 'berhad', 'enterprise', 'trading', 'ltd', 'limited', 'llc', 'l\\.l\\.c', 'inc', 'corp(oration)?',
-  'co\\.', 'company', 'pty', 'plc', 'pte', 'gmbh', 'ag', 'kg', 'ohg', 'e\\.?\\s?k', 'ug', 's\\.?a\\.?s?', 's\\.?l\\.?', 'sarl', 's\\.?r\\.?l',
-  's\\.?p\\.?a', 'b\\.?v', 'n\\.?v', 'lda', 'ltda', 'eireli', 'k\\.?k', 'restoran', 'restaurant', 'ristorante', 'restaurante',
-  'kedai', 'syarikat', 'perniagaan', 'hardware', 'stationery', 'bakery', 'bakeries', 'b(ä|a)ckerei', 'boulangerie', 'panader(í|i)a',
-  'cafe', 'café', 'caf(é|e)t(é|e)ria', 'mart', 'market', 'markt', 'march(é|e)', 'mercado', 'supermercado', 'supermarch(é|e)',
-  'store', 'shop', 'supermarket', 'pharmacy', 'apotheke', 'pharmacie', 'farmacia', 'florist', 'pizza', 'pizzeria', 'grill',
-  'bar', 'tavern', 'pub', 'bistro', 'brasserie', 'trattoria', 'tankstelle', 'station', 'hotel', 'diner', 'deli', 'foods?',
-  'wholesale', 'retail', 'centre', 'center', 'hipermercados?', 'distribui(ç|c)(ã|a)o',
-];
-const BUSINESS_WORDS = new RegExp(`(?<![\\p{L}])(${BUSINESS_WORD_LIST.join('|')})(?![\\p{L}])|株式会社|有限会社|店`, 'iu');
-/** Trade words alone: what may follow a chain's name on its line ("Westfalen Tankstelle", "T&T Supermarket"). */
-const TRADE_WORDS_ONLY = new RegExp(`^(?:${BUSINESS_WORD_LIST.join('|')})+$`, 'iu');
-/** Lines that greet, title or thank: a name only when nothing better is printed. */
-const GENERIC_LINE =
-  /^(welcome|willkommen|bienvenue|bienvenido|benvenuti|receipt|tax\s*invoice|invoice|kassenbon|kassenbeleg|rechnung|quittung|ticket|facture|factura|recibo|cup(om|ão)\s*fiscal|thank\s*you|danke|merci|gracias|obrigad[oa]|grazie|copy|duplicate|customer\s*copy|cafe|café|restaurant|supermarket|bar|store|shop|market|markt|deli)\b[\s!.,:]*(to|zu|à|a)?\b[\s!.,:]*$/i;
+/** Legal forms and trade words that mark a business name, in every language's table. */
+const BUSINESS_WORDS = new RegExp(keywordSource('business'), 'iu');
+/** Trade words alone (and the words joining them): what may follow a chain's name on its line ("Westfalen Tankstelle", "T&T Supermarket"), or stand on a line of their own under a name. */
+const TRADE_WORDS_ONLY = new RegExp(`^(?:${keywordAlternatives('business')}|&|and|und|et|y)+$`, 'iu');
+/** Lines that greet, title or thank, or name only a trade: a name only when nothing better is printed. */
+const GENERIC_LINE = new RegExp(
+  `^(?:${keywordAlternatives('greeting')}|${keywordAlternatives('documentTitle')}|${keywordAlternatives('business')})(?![\\p{L}])[\\s!.,:]*(to|zu|à|a)?(?![\\p{L}])[\\s!.,:]*$`,
+  'iu',
+);
+const DOMAIN = /\.(com|de|fr|es|it|nl|co\.uk|ca)\b/;
 /** Lines of an address, a phone or a web page: never the name. */
-const ADDRESS_LINE =
-  /(?<![\p{L}])(tel|phone|fax|telefon|t(é|e)l(é|e)phone|www|http|str(aße|asse)|street|road|avenue|ave|blvd|boulevard|rue|calle|avenida|rua|via|platz|weg|allee|lot|jalan|jln|taman|suite|unit|floor|flr)(?![\p{L}])|(str|st|rd)\.(\s|$)|\.(com|de|fr|es|it|nl|co\.uk|ca)\b|\d{4,}/iu;
-/** Phone numbers, web addresses, postcodes, "label: value" lines and priced lines (items, totals) are never the name. */
-const NEVER_A_NAME = /(?<![\p{L}])(tel|phone|fax|telefon|t(é|e)l(é|e)phone|www|http|served\s+by|cashier|server|bedient|kassierer(in)?)(?![\p{L}])|\.(com|de|fr|es|it|nl|co\.uk|ca)\b|\d{4,}|^[\p{L}\s.]{2,20}:|\d[.,]\d{2}(?!\d)/iu;
+const ADDRESS_LINE = new RegExp(`${keywordSource('contact')}|${keywordSource('address')}|(str|st|rd)\\.(\\s|$)|${DOMAIN.source}|\\d{4,}`, 'iu');
+/** Where and for whom, labelling a value ("TABLE 19", "Check #137", "Kasse 3"); "Round Table Pizza" is a name. */
+const STAFF_LINE = new RegExp(`(?:${keywordSource('staff')})\\s*(?:[:#.]|\\d)`, 'iu');
+const COLUMN_WORD = new RegExp(keywordSource('columnHeader'), 'giu');
+/** Phone numbers, web addresses, postcodes, who served, "label: value" lines and priced lines (items, totals) are never the name. */
+const NEVER_A_NAME = new RegExp(`${keywordSource('contact')}|${keywordSource('servedBy')}|${DOMAIN.source}|\\d{4,}|^[\\p{L}\\s.]{2,20}:|\\d[.,]\\d{2}(?!\\d)`, 'iu');
+/** A line of column headers over the items ("QTY DESCRIPTION PRICE"): two or more of them. */
+const isColumnHeader = (line: string) => (line.match(COLUMN_WORD) ?? []).length >= 2;
+const neverAName = (line: string) => NEVER_A_NAME.test(line) || STAFF_LINE.test(line) || isColumnHeader(line);
 /** Short words names are made with ("Café de Flore", "Bar & Grill"). */
 const NAME_PARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'el', 'los', 'las', 'da', 'do', 'di', 'del', 'der', 'die', 'das', 'und', 'and', 'of', 'the', 'van', 'von', 'y', 'e', 'et', 'am', 'im', 'zum', 'zur', 'au', 'aux']);
 /** A store, branch or register line: "Store #006", "Filiale 0449", "Succursale", "店舗". */
@@ -140,7 +139,10 @@ export function findMerchant(
   if (chain?.where === 'header' && !holdsChain && !legalHeader) return { ...asPrinted!, confidence: 0.8, via: 'chain' };
   // A web address or a mention elsewhere only stands in for a header with no real name.
   if (chain && !holdsChain && (!named || named.score < WEAK_NAME_SCORE)) return { ...asPrinted!, confidence: 0.5, via: 'mention' };
-  return named && { name: named.name, confidence: named.confidence, line: named.line, via: named.line >= SCANNED_LINES ? 'foot' : 'header', rank: named.rank, score: named.score };
+  if (!named) return null;
+  // A header line holding a known chain's name is that chain's, as printed.
+  const via = holdsChain ? 'chain' : named.line >= SCANNED_LINES ? 'foot' : 'header';
+  return { name: named.name, confidence: named.confidence, line: named.line, via, rank: named.rank, score: named.score };
 }
 
 /**
@@ -181,7 +183,7 @@ function nameLine(lines: readonly string[]): { name: string; confidence: number;
   kept.forEach(({ line, i }, rank) => {
     // A business name may start with a number ("99 Speed Mart"); the spec's fallback may not.
     const business = BUSINESS_WORDS.test(line);
-    if (!isNameLike(line, business) || NEVER_A_NAME.test(line)) return;
+    if (!isNameLike(line, business) || neverAName(line)) return;
     // A store or branch line under a line names the chain above it ("ALDI" / "Store #006").
     const score = nameScore(line, rank) + (STORE_LINE.test(kept[rank + 1]?.line ?? '') ? STORE_LINE_BONUS : 0);
     if (!best || score > best.score) best = { index: i, score, rank };
@@ -198,15 +200,24 @@ function nameLine(lines: readonly string[]): { name: string; confidence: number;
   const { index, score, rank } = best as { index: number; score: number; rank: number };
   const confidence = score >= 2 ? 0.7 : 0.5;
   if (index >= SCANNED_LINES) return { name: cleanMerchantLine(lines[index]!), confidence: 0.5, line: index, score, rank };
+  // A line of trade words alone under a plain name ("Basil Thai" / "Restaurant & Bar", "DELPHIN" / "APOTHEKE"): the name starts above.
+  const above = kept[rank - 1];
+  if (above && above.i === index - 1 && TRADE_WORDS_ONLY.test(head[index]!.replace(/\s+/g, '')) && plainNameAbove(above.line)) {
+    return { name: joinNameLines(raw, head, index, above.line), confidence, line: index - 1, score, rank: rank - 1 };
+  }
   return { name: joinNameLines(raw, head, index), confidence, line: index, score, rank };
 }
+
+/** A short name-like line that is no address, greeting, title, staff line or business word of its own. */
+const plainNameAbove = (line: string) =>
+  isNameLike(line, true) && line.split(' ').length <= 4 && !BUSINESS_WORDS.test(line) && !GENERIC_LINE.test(line) && !ADDRESS_LINE.test(line) && !neverAName(line);
 
 /**
  * Names printed over two or three lines: a legal-form tail on its own line ("CO. (M) SDN BHD")
  * joins the line above; an open parenthesis or a legal-form start on the next line joins it.
  */
-function joinNameLines(raw: readonly string[], head: readonly string[], index: number): string {
-  let name = head[index]!;
+function joinNameLines(raw: readonly string[], head: readonly string[], index: number, prefix?: string): string {
+  let name = prefix ? `${prefix} ${head[index]!}` : head[index]!;
   const above = head[index - 1];
   if (LEGAL_FORM_START.test(name) && above && isNameLike(above, true) && !OWNED_BY.test(raw[index]!.trim())) {
     name = `${above} ${name}`;

@@ -51,16 +51,16 @@ const KINDS: Array<{ kind: string; re: RegExp }> = [
   { kind: 'subtotal', re: re(words('subtotal')) },
   // "Total incl. VAT 14.49" states the total; "incl. VAT 19% 2.08" states the tax in it.
   { kind: 'inclusive', re: re(`(${OCR_TOTAL}|${words('total')})[^\\n]*(${words('taxIncluded')})|${OCR_TOTAL}\\s*sales|${OCR_TOTAL}\\s*\\(?rm\\)?\\s*[:\\d]`) },
-  { kind: 'strong', re: re(`${words('grandTotal')}|jumlah`) },
+  { kind: 'strong', re: re(words('grandTotal')) },
   // A suggested tip was not paid; "Total with tip" repeats the total with a tip that may not be.
   { kind: 'ignore', re: re(`(${words('tip')})[^\\n]*(${words('suggestion')})|(${words('suggestion')})[^\\n]*(${words('tip')})|(${words('total')})[^\\n]*(${words('tip')})`) },
   { kind: 'tip', re: re(words('tip')) },
-  { kind: 'discount', re: re(`${words('discount')}|potongan`) },
+  { kind: 'discount', re: re(words('discount')) },
   { kind: 'rounding', re: re(words('rounding')) },
-  { kind: 'change', re: re(`${words('change')}|baki|balance(?!\\s*due)`) },
-  { kind: 'cash', re: re(`${words('cash')}|tunai`) },
+  { kind: 'change', re: re(words('change')) },
+  { kind: 'cash', re: re(words('cash')) },
   { kind: 'card', re: re(words('card')) },
-  { kind: 'tax', re: re(`${words('tax')}|cukai`) },
+  { kind: 'tax', re: re(words('tax')) },
   { kind: 'total', re: re(words('total')) },
 ];
 

@@ -23,6 +23,7 @@ export const ISSUE_TEXTS = {
   dateFarFromOthers: "Date far from the receipt's other dates",
   merchantNotFound: 'Merchant not found',
   merchantBelowHeader: 'Merchant read from a line below the header',
+  merchantUnconfirmed: 'Merchant not confirmed by a business word or known chain',
   currencyAssumed: 'Currency not printed; assumed from your choice',
   currencyDefault: 'Currency not printed; assumed USD',
   currencyWeak: 'Currency not printed; assumed from the receipt\'s country',
@@ -54,6 +55,7 @@ export const ISSUE_FIELDS: Readonly<Record<IssueCode, { field: IssueField | null
   dateFarFromOthers: { field: 'date', fields: ['date'] },
   merchantNotFound: { field: 'merchantName', fields: ['merchantName'] },
   merchantBelowHeader: { field: 'merchantName', fields: ['merchantName'] },
+  merchantUnconfirmed: { field: 'merchantName', fields: ['merchantName'] },
   currencyAssumed: { field: 'currency', fields: ['currency'] },
   currencyDefault: { field: 'currency', fields: ['currency'] },
   currencyWeak: { field: 'currency', fields: ['currency'] },
@@ -62,7 +64,7 @@ export const ISSUE_FIELDS: Readonly<Record<IssueCode, { field: IssueField | null
 /** The doubts about key fields: raised by extraction, not by the record's values, so kept until a person changes the field. */
 export const DOUBT_CODES: ReadonlySet<IssueCode> = new Set<IssueCode>([
   'totalNotFound', 'totalUnconfirmed', 'totalHandwritten', 'dateNotFound', 'dateEitherWay', 'dateFarFromOthers',
-  'merchantNotFound', 'merchantBelowHeader', 'currencyAssumed', 'currencyDefault', 'currencyWeak',
+  'merchantNotFound', 'merchantBelowHeader', 'merchantUnconfirmed', 'currencyAssumed', 'currencyDefault', 'currencyWeak',
 ]);
 
 export interface ReceiptIssue {

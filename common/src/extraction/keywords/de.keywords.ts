@@ -23,6 +23,15 @@ export const DE_KEYWORDS: KeywordTable = {
   receiptNumber: ['bon[\\s-]*nr', 'beleg(nummer|[\\s-]*nr)?', 'rechnung(snummer|s[\\s-]*nr)?', 'quittung', 'bon', 'trace[\\s-]*nr', 'vorgang'],
   tin: ['ust[\\s.-]*id[\\s.-]*(nr)?', 'steuer[\\s-]*nr', 'steuernummer', 'st[\\s.-]*nr'],
   otherDate: ['g(ü|u|ue)ltig', 'ablauf', 'verfall', 'bis', 'punkte', 'zeitraum', 'mhd'],
+  business: ['gmbh', 'ag', 'kg', 'ohg', 'e\\.?\\s?k', 'ug', 'b(ä|a)ckerei', 'markt', 'apotheke', 'tankstelle', 'gastst(ä|a)tte', 'metzgerei'],
+  greeting: ['willkommen', 'danke', 'vielen\\s*dank'],
+  documentTitle: ['kassenbon', 'kassenbeleg', 'rechnung', 'quittung', 'beleg', 'kundenbeleg', 'h(ä|a)ndlerbeleg'],
+  // Street names are compounds ("Hauptstraße"): the street word ends the word.
+  address: ['\\p{L}*str(aße|asse)', '\\p{L}*platz', 'weg', '\\p{L}*allee', 'ring', '\\p{L}*gasse'],
+  contact: ['telefon', 'tel\\.?'],
+  servedBy: ['bedient', 'kassierer(in)?', 'bediener'],
+  staff: ['kasse', 'tisch', 'filiale'],
+  columnHeader: ['artikel', 'menge', 'preis', 'betrag', 'bezeichnung'],
   months: {
     januar: 1, jan: 1, jänner: 1, februar: 2, feb: 2, märz: 3, maerz: 3, mär: 3, mrz: 3, april: 4, apr: 4, mai: 5, juni: 6, jun: 6,
     juli: 7, jul: 7, august: 8, aug: 8, september: 9, sep: 9, sept: 9, oktober: 10, okt: 10, november: 11, nov: 11, dezember: 12, dez: 12,

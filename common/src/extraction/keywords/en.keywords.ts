@@ -20,7 +20,8 @@ export const EN_KEYWORDS: KeywordTable = {
   suggestion: ['suggest(ed|ion|ions)?', 'tip\\s*guide', 'gratuity\\s*guide'],
   discount: ['disc(ount)?s?', 'savings?', 'coupon', 'voucher', 'promo(tion)?', 'less', 'you\\s*saved', 'instant\\s*savings'],
   rounding: ['round(ing)?(\\s*adj(ustment)?)?'],
-  change: ['change(\\s*due)?', 'chng', 'cash\\s*back'],
+  // "Balance" alone is the change handed back (Malaysia); "balance due" is the total.
+  change: ['change(\\s*due)?', 'chng', 'cash\\s*back', 'balance(?!\\s*due)'],
   cash: ['cash', 'tendered', 'cash\\s*tend(ered)?', 'received'],
   card: ['visa', 'master\\s*card', 'mastercard', 'amex', 'debit', 'credit', 'card', 'eftpos', 'contactless', 'apple\\s*pay', 'google\\s*pay', 'paid', 'payment',
     // A card slip's "Amount: $5.76": first on its line, before a currency sign ("Tax amount" is no payment).
@@ -32,6 +33,14 @@ export const EN_KEYWORDS: KeywordTable = {
   receiptNumber: ['receipt', 'rcpt', 'invoice', 'inv', 'bill', 'trans(action)?', 'trx', 'txn', 'order', 'doc(ument)?', 'check', 'chk', 'ticket', 'slip', 'ref'],
   tin: ['tin', 'vat\\s*(reg(istration)?|no|number|id)', 'gst\\s*(reg(istration)?|no|id|in)', 'gstin', 'abn', 'ein', 'tax\\s*id', 'hst\\s*(no|#|reg)', 'bn'],
   otherDate: ['exp(iry|ires?|iration)?', 'valid', 'until', 'points?', 'period', 'from', 'to', 'due', 'use\\s*by', 'best\\s*before', 'member\\s*since', 'birthday', 'return(s)?\\s*(by|until)'],
+  business: ['ltd', 'limited', 'llc', 'l\\.l\\.c', 'inc', 'corp(oration)?', 'co\\.', 'company', 'pty', 'plc', 'pte', 'k\\.k', 'enterprises?', 'trading', 'restaurant', 'hardware', 'stationery', 'bakery', 'bakeries', 'cafe', 'caf(é|e)t(é|e)ria', 'mart', 'market', 'store', 'shop', 'supermarket', 'pharmacy', 'florist', 'pizza', 'pizzeria', 'grill', 'bar', 'tavern', 'pub', 'bistro', 'brewery', 'station', 'hotel', 'resorts?', 'diner', 'deli', 'foods?', 'wholesale', 'retail', 'centre', 'center', 'kitchen'],
+  greeting: ['welcome', 'thank\\s*you', 'thanks'],
+  documentTitle: ['receipt', 'tax\\s*invoice', 'invoice', 'copy', 'duplicate', 'customer\\s*copy', '(customer|merchant)\\s*receipt(\\s*copy)?', 'transaction\\s*record', 'sales\\s*receipt'],
+  address: ['street', 'road', 'avenue', 'ave', 'blvd', 'boulevard', 'suite', 'unit', 'floor', 'flr', 'lot', 'highway', 'hwy', 'drive', 'lane'],
+  contact: ['tel', 'phone', 'fax', 'www', 'http', 'e-?mail'],
+  servedBy: ['served\\s+by', 'cashier', 'server', 'operator', 'clerk'],
+  staff: ['host', 'table', 'tbl', 'guests?', 'covers?', 'check', 'chk', 'order', 'register', 'store\\s*(number|no\\.?|#)'],
+  columnHeader: ['item', 'items', 'qty', 'quan(tity)?', 'price', 'description', 'descript', 'amount', 'amt', 'cost', 'unit'],
   months: {
     jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
     aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,

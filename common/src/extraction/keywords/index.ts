@@ -1,18 +1,23 @@
 import { DE_KEYWORDS } from './de.keywords.js';
 import { EN_KEYWORDS } from './en.keywords.js';
 import { ES_KEYWORDS } from './es.keywords.js';
+import { FIL_KEYWORDS } from './fil.keywords.js';
 import { FR_KEYWORDS } from './fr.keywords.js';
 import { IT_KEYWORDS } from './it.keywords.js';
 import { JA_KEYWORDS } from './ja.keywords.js';
+import { MS_KEYWORDS } from './ms.keywords.js';
 import type { KeywordTable } from './keyword-table.js';
 import { NL_KEYWORDS } from './nl.keywords.js';
 import { PT_KEYWORDS } from './pt.keywords.js';
+import { RO_KEYWORDS } from './ro.keywords.js';
 
 export type { KeywordTable } from './keyword-table.js';
 export { OCR_TOTAL } from './en.keywords.js';
 
 /** Every language the rules read; adding one is adding its table here. */
-export const KEYWORD_TABLES: readonly KeywordTable[] = [EN_KEYWORDS, DE_KEYWORDS, FR_KEYWORDS, ES_KEYWORDS, PT_KEYWORDS, NL_KEYWORDS, IT_KEYWORDS, JA_KEYWORDS];
+export const KEYWORD_TABLES: readonly KeywordTable[] = [
+  EN_KEYWORDS, DE_KEYWORDS, FR_KEYWORDS, ES_KEYWORDS, PT_KEYWORDS, NL_KEYWORDS, IT_KEYWORDS, JA_KEYWORDS, MS_KEYWORDS, FIL_KEYWORDS, RO_KEYWORDS,
+];
 
 export type KeywordKind = Exclude<keyof KeywordTable, 'language' | 'noWordBoundaries' | 'months'>;
 
@@ -24,6 +29,11 @@ export function keywordSource(kind: KeywordKind, tables: readonly KeywordTable[]
   if (spaced.length > 0) parts.push(`(?<![\\p{L}\\p{N}])(?:${spaced.join('|')})(?![\\p{L}])`);
   if (unspaced.length > 0) parts.push(`(?:${unspaced.join('|')})`);
   return parts.length > 0 ? parts.join('|') : '(?!)';
+}
+
+/** Every spaced language's entries for `kind` as one alternation, without word boundaries: for patterns that place them themselves. */
+export function keywordAlternatives(kind: KeywordKind): string {
+  return KEYWORD_TABLES.filter((t) => !t.noWordBoundaries).flatMap((t) => t[kind]).join('|') || '(?!)';
 }
 
 const cache = new Map<KeywordKind, RegExp>();

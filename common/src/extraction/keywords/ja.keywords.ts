@@ -22,5 +22,13 @@ export const JA_KEYWORDS: KeywordTable = {
   receiptNumber: ['レシート(番号)?', '伝票(番号)?', '取引(番号)?'],
   tin: ['登録番号'],
   otherDate: ['有効期限', '期限', 'ポイント', '迄', 'まで'],
+  business: ['株式会社', '有限会社', '店'],
+  greeting: ['ありがとうございました', 'いらっしゃいませ'],
+  documentTitle: ['領収証', '領収書', 'レシート'],
+  address: ['丁目', '番地', '県', '市', '区'],
+  contact: ['電話'],
+  servedBy: ['担当'],
+  staff: ['レジ'],
+  columnHeader: ['品名', '数量', '単価', '金額'],
   months: {},
 };

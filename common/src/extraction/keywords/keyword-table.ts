@@ -38,6 +38,22 @@ export interface KeywordTable {
   tin: string[];
   /** Dates that are not the purchase: expiry, validity, points, billing periods. */
   otherDate: string[];
+  /** Legal forms and trade words that mark a business name: GmbH, Sdn Bhd, restaurant, Apotheke. */
+  business: string[];
+  /** Lines that greet or thank: "welcome", "danke". */
+  greeting: string[];
+  /** What the paper calls itself: "receipt", "tax invoice", "Kassenbon". */
+  documentTitle: string[];
+  /** Street words of an address: "street", "Straße", "jalan". */
+  address: string[];
+  /** Phone, fax and web labels. */
+  contact: string[];
+  /** Who served: "served by", "cashier", "Kassierer" — a line saying it is never the merchant. */
+  servedBy: string[];
+  /** Where and for whom: "table", "guests", "Kasse" — leading a line or labelling a number, never the merchant. */
+  staff: string[];
+  /** Column headers over the items: "qty", "price", "Menge". */
+  columnHeader: string[];
   /** Month names and abbreviations → month number. */
   months: Record<string, number>;
 }

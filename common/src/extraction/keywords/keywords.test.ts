@@ -3,7 +3,7 @@ import { KEYWORD_TABLES, keywordPattern, MONTH_NAMES, says, type KeywordKind } f
 
 describe('keyword tables', () => {
   it('has a table for every language the rules read', () => {
-    expect(KEYWORD_TABLES.map((t) => t.language)).toEqual(['en', 'de', 'fr', 'es', 'pt', 'nl', 'it', 'ja']);
+    expect(KEYWORD_TABLES.map((t) => t.language)).toEqual(['en', 'de', 'fr', 'es', 'pt', 'nl', 'it', 'ja', 'ms', 'fil', 'ro']);
   });
 
   it.each<[KeywordKind, string[]]>([
@@ -16,6 +16,15 @@ describe('keyword tables', () => {
     ['change', ['CHANGE 7.50', 'Rückgeld 7,00', 'Rendu 5,00', 'Cambio 0,00', 'Troco 6,96', 'Wisselgeld 1,00', 'RESTO 1,60', 'お釣り ¥838']],
     ['cash', ['CASH 20.00', 'BAR 20,05', 'Espèces 50,00', 'Efectivo 20,00', 'Dinheiro 30,00', 'Contant 20,00', 'CONTANTI 20,00', 'お預り ¥2,000']],
     ['receiptNumber', ['Receipt # 1234', 'Bon-Nr.:933', 'N° ticket 0025243', 'Factura F-12', 'Scontrino 0042', 'Bonnummer 77', 'レシート番号 1234']],
+    ['business', ['ACME SDN BHD', 'Müller GmbH', 'Basil Thai Restaurant', 'SARL Dupont', 'Trattoria Da Enzo', 'イオン株式会社', 'SC MAGAZIN SRL']],
+    ['greeting', ['Thank you', 'Vielen Dank', 'Terima kasih', 'Salamat po', 'Vă mulțumim']],
+    ['address', ['12 Main Street', 'Hauptstraße 5', 'Jalan Ampang', 'Brgy. San Isidro', 'Strada Florilor 3']],
+    ['servedBy', ['Served by Daniel', 'Kassierer: 3', 'Juruwang 2', 'Casier 1']],
+    ['staff', ['TABLE 19', 'Check:137', 'Meja 4']],
+    ['columnHeader', ['QTY DESCRIPTION PRICE', 'Artikel Menge Preis', 'Denumire Cantitate Preț']],
+    ['change', ['BAKI 0.20', 'Sukli 20.00', 'Rest 5,00']],
+    ['cash', ['TUNAI 50.00', 'Numerar 100,00']],
+    ['grandTotal', ['JUMLAH 12.50', 'Total de plată 100,00']],
     ['otherDate', ['EXP 12/28', 'gültig bis 31.12.2026', 'valable jusqu’au', 'válido hasta', 'Punkte', '有効期限']],
   ])('%s reads %j', (kind, lines) => {
     for (const line of lines) expect(says(kind, line), line).toBe(true);

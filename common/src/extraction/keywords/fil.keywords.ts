@@ -1,0 +1,36 @@
+import type { KeywordTable } from './keyword-table.js';
+
+/** Filipino (the Philippines; most receipts there are in English). */
+export const FIL_KEYWORDS: KeywordTable = {
+  language: 'fil',
+  total: ['kabuuan', 'halaga'],
+  grandTotal: ['kabuuang\\s*halaga', 'babayaran'],
+  subtotal: [],
+  tax: ['buwis'],
+  taxIncluded: [],
+  tip: [],
+  suggestion: [],
+  discount: ['diskwento', 'bawas'],
+  rounding: [],
+  change: ['sukli'],
+  cash: [],
+  card: ['bayad'],
+  count: ['dami'],
+  taxBase: [],
+  date: ['petsa'],
+  time: ['oras'],
+  receiptNumber: ['resibo'],
+  tin: [],
+  otherDate: [],
+  business: ['tindahan', 'botika', 'kainan', 'karinderya'],
+  greeting: ['(maraming\\s*)?salamat(\\s*po)?', 'mabuhay'],
+  documentTitle: ['resibo', 'opisyal\\s*na\\s*resibo'],
+  address: ['barangay', 'brgy', 'kalye', 'lungsod'],
+  contact: [],
+  servedBy: ['kahera'],
+  staff: [],
+  columnHeader: ['dami', 'presyo'],
+  months: {
+    enero: 1, pebrero: 2, marso: 3, abril: 4, mayo: 5, hunyo: 6, hulyo: 7, agosto: 8, setyembre: 9, oktubre: 10, nobyembre: 11, disyembre: 12,
+  },
+};

@@ -1,0 +1,36 @@
+import type { KeywordTable } from './keyword-table.js';
+
+/** Romanian (Romania, Moldova). */
+export const RO_KEYWORDS: KeywordTable = {
+  language: 'ro',
+  total: ['total', 'sum(ă|a)'],
+  grandTotal: ['total\\s*de\\s*plat(ă|a)', 'de\\s*plat(ă|a)', 'total\\s*general'],
+  subtotal: ['sub[\\s-]*total'],
+  tax: ['tva', 't\\.v\\.a\\.?'],
+  taxIncluded: ['inclus(ă|a)?'],
+  tip: ['bac(ș|s|ş)i(ș|s|ş)'],
+  suggestion: [],
+  discount: ['reducere', 'discount'],
+  rounding: ['rotunjire'],
+  change: ['rest'],
+  cash: ['numerar'],
+  card: ['card', 'plat(ă|a)\\s*card'],
+  count: ['cantitate', 'nr\\.?\\s*articole'],
+  taxBase: [],
+  date: ['data'],
+  time: ['ora'],
+  receiptNumber: ['bon\\s*fiscal', 'nr\\.?\\s*bon', 'chitan(ț|t|ţ)(ă|a)', 'factur(ă|a)'],
+  tin: ['cif', 'c\\.i\\.f', 'cod\\s*fiscal', 'idno'],
+  otherDate: ['valabil', 'expir(ă|a)'],
+  business: ['s\\.?r\\.?l', 'magazin', 'farmacie', 'brut(ă|a)rie'],
+  greeting: ['(v(ă|a)\\s*)?mul(ț|t|ţ)umim'],
+  documentTitle: ['bon\\s*fiscal', 'chitan(ț|t|ţ)(ă|a)', 'factur(ă|a)'],
+  address: ['strada', 'bulevardul', 'calea', 'pia(ț|t|ţ)a', 'sector'],
+  contact: ['telefon'],
+  servedBy: ['casier', 'operator'],
+  staff: ['casa'],
+  columnHeader: ['denumire', 'cantitate', 'pre(ț|t|ţ)', 'valoare'],
+  months: {
+    ianuarie: 1, februarie: 2, martie: 3, aprilie: 4, mai: 5, iunie: 6, iulie: 7, august: 8, septembrie: 9, octombrie: 10, noiembrie: 11, decembrie: 12,
+  },
+};
