@@ -2,10 +2,10 @@ import type { Category } from '../receipt.schema.js';
 
 const KEYWORDS: Array<[Category, RegExp]> = [
   ['gas', /\b(petrol|petronas|shell|caltex|esso|chevron|exxon|mobil|bp|texaco|fuel|gas station|diesel|unleaded|ron ?9[57])\b/i],
-  ['pharmacy', /\b(pharmacy|farmasi|chemist|drug ?store|guardian|watsons|caring|cvs|walgreens|boots|medical|clinic|apotek)\b/i],
-  ['restaurant', /\b(restoran|restaurant|cafe|café|coffee|kopitiam|bistro|bar|grill|pizza|burger|kitchen|food|dine|eatery|mamak|nasi|mee|noodle|sushi|bakery|bakeries|confectionery|kfc|mcdonald'?s|domino'?s|starbucks|seafood|dakgalbi)\b/i],
+  ['pharmacy', /\b(pharmacy|farmasi|chemist|drug ?store|guardian|watsons|cvs|walgreens|boots|medical|clinic|apotek)\b/i],
+  ['restaurant', /\b(restoran|restaurant|cafe|café|coffee|kopitiam|bistro|bar|grill|pizza|burger|kitchen|food|dine|eatery|mamak|nasi|mee|noodle|sushi|bakery|bakeries|confectionery|kfc|mcdonald'?s|domino'?s|starbucks|seafood)\b/i],
   ['grocery', /\b(grocer(y|ies)|supermarket|hypermarket|mart|market|aeon|tesco|giant|mydin|lotus|walmart|kroger|aldi|lidl|fresh|sayur)\b/i],
-  ['retail', /\b(hardware|stationery|book|florist|handicraft|electrical|supplies|trading|store|shop|kedai|boutique|mall|ikea|d\.?i\.?y|popular|printing|print)\b/i],
+  ['retail', /\b(hardware|stationery|book|florist|handicraft|electrical|supplies|trading|store|shop|kedai|boutique|mall|ikea|d\.?i\.?y|printing|print)\b/i],
 ];
 
 const ITEM_KEYWORDS: Array<[Category, RegExp]> = [

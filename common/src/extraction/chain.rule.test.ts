@@ -13,7 +13,7 @@ describe('known chains', () => {
     [['Kaufl and Filia le', 'Hauptstr. 5'], { name: 'Kaufland', line: 0, where: 'header' }],
     [['WOOLWOTHS', 'MAIN STREET'], { name: 'Woolworths', line: 0, where: 'header' }],
     [['| Tesco Metro', 'Date: 03/04/2024'], { name: 'Tesco', line: 0, where: 'header' }],
-    [['ar', 'イオンスタイル新宿店'], { name: 'AEON STYLE', line: 1, where: 'header' }],
+    [['ar', 'イオン新宿店'], { name: 'AEON', line: 1, where: 'header' }],
     // By its web address anywhere, or named as printed when nothing better is found.
     [['Branch 42', 'TOTAL 5.20', 'Feedback: www.tesco.com/survey'], { name: 'Tesco', line: 2, where: 'domain' }],
     [['Branch 42', ...Array<string>(20).fill('ITEM 1.00'), 'Visit us at sainsburys.co.uk'], { name: "Sainsbury's", line: 21, where: 'domain' }],

@@ -112,7 +112,7 @@ function inHeader(lines: readonly string[]): ChainMatch | null {
     if (PRICED.test(line)) continue;
     for (const start of wordStarts(line)) {
       const read = readFrom(line, start, LONGEST_FORM + 1);
-      // The longest name that fits wins: "AEON STYLE" over "AEON".
+      // The longest name that fits wins: "Carrefour Market" over "Carrefour".
       const found = FORMS.filter((f) => startsWithName(line, read, f)).sort((a, b) => b.letters.length - a.letters.length)[0];
       if (found) return { chain: found.chain, line: i, where: 'header' };
     }

@@ -43,7 +43,7 @@ describe('decideCurrency: the user’s selection against the receipt’s evidenc
     ['GST NO.-27ABCDE1234F1Z5\nTotal 350.00', undefined, 'INR'],
     ['TOTAL 42,10 ¥ 0\nConsulte pela Chave de Acesso', undefined, 'BRL'],
     // A chain that trades in one country; one trading in several places nothing.
-    ['T&T Supermarket\n05/11/25\nTOTAL $14.25', undefined, 'CAD'],
+    ['Loblaws\n05/11/25\nTOTAL $14.25', undefined, 'CAD'],
     ['Walmart\nTOTAL $12.60', undefined, 'USD'],
     // A yen sign among prices with cents, and no Japanese anywhere, is a misread mark.
     ['GOUDA 2,40\nBRIE 3,15 ¥\nTOTAL 5,55\nEUR', undefined, 'EUR'],

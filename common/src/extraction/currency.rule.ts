@@ -75,7 +75,7 @@ export function currencyEvidence(text: string, chain: ChainMatch | null = findCh
     if (count > 0) evidence.push({ code: countryEntry(country)!.currency, weight: repeatedWeight(count), country });
   }
   for (const entry of COUNTRIES) for (const cue of entry.cues ?? []) if (cue.test(text)) evidence.push({ code: entry.currency, weight: CUE_WEIGHT, country: entry.country });
-  // A chain that trades in one currency's countries only ("T&T Supermarket", "Coles") places the receipt.
+  // A chain that trades in one currency's countries only ("Loblaws", "Coles") places the receipt.
   const chainCountries = chain?.chain.countries ?? [];
   const chainCurrencies = new Set(chainCountries.map(currencyForCountry));
   if (chainCurrencies.size === 1) {

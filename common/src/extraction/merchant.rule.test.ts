@@ -32,7 +32,7 @@ describe('merchant', () => {
     [['Ara l Tank stel le', 'Inhaber Max Muster', 'Hauptstr. 5'], 'Ara l Tank stel le'],
     // A shop's legal name beats the mall's chain in its address; the company under a chain's name operates it.
     [['ORCHID FLORIST & GIFTS S/B', 'COMPANY NO: 123456-A', 'LOT 12, AEON Mall SERI KEMBANGAN,'], 'ORCHID FLORIST & GIFTS S/B'],
-    [['/EON STYLE', 'TEL03-1234-5678', '领收证', 'イオンリテール株式会社'], 'AEON STYLE'],
+    [['SEVEN-ELEVEN', 'TEL03-1234-5678', '领收证', 'セブン-イレブン・ジャパン株式会社'], 'SEVEN-ELEVEN'],
     // A chain named lower down stands in only for a header with no real name.
     [['Apr 2, 2026 order', 'Order# 1234567-89012345', 'Get $2.00 Walmart Cash back'], 'Walmart'],
     [['BLUE DOOR BISTRO', '12 Main St', 'Pay with your Walmart card 1.00'], 'BLUE DOOR BISTRO'],

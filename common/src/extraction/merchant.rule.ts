@@ -8,7 +8,7 @@ export const MERCHANT_CONFIDENCE = 0.8;
 const SKIPPED_PREFIXES = /^(receipt|official|sales|vat|invoice|tax\s+in)/i;
 /** Legal forms and trade words that mark a business name, in every language's table. */
 const BUSINESS_WORDS = new RegExp(keywordSource('business'), 'iu');
-/** Trade words alone (and the words joining them): what may follow a chain's name on its line ("Westfalen Tankstelle", "T&T Supermarket"), or stand on a line of their own under a name. */
+/** Trade words alone (and the words joining them): what may follow a chain's name on its line ("Aral Tankstelle", "Lidl Supermarkt"), or stand on a line of their own under a name. */
 const TRADE_WORDS_ONLY = new RegExp(`^(?:${keywordAlternatives('business')}|&|and|und|et|y)+$`, 'iu');
 /** Lines that greet, title or thank, or name only a trade: a name only when nothing better is printed. */
 const GENERIC_LINE = new RegExp(

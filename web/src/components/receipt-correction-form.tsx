@@ -96,10 +96,11 @@ export function ReceiptCorrectionForm({
             name="currency"
             maxLength={3}
             value={draft.values.currency}
-            aria-invalid={Boolean(errors.currency)}
+            aria-invalid={Boolean(byField.currency?.length || errors.currency)}
             onChange={(e) => setValue('currency', e.target.value.toUpperCase())}
           />
           {errors.currency && <p className="field-error">{errors.currency}</p>}
+          <IssueNotes issues={byField.currency} />
         </div>
         <CategorySelect id="fix-category" value={draft.category} onChange={(category) => onChange({ ...draft, category })} />
         {MONEY_FIELDS.map(([field, label]) => input(field, label, { inputMode: 'decimal' }))}

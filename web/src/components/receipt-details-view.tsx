@@ -50,7 +50,9 @@ export function ReceiptDetailsView({ receipt, locator, checks }: { receipt: Rece
                 ? field(key, label, <span className={key === 'total' ? 'amount-total' : undefined}>{formatMoney(receipt[key]!, currency)}</span>, byField[key as IssueField])
                 : null,
             )}
-            <DetailField label="Currency">{currency}</DetailField>
+            <DetailField label="Currency" issues={byField.currency}>
+              {currency}
+            </DetailField>
           </dl>
         </section>
       </div>

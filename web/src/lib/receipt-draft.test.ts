@@ -40,6 +40,14 @@ describe('the correction draft', () => {
     });
   });
 
+  it('keeps the extraction’s doubts about the fields not changed, as the server will', () => {
+    const doubted = { ...base, issues: ['Day and month could be either way', 'Currency not printed; assumed from your choice'], valid: false };
+    const draft = draftOf(doubted, fieldLines);
+    expect(checkDraft(draft, doubted, NOW).issues).toEqual(doubted.issues);
+    expect(checkDraft({ ...draft, values: { ...draft.values, date: '2026-01-06' } }, doubted, NOW).issues).toEqual(['Currency not printed; assumed from your choice']);
+    expect(checkDraft({ ...draft, values: { ...draft.values, currency: 'EUR' } }, doubted, NOW).issues).toEqual(['Day and month could be either way']);
+  });
+
   it('checks the draft again as it is typed: the issues of the values as they stand, and what cannot be read', () => {
     const draft = draftOf(base, fieldLines);
     const mismatch = checkDraft({ ...draft, values: { ...draft.values, total: '12' } }, base, NOW);

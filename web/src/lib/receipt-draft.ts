@@ -5,7 +5,9 @@ import {
   isDayFirst,
   parseDate,
   SOURCED_FIELDS,
-  validateReceipt,
+  doubtsAfterEdit,
+  receiptChanges,
+  receiptIssues,
   type Category,
   type LineItem,
   type ReceiptPatch,
@@ -120,7 +122,7 @@ export interface DraftCheck {
   record: ReceiptRecord;
   /** Values that cannot be saved as typed, by form field (`items.2.amount` for an item's). */
   errors: Record<string, string>;
-  /** The spec §5 issues of the draft as it stands, checked again on each keystroke. */
+  /** The spec §5 issues of the draft as it stands, checked again on each keystroke, and the extraction's doubts about fields not changed. */
   issues: string[];
 }
 
@@ -156,7 +158,9 @@ export function checkDraft(draft: ReceiptDraft, base: ReceiptView, now = new Dat
       amount: money(`items.${i}.amount`, item.amount, 'The amount', true),
     };
   });
-  return { record, errors, issues: validateReceipt(record, now) };
+  // As the server will: a field changed answers its doubt; the others' doubts stand.
+  const doubts = doubtsAfterEdit(base.issues, new Set(Object.keys(receiptChanges(base, record))));
+  return { record, errors, issues: receiptIssues(record, doubts, now) };
 }
 
 /** The PATCH of a checked draft: every field (the server records only what changed) and where each was read. */
