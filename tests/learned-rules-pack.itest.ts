@@ -18,8 +18,18 @@ const json = (body: unknown): RequestInit => ({ headers: { 'Content-Type': 'appl
 const daysAgo = (n: number) => new Date(Date.now() - n * 24 * 3600_000);
 const printed = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
 
-/** A made-up shop's receipt, read by the real OCR: the merchant on top, no keyword in its name. */
-const shopReceipt = (day: Date, total: string) => ['ZENITH OPTICAL GALLERY', `DATE ${printed(day)} 10:20`, `LENS CLOTH ${total}`, `TOTAL ${total}`, 'CASH 50.00'];
+/**
+ * A made-up shop's receipt, read by the real OCR: the merchant on top, no keyword in its name; the
+ * ringgit printed, and cash less change making the total, so only the name is in doubt.
+ */
+const shopReceipt = (day: Date, total: string) => [
+  'ZENITH OPTICAL GALLERY',
+  `DATE ${printed(day)} 10:20`,
+  `LENS CLOTH RM ${total}`,
+  `TOTAL RM ${total}`,
+  'CASH RM 50.00',
+  `CHANGE RM ${(50 - Number(total)).toFixed(2)}`,
+];
 
 describe('rules learned from corrections, and the export pack over HTTP', () => {
   let deployment: Deployment;
@@ -74,6 +84,10 @@ describe('rules learned from corrections, and the export pack over HTTP', () => 
     expect((await owner.request(`/api/user/rules/${nameRule.id}`, { method: 'DELETE' })).status).toBe(204);
     const fourth = await upload(shopReceipt(daysAgo(1), '9.00'), 'fourth.jpg');
     expect(fourth.merchantName).toBe(first.merchantName);
+    // A name with no business word, no known chain and no rule naming it waits for a person; a renamed one did not.
+    expect(first.issues).toContain('Merchant not confirmed by a business word or known chain');
+    expect(fourth).toMatchObject({ issues: ['Merchant not confirmed by a business word or known chain'], valid: false });
+    expect(second).toMatchObject({ issues: [], valid: true });
 
     // Another visitor sees none of it.
     const stranger = new Visitor(deployment.baseUrl, uniqueIp());
