@@ -131,8 +131,12 @@ export const COUNTRIES: readonly CountryEntry[] = [
       /\+44[\s-]?\d/,
     ],
   },
-  { country: 'RO', currency: 'RON', dateOrder: 'dmy', signs: ['lei|LEI|Lei'], cues: [/\b(rom(â|a)nia|bucure(ș|s)ti|cluj|ia(ș|s)i|timi(ș|s)oara|bon fiscal|cif|c\.i\.f|anaf)\b/i, /\+40[\s-]?\d/] },
+  { country: 'RO', currency: 'RON', dateOrder: 'dmy', signs: ['lei|LEI|Lei'], cues: [/\b(rom(â|a)nia|bucure(ș|s)ti|cluj|ia(ș|s)i|timi(ș|s)oara|anaf)\b/i, /\+40[\s-]?\d/] },
+  // Moldova writes Romanian too ("bon fiscal", lei): only its own places and ids tell it from Romania.
   { country: 'MD', currency: 'MDL', dateOrder: 'dmy', signs: ['lei|LEI|Lei', 'MDL'], cues: [/\b(moldova|chi(ș|s|ş)in(ă|a)u|b(ă|a)l(ț|t)i|idno)\b/i, /\+373[\s-]?\d/] },
+  { country: 'NO', currency: 'NOK', dateOrder: 'dmy', cues: [/\b(norge|oslo|bergen|trondheim|mva)\b/i, /\+47[\s-]?\d/] },
+  { country: 'SE', currency: 'SEK', dateOrder: 'dmy', cues: [/\b(sverige|stockholm|göteborg|goteborg|malmö|moms)\b/i, /\+46[\s-]?\d/] },
+  { country: 'DK', currency: 'DKK', dateOrder: 'dmy', cues: [/\b(danmark|københavn|kobenhavn|aarhus)\b/i, /\+45[\s-]?\d/] },
   { country: 'PL', currency: 'PLN', dateOrder: 'dmy', signs: ['zł|ZŁ|zl|ZL', 'PLN'], cues: [/\b(polska|warszawa|krak(ó|o)w|paragon fiskalny|nip)\b/i, /\+48[\s-]?\d/] },
   { country: 'CZ', currency: 'CZK', dateOrder: 'dmy', signs: ['Kč|KČ|Kc', 'CZK'], cues: [/\b(česká|ceska|praha|brno|dič|účtenka)\b/i, /\+420[\s-]?\d/] },
   { country: 'HU', currency: 'HUF', dateOrder: 'dmy', signs: ['Ft|FT', 'HUF'], cues: [/\b(magyarország|budapest|nyugta|adószám)\b/i, /\+36[\s-]?\d/] },
@@ -174,9 +178,9 @@ export function countryEntry(country: string | null | undefined): CountryEntry |
 
 /**
  * The order numeric dates are written in for a currency when the country is not known: that of
- * the countries trading in it, when they agree (day first where they do not, or none is known).
+ * the countries trading in it when they agree; null when they do not, or none is known.
  */
-export function dateOrderOfCurrency(currency: string | undefined): CountryEntry['dateOrder'] {
+export function dateOrderOfCurrency(currency: string | undefined): CountryEntry['dateOrder'] | null {
   const orders = new Set(COUNTRIES.filter((c) => c.currency === (currency ?? 'USD')).map((c) => c.dateOrder));
-  return orders.size === 1 ? [...orders][0]! : 'dmy';
+  return orders.size === 1 ? [...orders][0]! : null;
 }

@@ -1,9 +1,9 @@
 import { dateOrderOfCurrency } from './countries.table.js';
 import { keywordSource, MONTH_NAMES } from './keywords/index.js';
 
-/** Whether numeric dates put the day first in the countries trading in `currency` (countries.table.ts). */
+/** Whether numeric dates put the day first in the countries trading in `currency` (countries.table.ts); most of the world does. */
 export function isDayFirst(currency: string | undefined): boolean {
-  return dateOrderOfCurrency(currency) === 'dmy';
+  return (dateOrderOfCurrency(currency) ?? 'dmy') === 'dmy';
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

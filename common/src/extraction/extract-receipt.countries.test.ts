@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReceiptRecord } from '../receipt.schema.js';
 import { extractReceipt } from './extract-receipt.js';
+import { extractReceiptWithSources } from './extract-receipt.js';
 import { ISSUE_TEXTS, validateReceipt } from './validation.rules.js';
 
 /** Receipts as shops in each country print them (written for these tests), read without a hint. */
@@ -303,6 +304,35 @@ MwSt 7% 0,57`,
 お釣り ¥826`,
     { merchantName: 'イオンスタイル川崎駅前', date: '2026-06-13', currency: 'JPY', subtotal: 1076, tax: 98, total: 1174, items: [{ description: 'ﾊﾟﾝ', amount: 198 }, { description: '牛乳', amount: 238 }, { description: '洗剤', amount: 640 }] },
   ],
+  [
+    'Philippine store printing a bare P for the peso, month first',
+    `SUNRISE GROCERY STORE
+Brgy. San Isidro, Quezon City
+VAT REG TIN 123-456-789-000
+03/04/2026 10:15 AM
+RICE 5KG P 310.00
+COOKING OIL P 95.50
+TOTAL P 405.50
+CASH P 500.00
+CHANGE P 94.50
+Salamat po!`,
+    { merchantName: 'SUNRISE GROCERY STORE', date: '2026-03-04', currency: 'PHP', total: 405.5 },
+  ],
+  [
+    'Moldovan shop in lei, day first',
+    `MAGAZIN ALIMENTAR S.R.L.
+mun. Chisinau, str. Puskin 12
+IDNO 1003600012345
+BON FISCAL
+Data 05.03.2026 Ora 14:22
+PAINE 1 x 8.50 8.50
+LAPTE 2 x 15.75 31.50
+TOTAL LEI 40.00
+NUMERAR 50.00
+REST 10.00
+Va multumim!`,
+    { merchantName: 'MAGAZIN ALIMENTAR S.R.L.', date: '2026-03-05', currency: 'MDL', total: 40 },
+  ],
 ];
 
 describe('extractReceipt on receipts from many countries', () => {
@@ -315,5 +345,31 @@ describe('extractReceipt on receipts from many countries', () => {
     expect(validateReceipt(r, now).filter((issue) => issue !== ISSUE_TEXTS.largeTotal)).toEqual([]);
     expect(r.quality).toBeGreaterThanOrEqual(0.6);
     if ('currency' in expected && expected.currency === undefined) expect(r.currency).toBeUndefined();
+  });
+});
+
+describe('what the receipt’s country settles, and what it leaves in doubt', () => {
+  const now = new Date('2026-11-23T12:00:00Z');
+  const read = (content: string, currencyCode?: string) => extractReceiptWithSources({ content, documents: [{ fields: {} }] }, { now, currencyCode });
+
+  it('reads 05/03 as the 5th of March where the evidence names a day-first country, and as May the 3rd in a month-first one', () => {
+    expect(read('CAFE LUMIERE SARL\nTVA FR12345678901\n05/03/2026 12:00\nTOTAL EUR 12,00\nCB 12,00').receipt.date).toBe('2026-03-05');
+    expect(read('CORNER DELI\nAUSTIN, TX 78701\n05/03/2026 12:00\nTOTAL $12.00\nVISA $12.00').receipt.date).toBe('2026-05-03');
+  });
+
+  it('doubts the order of day and month in Canada, where both are written', () => {
+    const { receipt, doubts } = read('MAPLE HARDWARE STORE\nOTTAWA ON K1P 5G4\n05/03/2026 12:00\nSUBTOTAL 10.00\nHST 13% 1.30\nTOTAL 11.30\nDEBIT 11.30');
+    expect(receipt).toMatchObject({ currency: 'CAD', date: '2026-05-03', total: 11.3 });
+    expect(doubts).toEqual([ISSUE_TEXTS.dateEitherWay]);
+  });
+
+  it('raises no doubt on a receipt whose every key field has evidence', () => {
+    expect(read('MAPLE HARDWARE STORE\nOTTAWA ON K1P 5G4\n2026-03-05 12:00\nSUBTOTAL 10.00\nHST 13% 1.30\nTOTAL 11.30\nDEBIT 11.30').doubts).toEqual([]);
+  });
+
+  it('says when the currency is only the user’s choice, and when the total stands on one line alone', () => {
+    const { receipt, doubts } = read('HARBOUR TRADING CO.\n12.03.2026 10:00\nWIDGET 9.99\nTOTAL 9.99', 'NOK');
+    expect(receipt.currency).toBe('NOK');
+    expect(doubts).toEqual([ISSUE_TEXTS.totalUnconfirmed, ISSUE_TEXTS.currencyAssumed]);
   });
 });

@@ -107,9 +107,9 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   const chain = findChain(lines);
   const currencyDecision = detectCurrency(fieldText(fields.CurrencyCode) ?? fieldText(fields.Currency), text, options.currencyCode, chain);
   const currency = currencyDecision.code;
-  // The receipt's country writes dates its way; without one, the currency's countries do.
-  const countryOrder = countryEntry(currencyDecision.country)?.dateOrder ?? null;
-  const dayFirst = (countryOrder ?? dateOrderOfCurrency(currency)) === 'dmy';
+  // The receipt's country writes dates its way; without one, the countries of the currency (printed or chosen) do.
+  const dateOrder = countryEntry(currencyDecision.country)?.dateOrder ?? (currencyDecision.printed > 0 || currencyDecision.hinted ? dateOrderOfCurrency(currency) : null);
+  const dayFirst = (dateOrder ?? dateOrderOfCurrency(currency) ?? 'dmy') === 'dmy';
   const wholeAmounts = ZERO_DECIMAL_CURRENCIES.has(currency);
   const { totals: fromText, sources: totalSources, contradicted, taxLabelLine, evidence: totalVotes } = findTotalsWithSources(lines, amountReader(currency), currency);
   const confidences: FieldConfidences = {};
@@ -213,7 +213,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
     date: { value: record.date ?? null, byService: dateField !== null, eitherWay: dateFromText?.eitherWay ?? false, farFromOthers: dateFromText?.farFromOthers ?? false, score: dateFromText?.score ?? 0 },
     merchant,
     currency: currencyDecision,
-    dateOrder: countryOrder,
+    dateOrder,
   };
   return { receipt: record, sources, evidence, doubts: keyFieldDoubts(evidence) };
 }

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { currencyDoubt, dateDoubt, keyFieldDoubts, merchantDoubt, totalDoubt, type KeyFieldEvidence } from './confidence.rule.js';
+import type { TotalSupport } from './totals.rule.js';
+import { ISSUE_TEXTS } from './validation.rules.js';
+
+const votes = (support: TotalSupport[], extra: Partial<{ fromSubtotal: boolean; blankLabel: boolean }> = {}) => ({ support, margin: 2, fromSubtotal: false, blankLabel: false, ...extra });
+const total = (e: Partial<KeyFieldEvidence['total']>): KeyFieldEvidence['total'] => ({
+  value: 12.5,
+  byService: false,
+  sumAgrees: false,
+  itemsAgree: false,
+  contradicted: false,
+  ...e,
+});
+
+describe('doubts about the total', () => {
+  it.each<[string, Partial<KeyFieldEvidence['total']>, string | null]>([
+    ['none read', { value: null }, 'totalNotFound'],
+    ['a total line alone', { votes: votes(['total']) }, 'totalUnconfirmed'],
+    ['a grand-total line alone', { votes: votes(['strong']) }, 'totalUnconfirmed'],
+    ['a card line alone', { votes: votes(['payment']) }, 'totalUnconfirmed'],
+    ['a total line and a card line of the same amount', { votes: votes(['total', 'payment']) }, null],
+    ['a total line and cash less change', { votes: votes(['inclusive', 'change']) }, null],
+    ['a total line with subtotal and tax adding up', { votes: votes(['total', 'sum']), sumAgrees: true }, null],
+    ['a total line with the items adding up', { votes: votes(['total', 'table']), itemsAgree: true }, null],
+    ['a tax table and a total line, nothing else', { votes: votes(['inclusive', 'table']) }, 'totalUnconfirmed'],
+    ['three kinds of line', { votes: votes(['strong', 'table', 'payment']) }, null],
+    ['cash less change saying another amount', { votes: votes(['total', 'payment']), contradicted: true }, 'totalUnconfirmed'],
+    ['the subtotal standing in for a total never printed', { votes: votes([], { fromSubtotal: true }) }, 'totalHandwritten'],
+    ['a tip line left blank', { votes: votes(['total', 'payment'], { blankLabel: true }) }, 'totalHandwritten'],
+    ['a tip line left blank, but the printed sum makes the total', { votes: votes(['total', 'sum'], { blankLabel: true }), sumAgrees: true }, null],
+    ['the service’s field', { byService: true }, null],
+    ['the service’s field, contradicted', { byService: true, contradicted: true }, 'totalUnconfirmed'],
+  ])('%s → %s', (_, e, code) => {
+    expect(totalDoubt(total(e))).toBe(code);
+  });
+});
+
+describe('doubts about the date', () => {
+  const date = { value: '2026-05-07', byService: false, eitherWay: false, farFromOthers: false, score: 3 };
+  it.each<[string, Partial<KeyFieldEvidence['date']>, KeyFieldEvidence['dateOrder'], string | null]>([
+    ['none read', { value: null }, null, 'dateNotFound'],
+    ['day over 12', {}, null, null],
+    ['either way, the country writing day first', { eitherWay: true }, 'dmy', null],
+    ['either way, the country writing month first', { eitherWay: true }, 'mdy', null],
+    ['either way, a country writing both (Canada)', { eitherWay: true }, 'either', 'dateEitherWay'],
+    ['either way, no country named', { eitherWay: true }, null, 'dateEitherWay'],
+    ['years from the receipt’s other dates', { farFromOthers: true }, 'dmy', 'dateFarFromOthers'],
+  ])('%s → %s', (_, e, order, code) => {
+    expect(dateDoubt({ ...date, ...e }, order)).toBe(code);
+  });
+});
+
+describe('doubts about the merchant', () => {
+  it.each<[string, Parameters<typeof merchantDoubt>[0], string | null]>([
+    ['none', null, 'merchantNotFound'],
+    ['a known chain in the header', { name: 'Lidl', confidence: 0.8, via: 'chain' }, null],
+    ['a chain named elsewhere, no name in the header', { name: 'Lidl', confidence: 0.5, via: 'mention' }, null],
+    ['the first name-like line, with a business word', { name: 'ACME TRADING SDN BHD', confidence: 0.7, via: 'header', rank: 0, score: 5 }, null],
+    ['the first name-like line, nothing saying it is a business', { name: 'ZENITH OPTICAL', confidence: 0.5, via: 'header', rank: 0, score: 1 }, 'merchantUnconfirmed'],
+    ['a line under others', { name: 'Family Restaurant', confidence: 0.7, via: 'header', rank: 1, score: 4 }, 'merchantBelowHeader'],
+    ['a legal name at the foot', { name: 'REWE Markt GmbH', confidence: 0.5, via: 'foot', rank: 8, score: 4 }, 'merchantBelowHeader'],
+  ])('%s → %s', (_, m, code) => {
+    expect(merchantDoubt(m)).toBe(code);
+  });
+});
+
+describe('doubts about the currency', () => {
+  it.each<[string, Parameters<typeof currencyDoubt>[0], string | null]>([
+    ['a code beside an amount', { code: 'EUR', printed: 3, hinted: false, country: null }, null],
+    ['one country cue', { code: 'CAD', printed: 1.5, hinted: false, country: 'CA' }, null],
+    ['a lone "$" and the user chose dollars', { code: 'USD', printed: 1, hinted: true, country: null }, null],
+    ['a lone "$" and no choice', { code: 'USD', printed: 1, hinted: false, country: null }, 'currencyWeak'],
+    ['nothing printed, the user’s choice', { code: 'MYR', printed: 0, hinted: true, country: null }, 'currencyAssumed'],
+    ['nothing printed, no choice', { code: 'USD', printed: 0, hinted: false, country: null }, 'currencyDefault'],
+  ])('%s → %s', (_, c, code) => {
+    expect(currencyDoubt(c)).toBe(code);
+  });
+});
+
+it('names each doubt with its message, in field order', () => {
+  const doubts = keyFieldDoubts({
+    total: total({ votes: votes(['total']) }),
+    date: { value: '2026-05-07', byService: false, eitherWay: true, farFromOthers: false, score: 1 },
+    merchant: { name: 'Lidl', confidence: 0.8, via: 'chain' },
+    currency: { code: 'EUR', printed: 0, hinted: true, country: null },
+    dateOrder: null,
+  });
+  expect(doubts).toEqual([ISSUE_TEXTS.totalUnconfirmed, ISSUE_TEXTS.dateEitherWay, ISSUE_TEXTS.currencyAssumed]);
+});
