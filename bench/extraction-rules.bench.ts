@@ -38,9 +38,11 @@ function savedDocument(set: string, file: string): RecognizedDocument | null {
   return existsSync(txt) ? { content: readFileSync(txt, 'utf8'), documents: [{ fields: {} }] } : null;
 }
 
+type Weights = import('../common/src/index.js').TotalVoteWeights;
+
 /** What the pipeline decides for a recognised document (runPipeline's extraction and flags), without the owner's rules. */
-function read(doc: RecognizedDocument, currencyCode?: string) {
-  const { receipt: extracted, doubts } = common.extractReceiptWithSources(doc, { now: NOW, currencyCode });
+function read(doc: RecognizedDocument, totalVoteWeights?: Weights) {
+  const { receipt: extracted, doubts } = common.extractReceiptWithSources(doc, { now: NOW, totalVoteWeights });
   const receipt = common.withinMoneyBounds(extracted);
   // The sets are years old: "Date out of reasonable range" would flag every one of them.
   const issues = common.receiptIssues(receipt, doubts, NOW).filter((i) => i !== common.ISSUE_TEXTS.dateOutOfRange);
@@ -87,6 +89,35 @@ console.log(accuracyRows(scored, sets.SETS).join('\n'));
 for (const half of sets.HALVES) {
   const perSet = sets.SETS.map((s) => [s, readiness(scored.filter((r) => r.set === s && r.half === half))] as const).filter(([s]) => scored.some((r) => r.set === s));
   console.log(`\nready (${half} half): ${perSet.map(([s, r]) => `${s} ${(r.precision * 100).toFixed(0)} % right at ${(r.coverage * 100).toFixed(0)} % coverage`).join(' · ')}`);
+}
+
+// The total's chooser: the weights set by hand and those `npm run train:fields` fitted on the tune halves.
+const choosers: Array<[string, Weights]> = [
+  ['hand-set', common.HAND_SET_VOTE_WEIGHTS],
+  ['fitted', common.FITTED_VOTE_WEIGHTS],
+];
+console.log(`\ntotal chooser (the rules use the ${common.TOTAL_VOTE_WEIGHTS === common.FITTED_VOTE_WEIGHTS ? 'fitted' : 'hand-set'} one):\n`);
+console.log('| chooser | half | total | total, date, merchant | ready: precision | ready: coverage |');
+console.log('| --- | --- | --- | --- | --- | --- |');
+for (const [name, weights] of choosers) {
+  const rows: ScoredReceipt[] = [];
+  for (const set of sets.SETS) {
+    for (const label of sets.loadSet(set)) {
+      const doc = savedDocument(set, label.file);
+      if (!doc) continue;
+      const { receipt, ready } = read(doc, weights);
+      rows.push({ set, file: label.file, half: label.half, kind: label.kind, checks: sets.checkReceipt(receipt, label), ready });
+    }
+  }
+  for (const half of sets.HALVES) {
+    const ofHalf = rows.filter((r) => r.half === half);
+    const share = (k: 'total' | 'allThree') => {
+      const labelled = ofHalf.filter((r) => r.checks[k] !== undefined);
+      return `${Math.round((labelled.filter((r) => r.checks[k]).length / Math.max(1, labelled.length)) * 100)} %`;
+    };
+    const r = readiness(ofHalf);
+    console.log(`| ${name} | ${half} | ${share('total')} | ${share('allThree')} | ${(r.precision * 100).toFixed(0)} % | ${(r.coverage * 100).toFixed(0)} % |`);
+  }
 }
 
 if (flagTally.size > 0) {

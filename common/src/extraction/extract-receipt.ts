@@ -13,7 +13,7 @@ import { itemsFromFields, itemsFromTextWithSources, itemWords, MAX_ITEMS } from 
 import { findMerchant } from './merchant.rule.js';
 import { amountReader, ZERO_DECIMAL_CURRENCIES } from './money.rule.js';
 import { computeQuality, type FieldConfidences } from './quality.rule.js';
-import { findTotalsWithSources } from './totals.rule.js';
+import { findTotalsWithSources, type TotalVoteWeights } from './totals.rule.js';
 import { totalMismatch, totalTolerance } from './validation.rules.js';
 
 export const RAW_TEXT_PREVIEW = 200;
@@ -88,6 +88,8 @@ export interface ExtractOptions {
   /** The currency the user picked: the prior that strong evidence in the text may override. */
   currencyCode?: string;
   now?: Date;
+  /** How the total's candidates are weighed (the benchmark compares the hand-set and the fitted chooser). */
+  totalVoteWeights?: TotalVoteWeights;
 }
 
 /**
@@ -111,7 +113,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   const dateOrder = countryEntry(currencyDecision.country)?.dateOrder ?? (currencyDecision.printed > 0 || currencyDecision.hinted ? dateOrderOfCurrency(currency) : null);
   const dayFirst = (dateOrder ?? dateOrderOfCurrency(currency) ?? 'dmy') === 'dmy';
   const wholeAmounts = ZERO_DECIMAL_CURRENCIES.has(currency);
-  const { totals: fromText, sources: totalSources, contradicted, taxLabelLine, evidence: totalVotes } = findTotalsWithSources(lines, amountReader(currency), currency);
+  const { totals: fromText, sources: totalSources, contradicted, taxLabelLine, evidence: totalVotes } = findTotalsWithSources(lines, amountReader(currency), currency, options.totalVoteWeights);
   const confidences: FieldConfidences = {};
   const sources: ReceiptSources = {};
 

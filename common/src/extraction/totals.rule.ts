@@ -1,6 +1,9 @@
 import { keywordSource, OCR_TOTAL, type KeywordKind } from './keywords/index.js';
 import { amountsIn } from './money.rule.js';
 import { plausibleTaxRate } from './tax-rate.rule.js';
+import { TOTAL_VOTE_WEIGHTS } from './total-vote.weights.js';
+
+export { HAND_SET_VOTE_WEIGHTS, FITTED_VOTE_WEIGHTS, TOTAL_VOTE_WEIGHTS } from './total-vote.weights.js';
 
 export interface TextTotals {
   total: number | null;
@@ -64,21 +67,40 @@ const KINDS: Array<{ kind: string; re: RegExp }> = [
   { kind: 'total', re: re(words('total')) },
 ];
 
-const WEIGHT: Record<string, number> = { strong: 4, inclusive: 3, total: 2 };
-/** Paid − change: strong evidence, but a printed total outranks it (receipts round cash payments). */
-const DERIVED_WEIGHT = 2.5;
-/** A total printed after the rounding line is the rounded, final one. */
-const AFTER_ROUNDING_BONUS = 1.5;
+/** Line kinds that state a total, and so vote for their amount. */
+const TOTAL_KINDS = new Set(['strong', 'inclusive', 'total']);
 /** The largest rounding adjustment any till prints. */
 const MAX_ROUNDING = 1;
 /** Cash payments are rounded to the coin (5 cents in Malaysia, Australia, Canada, Switzerland …). */
 const CASH_ROUNDING = 0.05;
-/** Payments that add up to a candidate (voucher + card). */
-const SPLIT_PAYMENT_WEIGHT = 1.5;
-/** The gross column of a tax rate table. */
-const TABLE_WEIGHT = 2;
-/** subtotal + tax + tip − discount agreeing with a candidate. */
-const SUM_AGREEMENT_WEIGHT = 1.5;
+
+/**
+ * What votes for an amount being the total, each counted per line or per sum that says so:
+ * a line labelled as the total, plainly (`total`), unmistakably (`strong`: "grand total", "zu
+ * zahlen") or with its tax included (`inclusive`); such a line printed after the rounding line
+ * (`afterRounding`); a rounding line's amount too large for an adjustment (`rounding`); cash
+ * handed over less the change (`change`); a payment line (`payment`); payments adding up to it
+ * (`split`); a tax table's gross column (`table`); subtotal less discount (`net`); subtotal, tax,
+ * tip and discount adding up to it (`sum`); and being the largest amount voted for (`largest`).
+ */
+export const VOTE_FEATURES = ['strong', 'inclusive', 'total', 'afterRounding', 'rounding', 'change', 'payment', 'split', 'table', 'net', 'sum', 'largest'] as const;
+export type VoteFeature = (typeof VOTE_FEATURES)[number];
+export type TotalVoteWeights = Readonly<Record<VoteFeature, number>>;
+
+/** A candidate for the total and what voted for it. */
+export interface TotalCandidate {
+  amount: number;
+  line: number;
+  features: Partial<Record<VoteFeature, number>>;
+}
+
+const SUPPORT_OF: Partial<Record<VoteFeature, TotalSupport>> = {
+  strong: 'strong', inclusive: 'inclusive', total: 'total', rounding: 'rounding', change: 'change', payment: 'payment', split: 'payment', table: 'table', net: 'net', sum: 'sum',
+};
+
+/** A candidate's weight under a chooser's weights. */
+export const voteWeight = (c: Pick<TotalCandidate, 'features'>, weights: TotalVoteWeights) =>
+  Object.entries(c.features).reduce((sum, [f, n]) => sum + weights[f as VoteFeature] * n!, 0);
 
 /** A field's label is short: a sentence that mentions "payment" or "balance" is not one. */
 const MAX_LABEL_WORDS = 6;
@@ -211,13 +233,15 @@ export function findTotalsWithSources(
   lines: readonly string[],
   read: AmountReader = amountsIn,
   currency?: string,
-): { totals: TextTotals; sources: TotalsSources; contradicted: boolean; taxLabelLine: number; evidence: TotalEvidence } {
-  const votes = new Map<number, { weight: number; line: number; support: Set<TotalSupport> }>();
+  weights: TotalVoteWeights = TOTAL_VOTE_WEIGHTS,
+): { totals: TextTotals; sources: TotalsSources; contradicted: boolean; taxLabelLine: number; evidence: TotalEvidence; candidates: TotalCandidate[] } {
+  const votes = new Map<number, TotalCandidate>();
   // Only a positive amount can be a total (a negative one is a refund or an adjustment).
-  const vote = (amount: number, weight: number, line: number, why: TotalSupport) => {
+  const vote = (amount: number, line: number, ...why: VoteFeature[]) => {
     if (amount <= 0) return;
-    const prior = votes.get(amount);
-    votes.set(amount, { weight: (prior?.weight ?? 0) + weight, line: prior?.line ?? line, support: (prior?.support ?? new Set()).add(why) });
+    const candidate = votes.get(amount) ?? { amount, line, features: {} };
+    for (const f of why) candidate.features[f] = (candidate.features[f] ?? 0) + 1;
+    votes.set(amount, candidate);
   };
   let blankLabel = false;
   const first: Record<string, { amount: number; line: number }> = {};
@@ -238,15 +262,15 @@ export function findTotalsWithSources(
     if (kind === 'total' && read(line).length > 1 && amountsIn(line).length > 1) return;
     const found = amountFor(lines, i, read);
     // A tip or total label with nothing legible beside it, under the priced lines: left to be written in by hand.
-    if (found === null && (kind === 'tip' || kind in WEIGHT) && !/\d/.test(line)) blankLabel = true;
+    if (found === null && (kind === 'tip' || TOTAL_KINDS.has(kind)) && !/\d/.test(line)) blankLabel = true;
     if (found === null) return;
     // A deduction printed among the items (deposit return, coupon) is an item, not the receipt's discount.
     if (kind === 'discount' && found.amount < 0 && !sumSeen) return;
-    if (kind in WEIGHT || kind === 'subtotal') sumSeen = true;
+    if (TOTAL_KINDS.has(kind) || kind === 'subtotal') sumSeen = true;
     first[kind] ??= found;
-    if (kind in WEIGHT) vote(found.amount, WEIGHT[kind]! + (roundingSeen ? AFTER_ROUNDING_BONUS : 0), found.line, kind as TotalSupport);
+    if (TOTAL_KINDS.has(kind)) vote(found.amount, found.line, kind as VoteFeature, ...(roundingSeen ? (['afterRounding'] as const) : []));
     // An adjustment is a coin at most; a larger amount on a rounding line is the rounded total.
-    if (kind === 'rounding' && Math.abs(found.amount) > MAX_ROUNDING) vote(found.amount, WEIGHT.total! + AFTER_ROUNDING_BONUS, found.line, 'rounding');
+    if (kind === 'rounding' && Math.abs(found.amount) > MAX_ROUNDING) vote(found.amount, found.line, 'rounding');
     if (kind === 'rounding') roundingSeen = true;
     if (kind === 'cash' && found.amount > 0) cash.push(found);
     if (kind === 'card' && found.amount > 0) cards.push(found);
@@ -272,49 +296,52 @@ export function findTotalsWithSources(
     const tendered = payments.reduce<{ amount: number; line: number } | null>((a, b) => (!a || b.amount > a.amount ? b : a), null);
     if (tendered && tendered.amount > changeAmount) {
       derived = round2(tendered.amount - changeAmount);
-      vote(derived, DERIVED_WEIGHT, tendered.line, 'change');
+      vote(derived, tendered.line, 'change');
     }
-    for (const p of payments) if (tendered && p.amount < tendered.amount) vote(p.amount, 1, p.line, 'payment');
+    for (const p of payments) if (tendered && p.amount < tendered.amount) vote(p.amount, p.line, 'payment');
   } else {
     // Without change, a payment line states the total itself; payments of different amounts
     // (voucher + card) are parts of it and add up to it, if a printed total agrees.
     const distinct = [...new Set(payments.map((p) => p.amount))];
     const parts = round2(distinct.reduce((a, b) => a + b, 0));
-    if (distinct.length > 1 && votes.has(parts)) vote(parts, SPLIT_PAYMENT_WEIGHT, payments[0]!.line, 'payment');
-    else if (distinct.length === 1) for (const p of payments) vote(p.amount, 1, p.line, 'payment');
+    if (distinct.length > 1 && votes.has(parts)) vote(parts, payments[0]!.line, 'split');
+    else if (distinct.length === 1) for (const p of payments) vote(p.amount, p.line, 'payment');
   }
   // A tax table's gross column adds up to the total.
   const table = taxFromRateTable(lines, read);
-  if (table) vote(table.gross, TABLE_WEIGHT, table.line, 'table');
+  if (table) vote(table.gross, table.line, 'table');
 
   const subtotal = first.subtotal?.amount ?? null;
   const discount = first.discount ? Math.abs(first.discount.amount) : null;
   const tip = first.tip?.amount ?? null;
   const taxLine = first.tax ?? null;
-  if (subtotal !== null && discount !== null && subtotal > discount) vote(round2(subtotal - discount), 1, first.subtotal!.line, 'net');
+  if (subtotal !== null && discount !== null && subtotal > discount) vote(round2(subtotal - discount), first.subtotal!.line, 'net');
   // A candidate the other printed fields add up to gains their agreement.
   if (subtotal !== null && taxLine !== null) {
     const sum = round2(subtotal + taxLine.amount + (tip ?? 0) - (discount ?? 0));
     const agreeing = votes.get(sum);
-    if (agreeing) {
-      agreeing.weight += SUM_AGREEMENT_WEIGHT;
-      agreeing.support.add('sum');
-    }
+    if (agreeing) agreeing.features.sum = 1;
   }
 
-  let total: number | null = null;
-  let best = 0;
-  for (const [amount, { weight }] of votes) {
+  const candidates = [...votes.values()];
+  const largest = Math.max(0, ...candidates.map((c) => c.amount));
+  for (const c of candidates) if (c.amount === largest) c.features.largest = 1;
+  let chosen: TotalCandidate | null = null;
+  let best = -Infinity;
+  for (const c of candidates) {
+    const weight = voteWeight(c, weights);
     // Ties go to the larger amount: a total includes what came before it.
-    if (weight > best || (weight === best && total !== null && amount > total)) {
-      total = amount;
+    if (weight > best || (weight === best && chosen !== null && c.amount > chosen.amount)) {
+      chosen = c;
       best = weight;
     }
   }
-  const runnerUp = Math.max(0, ...[...votes].filter(([amount]) => amount !== total).map(([, v]) => v.weight));
-  const evidence: TotalEvidence = { support: total === null ? [] : [...votes.get(total)!.support], margin: best - runnerUp, fromSubtotal: false, blankLabel };
+  let total: number | null = chosen?.amount ?? null;
+  const runnerUp = Math.max(0, ...candidates.filter((c) => c !== chosen).map((c) => voteWeight(c, weights)));
+  const support = new Set(Object.keys(chosen?.features ?? {}).flatMap((f) => SUPPORT_OF[f as VoteFeature] ?? []));
+  const evidence: TotalEvidence = { support: [...support], margin: chosen ? best - runnerUp : 0, fromSubtotal: false, blankLabel };
   const sources: TotalsSources = {};
-  if (total !== null) sources.total = votes.get(total)!.line;
+  if (chosen) sources.total = chosen.line;
   // With no total printed, the subtotal is the best the receipt says.
   if (total === null && subtotal !== null) {
     total = subtotal;
@@ -344,7 +371,7 @@ export function findTotalsWithSources(
   // Cash − change saying another amount than the total (beyond cash rounding) is a contradiction to report.
   const contradicted = derived !== null && total !== null && Math.abs(derived - total) > CASH_ROUNDING;
   // The first line labelled as tax, with or without an amount read (-1: none): a tax the sums may still give.
-  return { totals, sources, contradicted, taxLabelLine: kinds.indexOf('tax'), evidence };
+  return { totals, sources, contradicted, taxLabelLine: kinds.indexOf('tax'), evidence, candidates };
 }
 
 interface TaxLine {
