@@ -26,6 +26,8 @@ describe('known chains', () => {
     // Short names must be read exactly; a name inside a longer word or after a dot is not the chain.
     [['Lidi', 'RUE DU PORT 12']],
     [['Cooperativa agricola', 'C/ Real 8']],
+    // A long name misread only in its trade word, never in its own: another shop's name is not a misread chain.
+    [['T&T Supermarket', '05/11/25']],
     [['SUPERMERCADOS ALBA S.COOP.', 'Calle Mayor 3']],
     // A priced line is an item, whatever it is called; a fuzzy match needs seven letters or more.
     [['ACME TOOLS', '20W SUPER T5 LAMP 12.00']],

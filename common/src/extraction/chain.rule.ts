@@ -1,5 +1,6 @@
 import { editDistance } from './edit-distance.js';
 import { KNOWN_CHAINS, type KnownChain } from './known-chains.table.js';
+import { keywordSource } from './keywords/index.js';
 
 export interface ChainMatch {
   chain: KnownChain;
@@ -48,10 +49,16 @@ interface Form {
   chain: KnownChain;
   letters: string;
   mask: number;
+  /** The letters of the name's own words, its trade words taken out ("sm" of "SM Supermarket"): what a misread may not touch. */
+  own: string;
 }
 
+const TRADE_WORD = new RegExp(keywordSource('business'), 'giu');
+
 const FORMS: readonly Form[] = KNOWN_CHAINS.flatMap((chain) =>
-  [chain.name, ...(chain.aliases ?? [])].map((f) => ({ chain, letters: nameLetters(f), mask: letterMask(nameLetters(f)) })).filter((f) => f.letters.length >= 3),
+  [chain.name, ...(chain.aliases ?? [])]
+    .map((f) => ({ chain, letters: nameLetters(f), mask: letterMask(nameLetters(f)), own: nameLetters(f.replace(TRADE_WORD, ' ')) }))
+    .filter((f) => f.letters.length >= 3),
 );
 
 const LONGEST_FORM = Math.max(...FORMS.map((f) => f.letters.length));
@@ -93,6 +100,8 @@ function startsWithName(line: string, read: Reading, form: Form): boolean {
   const allowed = Math.floor(want * (1 - SIMILAR) + 1e-9);
   // Each edit loses at most one of the name's letters: more missing from what was read, no match.
   if (bits(form.mask & ~read.masks[Math.min(want + 1, read.letters.length)]!) > allowed) return false;
+  // A long name may be misread in its trade word, not in its own: "T&T Supermarket" is no "SM Supermarket".
+  if (form.own !== form.letters && !read.letters.slice(0, want + 1).includes(form.own)) return false;
   // One letter dropped or added by OCR ("HALIDIRAM'S") is allowed in long names: try each length.
   return [want, want - 1, want + 1].some(
     (n) => read.letters.length >= n && editDistance(read.letters.slice(0, n), form.letters, allowed) <= allowed && endsWord(n),

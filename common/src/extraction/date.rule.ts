@@ -43,6 +43,12 @@ const MONTH_WORD = [...MONTH_NAMES.keys()].map((k) => k.replace(/\./g, '\\.')).j
 const monthOf = (word: string) => MONTH_NAMES.get(word.toLowerCase().replace(/\.$/, ''));
 
 type Reader = (g: RegExpExecArray, dayFirst: boolean) => Omit<DateMatch, 'index'> | null;
+
+/**
+ * Where a year may end: not inside a longer number or an amount ("12.50"), but a time may follow it
+ * glued on, as tills print "Dec26'0707:26PM" and "05 February 201715:45", or after a comma ("07/05/08,02:35 PM").
+ */
+const YEAR_END = '(?:(?![\\d]|[.,]\\d)|(?=[0-2]?\\d:[0-5]\\d)|(?=,\\s?[0-2]?\\d:[0-5]\\d))';
 const sure = (date: string | null) => (date ? { date, ambiguous: false } : null);
 
 /** Date shapes, each with its reader. Separators must agree (12-09/19 is not a date). */
@@ -62,18 +68,19 @@ const PATTERNS: Array<{ re: RegExp; read: Reader }> = [
   },
   // 07 MAY 2018, 02/JAN/2017, 20-Jun-2021, 12 September 2019, 3. März 2020, 12 de marzo de 2024
   {
-    re: new RegExp(`(?<![\\d.,])(\\d{1,2})\\.?[\\s\\/\\-.]*(?:de\\s+|of\\s+)?(${MONTH_WORD})\\.?[\\s\\/\\-.,']*(?:de\\s+)?(\\d{4}|\\d{2})(?![\\d]|[.,]\\d)`, 'iu'),
+    re: new RegExp(`(?<![\\d.,])(\\d{1,2})\\.?[\\s\\/\\-.]*(?:de\\s+|of\\s+)?(${MONTH_WORD})\\.?[\\s\\/\\-.,']*(?:de\\s+)?(\\d{4}|\\d{2})${YEAR_END}`, 'iu'),
     read: (g) => sure(iso(expandYear(Number(g[3])), monthOf(g[2]!)!, Number(g[1]))),
   },
   // May 7, 2018 · August 3 , 2014 · Jun 30,2022 · Mar. 24 2026
   {
     // The day and the year apart: "MAYO 300" (an item and its size) is no date.
-    re: new RegExp(`(?<![\\p{L}])(${MONTH_WORD})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*[,.]\\s*|\\s+)'?(\\d{4}|\\d{2})(?![\\d]|[.,]\\d)`, 'iu'),
+    // "Jun17'13": the year's apostrophe alone parts it from the day.
+    re: new RegExp(`(?<![\\p{L}])(${MONTH_WORD})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*[,.]\\s*'?|\\s+'?|')(\\d{4}|\\d{2})${YEAR_END}`, 'iu'),
     read: (g) => sure(iso(expandYear(Number(g[3])), monthOf(g[1]!)!, Number(g[2]))),
   },
   // 21/09/2017, 19-03-2018, 01/03/18, 7.6.2018, 26-03-18, 12 06 2011
   {
-    re: /(?<![\d.,\/-]|\d:)(\d{1,2})\s?([\/\-.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d]|[.,:]\d|\2\d)/,
+    re: new RegExp(`(?<![\\d.,\\/-]|\\d:)(\\d{1,2})\\s?([\\/\\-.])\\s?(\\d{1,2})\\s?\\2\\s?(\\d{4}|\\d{2})(?!:\\d|\\2\\d)${YEAR_END}`),
     read: (g, dayFirst) => {
       const [a, b] = [Number(g[1]), Number(g[3])];
       const date = normalizeDayMonth(a, b, Number(g[4]), dayFirst);
