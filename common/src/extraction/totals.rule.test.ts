@@ -54,6 +54,11 @@ Total : 37.50 2.25`),
     expect(t.total).toBe(71);
   });
 
+  it('adds a rounding adjustment printed under the total, the rounded total misread or not printed', () => {
+    expect(findTotals(lines(`Total (Incl GST) RM14.18\nRounding RM0.02\nCash RM20.20`)).total).toBe(14.2);
+    expect(findTotals(lines(`Total RM Incl. of GST 14.64\nRounding Adj 0.01\nTotal RM 14.85\nCash 50.00\nCHANGE 35.35`)).total).toBe(14.65);
+  });
+
   it('keeps a printed total over what the cash and change imply', () => {
     const t = findTotals(lines(`SUBTOTAL 13.78\nTOTAL (GST INCL) 13.78\nCASH 20.00\nROUNDING ADJUSTMENTS 0.02\nCHANGE DUE 6.20`));
     expect(t.total).toBe(13.78);

@@ -244,6 +244,7 @@ export function findTotalsWithSources(
     votes.set(amount, candidate);
   };
   let blankLabel = false;
+  let lastTotal: { amount: number; line: number } | null = null;
   const first: Record<string, { amount: number; line: number }> = {};
   const cash: Array<{ amount: number; line: number }> = [];
   const cards: Array<{ amount: number; line: number }> = [];
@@ -271,6 +272,11 @@ export function findTotalsWithSources(
     if (TOTAL_KINDS.has(kind)) vote(found.amount, found.line, kind as VoteFeature, ...(roundingSeen ? (['afterRounding'] as const) : []));
     // An adjustment is a coin at most; a larger amount on a rounding line is the rounded total.
     if (kind === 'rounding' && Math.abs(found.amount) > MAX_ROUNDING) vote(found.amount, found.line, 'rounding');
+    // An adjustment under a total makes the rounded total, whether or not its own line was read ("Total 14.64", "Rounding 0.01");
+    // one among the payment lines rounded the cash handed over, not the total.
+    else if (kind === 'rounding' && found.amount !== 0 && lastTotal) vote(round2(lastTotal.amount + found.amount), found.line, 'rounding');
+    if (TOTAL_KINDS.has(kind)) lastTotal = found;
+    if (LEADING_KINDS.has(kind)) lastTotal = null;
     if (kind === 'rounding') roundingSeen = true;
     if (kind === 'cash' && found.amount > 0) cash.push(found);
     if (kind === 'card' && found.amount > 0) cards.push(found);
