@@ -59,6 +59,10 @@ Total : 37.50 2.25`),
     expect(findTotals(lines(`Total RM Incl. of GST 14.64\nRounding Adj 0.01\nTotal RM 14.85\nCash 50.00\nCHANGE 35.35`)).total).toBe(14.65);
   });
 
+  it('reads change as handed back, whatever sign OCR put before it', () => {
+    expect(findTotals(lines(`Cash Tendered: 40.00\nCHANGE : J -9.55`)).total).toBe(30.45);
+  });
+
   it('keeps a printed total over what the cash and change imply', () => {
     const t = findTotals(lines(`SUBTOTAL 13.78\nTOTAL (GST INCL) 13.78\nCASH 20.00\nROUNDING ADJUSTMENTS 0.02\nCHANGE DUE 6.20`));
     expect(t.total).toBe(13.78);

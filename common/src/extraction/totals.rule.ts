@@ -280,7 +280,8 @@ export function findTotalsWithSources(
     if (kind === 'rounding') roundingSeen = true;
     if (kind === 'cash' && found.amount > 0) cash.push(found);
     if (kind === 'card' && found.amount > 0) cards.push(found);
-    if (kind === 'change' && change === null) change = found.amount;
+    // Change is never negative: a minus before it is OCR's ("CHANGE : J -9.55").
+    if (kind === 'change' && change === null) change = Math.abs(found.amount);
     if (kind === 'tax') taxLines.push({ ...found, rate: /\d\s*%/.test(line), stated: /total|summe|gesamt|合計|計/i.test(line) });
   });
   // Lines printing a rate and one amount, whatever their words ("dont TVA (5.5%) 2.10" with "TVA" garbled):
