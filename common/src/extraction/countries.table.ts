@@ -23,7 +23,8 @@ export interface CountryEntry {
 /** A sign stands before an amount or, spaced, after it. */
 export const signPattern = (sign: string) => new RegExp(`(?<![\\p{L}])(?:${sign})\\.?\\s?-?\\d|\\d[.,]\\d{2}\\s?(?:${sign})(?![\\p{L}])`, 'u');
 
-const US_STATES = 'AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY';
+/** The states' postal codes: a US address's "City, ST". */
+export const US_STATES = 'AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY';
 
 export const COUNTRIES: readonly CountryEntry[] = [
   {

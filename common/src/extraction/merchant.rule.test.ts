@@ -66,6 +66,14 @@ describe('merchant across countries and photos', () => {
     // A generic word alone loses to the real name, wherever it is printed.
     [['Cafe', 'Blue Door Bistro', '12 Rue Odessa'], 'Blue Door Bistro'],
     [['Welcome to', 'HARBOUR BAR & GRILL', '12 Harbour Road'], 'HARBOUR BAR & GRILL'],
+    // A line of trade words alone under a plain name: the name starts above.
+    [['Basil Thai', 'Restaurant & Bar', '1175 Folsom Street'], 'Basil Thai Restaurant & Bar'],
+    // A store's number after the name; staff, table and town lines are never the name.
+    [['BESTBUY#994', 'Thousands of Possibilities, Get Yours'], 'BESTBUY'],
+    [['Check No.: 1', 'EDWARDS DRIVE IN'], 'EDWARDS DRIVE IN'],
+    [['TABLE 19', 'SERVER: ANN', 'ONION PUB & BREWERY'], 'ONION PUB & BREWERY'],
+    [['FAIR OAKS, CA', 'Longboards'], 'Longboards'],
+    [['QTY DESCRIPTION PRICE', 'GREEN LEAF CAFE'], 'GREEN LEAF CAFE'],
     [['TAX INVOICE', 'PAWSOME PETS', 'UNIT 4, 200 MAIN AVE'], 'PAWSOME PETS'],
     // Legal forms of many countries are evidence of a name.
     [['Kassenbon', 'Bäckerei Müller GmbH', 'Hauptstr. 5'], 'Bäckerei Müller GmbH'],

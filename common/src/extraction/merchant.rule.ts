@@ -1,6 +1,7 @@
 import type { RecognizedField } from '../recognized-document.js';
 import { findChain, nameLetters, type ChainMatch } from './chain.rule.js';
 import { ISO_4217 } from './currency.rule.js';
+import { US_STATES } from './countries.table.js';
 import { keywordAlternatives, keywordSource } from './keywords/index.js';
 
 export const MERCHANT_CONFIDENCE = 0.8;
@@ -19,13 +20,15 @@ const DOMAIN = /\.(com|de|fr|es|it|nl|co\.uk|ca)\b/;
 /** Lines of an address, a phone or a web page: never the name. */
 const ADDRESS_LINE = new RegExp(`${keywordSource('contact')}|${keywordSource('address')}|(str|st|rd)\\.(\\s|$)|${DOMAIN.source}|\\d{4,}`, 'iu');
 /** Where and for whom, labelling a value ("TABLE 19", "Check #137", "Kasse 3"); "Round Table Pizza" is a name. */
-const STAFF_LINE = new RegExp(`(?:${keywordSource('staff')})\\s*(?:[:#.]|\\d)`, 'iu');
+const STAFF_LINE = new RegExp(`(?:${keywordSource('staff')})\\s*(?:(?:no|nr|number)\\.?\\s*)?(?:[:#.]|\\d)`, 'iu');
 const COLUMN_WORD = new RegExp(keywordSource('columnHeader'), 'giu');
-/** Phone numbers, web addresses, postcodes, who served, "label: value" lines and priced lines (items, totals) are never the name. */
-const NEVER_A_NAME = new RegExp(`${keywordSource('contact')}|${keywordSource('servedBy')}|${DOMAIN.source}|\\d{4,}|^[\\p{L}\\s.]{2,20}:|\\d[.,]\\d{2}(?!\\d)`, 'iu');
+/** A US town line: "Ventura, CA", "FAIR OAKS, CA". */
+const TOWN_LINE = new RegExp(`,\\s*(?:${US_STATES})\\.?$`);
+/** Phone numbers, web addresses, postcodes, who served, "label: value" lines and priced lines (items, totals) are never the name ("COTTON:ON" is). */
+const NEVER_A_NAME = new RegExp(`${keywordSource('contact')}|${keywordSource('servedBy')}|${DOMAIN.source}|\\d{4,}|^[\\p{L}\\s.]{2,20}:(\\s|$)|\\d[.,]\\d{2}(?!\\d)`, 'iu');
 /** A line of column headers over the items ("QTY DESCRIPTION PRICE"): two or more of them. */
 const isColumnHeader = (line: string) => (line.match(COLUMN_WORD) ?? []).length >= 2;
-const neverAName = (line: string) => NEVER_A_NAME.test(line) || STAFF_LINE.test(line) || isColumnHeader(line);
+const neverAName = (line: string) => NEVER_A_NAME.test(line) || STAFF_LINE.test(line) || isColumnHeader(line) || TOWN_LINE.test(line);
 /** Short words names are made with ("Café de Flore", "Bar & Grill"). */
 const NAME_PARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'el', 'los', 'las', 'da', 'do', 'di', 'del', 'der', 'die', 'das', 'und', 'and', 'of', 'the', 'van', 'von', 'y', 'e', 'et', 'am', 'im', 'zum', 'zur', 'au', 'aux']);
 /** A store, branch or register line: "Store #006", "Filiale 0449", "Succursale", "店舗". */
@@ -60,6 +63,8 @@ export function cleanMerchantLine(line: string): string {
     .replace(/\(\s*[\dA-Z]{0,3}\d{3,}[^)]{0,4}\)/gi, ' ')
     .replace(/\(\s*[\dA-Z]{0,3}\d{4,}\S*$/i, ' ')
     .replace(/\b(co\.?\s*)?(reg|gst|company)\.?\s*(no|id)?\.?\s*[:.]?\s*[\dA-Z-]{5,}.*$/i, ' ')
+    // A store's number after its name ("BESTBUY#994", "Steak 'n Shake No:11").
+    .replace(/\s*(#|\bno\.?\s*:?)\s*\d+\s*$/i, ' ')
     .replace(/^[^\p{L}0-9]+|[^\p{L}0-9.)]+$/gu, '')
     // A letter-spaced logo ("M A R K E T", "R E W E") is one word.
     .replace(/(?<![\p{L}])\p{L}(?: \p{L}(?![\p{L}])){2,}/gu, (m) => m.replace(/ /g, ''))
@@ -183,7 +188,8 @@ function nameLine(lines: readonly string[]): { name: string; confidence: number;
   kept.forEach(({ line, i }, rank) => {
     // A business name may start with a number ("99 Speed Mart"); the spec's fallback may not.
     const business = BUSINESS_WORDS.test(line);
-    if (!isNameLike(line, business) || neverAName(line)) return;
+    // The raw line too: cleaning took a store's number off, and "Check #12" is no name.
+    if (!isNameLike(line, business) || neverAName(line) || STAFF_LINE.test(raw[i]!) || STORE_LINE.test(raw[i]!)) return;
     // A store or branch line under a line names the chain above it ("ALDI" / "Store #006").
     const score = nameScore(line, rank) + (STORE_LINE.test(kept[rank + 1]?.line ?? '') ? STORE_LINE_BONUS : 0);
     if (!best || score > best.score) best = { index: i, score, rank };
@@ -226,7 +232,7 @@ function joinNameLines(raw: readonly string[], head: readonly string[], index: n
     const line = head[next]!;
     const open = (name.match(/\(/g) ?? []).length > (name.match(/\)/g) ?? []).length;
     // A trade word on a line of its own ("WHOLE FOODS" / "MARKET") ends the name above it.
-    const tradeWord = TRADE_WORDS_ONLY.test(line.replace(/\s+/g, ''));
+    const tradeWord = TRADE_WORDS_ONLY.test(line.replace(/\s+/g, '')) && !/\d/.test(raw[next]!);
     if (!(open || tradeWord || LEGAL_FORM_START.test(line)) || !/\p{L}{2}/u.test(line) || /\d{3,}/.test(line)) break;
     name = `${name} ${line}`;
   }
