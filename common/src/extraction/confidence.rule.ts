@@ -75,7 +75,7 @@ export function merchantDoubt(m: FoundMerchant | null): IssueCode | null {
   // A known chain named in the header, or anywhere when the header names nothing else (its loyalty card, its web address).
   if (m.via === 'service' || m.via === 'chain' || m.via === 'mention') return null;
   if (m.via === 'foot' || (m.rank ?? 0) > 0) return 'merchantBelowHeader';
-  return (m.score ?? 0) >= NAME_SCORE ? null : 'merchantUnconfirmed';
+  return (m.score ?? 0) >= NAME_SCORE || m.repeated ? null : 'merchantUnconfirmed';
 }
 
 export function currencyDoubt(c: CurrencyDecision): IssueCode | null {

@@ -40,6 +40,11 @@ describe('merchant', () => {
     expect(findMerchant(undefined, lines)?.name ?? null).toBe(name);
   });
 
+  it('says when the name is printed again further down', () => {
+    expect(findMerchant(undefined, ['Basil Thai', '1175 Folsom St', 'TOTAL 30.94', 'Thank you for dining at Basil Thai'])?.repeated).toBe(true);
+    expect(findMerchant(undefined, ['Basil Thai', 'Basil Thai Catering', 'TOTAL 30.94'])?.repeated).toBe(false);
+  });
+
   it('applies the spec’s shape rules', () => {
     expect(isNameLike('ab')).toBe(false);
     expect(isNameLike('x'.repeat(51))).toBe(false);

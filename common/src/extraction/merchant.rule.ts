@@ -147,7 +147,7 @@ export function findMerchant(
   if (!named) return null;
   // A header line holding a known chain's name is that chain's, as printed.
   const via = holdsChain ? 'chain' : named.line >= SCANNED_LINES ? 'foot' : 'header';
-  return { name: named.name, confidence: named.confidence, line: named.line, via, rank: named.rank, score: named.score };
+  return { name: named.name, confidence: named.confidence, line: named.line, via, rank: named.rank, score: named.score, repeated: printedAgain(named.name, lines, named.line) };
 }
 
 /**
@@ -162,6 +162,17 @@ export interface FoundMerchant {
   via: 'service' | 'chain' | 'mention' | 'header' | 'foot';
   rank?: number;
   score?: number;
+  /** The name is printed again further down ("Thank you for dining at …", its web address). */
+  repeated?: boolean;
+}
+
+/** Names this short recur by chance. */
+const MIN_REPEATED_LETTERS = 4;
+
+/** Whether a name's letters stand again on a line below it (not the next one, which may be its own second line). */
+function printedAgain(name: string, lines: readonly string[], line: number): boolean {
+  const letters = nameLetters(name);
+  return letters.length >= MIN_REPEATED_LETTERS && lines.some((l, i) => i > line + 1 && nameLetters(l).includes(letters));
 }
 
 /** The chain's line as printed when the rest of it is trade words, else the chain's own name. */
