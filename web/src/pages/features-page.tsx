@@ -2,7 +2,7 @@ import { CATEGORIES, MEASURED_ACCURACY, SUPPORTED_CURRENCY_COUNT } from '@receip
 import { Link } from 'react-router-dom';
 import { usePageTitle } from '../hooks/use-page-title.js';
 
-const { world, scans } = MEASURED_ACCURACY;
+const { photos, scans, ready } = MEASURED_ACCURACY;
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 const SECTIONS = [
@@ -26,7 +26,7 @@ const SECTIONS = [
       ['Currencies', `${SUPPORTED_CURRENCY_COUNT} ISO 4217 currencies recognised from codes, symbols and place names.`],
       [
         'Measured accuracy',
-        `On ${world.receipts} ${world.description}: ${pct(world.total)} of totals, ${pct(world.date)} of dates, ${pct(world.merchant)} of merchant names and ${pct(world.currency)} of currencies read correctly. On ${scans.receipts} ${scans.description}: ${pct(scans.total)}, ${pct(scans.date)} and ${pct(scans.merchant)}.`,
+        `On ${photos.receipts} ${photos.description}: ${pct(photos.total)} of totals, ${pct(photos.date)} of dates, ${pct(photos.merchant)} of merchant names and ${pct(photos.currency)} of currencies read correctly. On ${scans.receipts} ${scans.description}: ${pct(scans.total)}, ${pct(scans.date)} and ${pct(scans.merchant)}. Of the receipts called ready for export, ${pct(ready.precision)} had total, date, merchant and currency all right; the other ${pct(1 - ready.coverage)} carry a flag saying which field to check.`,
       ],
       ['Duplicate warnings', 'A receipt uploaded twice is flagged, never silently dropped.'],
     ],

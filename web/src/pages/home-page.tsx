@@ -24,8 +24,8 @@ const pct = (share: number) => `${Math.round(share * 100)}%`;
 const listed = (names: readonly string[]) => `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 
 export const HOME_STATS = [
-  { value: pct(MEASURED_ACCURACY.world.total), label: `of receipt totals read exactly in our benchmark of ${MEASURED_ACCURACY.world.receipts} ${MEASURED_ACCURACY.world.description}` },
-  { value: pct(MEASURED_ACCURACY.world.date), label: 'of receipt dates read correctly in the same benchmark' },
+  { value: pct(MEASURED_ACCURACY.photos.total), label: `of receipt totals read exactly in our benchmark of ${MEASURED_ACCURACY.photos.receipts} ${MEASURED_ACCURACY.photos.description}` },
+  { value: pct(MEASURED_ACCURACY.ready.precision), label: 'of the receipts we call ready for export have every key field right; the others are flagged for you to check' },
   { value: String(SUPPORTED_CURRENCY_COUNT), label: 'ISO 4217 currencies recognised on receipts' },
   { value: String(PIPELINE_STEPS.length), label: 'processing steps you can watch live for every file' },
 ];
