@@ -1,28 +1,37 @@
-// npm run bench:accuracy [-- --set world|sroie] [--limit N] [--engine local|documentai|vlm] [--concurrency N]
+// npm run bench:accuracy [-- --set sroie,sroie-more,world,more] [--limit N] [--engine local|documentai|vlm] [--concurrency N]
 //                         [--tesseract wasm,native] [--skip-baseline] [--verbose] [--dump DIR]
 // --engine vlm reads with the vision model the VLM_* variables name (any OpenAI-compatible
 // endpoint: VLM_BASE_URL=http://127.0.0.1:11434/v1 VLM_MODEL=qwen2.5vl:7b for a local Ollama).
-// The extraction pipeline (decode → prepare → OCR → rules) on ../shared/receipts (40 SROIE scans)
-// and ../shared/receipts-world (real-world photos, scans, PDFs) against their labels, per set,
-// per tune/holdout half and per kind; and, in the same run, today's path before this work
-// (tesseract.js in English only, no page clean-up, no second engine) as the baseline. `--tesseract`
-// names the tesseract backends to run the pipeline with (one side each; default: the one
-// OCR_TESSERACT picks on this host); with two, it prints where their fields agree. Each side runs
-// in a child process of its own, so its CPU time (the whole process tree: decoder processes and
-// native tesseract included) and peak memory are its own; the sides take turns going first, and
-// time is compared as the median of per-receipt paired ratios. The CPU table also runs the
-// tesseract program itself on every image (`--psm 6 -l eng`, OMP_THREAD_LIMIT=1) as the reference,
-// with its own models (Debian's: the small "fast" ones) and with the pipeline's; and, since runs
-// minutes apart drift on a shared machine, each backend and the program taking turns image by
-// image (one receipt at a time; the program from a small process of its own): the ratio of their
-// CPU-s in the same minutes.
+// The extraction pipeline (decode → prepare → OCR → rules) on every labelled set of ../shared, read
+// by tests/support/receipt-sets.ts — `sroie` (receipts/, 40 SROIE scans), `sroie-more`
+// (receipts-sroie-more/, 160 more), `world` (receipts-world/, real-world photos, scans, PDFs) and
+// `more` (receipts-more/, further photos and scans) — against their labels; and, in the same run,
+// today's path before this work (tesseract.js in English only, no page clean-up, no second engine)
+// as the baseline. `--set` names the sets (comma-separated; default: every one that is there, a
+// missing one is said to be skipped), `--limit N` reads the first N receipts of each. Per side it
+// prints the accuracy table bench:rules prints too (bench/accuracy-table.ts): per set, per half
+// (tune / report, by a hash of each file's bytes: rules are tuned on the tune half only) and per
+// kind, every field, line items and "ready for export" — the pipeline's own verdict, the date's
+// age aside since the sets are years old — as how often a ready receipt is right and how many are
+// ready; then that per half and set on a line, and the currency had the user picked the label's.
+// `--tesseract` names the tesseract backends to run the pipeline with (one side each; default: the
+// one OCR_TESSERACT picks on this host); with two, it prints where their fields agree. Each side
+// runs in a child process of its own per set, so its CPU time (the whole process tree: decoder
+// processes and native tesseract included) and peak memory are its own; the sides take turns going
+// first, and time is compared as the median of per-receipt paired ratios. The CPU table also runs
+// the tesseract program itself on every image (`--psm 6 -l eng`, OMP_THREAD_LIMIT=1) as the
+// reference, with its own models (Debian's: the small "fast" ones) and with the pipeline's; and,
+// since runs minutes apart drift on a shared machine, each backend and the program taking turns
+// image by image (one receipt at a time; the program from a small process of its own): the ratio
+// of their CPU-s in the same minutes. `--verbose` lists every receipt; `--dump DIR` writes each
+// receipt's recognised document (the first backend's) to DIR/<set>/<file>.json, which
+// `npm run bench:rules` reads (OCR_DUMP=DIR) to try extraction rules without OCR.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { extractReceipt, sniffMimeType, type ReceiptRecord } from '@receipts/common';
+import { extractReceipt, ISSUE_TEXTS, isExportValid, sniffMimeType, type ReceiptRecord, type RecognizedDocument } from '@receipts/common';
 import { ConfigError, parseConfig } from '@receipts/infra';
 import { pino } from 'pino';
 import { runPipeline } from '@receipts/worker';
@@ -30,13 +39,21 @@ import { runPipeline } from '@receipts/worker';
 import { chooseTesseract, createOcrEngine, vlmOptions, type OcrEngineOptions } from '../worker/dist/ocr/create-ocr-engine.js';
 import type { TesseractBackend } from '../worker/dist/ocr/tesseract.reader.js';
 import { LstmTessdata } from '../worker/dist/ocr/tessdata.js';
+import { accuracyRows, readiness, TABLE_HEADER, type ScoredReceipt } from './accuracy-table.js';
 import { processTreeCpuSeconds, reapedCpuSeconds } from './process-cpu.js';
-import { dateMatches, half, loadWorldLabels, merchantMatches, totalMatches, worldAvailable, worldDir } from '../tests/support/receipts-world.js';
-import { receiptsDir } from '../tests/support/service-process.js';
-import { itemScores, loadLineItemLabels, matchItems, type ItemTally } from '../tests/support/line-items.js';
-import { labelDate, labelTotal, loadLabels, MERCHANT_SIMILARITY, nameSimilarity } from '../tests/support/sroie.js';
+import { matchItems, type ItemTally } from '../tests/support/line-items.js';
+import {
+  checkReceipt,
+  HALVES,
+  loadSet,
+  SET_DIRS,
+  setAvailable,
+  SETS,
+  type FieldChecks,
+  type LabelledReceipt,
+  type SetName,
+} from '../tests/support/receipt-sets.js';
 
-type SetName = 'sroie' | 'world';
 /**
  * The pipeline with a tesseract backend, the baseline, or the tesseract program alone as the CPU
  * reference: with its own (Debian's) models, or with the pipeline's (the npm models' LSTM parts).
@@ -49,34 +66,33 @@ const CLI_SIDES: CliSide[] = ['cli:own', 'cli:same'];
 /** Fields compared between two sides' readings of the same receipt. */
 const AGREEMENT_FIELDS = ['total', 'date', 'merchantName', 'currency', 'subtotal', 'tax', 'receiptNumber', 'items'] as const;
 
-/** One receipt to read and what its label says, in the same terms for both sets. */
-interface Case {
-  file: string;
-  kind: string;
-  half: 'tune' | 'holdout';
-  currency: string;
-  total(r: ReceiptRecord): boolean;
-  date(r: ReceiptRecord): boolean;
-  merchant(r: ReceiptRecord): boolean;
-  secondary: Partial<Record<'subtotal' | 'tax' | 'tip', number>>;
-}
+const SET_TITLES: Record<SetName, string> = {
+  sroie: 'receipts (SROIE scans)',
+  'sroie-more': 'receipts-sroie-more (more SROIE scans)',
+  world: 'receipts-world (real-world photos, scans, PDFs)',
+  more: 'receipts-more (shop and restaurant photos, flatbed scans)',
+};
 
 interface Outcome {
+  set: SetName;
   file: string;
   ms: number;
   readBy?: string;
-  total: boolean;
-  date: boolean;
-  merchant: boolean;
-  currency: boolean;
-  currencyWithHint: boolean;
-  secondary: Partial<Record<'subtotal' | 'tax' | 'tip', boolean>>;
-  /** Against the hand-labelled line items, for the receipts that have them. */
+  /** What was right against the label (checkReceipt); a field the label does not give is absent. Empty for the program alone. */
+  checks: FieldChecks;
+  /** Ready for export: the pipeline's verdict on its own issues, "Date out of reasonable range" aside. */
+  ready: boolean;
+  /** The currency right had the user picked the label's (a hint); absent where the label has none. */
+  currencyWithHint?: boolean;
+  /** Against the labelled line items, for the receipts that have them. */
   items?: ItemTally;
   /** What was read, to compare sides field by field (items as their count). */
   fields?: Partial<Record<(typeof AGREEMENT_FIELDS)[number], string | number | null>>;
   error?: string;
 }
+
+/** A receipt's key across sides (and sets: the same file name may turn up in two of them). */
+const keyOf = (o: { set: string; file: string }) => `${o.set}/${o.file}`;
 
 interface ChildReport {
   outcomes: Outcome[];
@@ -94,7 +110,9 @@ const STEP_ENDS: Partial<Record<string, (typeof CPU_STEPS)[number]>> = { decoded
 
 const { values: args } = parseArgs({
   options: {
+    /** Comma-separated set names (SETS); default every set that is there. */
     set: { type: 'string' },
+    /** The first N receipts of each set. */
     limit: { type: 'string' },
     engine: { type: 'string', default: 'local' },
     concurrency: { type: 'string', default: '2' },
@@ -106,36 +124,20 @@ const { values: args } = parseArgs({
     /** Internal: run the program on the images named on stdin (see programRunner). */
     'program-runner': { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
-    /** Write each receipt's recognised text to DIR/<set>/<file>.txt (ours, the first backend), to tune rules on. */
+    /** Write each receipt's recognised document to DIR/<set>/<file>.json (ours, the first backend), as bench:rules reads it. */
     dump: { type: 'string' },
   },
 });
 
-const money = (a: number | null | undefined, b: number) => a != null && Math.abs(a - b) < 0.005;
+/** A set's labelled receipts, the first --limit of them. */
+const receiptsOf = (set: SetName) => loadSet(set).slice(0, args.limit ? Number(args.limit) : undefined);
 
-async function casesOf(set: SetName): Promise<Case[]> {
-  if (set === 'sroie') {
-    return (await loadLabels()).map((label) => ({
-      file: path.join(receiptsDir, label.file),
-      kind: 'scan',
-      half: half(label.file),
-      currency: 'MYR',
-      total: (r) => r.total === labelTotal(label),
-      date: (r) => r.date === labelDate(label),
-      merchant: (r) => nameSimilarity(r.merchantName, label.company) >= MERCHANT_SIMILARITY,
-      secondary: {},
-    }));
-  }
-  return (await loadWorldLabels()).map((label) => ({
-    file: path.join(worldDir, label.file),
-    kind: label.kind === 'screenshot' ? 'photo' : label.kind,
-    half: half(label.file),
-    currency: label.currency,
-    total: (r) => totalMatches(r.total, label),
-    date: (r) => dateMatches(r.date, label),
-    merchant: (r) => merchantMatches(r.merchantName, label),
-    secondary: Object.fromEntries((['subtotal', 'tax', 'tip'] as const).filter((k) => label[k] !== undefined).map((k) => [k, label[k]!])),
-  }));
+/** A receipt the pipeline could not read: every labelled field wrong, not ready, every labelled item missed. */
+const BLANK: ReceiptRecord = extractReceipt({ content: '', documents: [{ fields: {} }] });
+function unread(label: LabelledReceipt, ms: number, error: string): Outcome {
+  const checks = Object.fromEntries(Object.keys(checkReceipt(BLANK, label)).map((k) => [k, false])) as FieldChecks;
+  const items = label.items ? { tp: 0, fp: 0, fn: label.items.length } : undefined;
+  return { set: label.set, file: label.file, ms, checks, ready: false, currencyWithHint: label.currency ? false : undefined, items, error };
 }
 
 // ---- child: read one set with one side's engine, print a JSON report -------------------------
@@ -143,7 +145,7 @@ async function casesOf(set: SetName): Promise<Case[]> {
 const benchConfig = () => parseConfig({ ...process.env, ROLES: 'api,worker', ...(args.engine ? { OCR_ENGINE: args.engine } : {}) });
 
 /** A side's engine, and how it reads a file through the whole pipeline, warmed on the set's first file. */
-async function warmPipeline(side: Side, cases: Case[], concurrency: number) {
+async function warmPipeline(side: Side, firstFile: string, concurrency: number) {
   const config = benchConfig();
   // A vision model's retries and failures are logged on stderr; stdout carries the report.
   const log = pino({ level: config.LOG_LEVEL, base: { role: 'bench' } }, pino.destination(2));
@@ -169,53 +171,60 @@ async function warmPipeline(side: Side, cases: Case[], concurrency: number) {
   // Start-up (workers, models) is paid once per process, not per receipt: PaddleOCR's models and
   // OSD's worker too (engine.warmUp), which a worker loads on its first page that needs them and keeps.
   // A first file the engine cannot read has warmed it all the same; its own run below reports it.
-  await read(cases[0]!.file).catch(() => undefined);
+  await read(firstFile).catch(() => undefined);
   await engine.warmUp?.();
   return { engine, read };
+}
+
+/** The recognised document as bench:rules reads it back (DIR/<set>/<file>.json); a failed reading as its error. */
+async function dumpDocument(set: SetName, file: string, doc: RecognizedDocument | { error: string }): Promise<void> {
+  await mkdir(path.join(args.dump!, set), { recursive: true });
+  await writeFile(path.join(args.dump!, set, `${file}.json`), JSON.stringify(doc));
 }
 
 async function runChild(set: SetName, side: Side): Promise<void> {
   if (side === 'cli:own' || side === 'cli:same') return runCliChild(set, side);
   if (side.startsWith('paired:')) return runPairedChild(set, side as PairedSide);
   const concurrency = Number(args.concurrency);
-  const cases = (await casesOf(set)).slice(0, args.limit ? Number(args.limit) : undefined);
-  const labelledItems = new Map(loadLineItemLabels().filter((l) => l.set === set).map((l) => [l.file, l.items]));
-  const { engine, read } = await warmPipeline(side, cases, concurrency);
+  const labels = receiptsOf(set);
+  const { engine, read } = await warmPipeline(side, labels[0]!.path, concurrency);
+  const dump = args.dump && side !== 'baseline';
   const cpuStart = processTreeCpuSeconds();
-  const outcomes: Outcome[] = new Array(cases.length);
+  const outcomes: Outcome[] = new Array(labels.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < cases.length) {
-        const c = cases[next]!;
+      while (next < labels.length) {
+        const label = labels[next]!;
         const i = next++;
         const started = performance.now();
+        let result;
         try {
-          const result = await read(c.file);
-          const ms = performance.now() - started;
-          const r = result.receipt;
-          if (args.dump && side !== 'baseline') {
-            await mkdir(path.join(args.dump, set), { recursive: true });
-            await writeFile(path.join(args.dump, set, `${path.basename(c.file)}.txt`), result.fullText);
-          }
-          const withHint = extractReceipt({ content: result.fullText, documents: [{ fields: {} }] }, { currencyCode: c.currency });
-          outcomes[i] = {
-            file: path.basename(c.file),
-            ms,
-            readBy: result.readBy,
-            total: c.total(r),
-            date: c.date(r),
-            merchant: c.merchant(r),
-            currency: (r.currency ?? 'USD') === c.currency,
-            currencyWithHint: (withHint.currency ?? 'USD') === c.currency,
-            secondary: Object.fromEntries(Object.entries(c.secondary).map(([k, v]) => [k, money(r[k as 'tax'], v)])),
-            items: labelledItems.has(path.basename(c.file)) ? matchItems(r.items, labelledItems.get(path.basename(c.file))!) : undefined,
-            fields: { ...Object.fromEntries(AGREEMENT_FIELDS.map((k) => [k, (r[k as keyof ReceiptRecord] as string | number | undefined) ?? null])), items: r.items.length },
-          };
+          result = await read(label.path);
         } catch (err) {
-          const no = { total: false, date: false, merchant: false, currency: false, currencyWithHint: false, secondary: {} };
-          outcomes[i] = { file: path.basename(c.file), ms: performance.now() - started, ...no, error: (err as Error).message };
+          outcomes[i] = unread(label, performance.now() - started, (err as Error).message);
+          if (dump) await dumpDocument(set, label.file, { error: (err as Error).message });
+          continue;
         }
+        const ms = performance.now() - started;
+        const r = result.receipt;
+        const doc: RecognizedDocument = { content: result.fullText, lines: result.lines, readBy: result.readBy, documents: [{ fields: {} }] };
+        if (dump) await dumpDocument(set, label.file, doc);
+        // The same recognition had the user picked the label's currency (the engine itself reads without it).
+        const withHint = label.currency ? extractReceipt(doc, { currencyCode: label.currency }) : undefined;
+        // The sets are years old: "Date out of reasonable range" would flag every one of them.
+        const issues = result.issues.filter((issue) => issue !== ISSUE_TEXTS.dateOutOfRange);
+        outcomes[i] = {
+          set,
+          file: label.file,
+          ms,
+          readBy: result.readBy,
+          checks: checkReceipt(r, label),
+          ready: isExportValid(r, issues),
+          currencyWithHint: withHint ? (withHint.currency ?? 'USD') === label.currency : undefined,
+          items: label.items ? matchItems(r.items, label.items) : undefined,
+          fields: { ...Object.fromEntries(AGREEMENT_FIELDS.map((k) => [k, (r[k as keyof ReceiptRecord] as string | number | undefined) ?? null])), items: r.items.length },
+        };
       }
     }),
   );
@@ -241,7 +250,7 @@ function runProgram(file: string, models: string[] = []) {
  * CPU counts.
  */
 async function runCliChild(set: SetName, side: CliSide): Promise<void> {
-  const cases = (await casesOf(set)).slice(0, args.limit ? Number(args.limit) : undefined);
+  const labels = receiptsOf(set);
   const outcomes: Outcome[] = [];
   const models: string[] = [];
   if (side === 'cli:same') {
@@ -250,12 +259,11 @@ async function runCliChild(set: SetName, side: CliSide): Promise<void> {
     models.push('--tessdata-dir', tessdata.dir);
   }
   const cpuStart = processTreeCpuSeconds();
-  for (const c of cases) {
-    if (!(await programReads(c.file))) continue;
+  for (const label of labels) {
+    if (!(await programReads(label.path))) continue;
     const started = performance.now();
-    const run = runProgram(c.file, models);
-    const no = { total: false, date: false, merchant: false, currency: false, currencyWithHint: false, secondary: {} };
-    outcomes.push({ file: path.basename(c.file), ms: performance.now() - started, ...no, error: run.status === 0 ? undefined : `exit ${run.status ?? run.error?.message}` });
+    const run = runProgram(label.path, models);
+    outcomes.push({ set, file: label.file, ms: performance.now() - started, checks: {}, ready: false, error: run.status === 0 ? undefined : `exit ${run.status ?? run.error?.message}` });
   }
   const report: ChildReport = { outcomes, cpuSeconds: processTreeCpuSeconds() - cpuStart, peakRssMb: 0 };
   process.stdout.write(`\n@@REPORT ${JSON.stringify(report)}\n`);
@@ -269,8 +277,8 @@ async function runCliChild(set: SetName, side: CliSide): Promise<void> {
  * 0.68 and 0.94 CPU-s per image.
  */
 async function runPairedChild(set: SetName, side: PairedSide): Promise<void> {
-  const cases = (await casesOf(set)).slice(0, args.limit ? Number(args.limit) : undefined);
-  const { engine, read } = await warmPipeline(side, cases, 1);
+  const labels = receiptsOf(set);
+  const { engine, read } = await warmPipeline(side, labels[0]!.path, 1);
   const runner = await programRunner();
   const pairs: NonNullable<ChildReport['pairs']> = [];
   const cpuOf = async (run: () => unknown) => {
@@ -278,8 +286,8 @@ async function runPairedChild(set: SetName, side: PairedSide): Promise<void> {
     await run();
     return processTreeCpuSeconds() - before;
   };
-  for (const c of cases) {
-    if (!(await programReads(c.file))) continue;
+  for (const label of labels) {
+    if (!(await programReads(label.path))) continue;
     const steps: StepCpu = { decode: 0, prepare: 0, recognise: 0, extract: 0 };
     let readBy: string | undefined;
     // Five more readings of /proc a receipt (~2 ms of CPU each), counted on the pipeline's side.
@@ -292,14 +300,14 @@ async function runPairedChild(set: SetName, side: PairedSide): Promise<void> {
         steps[part] += now - last;
         last = now;
       };
-      const result = await read(c.file, undefined, onStep).catch(() => undefined);
+      const result = await read(label.path, undefined, onStep).catch(() => undefined);
       steps.extract += processTreeCpuSeconds() - last;
       readBy = result?.readBy;
     };
     const oursFirst = pairs.length % 2 === 0;
-    const first = oursFirst ? await cpuOf(ours) : await runner.run(c.file);
-    const second = oursFirst ? await runner.run(c.file) : await cpuOf(ours);
-    pairs.push({ file: path.basename(c.file), ours: oursFirst ? first : second, program: oursFirst ? second : first, steps, readBy });
+    const first = oursFirst ? await cpuOf(ours) : await runner.run(label.path);
+    const second = oursFirst ? await runner.run(label.path) : await cpuOf(ours);
+    pairs.push({ file: label.file, ours: oursFirst ? first : second, program: oursFirst ? second : first, steps, readBy });
   }
   runner.close();
   await engine.close();
@@ -380,28 +388,6 @@ function child(set: SetName, side: Side, dump = false): Promise<ChildReport> {
     });
   });
 }
-
-const pct = (k: number, n: number) => (n ? `${((k / n) * 100).toFixed(0)} %` : '–');
-const frac = (k: number, n: number) => `${k}/${n} (${pct(k, n)})`;
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? NaN;
-const median = (values: number[]) => quantile(values, 0.5);
-
-function fieldRows(label: string, outcomes: Outcome[]): string {
-  const n = outcomes.length;
-  const count = (f: (o: Outcome) => boolean) => outcomes.filter(f).length;
-  const all3 = count((o) => o.total && o.date && o.merchant);
-  return `| ${label} | ${n} | ${pct(count((o) => o.total), n)} | ${pct(count((o) => o.date), n)} | ${pct(count((o) => o.merchant), n)} | ${pct(count((o) => o.currency), n)} | ${pct(count((o) => o.currencyWithHint), n)} | ${pct(all3, n)} |`;
-}
-
-function secondaryRow(label: string, outcomes: Outcome[]): string {
-  const cells = (['subtotal', 'tax', 'tip'] as const).map((k) => {
-    const labelled = outcomes.filter((o) => o.secondary[k] !== undefined);
-    return frac(labelled.filter((o) => o.secondary[k]).length, labelled.length);
-  });
-  return `| ${label} | ${cells.join(' | ')} |`;
-}
-
-/** The backends `--tesseract` names, or the one OCR_TESSERACT picks on this host. */
 function tesseractBackends(): TesseractBackend[] {
   if (args.tesseract) {
     const named = args.tesseract.split(',').map((b) => b.trim());
@@ -418,9 +404,14 @@ const SIDE_NAMES: Partial<Record<Side, string>> = {
 };
 const sideName = (side: Side) => SIDE_NAMES[side] ?? side;
 
+const pct = (k: number, n: number) => (n ? `${((k / n) * 100).toFixed(0)} %` : '–');
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? NaN;
+const median = (values: number[]) => quantile(values, 0.5);
+
 /** Per field, on how many receipts two sides read the same value. */
 function agreementRows(a: Outcome[], b: Outcome[]): string[] {
-  const pairs = a.map((o, j) => [o, b[j]!] as const).filter(([x, y]) => x.fields && y.fields);
+  const other = new Map(b.map((o) => [keyOf(o), o]));
+  const pairs = a.map((o) => [o, other.get(keyOf(o))] as const).filter((p): p is readonly [Outcome, Outcome] => !!p[0].fields && !!p[1]?.fields);
   return AGREEMENT_FIELDS.map((k) => {
     const differ = pairs.filter(([x, y]) => x.fields![k] !== y.fields![k]);
     const where = differ.map(([x, y]) => `${x.file}: ${JSON.stringify(x.fields![k])} / ${JSON.stringify(y.fields![k])}`).join('; ');
@@ -428,8 +419,36 @@ function agreementRows(a: Outcome[], b: Outcome[]): string[] {
   });
 }
 
+/** The sets `--set` names (comma-separated), or every set. */
+function namedSets(): SetName[] {
+  if (!args.set) return [...SETS];
+  const named = args.set.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const s of named) {
+    if (!(SETS as readonly string[]).includes(s)) {
+      console.error(`--set: ${SETS.join(', ')} (comma-separated), not ${s}`);
+      process.exit(2);
+    }
+  }
+  return [...new Set(named)] as SetName[];
+}
+
+const toScored = (o: Outcome, label: LabelledReceipt): ScoredReceipt => ({ set: o.set, file: o.file, half: label.half, kind: label.kind, checks: o.checks, ready: o.ready, items: o.items });
+
+/** Per set, how often the currency was right had the user picked the label's, on each half. */
+function currencyWithHintLine(outcomes: Outcome[], labels: Map<string, LabelledReceipt>, sets: SetName[]): string | null {
+  const cells = sets.flatMap((set) => {
+    const labelled = outcomes.filter((o) => o.set === set && o.currencyWithHint !== undefined);
+    if (labelled.length === 0) return [];
+    const halves = HALVES.map((h) => {
+      const ofHalf = labelled.filter((o) => labels.get(keyOf(o))?.half === h);
+      return `${pct(ofHalf.filter((o) => o.currencyWithHint).length, ofHalf.length)} (${ofHalf.length})`;
+    });
+    return [`${set} ${halves.join(' / ')}`];
+  });
+  return cells.length ? `currency had the user picked the label's (${HALVES.join(' / ')}): ${cells.join(' · ')}` : null;
+}
+
 async function runParent(): Promise<void> {
-  const sets: SetName[] = args.set ? [args.set as SetName] : ['sroie', 'world'];
   let config;
   try {
     config = benchConfig();
@@ -439,61 +458,36 @@ async function runParent(): Promise<void> {
     console.error(err.message);
     process.exit(2);
   }
+  const named = namedSets();
   const model = config.ocrEngine === 'vlm' ? ` (${config.VLM_MODEL} at ${new URL(config.VLM_BASE_URL!).host})` : '';
   const backends = tesseractBackends();
   const ours = backends.map((b) => `ours:${b}` as const);
+  // Sides take turns going first, so neither always meets a cold or a warm machine.
+  const pipelines: Side[] = [...(args['skip-baseline'] ? [] : (['baseline'] as const)), ...ours];
   const cliThere = spawnSync('tesseract', ['--version'], { stdio: 'ignore' }).status === 0;
   console.log(`bench:accuracy — engine ${args.engine}${model}, tesseract ${backends.join(' and ')}, concurrency ${args.concurrency}, each side in its own process`);
+  const sets: SetName[] = [];
+  for (const set of named) {
+    if (!setAvailable(set)) console.log(`${set}: skipped — ${SET_DIRS[set]} is not there`);
+    else if (receiptsOf(set).length === 0) console.log(`${set}: skipped — no receipts to read`);
+    else sets.push(set);
+  }
+  /** Every receipt each pipeline side read, over the sets, for the accuracy tables at the end. */
+  const read = new Map<Side, Outcome[]>(pipelines.map((side) => [side, []]));
+  const labels = new Map<string, LabelledReceipt>();
   for (const [i, set] of sets.entries()) {
-    if (set === 'world' && !worldAvailable) {
-      console.log(`\n## receipts-world: skipped — ${worldDir} is not there`);
-      continue;
-    }
-    if (set === 'sroie' && !existsSync(path.join(receiptsDir, 'labels.json'))) {
-      console.log(`\n## receipts (SROIE): skipped — ${receiptsDir} is not there`);
-      continue;
-    }
-    // Sides take turns going first, so neither always meets a cold or a warm machine.
-    const pipelines: Side[] = [...(args['skip-baseline'] ? [] : (['baseline'] as const)), ...ours];
+    for (const label of receiptsOf(set)) labels.set(keyOf(label), label);
     const order = i % 2 === 0 ? pipelines : [...pipelines].reverse();
     const reports = {} as Partial<Record<Side, ChildReport>>;
-    // The text dumped is the first backend's.
+    // The document dumped is the first backend's.
     for (const side of order) reports[side] = await child(set, side, side === ours[0]);
     if (cliThere) for (const side of CLI_SIDES) reports[side] = await child(set, side);
     const paired = cliThere ? backends.map((b) => `paired:${b}` as const) : [];
     for (const side of paired) reports[side] = await child(set, side);
-    const cases = await casesOf(set);
-    const kindOf = new Map(cases.map((c) => [path.basename(c.file), c]));
+    for (const side of pipelines) read.get(side)!.push(...reports[side]!.outcomes);
     const first = reports[ours[0]!]!;
 
-    console.log(`\n## ${set === 'sroie' ? 'receipts (40 SROIE scans)' : 'receipts-world (real-world photos, scans, PDFs)'} — ${first.outcomes.length} receipts`);
-    console.log('\n| side / slice | n | total | date | merchant | currency (no hint) | currency (user\'s) | all three |');
-    console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
-    for (const side of pipelines) {
-      const outcomes = reports[side]!.outcomes;
-      const name = sideName(side);
-      console.log(fieldRows(`**${name}** all`, outcomes));
-      for (const h of ['tune', 'holdout'] as const) console.log(fieldRows(`${name} · ${h} half`, outcomes.filter((o) => kindOf.get(o.file)?.half === h)));
-      const kinds = [...new Set(cases.map((c) => c.kind))];
-      if (kinds.length > 1) for (const k of kinds) console.log(fieldRows(`${name} · ${k}`, outcomes.filter((o) => kindOf.get(o.file)?.kind === k)));
-    }
-    if (cases.some((c) => Object.keys(c.secondary).length > 0)) {
-      console.log('\n| side (where labelled) | subtotal | tax | tip |');
-      console.log('| --- | --- | --- | --- |');
-      for (const side of pipelines) console.log(secondaryRow(side, reports[side]!.outcomes));
-    }
-    const labelled = (side: Side) => reports[side]!.outcomes.filter((o) => o.items);
-    if (labelled(ours[0]!).length > 0) {
-      console.log(`\n| line items (hand-labelled receipts) | n | precision | recall | F1 |`);
-      console.log('| --- | --- | --- | --- | --- |');
-      for (const side of pipelines) {
-        for (const h of ['tune', 'holdout', undefined] as const) {
-          const outcomes = labelled(side).filter((o) => !h || kindOf.get(o.file)?.half === h);
-          const s = itemScores(outcomes.map((o) => o.items!));
-          console.log(`| ${side} · ${h ?? 'all'} | ${outcomes.length} | ${s.precision.toFixed(2)} | ${s.recall.toFixed(2)} | ${s.f1.toFixed(2)} |`);
-        }
-      }
-    }
+    console.log(`\n## ${set}: ${SET_TITLES[set]} — ${first.outcomes.length} receipts (accuracy: the tables at the end)`);
     if (ours.length > 1) {
       console.log(`\n| field: ${ours[0]} and ${ours[1]} read the same | receipts | where they differ (${ours[0]} / ${ours[1]}) |`);
       console.log('| --- | --- | --- |');
@@ -507,13 +501,21 @@ async function runParent(): Promise<void> {
       if (errors.length) console.log(`${side}, failed: ${errors.map((o) => `${o.file} (${o.error})`).join('; ')}`);
     }
 
+    const bySide = new Map(pipelines.map((side) => [side, new Map(reports[side]!.outcomes.map((o) => [keyOf(o), o]))]));
     if (args.verbose) {
-      console.log(`\n| receipt | ${pipelines.map((side) => `${side}: ms, reader, total/date/merchant/currency, tax where labelled`).join(' | ')} |`);
-      console.log(`| --- |${pipelines.map(() => ' --- |').join('')}`);
+      console.log(`\n| receipt | half · kind | ${pipelines.map((side) => `${side}: time, reader, total/date/merchant/currency (– not labelled), ready, tax where labelled`).join(' | ')} |`);
+      console.log(`| --- | --- |${pipelines.map(() => ' --- |').join('')}`);
+      const tick = (b: boolean | undefined) => (b === undefined ? '–' : b ? '✓' : '·');
       // A missed tax shows what was read instead.
-      const tax = (o: Outcome) => (o.secondary.tax === undefined ? '' : o.secondary.tax ? ' tax ✓' : ` tax · (${o.fields?.tax ?? 'none'})`);
-      const mark = (o: Outcome) => `${(o.ms / 1000).toFixed(1)} s ${o.readBy ?? o.error} ${[o.total, o.date, o.merchant, o.currency].map((b) => (b ? '✓' : '·')).join('')}${tax(o)}`;
-      first.outcomes.forEach((o, j) => console.log(`| ${o.file} | ${pipelines.map((side) => mark(reports[side]!.outcomes[j]!)).join(' | ')} |`));
+      const tax = (o: Outcome) => (o.checks.tax === undefined ? '' : o.checks.tax ? ' tax ✓' : ` tax · (${o.fields?.tax ?? 'none'})`);
+      const mark = (o: Outcome | undefined) =>
+        o
+          ? `${(o.ms / 1000).toFixed(1)} s ${o.readBy ?? o.error} ${[o.checks.total, o.checks.date, o.checks.merchant, o.checks.currency].map(tick).join('')}${o.ready ? ' ready' : ''}${tax(o)}`
+          : '–';
+      for (const o of first.outcomes) {
+        const label = labels.get(keyOf(o));
+        console.log(`| ${o.file} | ${label?.half} · ${label?.kind} | ${pipelines.map((side) => mark(bySide.get(side)!.get(keyOf(o)))).join(' | ')} |`);
+      }
     }
 
     const perReceipt = (side: Side) => reports[side]!.cpuSeconds / reports[side]!.outcomes.length;
@@ -531,6 +533,10 @@ async function runParent(): Promise<void> {
     }
     for (const side of paired) {
       const pairs = reports[side]!.pairs!;
+      if (pairs.length === 0) {
+        console.log(`\n${side.replace('paired:', 'ours:')} and the program, taking turns: no image the program reads as it is`);
+        continue;
+      }
       const sum = (k: 'ours' | 'program') => pairs.reduce((a, p) => a + p[k], 0);
       const ratios = pairs.filter((p) => p.program > 0).map((p) => p.ours / p.program);
       console.log(
@@ -540,10 +546,33 @@ async function runParent(): Promise<void> {
       printStepCpu(pairs);
     }
     if (reports.baseline) {
+      const baseline = bySide.get('baseline')!;
       for (const side of ours) {
-        const paired = reports[side]!.outcomes.map((o, j) => o.ms / reports.baseline!.outcomes[j]!.ms);
-        console.log(`\n${side} ÷ baseline, time: median of per-receipt paired ratios ${median(paired).toFixed(2)}; CPU ${(perReceipt(side) / perReceipt('baseline')).toFixed(2)}`);
+        const ratios = reports[side]!.outcomes.flatMap((o) => {
+          const b = baseline.get(keyOf(o));
+          return b ? [o.ms / b.ms] : [];
+        });
+        console.log(`\n${side} ÷ baseline, time: median of per-receipt paired ratios ${median(ratios).toFixed(2)}; CPU ${(perReceipt(side) / perReceipt('baseline')).toFixed(2)}`);
       }
+    }
+  }
+
+  if (sets.length > 0) {
+    console.log(`\n## accuracy — ${sets.join(', ')}: per set, per half (tune / report, by a hash of each file's bytes) and per kind`);
+    console.log('ready: the pipeline would export it (quality ≥ 0.6, no open flag, the age of the date aside); its precision is how many of those have total, date, merchant and currency right');
+    for (const side of pipelines) {
+      const outcomes = read.get(side)!;
+      const scored = outcomes.map((o) => toScored(o, labels.get(keyOf(o))!));
+      console.log(`\n### ${sideName(side)}\n`);
+      console.log(TABLE_HEADER.join('\n'));
+      console.log(accuracyRows(scored, sets).join('\n'));
+      console.log('');
+      for (const half of HALVES) {
+        const perSet = sets.map((s) => [s, readiness(scored.filter((r) => r.set === s && r.half === half))] as const).filter(([s]) => scored.some((r) => r.set === s));
+        console.log(`ready (${half} half): ${perSet.map(([s, r]) => `${s} ${(r.precision * 100).toFixed(0)} % right at ${(r.coverage * 100).toFixed(0)} % coverage`).join(' · ')}`);
+      }
+      const hint = currencyWithHintLine(outcomes, labels, sets);
+      if (hint) console.log(hint);
     }
   }
   process.exit(0);
