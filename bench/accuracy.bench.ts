@@ -1,5 +1,5 @@
 // npm run bench:accuracy [-- --set sroie,sroie-more,world,more] [--limit N] [--engine local|documentai|vlm] [--concurrency N]
-//                         [--tesseract wasm,native] [--skip-baseline] [--verbose] [--dump DIR]
+//                         [--tesseract wasm,native] [--skip-baseline] [--skip-program] [--verbose] [--dump DIR]
 // --engine vlm reads with the vision model the VLM_* variables name (any OpenAI-compatible
 // endpoint: VLM_BASE_URL=http://127.0.0.1:11434/v1 VLM_MODEL=qwen2.5vl:7b for a local Ollama).
 // The extraction pipeline (decode → prepare → OCR → rules) on every labelled set of ../shared, read
@@ -119,6 +119,7 @@ const { values: args } = parseArgs({
     /** Comma-separated tesseract backends (wasm, native), one side each. */
     tesseract: { type: 'string' },
     'skip-baseline': { type: 'boolean', default: false },
+    'skip-program': { type: 'boolean', default: false },
     child: { type: 'string' },
     side: { type: 'string' },
     /** Internal: run the program on the images named on stdin (see programRunner). */
@@ -464,7 +465,8 @@ async function runParent(): Promise<void> {
   const ours = backends.map((b) => `ours:${b}` as const);
   // Sides take turns going first, so neither always meets a cold or a warm machine.
   const pipelines: Side[] = [...(args['skip-baseline'] ? [] : (['baseline'] as const)), ...ours];
-  const cliThere = spawnSync('tesseract', ['--version'], { stdio: 'ignore' }).status === 0;
+  // --skip-program: accuracy alone, without the tesseract program's CPU reference (its runs double a full run's time).
+  const cliThere = !args['skip-program'] && spawnSync('tesseract', ['--version'], { stdio: 'ignore' }).status === 0;
   console.log(`bench:accuracy — engine ${args.engine}${model}, tesseract ${backends.join(' and ')}, concurrency ${args.concurrency}, each side in its own process`);
   const sets: SetName[] = [];
   for (const set of named) {
