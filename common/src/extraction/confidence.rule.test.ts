@@ -3,7 +3,7 @@ import { currencyDoubt, dateDoubt, keyFieldDoubts, merchantDoubt, totalDoubt, ty
 import type { TotalSupport } from './totals.rule.js';
 import { ISSUE_TEXTS } from './validation.rules.js';
 
-const votes = (support: TotalSupport[], extra: Partial<{ fromSubtotal: boolean; blankLabel: boolean }> = {}) => ({ support, margin: 2, fromSubtotal: false, blankLabel: false, ...extra });
+const votes = (support: TotalSupport[], extra: Partial<{ fromSubtotal: boolean; blankLabel: boolean }> = {}) => ({ support, fromSubtotal: false, blankLabel: false, ...extra });
 const total = (e: Partial<KeyFieldEvidence['total']>): KeyFieldEvidence['total'] => ({
   value: 12.5,
   byService: false,
@@ -37,7 +37,7 @@ describe('doubts about the total', () => {
 });
 
 describe('doubts about the date', () => {
-  const date = { value: '2026-05-07', byService: false, eitherWay: false, farFromOthers: false, score: 3 };
+  const date = { value: '2026-05-07', byService: false, eitherWay: false, farFromOthers: false };
   it.each<[string, Partial<KeyFieldEvidence['date']>, KeyFieldEvidence['dateOrder'], string | null]>([
     ['none read', { value: null }, null, 'dateNotFound'],
     ['day over 12', {}, null, null],
@@ -82,7 +82,7 @@ describe('doubts about the currency', () => {
 it('names each doubt with its message, in field order', () => {
   const doubts = keyFieldDoubts({
     total: total({ votes: votes(['total']) }),
-    date: { value: '2026-05-07', byService: false, eitherWay: true, farFromOthers: false, score: 1 },
+    date: { value: '2026-05-07', byService: false, eitherWay: true, farFromOthers: false },
     merchant: { name: 'Lidl', confidence: 0.8, via: 'chain' },
     currency: { code: 'EUR', printed: 0, hinted: true, country: null },
     dateOrder: null,

@@ -27,8 +27,6 @@ export interface KeyFieldEvidence {
     /** Day and month both ≤ 12, their order taken from the country's custom. */
     eitherWay: boolean;
     farFromOthers: boolean;
-    /** How strongly the receipt marks it as the purchase date (date.rule.ts's score). */
-    score: number;
   };
   merchant: FoundMerchant | null;
   currency: CurrencyDecision;

@@ -129,7 +129,7 @@ describe('the purchase date among the receipt’s dates', () => {
   });
 
   it('says which line it read', () => {
-    expect(findDateWithSource(['SHOP', 'Datum 02.01.2026'], true, NOW)).toEqual({ date: '2026-01-02', line: 1, eitherWay: true, farFromOthers: false, score: 3.3 });
+    expect(findDateWithSource(['SHOP', 'Datum 02.01.2026'], true, NOW)).toEqual({ date: '2026-01-02', line: 1, eitherWay: true, farFromOthers: false });
     expect(findTimeWithSource(['SHOP', 'Uhrzeit 16:20:26 Uhr'])).toEqual({ time: '16:20:26', line: 1 });
     // Opening hours at the top are times too; the one beside the date is the purchase's.
     expect(findTimeWithSource(['Mo - Sa 7:00 bis 22:00 Uhr', 'SUMME 5,00', '13.01.2020', '17:25 Bon 933'], 2)).toEqual({ time: '17:25', line: 3 });

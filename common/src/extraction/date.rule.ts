@@ -178,8 +178,6 @@ export interface FoundDate {
   eitherWay: boolean;
   /** The receipt prints other dates, and this one is far from all of them. */
   farFromOthers: boolean;
-  /** How strongly the receipt says this is the purchase date (a date word, a time beside it, printed twice …). */
-  score: number;
 }
 
 /** The purchase date: the best-scored candidate, the earliest printed on a tie. */
@@ -190,7 +188,7 @@ export function findDateWithSource(lines: readonly string[], dayFirst: boolean, 
   if (!best) return null;
   const others = candidates.filter((c) => c.date !== best.date).map((c) => dayNumber(c.date));
   const farFromOthers = others.length > 0 && others.every((d) => Math.abs(d - dayNumber(best.date)) > FAR_DAYS);
-  return { date: best.date, line: best.line, eitherWay: best.eitherWay, farFromOthers, score: best.score };
+  return { date: best.date, line: best.line, eitherWay: best.eitherWay, farFromOthers };
 }
 
 export function findDate(lines: readonly string[], dayFirst: boolean, now?: Date): string | null {

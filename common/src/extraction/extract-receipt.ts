@@ -212,7 +212,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
       itemsAgree: items.length >= 2 && record.total !== null && itemsAgree(items.reduce((s, i) => s + (i.amount ?? 0), 0), items.length, null, record.total ?? null) && itemLinesHold(items),
       contradicted: disagreement,
     },
-    date: { value: record.date ?? null, byService: dateField !== null, eitherWay: dateFromText?.eitherWay ?? false, farFromOthers: dateFromText?.farFromOthers ?? false, score: dateFromText?.score ?? 0 },
+    date: { value: record.date ?? null, byService: dateField !== null, eitherWay: dateFromText?.eitherWay ?? false, farFromOthers: dateFromText?.farFromOthers ?? false },
     merchant,
     currency: currencyDecision,
     dateOrder,

@@ -26,11 +26,9 @@ export type AmountReader = (line: string) => number[];
  */
 export type TotalSupport = 'strong' | 'inclusive' | 'total' | 'rounding' | 'payment' | 'change' | 'table' | 'net' | 'sum';
 
-/** How the total was decided: what voted for it, and by how much it beat the next amount. */
+/** How the total was decided: what voted for it. */
 export interface TotalEvidence {
   support: TotalSupport[];
-  /** Its votes' weight less the runner-up's (its whole weight when alone). */
-  margin: number;
   /** No total was printed: the subtotal stands in for it. */
   fromSubtotal: boolean;
   /** A tip or total label printed with no amount (a card slip left for the pen). */
@@ -344,9 +342,8 @@ export function findTotalsWithSources(
     }
   }
   let total: number | null = chosen?.amount ?? null;
-  const runnerUp = Math.max(0, ...candidates.filter((c) => c !== chosen).map((c) => voteWeight(c, weights)));
   const support = new Set(Object.keys(chosen?.features ?? {}).flatMap((f) => SUPPORT_OF[f as VoteFeature] ?? []));
-  const evidence: TotalEvidence = { support: [...support], margin: chosen ? best - runnerUp : 0, fromSubtotal: false, blankLabel };
+  const evidence: TotalEvidence = { support: [...support], fromSubtotal: false, blankLabel };
   const sources: TotalsSources = {};
   if (chosen) sources.total = chosen.line;
   // With no total printed, the subtotal is the best the receipt says.
