@@ -99,7 +99,7 @@ export interface ExtractOptions {
  * amounts have decimals. A total that the printed subtotal, tax, tip and discount contradict
  * lowers the quality (and the validation reports the mismatch) instead of being silently replaced.
  */
-export function extractReceiptWithSources(doc: RecognizedDocument, options: ExtractOptions = {}): { receipt: ReceiptRecord; sources: ReceiptSources; evidence: KeyFieldEvidence; doubts: string[] } {
+export function extractReceiptWithSources(doc: RecognizedDocument, options: ExtractOptions = {}): { receipt: ReceiptRecord; sources: ReceiptSources; doubts: string[] } {
   const fields = doc.documents[0]?.fields ?? {};
   const indexed = indexedLines(doc.content);
   const lines = indexed.map((l) => l.text);
@@ -149,11 +149,11 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
     confidences.total = totalField !== null ? (fields.Total?.confidence ?? TEXT_RULE_CONFIDENCE) : fromText.total !== null ? TEXT_RULE_CONFIDENCE : DISAGREEMENT_CONFIDENCE;
   }
   if (totalField === null) sources.total = rawIndex(totalSources.total);
+  const itemsTotal = items.reduce((s, i) => s + (i.amount ?? 0), 0);
   if (items.length > 0) {
-    const sum = items.reduce((s, i) => s + (i.amount ?? 0), 0);
     // Items that add up to the receipt's sum were read right; others are a guess. A service's
     // items are taken at its word only while they add up too (a vision model may invent a line).
-    const agree = itemsAgree(sum, items.length, subtotal, total);
+    const agree = itemsAgree(itemsTotal, items.length, subtotal, total);
     const serviceConfidence = fields.Items?.confidence ?? TEXT_RULE_CONFIDENCE;
     confidences.items =
       serviceItems.length > 0 ? (agree && itemLinesHold(items) ? serviceConfidence : Math.min(serviceConfidence, DISAGREEMENT_CONFIDENCE)) : agree ? 0.8 : 0.4;
@@ -209,7 +209,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
       // As printed, before a VAT-inclusive subtotal is taken net of its tax (which would make it agree by construction).
       sumAgrees: sumAgrees({ ...record, subtotal: printedSubtotal }),
       // Items making the subtotal confirm the total through sumAgrees; here they make the total itself.
-      itemsAgree: items.length >= 2 && record.total !== null && itemsAgree(items.reduce((s, i) => s + (i.amount ?? 0), 0), items.length, null, record.total ?? null) && itemLinesHold(items),
+      itemsAgree: items.length >= 2 && record.total != null && itemsAgree(itemsTotal, items.length, null, record.total) && itemLinesHold(items),
       contradicted: disagreement,
     },
     date: { value: record.date ?? null, byService: dateField !== null, eitherWay: dateFromText?.eitherWay ?? false, farFromOthers: dateFromText?.farFromOthers ?? false },
@@ -217,7 +217,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
     currency: currencyDecision,
     dateOrder,
   };
-  return { receipt: record, sources, evidence, doubts: keyFieldDoubts(evidence) };
+  return { receipt: record, sources, doubts: keyFieldDoubts(evidence) };
 }
 
 const tradesIn = (countries: readonly string[], currency: string) => countries.some((c) => currencyForCountry(c) === currency);
