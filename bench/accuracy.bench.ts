@@ -530,7 +530,7 @@ async function runParent(): Promise<void> {
       console.log(`| ${sideName(side)} | ${quantile(times, 0.5).toFixed(0)} ms | ${quantile(times, 0.95).toFixed(0)} ms | ${perReceipt(side).toFixed(2)} | ${ratios} | ${reports[side]!.peakRssMb.toFixed(0)} MB |`);
     }
     for (const side of CLI_SIDES) {
-      if (!reports[side]) console.log(`| ${sideName(side)} | not installed here | | | | | |`);
+      if (!reports[side]) console.log(`| ${sideName(side)} | ${args['skip-program'] ? 'not run (--skip-program)' : 'not installed here'} | | | | | |`);
       else console.log(`| ${sideName(side)}, ${reports[side].outcomes.length} images | | | ${perReceipt(side).toFixed(2)} | | | |`);
     }
     for (const side of paired) {
