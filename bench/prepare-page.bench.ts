@@ -4,11 +4,11 @@
 // by PaddleOCR, which reads photos first in the local engine) — what each page-preparation step
 // (worker/src/document/*.step.ts) does for OCR on ../shared/receipts-world and a sample of the SROIE
 // scans: fields right after extraction and the labelled total found in the OCR text, today's decoded
-// image against prepared ones (all steps, and all but one), tune and holdout halves apart, CPU per image;
+// image against prepared ones (all steps, and all but one), tune and report halves apart (by a hash of each file's bytes), CPU per image;
 // and orientation: tesseract OSD against trial rotations judged by OCR confidence.
 // OCR results are cached in /tmp/prepare-page-bench by image hash, so reruns only read what changed.
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -26,7 +26,8 @@ import type { PageImage } from '../worker/src/ocr/ocr-engine.js';
 import { createPaddleOcr, type PaddleOcr } from '../worker/src/ocr/paddle-ocr.engine.js';
 import { readingOrder } from '../worker/src/ocr/reading-order.js';
 import { closeOrientationDetector, type OrientationGuess } from '../worker/src/ocr/orientation.detector.js';
-import { dateMatches, half, loadWorldLabels, merchantMatches, totalMatches, worldDir } from '../tests/support/receipts-world.js';
+import { dateMatches, loadWorldLabels, merchantMatches, totalMatches, worldDir } from '../tests/support/receipts-world.js';
+import { HALVES, halfOfBytes, type Half } from '../tests/support/receipt-sets.js';
 import { receiptsDir } from '../tests/support/service-process.js';
 import { labelDate, labelTotal, loadLabels, MERCHANT_SIMILARITY, nameSimilarity } from '../tests/support/sroie.js';
 
@@ -44,7 +45,7 @@ await mkdir(CACHE, { recursive: true });
 interface Item {
   file: string;
   kind: string;
-  half: 'tune' | 'holdout';
+  half: Half;
   /** Clockwise turn the decoded (EXIF-applied) page needs. */
   rotated: number;
   language: string;
@@ -61,7 +62,7 @@ async function items(): Promise<Item[]> {
       return {
         file: path.join(worldDir, label.file),
         kind: label.kind,
-        half: half(label.file),
+        half: halfOfBytes(readFileSync(path.join(worldDir, label.file))),
         rotated: (label.rotated - exif + 360) % 360,
         language: label.language,
         total: label.total,
@@ -74,7 +75,7 @@ async function items(): Promise<Item[]> {
   const scans = (await loadLabels()).map((label): Item => ({
     file: path.join(receiptsDir, label.file),
     kind: 'sroie',
-    half: half(label.file),
+    half: halfOfBytes(readFileSync(path.join(receiptsDir, label.file))),
     rotated: 0,
     language: 'en',
     total: String(labelTotal(label)),
@@ -222,7 +223,7 @@ async function extraction(all: Item[]): Promise<void> {
     console.log(`${path.basename(item.file)} [${item.kind} ${item.half}] rot ${p.rotated} skew ${p.skew} crop ${p.cropped} ${p.page.width}x${p.page.height} prep ${prepared.cpuMs.toFixed(0)} ms | ${line.join(' | ')}`);
   }
   for (const group of ['world', 'sroie'] as const) {
-    for (const h of ['tune', 'holdout'] as const) {
+    for (const h of HALVES) {
       const inGroup = rows.filter((r) => (group === 'sroie') === (r.item.kind === 'sroie') && r.item.half === h);
       console.log(`\n${group} ${h} (${inGroup.length / variants.length} images)\n| variant | total | date | merchant | total in OCR text | OCR CPU p50 | prepare CPU p50 |`);
       console.log('| --- | --- | --- | --- | --- | --- | --- |');
@@ -234,7 +235,7 @@ async function extraction(all: Item[]): Promise<void> {
       }
     }
   }
-  for (const h of ['tune', 'holdout'] as const) {
+  for (const h of HALVES) {
     const m = perspective.filter((p) => p.item.half === h);
     if (!m.length) continue;
     const warped = m.filter((p) => p.warped);
@@ -313,7 +314,7 @@ async function orientation(all: Item[]): Promise<void> {
     };
   }
   for (const [name, rule] of Object.entries(rules)) {
-    const line = (['tune', 'holdout'] as const).map((h) => {
+    const line = (['tune', 'report'] as const).map((h) => {
       const m = guesses.filter((g) => g.item.half === h);
       const rotated = m.filter((g) => g.expected !== 0);
       const upright = m.filter((g) => g.expected === 0);
@@ -322,7 +323,7 @@ async function orientation(all: Item[]): Promise<void> {
     console.log(`rule ${name} — ${line.join('; ')}`);
   }
   for (const method of ['osd', 'trial']) {
-    for (const h of ['tune', 'holdout'] as const) {
+    for (const h of HALVES) {
       const m = rows.filter((r) => r.method === method && r.item.half === h);
       const upright = m.filter((r) => r.expected === 0);
       const rotated = m.filter((r) => r.expected !== 0);

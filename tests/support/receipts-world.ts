@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,14 +29,6 @@ export interface WorldLabel {
 
 export async function loadWorldLabels(): Promise<WorldLabel[]> {
   return JSON.parse(await readFile(path.join(worldDir, 'labels.json'), 'utf8')) as WorldLabel[];
-}
-
-/**
- * Tune on one half, check on the other: a file's half follows from a hash of its name, so the
- * split is fixed, needs no list, and is the same for every test and benchmark.
- */
-export function half(file: string): 'tune' | 'holdout' {
-  return createHash('sha256').update(path.basename(file)).digest()[0]! % 2 === 0 ? 'tune' : 'holdout';
 }
 
 /** Right when the merchant matches the printed name or one of its other printed forms. */
