@@ -28,7 +28,8 @@ const FILES = { majuJaya: 'majujaya.jpg', seriMurni: 'serimurni.jpg', teckLeong:
 /** Made-up Malaysian receipts the test prints, dated years back (out of the reasonable range until corrected). */
 const PRINTED: Record<string, string[]> = {
   [FILES.majuJaya]: ['MAJU JAYA HARDWARE TRADING', 'NO 8 JALAN BESAR, KLANG', 'DATE 21/09/2017 10:20', 'STEEL NAIL RM 5.00', 'WIRE MESH RM 5.40', 'TOTAL RM 10.40'],
-  [FILES.seriMurni]: ['SERI MURNI CO. (M) BHD', 'DATE 09/02/2018 14:02', 'BREAD RM 4.20', 'MILK RM 5.50', 'TOTAL RM 9.70'],
+  // Cash less change confirms its total, so a recent date alone makes it valid.
+  [FILES.seriMurni]: ['SERI MURNI CO. (M) BHD', 'DATE 09/02/2018 14:02', 'BREAD RM 4.20', 'MILK RM 5.50', 'TOTAL RM 9.70', 'CASH RM 20.00', 'CHANGE RM 10.30'],
   [FILES.teckLeong]: ['TECK LEONG HARDWARE', 'DATE 05/01/2018 09:12', 'NUTS RM 3.00', 'TOTAL RM 3.00'],
 };
 
@@ -96,7 +97,8 @@ describe('export and the receipts library', () => {
     duplicateUploadId = await processed(owner, FILES.majuJaya, 'again.jpg');
     ({ visitor: stranger } = await signUp(deployment));
     await library();
-    // Two receipts corrected into valid ones (a recent date; the items the OCR missed).
+    // Two receipts corrected into valid ones (a recent date; the items the OCR missed, and a subtotal and tax
+    // that confirm the total the extraction had only one line for).
     const majuJaya = await patch(owner, byFile[FILES.majuJaya]!.id, {
       date: daysAgo(3),
       subtotal: 9.81,

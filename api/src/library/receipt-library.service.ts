@@ -182,7 +182,7 @@ export class ReceiptLibraryService {
       if (Object.keys(changes).length === 0 && !movedSources) return null;
       learned = learnedRules(current, after, changes);
       // The extraction's doubts stand until a person changes the field they are about.
-      const issues = receiptIssues(after, doubtsAfterEdit(before.issues, new Set(Object.keys(changes))), new Date());
+      const issues = receiptIssues(after, doubtsAfterEdit(before.issues, new Set(Object.keys(changes)), after), new Date());
       // What a person accepted stays accepted while the receipt still carries that flag.
       const acceptedIssues = keptAcceptances(current.acceptedIssues, after, issues);
       return {

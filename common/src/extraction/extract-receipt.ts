@@ -14,7 +14,7 @@ import { findMerchant } from './merchant.rule.js';
 import { amountReader, ZERO_DECIMAL_CURRENCIES } from './money.rule.js';
 import { computeQuality, type FieldConfidences } from './quality.rule.js';
 import { findTotalsWithSources, type TotalVoteWeights } from './totals.rule.js';
-import { totalMismatch, totalTolerance } from './validation.rules.js';
+import { sumConfirmsTotal, totalMismatch, totalTolerance } from './validation.rules.js';
 
 export const RAW_TEXT_PREVIEW = 200;
 /** How sure a value read from plain text by a rule is, compared with a service's own confidence. */
@@ -207,7 +207,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
       byService: totalField !== null,
       votes: totalField === null ? totalVotes : undefined,
       // As printed, before a VAT-inclusive subtotal is taken net of its tax (which would make it agree by construction).
-      sumAgrees: sumAgrees({ ...record, subtotal: printedSubtotal }),
+      sumAgrees: sumConfirmsTotal({ ...record, subtotal: printedSubtotal }),
       // Items making the subtotal confirm the total through sumAgrees; here they make the total itself.
       itemsAgree: items.length >= 2 && record.total != null && itemsAgree(itemsTotal, items.length, null, record.total) && itemLinesHold(items),
       contradicted: disagreement,
@@ -222,11 +222,6 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
 
 const tradesIn = (countries: readonly string[], currency: string) => countries.some((c) => currencyForCountry(c) === currency);
 
-/** The printed subtotal, tax, tip and discount make the total: a subtotal with a tax added, not the total printed twice. */
-function sumAgrees(r: ReceiptRecord): boolean {
-  if (r.total == null || r.subtotal == null || r.tax == null || r.tax <= 0 || r.subtotal >= r.total) return false;
-  return totalMismatch(r) === null;
-}
 
 /**
  * Where prices include the tax (VAT-inclusive receipts, 内税) the printed subtotal already holds

@@ -142,6 +142,14 @@ describe('doubts beside the issues', () => {
     expect(doubtsAfterEdit(issues, new Set(['date', 'subtotal']))).toEqual([totalUnconfirmed, currencyAssumed]);
     expect(doubtsAfterEdit(issues, new Set(['total', 'currency']))).toEqual([dateEitherWay]);
   });
+
+  it('answers the doubt about the total once the subtotal and tax a person typed make it', () => {
+    const typed = receipt({ total: 10.4, subtotal: 9.81, tax: 0.59 });
+    expect(doubtsAfterEdit([totalUnconfirmed, dateEitherWay], new Set(['subtotal', 'tax']), typed)).toEqual([dateEitherWay]);
+    expect(doubtsAfterEdit([totalUnconfirmed], new Set(['subtotal']), { ...typed, tax: 1 })).toEqual([totalUnconfirmed]);
+    // Untouched sums answer nothing: the extraction had them and still doubted.
+    expect(doubtsAfterEdit([totalUnconfirmed], new Set(['date']), typed)).toEqual([totalUnconfirmed]);
+  });
 });
 
 describe('flags a person accepts after looking', () => {

@@ -163,14 +163,22 @@ export function receiptIssues(r: ReceiptRecord, doubts: readonly string[], now: 
   return [...issues, ...doubts.filter((d) => !issues.includes(d) && !repeats(readIssue(d)?.code))];
 }
 
+/** Subtotal + tax + tip − discount make the total, with a tax added to a smaller subtotal: the sum confirms the total. */
+export function sumConfirmsTotal(r: ReceiptRecord): boolean {
+  if (!present(r.total) || !present(r.subtotal) || !present(r.tax) || r.tax <= 0 || r.subtotal >= r.total) return false;
+  return totalMismatch(r) === null;
+}
+
 /**
  * The doubts that still stand after a person edited the receipt: those about fields they did not
- * change (changing a field is answering its doubt).
+ * change (changing a field is answering its doubt), and no doubt about the total once the sums a
+ * person typed confirm it.
  */
-export function doubtsAfterEdit(issues: readonly string[], changed: ReadonlySet<string>): string[] {
+export function doubtsAfterEdit(issues: readonly string[], changed: ReadonlySet<string>, after?: ReceiptRecord): string[] {
   return issues.filter((message) => {
     const issue = readIssue(message);
-    return issue !== null && DOUBT_CODES.has(issue.code) && !changed.has(issue.field ?? '');
+    if (issue === null || !DOUBT_CODES.has(issue.code) || changed.has(issue.field ?? '')) return false;
+    return !(issue.code === 'totalUnconfirmed' && after && ISSUE_FIELDS.totalUnconfirmed.fields.some((f) => changed.has(f)) && sumConfirmsTotal(after));
   });
 }
 

@@ -159,7 +159,7 @@ export function checkDraft(draft: ReceiptDraft, base: ReceiptView, now = new Dat
     };
   });
   // As the server will: a field changed answers its doubt; the others' doubts stand.
-  const doubts = doubtsAfterEdit(base.issues, new Set(Object.keys(receiptChanges(base, record))));
+  const doubts = doubtsAfterEdit(base.issues, new Set(Object.keys(receiptChanges(base, record))), record);
   return { record, errors, issues: receiptIssues(record, doubts, now) };
 }
 
