@@ -23,6 +23,15 @@ export const lineItemSchema = z.object({
 });
 export type LineItem = z.infer<typeof lineItemSchema>;
 
+/** One rate of the receipt's tax as its rate table (or its one rated tax line) prints it; `rate` in percent, null where not printed. */
+export const taxRateSchema = z.object({
+  rate: z.number().finite().min(0).max(100).nullable(),
+  net: z.number().finite().min(-MONEY_MAX, AMOUNT_TOO_LARGE).max(MONEY_MAX, AMOUNT_TOO_LARGE),
+  tax: z.number().finite().min(-MONEY_MAX, AMOUNT_TOO_LARGE).max(MONEY_MAX, AMOUNT_TOO_LARGE),
+  gross: z.number().finite().min(-MONEY_MAX, AMOUNT_TOO_LARGE).max(MONEY_MAX, AMOUNT_TOO_LARGE),
+});
+export type TaxRate = z.infer<typeof taxRateSchema>;
+
 /** The spec §3 receipt record. */
 export const receiptRecordSchema = z.object({
   merchantName: z.string().optional(),
@@ -41,6 +50,8 @@ export const receiptRecordSchema = z.object({
   tin: z.string().optional(),
   quality: z.number().min(0).max(1),
   items: z.array(lineItemSchema),
+  /** The tax per rate where the receipt prints it; they add up to `tax`. Absent where it prints no rates. */
+  taxRates: z.array(taxRateSchema).optional(),
   /** Preview of the recognized text: 200 characters, then `...` when cut. */
   rawText: z.string(),
 });

@@ -1,4 +1,4 @@
-import { type DuplicateOf, type ReceiptRecord, type ReceiptView, type UploadView } from '@receipts/common';
+import { taxRatesThatHold, type DuplicateOf, type ReceiptRecord, type ReceiptView, type UploadView } from '@receipts/common';
 import type { ReceiptRow, UploadRow } from './db/schema.js';
 
 const RAW_TEXT_PREVIEW = 200;
@@ -30,6 +30,7 @@ export function receiptColumns(receipt: ReceiptRecord) {
     receiptNumber: receipt.receiptNumber ?? null,
     tin: receipt.tin ?? null,
     items: receipt.items,
+    taxRates: taxRatesThatHold(receipt),
   };
 }
 
@@ -53,6 +54,8 @@ export function toReceiptView(row: ReceiptFields): ReceiptView {
     tin: optional(row.tin),
     quality: row.quality,
     items: row.items,
+    // Only where the receipt prints rates: a receipt without them keeps the spec §3 shape.
+    ...(row.taxRates.length > 0 ? { taxRates: row.taxRates } : {}),
     rawText: preview(row.rawText),
     issues: row.issues,
     acceptedIssues: row.acceptedIssues,

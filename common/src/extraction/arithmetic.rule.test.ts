@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { itemLinesHold, itemsAgree, taxFromSum } from './arithmetic.rule.js';
+import { itemLinesHold, itemsAgree, taxFromSum, taxRatesThatHold } from './arithmetic.rule.js';
 
 describe('items agree with the receipt sums', () => {
   it.each([
@@ -39,5 +39,24 @@ describe('taxFromSum: what the subtotal lacks of the total', () => {
     [27.5, null, 'USD', null],
   ])('subtotal %s, total %s (%s) → %s', (subtotal, total, currency, tax) => {
     expect(taxFromSum(subtotal, total, currency)).toBe(tax);
+  });
+});
+
+describe('taxRatesThatHold: rows only while they make the tax', () => {
+  const rows = [
+    { rate: 19, net: 0.75, tax: 0.14, gross: 0.89 },
+    { rate: 7, net: 11.36, tax: 0.8, gross: 12.16 },
+  ];
+  it.each<[number | null | undefined, typeof rows | undefined, number]>([
+    [0.94, rows, 2],
+    // A cent a row of rounding.
+    [0.95, rows, 2],
+    // A person typed another tax: the rows say nothing true any more.
+    [1.2, rows, 0],
+    [null, rows, 0],
+    [0.94, undefined, 0],
+    [0.94, [], 0],
+  ])('tax %s', (tax, taxRates, kept) => {
+    expect(taxRatesThatHold({ tax, taxRates })).toHaveLength(kept);
   });
 });

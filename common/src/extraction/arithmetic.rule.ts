@@ -1,4 +1,4 @@
-import type { LineItem } from '../receipt.schema.js';
+import type { LineItem, ReceiptRecord, TaxRate } from '../receipt.schema.js';
 import { plausibleTaxRate } from './tax-rate.rule.js';
 
 /** Items sum to the subtotal (or the total) within a cent per item, or they were misread. */
@@ -18,6 +18,17 @@ export function itemLinesHold(items: readonly LineItem[]): boolean {
     const amount = Math.abs(item.amount);
     return Math.abs(item.qty * item.unitPrice - amount) <= Math.max(0.01, amount * 0.01) + 1e-9;
   });
+}
+
+/**
+ * The tax per rate while it still makes the receipt's tax (within a cent a row): rows that no
+ * longer add up to it (a person changed the tax) say nothing true any more and are dropped.
+ */
+export function taxRatesThatHold(r: Pick<ReceiptRecord, 'tax' | 'taxRates'>): TaxRate[] {
+  const rows = r.taxRates ?? [];
+  if (rows.length === 0 || r.tax == null) return [];
+  const sum = rows.reduce((s, row) => s + row.tax, 0);
+  return Math.abs(sum - r.tax) <= 0.01 * rows.length + 1e-9 ? [...rows] : [];
 }
 
 /** Below this rate the sum most likely misses a cent or two, not a tax (the lowest rates charged are ~2 %). */

@@ -89,10 +89,18 @@ describe('extractReceiptWithSources', () => {
         { description: 'ZITRONE', amount: 0.89 },
         { description: 'LEERGUT EINWEG', amount: -0.25 },
       ],
+      // The one rate printed, on the rest of the total, is the tax.
+      taxRates: [{ rate: 19, net: 0.54, tax: 0.1, gross: 0.64 }],
     });
     expect(sources).toEqual({ merchantName: 1, date: 11, time: 11, total: 6, tax: 10, items: [4, 5], receiptNumber: 12, tin: 13, paymentMethod: 8 });
     // The record with a negative item amount is a valid record.
     expect(receiptRecordSchema.safeParse(receipt).success).toBe(true);
+  });
+
+  it('keeps no tax rates beside a tax the recognition service gave', () => {
+    const { receipt } = extractReceiptWithSources({ content, documents: [{ fields: { TotalTax: { value: 0.12, confidence: 0.9 } } }] });
+    expect(receipt.tax).toBe(0.12);
+    expect(receipt.taxRates).toBeUndefined();
   });
 
   it('gives the same record as extractReceipt', () => {

@@ -113,7 +113,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   const dateOrder = countryEntry(currencyDecision.country)?.dateOrder ?? (currencyDecision.printed > 0 || currencyDecision.hinted ? dateOrderOfCurrency(currency) : null);
   const dayFirst = (dateOrder ?? dateOrderOfCurrency(currency) ?? 'dmy') === 'dmy';
   const wholeAmounts = ZERO_DECIMAL_CURRENCIES.has(currency);
-  const { totals: fromText, sources: totalSources, contradicted, taxLabelLine, evidence: totalVotes } = findTotalsWithSources(lines, amountReader(currency), currency, options.totalVoteWeights);
+  const { totals: fromText, sources: totalSources, contradicted, taxLabelLine, evidence: totalVotes, rates } = findTotalsWithSources(lines, amountReader(currency), currency, options.totalVoteWeights);
   const confidences: FieldConfidences = {};
   const sources: ReceiptSources = {};
 
@@ -192,6 +192,8 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
     items,
     rawText: rawTextPreview(doc.content.trim()),
   };
+  // The rates as printed, while they make the tax recorded (not a recognition service's).
+  if (rates.length > 0 && record.tax === fromText.tax) record.taxRates = rates;
   const printedSubtotal = record.subtotal;
   netInclusiveSubtotal(record);
   if (receiptNumber?.line !== undefined) sources.receiptNumber = rawIndex(receiptNumber.line);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wholeAmountsIn } from './money.rule.js';
-import { findTotals, findTotalsWithSources, lineKind, taxFromBreakupRow, taxFromRateTable } from './totals.rule.js';
+import { findTotals, findTotalsWithSources, lineKind, taxFromBreakupRow, taxFromRateTable, type TaxRateRow } from './totals.rule.js';
 
 const lines = (text: string) => text.trim().split('\n');
 
@@ -198,6 +198,50 @@ describe('taxFromRateTable', () => {
   ])('%j', (text, table) => {
     const found = taxFromRateTable(lines(text));
     expect(found === null ? null : { tax: found.tax, gross: found.gross }).toEqual(table);
+  });
+});
+
+describe('taxFromRateTable rows', () => {
+  const row = (rate: number | null, net: number, tax: number, gross: number): TaxRateRow => ({ rate, net, tax, gross });
+  it.each<[string, TaxRateRow[]]>([
+    // Netto / Steuer / Brutto: each rate's row; the total row is no rate.
+    ['Steuer % Netto Steuer Brutto\nA= 19,0% 0,75 0,14 0,89\nB= 7,0% 11,36 0,80 12,16\nGesamtbetrag 12,11 0,94 13,05', [row(19, 0.75, 0.14, 0.89), row(7, 11.36, 0.8, 12.16)]],
+    // Gross, net, tax in that order; a rate with a decimal.
+    ['TVA 20% 12,00 10,00 2,00\nTVA 5,5% 10,55 10,00 0,55', [row(20, 10, 2, 12), row(5.5, 10, 0.55, 10.55)]],
+    // A rate column without its % sign; the zero-rated row is a rate of its own.
+    ['VAT Analysis\nRate Code Excl VAT Inc\n20.00 A 2.50 0.50 3.00\n0.00 B 3.20 0.00 3.20', [row(20, 2.5, 0.5, 3), row(0, 3.2, 0, 3.2)]],
+    // The zero-rated row first.
+    ['VAT RATE SALES VAT\nA 0% 2.15 0.00\nB 20 % 4.80 0.80', [row(0, 2.15, 0, 2.15), row(20, 4, 0.8, 4.8)]],
+    // The net and the rate on it.
+    ['GST 10% 20.00 2.00', [row(10, 20, 2, 22)]],
+    // A rate column without its % and a code column: the rate, the gross and the tax.
+    ['SATZ MWST% BETRAG MWST\n0 2.60 12.40 0.31\n1 8.10 32.43 2.43', [row(2.6, 12.09, 0.31, 12.4), row(8.1, 30, 2.43, 32.43)]],
+    // A total row that the rate rows do not make (a row misread): no rows rather than wrong ones.
+    ['Steuer % Netto Steuer Brutto\nA= 19,0% 0,75 0,14 0,89\nGesamtbetrag 12,11 0,94 13,05', []],
+  ])('%j', (text, rows) => {
+    expect(taxFromRateTable(lines(text))?.rows).toEqual(rows);
+  });
+});
+
+describe('tax per rate', () => {
+  it.each<[string, string | undefined, TaxRateRow[]]>([
+    // A rate table's rows, making the tax the receipt states.
+    ['SUMME EUR 13,05\nSteuer % Netto Steuer Brutto\nA= 19,0% 0,75 0,14 0,89\nB= 7,0% 11,36 0,80 12,16\nGesamtbetrag 12,11 0,94 13,05', 'EUR', [
+      { rate: 19, net: 0.75, tax: 0.14, gross: 0.89 },
+      { rate: 7, net: 11.36, tax: 0.8, gross: 12.16 },
+    ]],
+    // One rated tax line whose rate on the rest of the total is the tax.
+    ['SUBTOTAL 10.00\nVAT 20% 2.00\nTOTAL 12.00', 'GBP', [{ rate: 20, net: 10, tax: 2, gross: 12 }]],
+    // Sales tax at three places.
+    ['SUBTOTAL 40.00\nTAX 8.875% 3.55\nTOTAL 43.55', undefined, [{ rate: 8.875, net: 40, tax: 3.55, gross: 43.55 }]],
+    // A rate the tax is not (a misread rate or amount): no row made up.
+    ['SUBTOTAL 10.00\nVAT 20% 1.00\nTOTAL 11.00', 'GBP', []],
+    // A tip on top: the total is not the gross at that rate.
+    ['SUBTOTAL 10.00\nTAX 8% 0.80\nTIP 2.00\nTOTAL 12.80', undefined, []],
+    // No rate printed.
+    ['SUBTOTAL 10.00\nTAX 0.80\nTOTAL 10.80', undefined, []],
+  ])('%j', (text, currency, rows) => {
+    expect(findTotalsWithSources(lines(text), undefined, currency).rates).toEqual(rows);
   });
 });
 

@@ -146,12 +146,24 @@ const withoutRates = (line: string) => line.replace(/\d+([.,]\d+)?\s*%/g, ' ');
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
+/** A fraction as the percent printed, to the three places a rate is printed with ("8.875 %"). */
+const asPercent = (fraction: number) => Math.round(fraction * 100_000) / 1000;
 
-/** A tax rate table's tax, its gross sum (what the receipt totals) and its first line. */
+/** One rate of a receipt's tax: the rate in percent (null where the receipt does not print it), the net, the tax on it and the gross. */
+export interface TaxRateRow {
+  rate: number | null;
+  net: number;
+  tax: number;
+  gross: number;
+}
+
+/** A tax rate table's tax, its gross sum (what the receipt totals), its first line and its rows per rate. */
 export interface RateTable {
   tax: number;
   gross: number;
   line: number;
+  /** Each rate's row as printed; empty where they do not add up to the table's tax. */
+  rows: TaxRateRow[];
 }
 
 /** Rows a rate table may have under its header (rates, coupons, the total row). */
@@ -195,11 +207,13 @@ export function taxFromRateTable(lines: readonly string[], read: AmountReader = 
   let gross = 0;
   let first = -1;
   let header = -Infinity;
-  let totalRow: RateTable | null = null;
+  let totalRow: Omit<RateTable, 'rows'> | null = null;
+  const rows: TaxRateRow[] = [];
   lines.forEach((line, i) => {
     let amounts = read(withoutRates(line));
     if (amounts.length === 0 && TAX_WORD.test(line)) header = i;
     // A rate column printed without its % ("20.00 A 1.50 0.30 1.80") comes first.
+    const rateColumn = amounts.length === 4 && amounts[0]! < 30 ? amounts[0]! : null;
     if (amounts.length === 4) amounts = amounts.slice(1);
     if (amounts.length !== 3 && amounts.length !== 2) return;
     const inTable = /%/.test(line) || TAX_WORD.test(line) || i - header <= TABLE_ROWS || first >= 0;
@@ -208,17 +222,27 @@ export function taxFromRateTable(lines: readonly string[], read: AmountReader = 
     // Three amounts of which none adds two others: a rate without its % and the two it applies to ("5.50 21.10 1.10").
     const bareRate = row === null && amounts.length === 3 && amounts[0]! < 30;
     if (bareRate) row = rateRow([amounts[1]!, amounts[2]!], amounts[0]! / 100);
-    if (row === null || row.tax <= 0) return;
-    if (/%/.test(line) || bareRate || (first < 0 && !TOTAL_WORD.test(line))) {
+    if (row === null || row.tax < 0) return;
+    const printed = rateOf(line);
+    const rate = printed !== null ? asPercent(printed) : bareRate ? amounts[0]! : rateColumn;
+    const rateRowLine = /%/.test(line) || bareRate || (first < 0 && !TOTAL_WORD.test(line));
+    // A zero-rated row adds no tax but is a rate of its own (the net sold free of tax), where it says so.
+    if (row.tax === 0) {
+      if (rate === 0) rows.push({ rate, net: row.gross, tax: 0, gross: row.gross });
+      return;
+    }
+    if (rateRowLine) {
       if (first < 0) first = i;
       sum += row.tax;
       gross += row.gross;
+      rows.push({ rate, net: round2(row.gross - row.tax), tax: row.tax, gross: row.gross });
       return;
     }
     totalRow ??= { ...row, line: i };
   });
-  if (totalRow) return totalRow;
-  return first >= 0 ? { tax: round2(sum), gross: round2(gross), line: first } : null;
+  const table = totalRow ?? (first >= 0 ? { tax: round2(sum), gross: round2(gross), line: first } : null);
+  if (table === null) return null;
+  return { ...table, rows: near(round2(sum), table.tax) ? rows : [] };
 }
 
 /**
@@ -232,7 +256,7 @@ export function findTotalsWithSources(
   read: AmountReader = amountsIn,
   currency?: string,
   weights: TotalVoteWeights = TOTAL_VOTE_WEIGHTS,
-): { totals: TextTotals; sources: TotalsSources; contradicted: boolean; taxLabelLine: number; evidence: TotalEvidence; candidates: TotalCandidate[] } {
+): { totals: TextTotals; sources: TotalsSources; contradicted: boolean; taxLabelLine: number; evidence: TotalEvidence; candidates: TotalCandidate[]; rates: TaxRateRow[] } {
   const votes = new Map<number, TotalCandidate>();
   // Only a positive amount can be a total (a negative one is a refund or an adjustment).
   const vote = (amount: number, line: number, ...why: VoteFeature[]) => {
@@ -280,7 +304,7 @@ export function findTotalsWithSources(
     if (kind === 'card' && found.amount > 0) cards.push(found);
     // Change is never negative: a minus before it is OCR's ("CHANGE : J -9.55").
     if (kind === 'change' && change === null) change = Math.abs(found.amount);
-    if (kind === 'tax') taxLines.push({ ...found, rate: /\d\s*%/.test(line), stated: /total|summe|gesamt|合計|計/i.test(line) });
+    if (kind === 'tax') taxLines.push({ ...found, rate: /\d\s*%/.test(line), percent: rateOf(line), stated: /total|summe|gesamt|合計|計/i.test(line) });
   });
   // Lines printing a rate and one amount, whatever their words ("dont TVA (5.5%) 2.10" with "TVA" garbled):
   // the tax when the arithmetic says so (below).
@@ -375,7 +399,8 @@ export function findTotalsWithSources(
   // Cash − change saying another amount than the total (beyond cash rounding) is a contradiction to report.
   const contradicted = derived !== null && total !== null && Math.abs(derived - total) > CASH_ROUNDING;
   // The first line labelled as tax, with or without an amount read (-1: none): a tax the sums may still give.
-  return { totals, sources, contradicted, taxLabelLine: kinds.indexOf('tax'), evidence, candidates };
+  const rates = tax ? taxRates(tax, table, taxLines, totals) : [];
+  return { totals, sources, contradicted, taxLabelLine: kinds.indexOf('tax'), evidence, candidates, rates };
 }
 
 interface TaxLine {
@@ -383,8 +408,24 @@ interface TaxLine {
   line: number;
   /** Prints a rate ("MwSt 19 %"): one of several per-rate lines. */
   rate: boolean;
+  /** That rate as a fraction, where it reads as one. */
+  percent: number | null;
   /** Says it is the total tax ("Total tax", "Summe MwSt"). */
   stated: boolean;
+}
+
+/**
+ * The receipt's tax per rate, where it prints them: its rate table's rows when they make the tax
+ * chosen; else the one rate its tax line prints when that rate on the rest of the total is the
+ * tax ("VAT 20% 2.00" on a total of 12.00). Nothing where the rows would have to be guessed.
+ */
+export function taxRates(tax: { amount: number; line: number }, table: RateTable | null, lines: readonly TaxLine[], totals: TextTotals): TaxRateRow[] {
+  if (table && table.rows.length > 0 && near(table.tax, tax.amount)) return table.rows;
+  const line = lines.find((l) => l.line === tax.line && near(l.amount, tax.amount));
+  const { total, tip, discount } = totals;
+  if (!line || line.percent === null || line.percent <= 0 || total === null || tip !== null || discount !== null) return [];
+  const net = round2(total - tax.amount);
+  return Math.abs(net * line.percent - tax.amount) <= 2 * ROW_ROUNDING ? [{ rate: asPercent(line.percent), net, tax: tax.amount, gross: total }] : [];
 }
 
 interface RateLine {

@@ -7,6 +7,7 @@ import {
   dateIssue,
   isExportValid,
   ISSUE_TEXTS,
+  itemsIssue,
   keptAcceptances,
   LOW_QUALITY_FLAG,
   missingKeyFields,
@@ -111,13 +112,14 @@ describe('issue codes read back from the messages (stored and sent as text)', ()
     [totalIssue(receipt({ total: 0 })), 'nonPositiveTotal', 'total'],
     [totalIssue(receipt({ total: 20000 })), 'largeTotal', 'total'],
     [taxRateIssue(receipt({ subtotal: 100, tax: 51 })), 'suspiciousTaxRate', 'tax'],
+    [itemsIssue(receipt({ items: [{ description: 'x', amount: 1 }], total: 5 })), 'itemsDontAddUp', 'items'],
   ])('%s → %s beside %s', (message, code, field) => {
     expect(readIssue(message!)).toEqual({ code, field, message });
   });
 
   it('covers every code, and knows no other message', () => {
-    // The spec's seven issues and the extraction's doubts about key fields.
-    expect(Object.keys(ISSUE_TEXTS)).toHaveLength(7 + DOUBT_CODES.size);
+    // The spec's seven issues, items that do not add up, and the extraction's doubts about key fields.
+    expect(Object.keys(ISSUE_TEXTS)).toHaveLength(7 + 1 + DOUBT_CODES.size);
     for (const code of DOUBT_CODES) expect(readIssue(ISSUE_TEXTS[code])?.code).toBe(code);
     expect(readIssue('Quality below 60%')).toBeNull();
     // A message is read whole: the start of one, or one with text around it, is not that issue.
@@ -149,6 +151,32 @@ describe('doubts beside the issues', () => {
     expect(doubtsAfterEdit([totalUnconfirmed], new Set(['subtotal']), { ...typed, tax: 1 })).toEqual([totalUnconfirmed]);
     // Untouched sums answer nothing: the extraction had them and still doubted.
     expect(doubtsAfterEdit([totalUnconfirmed], new Set(['date']), typed)).toEqual([totalUnconfirmed]);
+  });
+});
+
+describe('items that make none of the receipt\'s sums', () => {
+  const items = (...amounts: Array<number | null>) => amounts.map((amount, i) => ({ description: `item ${i}`, amount }));
+  it.each<[string, Partial<ReceiptRecord>, string | null]>([
+    ['make the subtotal', { items: items(4.5, 4.5), subtotal: 9, tax: 0.54, total: 9.54 }, null],
+    ['make the total (prices include the tax)', { items: items(0.89, -0.25), total: 0.64, tax: 0.1 }, null],
+    ['make the total less its tax, no subtotal printed', { items: items(20, 20), tax: 3.2, total: 43.2 }, null],
+    ['make the total less tax and tip', { items: items(30), tax: 2.4, tip: 6, total: 38.4 }, null],
+    ['make the subtotal before a discount', { items: items(10, 5), discount: 1.5, total: 13.5 }, null],
+    ['within a cent an item', { items: items(3.33, 3.33, 3.33), total: 10 }, null],
+    ['a line missed', { items: items(4.5), subtotal: 9, tax: 0.54, total: 9.54 }, 'Items add up to 4.50, not 9.00'],
+    ['a line taken twice, no subtotal', { items: items(12, 12, 8), total: 20 }, 'Items add up to 32.00, not 20.00'],
+    ['an amount not read: nothing to add', { items: items(4.5, null), total: 20 }, null],
+    ['no items', { total: 20 }, null],
+    ['no total', { items: items(4.5) }, null],
+  ])('%s', (_, fields, issue) => {
+    expect(itemsIssue(receipt(fields))).toBe(issue);
+  });
+
+  it('comes after the spec\'s issues and before the doubts; a correction that mends the items drops it', () => {
+    const r = receipt({ merchantName: 'A', date: '2026-11-01', items: items(4.5), subtotal: 9, tax: 0.54, total: 9.54 });
+    expect(receiptIssues(r, [ISSUE_TEXTS.dateEitherWay], NOW)).toEqual(['Items add up to 4.50, not 9.00', ISSUE_TEXTS.dateEitherWay]);
+    expect(readIssue('Items add up to 4.50, not 9.00')).toMatchObject({ code: 'itemsDontAddUp', field: 'items' });
+    expect(receiptIssues({ ...r, items: items(4.5, 4.5) }, [], NOW)).toEqual([]);
   });
 });
 

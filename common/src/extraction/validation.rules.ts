@@ -1,4 +1,5 @@
 import type { ReceiptRecord } from '../receipt.schema.js';
+import { itemsAgree } from './arithmetic.rule.js';
 
 export const QUALITY_THRESHOLD = 0.6;
 export const MAX_TOTAL = 10000;
@@ -14,6 +15,7 @@ export const ISSUE_TEXTS = {
   nonPositiveTotal: 'Zero or negative total amount',
   largeTotal: 'Unusually large total amount',
   suspiciousTaxRate: 'Suspicious tax rate: {rate}%',
+  itemsDontAddUp: 'Items add up to {sum}, not {expected}',
   // Doubts about a key field (confidence.rule.ts): each names the field and what a person can check.
   totalNotFound: 'Total not found',
   totalUnconfirmed: 'Total not confirmed by subtotal and tax',
@@ -33,7 +35,7 @@ export const ISSUE_TEXTS = {
 export type IssueCode = keyof typeof ISSUE_TEXTS;
 
 /** Receipt fields an issue can be about. */
-export type IssueField = 'merchantName' | 'date' | 'total' | 'subtotal' | 'tax' | 'currency';
+export type IssueField = 'merchantName' | 'date' | 'total' | 'subtotal' | 'tax' | 'currency' | 'items';
 
 /**
  * The fields each issue concerns. `field` is the one it is about (shown beside it); null when
@@ -47,6 +49,7 @@ export const ISSUE_FIELDS: Readonly<Record<IssueCode, { field: IssueField | null
   nonPositiveTotal: { field: 'total', fields: ['total'] },
   largeTotal: { field: 'total', fields: ['total'] },
   suspiciousTaxRate: { field: 'tax', fields: ['tax'] },
+  itemsDontAddUp: { field: 'items', fields: ['items', 'subtotal', 'total'] },
   totalNotFound: { field: 'total', fields: ['total'] },
   totalUnconfirmed: { field: 'total', fields: ['total', 'subtotal', 'tax'] },
   totalHandwritten: { field: 'total', fields: ['total'] },
@@ -142,6 +145,23 @@ export function taxRateIssue(r: ReceiptRecord): string | null {
   return rate > MAX_TAX_RATE ? issueText('suspiciousTaxRate', { rate: String(Math.round(rate * 100)) }) : null;
 }
 
+/**
+ * Items read with every amount that make none of the receipt's sums — the subtotal, or the total
+ * with or without its tax, tip and discount — were misread, or lines were missed or taken twice.
+ * Stated against the subtotal where one is printed, else the total.
+ */
+export function itemsIssue(r: ReceiptRecord): string | null {
+  if (r.items.length === 0 || r.items.some((i) => !present(i.amount)) || !present(r.total)) return null;
+  const sum = r.items.reduce((s, i) => s + i.amount!, 0);
+  const tip = r.tip ?? 0;
+  const discount = r.discount ?? 0;
+  const tax = r.tax ?? 0;
+  const sums = [r.subtotal ?? null, r.total, r.total - tip, r.total - tax - tip, r.total - tax - tip + discount, r.total - tip + discount];
+  if (sums.some((s) => s !== null && itemsAgree(sum, r.items.length, s, null))) return null;
+  const expected = present(r.subtotal) ? r.subtotal : r.total;
+  return issueText('itemsDontAddUp', { sum: (Math.round(sum * 100) / 100).toFixed(2), expected: expected.toFixed(2) });
+}
+
 /** The receipt issues of spec §5, in a fixed order. */
 export function validateReceipt(r: ReceiptRecord, now: Date): string[] {
   return [missingKeyFields(r), totalMismatch(r), dateIssue(r, now), totalIssue(r), taxRateIssue(r)].filter(
@@ -150,7 +170,7 @@ export function validateReceipt(r: ReceiptRecord, now: Date): string[] {
 }
 
 /**
- * A receipt's flags: the spec's issues, then the extraction's doubts about key fields. A doubt
+ * A receipt's flags: the spec's issues, items that make none of its sums, then the extraction's doubts about key fields. A doubt
  * the issues already say is not repeated (a total mismatch says the total is unconfirmed; with
  * every key field missing, each missing one need not be named).
  */
@@ -160,7 +180,8 @@ export function receiptIssues(r: ReceiptRecord, doubts: readonly string[], now: 
   const repeats = (code: IssueCode | undefined) =>
     (code === 'totalUnconfirmed' && said.has('totalMismatch')) ||
     (said.has('missingKeyFields') && (code === 'totalNotFound' || code === 'dateNotFound' || code === 'merchantNotFound'));
-  return [...issues, ...doubts.filter((d) => !issues.includes(d) && !repeats(readIssue(d)?.code))];
+  const items = itemsIssue(r);
+  return [...issues, ...(items ? [items] : []), ...doubts.filter((d) => !issues.includes(d) && !repeats(readIssue(d)?.code))];
 }
 
 /** Subtotal + tax + tip − discount make the total, with a tax added to a smaller subtotal: the sum confirms the total. */

@@ -28,6 +28,7 @@ import type {
   ReceiptEditKind,
   ReceiptSources,
   RecognizedLine,
+  TaxRate,
   UploadStatus,
 } from '@receipts/common';
 
@@ -223,6 +224,8 @@ export const receipts = pgTable(
     tin: text('tin'),
     quality: real('quality').notNull(),
     items: jsonb('items').$type<LineItem[]>().notNull(),
+    /** The tax per rate as printed (rate table rows), adding up to `tax`; empty where none is printed. */
+    taxRates: jsonb('tax_rates').$type<TaxRate[]>().notNull().default([]),
     rawText: text('raw_text').notNull(),
     /** Every recognised line with its place on the original, for the review screen. */
     lines: jsonb('lines').$type<RecognizedLine[]>().notNull().default([]),

@@ -121,6 +121,7 @@ export function ReceiptCorrectionForm({
 
       <fieldset className="items-editor">
         <legend>Line items ({draft.items.length})</legend>
+        <IssueNotes issues={byField.items} />
         {draft.items.length === 0 && <p className="muted small">No line items. Add the ones the receipt lists, or leave it empty.</p>}
         <ol className="item-rows">
           {draft.items.map((item, i) => (

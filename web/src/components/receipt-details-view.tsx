@@ -2,7 +2,7 @@ import { formatMoney, type IssueField, type ReceiptView, type SourcedField } fro
 import type { ReactNode } from 'react';
 import type { FieldTarget } from '../lib/receipt-draft.js';
 import { issuesByField } from '../lib/upload-rules.js';
-import { DetailField, MONEY_FIELDS, type Locate } from './receipt-field.js';
+import { DetailField, IssueNotes, MONEY_FIELDS, type Locate } from './receipt-field.js';
 
 /** Which fields have a place on the picture, and which one is shown. */
 export interface Locator {
@@ -58,6 +58,7 @@ export function ReceiptDetailsView({ receipt, locator, checks }: { receipt: Rece
       </div>
       <section aria-labelledby="line-items">
         <h3 id="line-items">Line items ({receipt.items.length})</h3>
+        <IssueNotes issues={byField.items} role="note" />
         {receipt.items.length === 0 ? (
           <p className="muted">No line items were found on this receipt.</p>
         ) : (
@@ -103,6 +104,37 @@ export function ReceiptDetailsView({ receipt, locator, checks }: { receipt: Rece
           </div>
         )}
       </section>
+      {receipt.taxRates && receipt.taxRates.length > 0 && (
+        <section aria-labelledby="tax-rates">
+          <h3 id="tax-rates">Tax by rate</h3>
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Rate</th>
+                <th scope="col" className="num">
+                  Net
+                </th>
+                <th scope="col" className="num">
+                  Tax
+                </th>
+                <th scope="col" className="num">
+                  Gross
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {receipt.taxRates.map((row, i) => (
+                <tr key={i}>
+                  <td>{row.rate === null ? 'Not printed' : `${row.rate} %`}</td>
+                  <td className="num">{formatMoney(row.net, currency)}</td>
+                  <td className="num">{formatMoney(row.tax, currency)}</td>
+                  <td className="num">{formatMoney(row.gross, currency)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
       <section aria-labelledby="raw-text">
         <h3 id="raw-text">Raw OCR text</h3>
         <pre className="raw-text">{receipt.rawText || '(no text recognised)'}</pre>

@@ -1,0 +1,1 @@
+ALTER TABLE "receipts" ADD COLUMN "tax_rates" jsonb DEFAULT '[]'::jsonb NOT NULL;
