@@ -16,3 +16,4 @@ export * from './tax-rate.rule.js';
 export * from './totals.rule.js';
 export * from './validation.rules.js';
 export * from './arithmetic.rule.js';
+export { OCR_MARKERS } from './keywords/index.js';

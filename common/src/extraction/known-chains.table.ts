@@ -1,3 +1,5 @@
+import type { Category } from '../receipt.schema.js';
+
 /**
  * Retail and restaurant chains of the countries the product serves, by the name their receipts
  * print (often only as a logo OCR cannot read, or read with a letter wrong). A chain named in a
@@ -14,6 +16,18 @@ export interface KnownChain {
   /** Own brands only it sells, printed on item lines where the name is a logo: evidence when several items carry them. */
   brands?: string[];
 }
+
+/**
+ * Brands whose name in a merchant's says its trade: for the category only (they name no merchant,
+ * and several are logos or oil companies whose stations trade under other names).
+ */
+export const BRAND_CATEGORIES: Readonly<Partial<Record<Category, string[]>>> = {
+  gas: ['petronas', 'shell', 'caltex', 'esso', 'chevron', 'exxon', 'mobil', 'bp', 'texaco'],
+  pharmacy: ['guardian', 'watsons', 'cvs', 'walgreens', 'boots'],
+  restaurant: ['kfc', "mcdonald'?s", "domino'?s", 'starbucks'],
+  grocery: ['aeon', 'tesco', 'giant', 'mydin', 'lotus', 'walmart', 'kroger', 'aldi', 'lidl'],
+  retail: ['ikea'],
+};
 
 const chains = (countries: string[], names: Array<string | [string, ...string[]]>): KnownChain[] =>
   names.map((n) => (typeof n === 'string' ? { name: n, countries } : { name: n[0], aliases: n.slice(1), countries }));

@@ -2,17 +2,7 @@
  * Which tesseract languages read a receipt. Each language loaded costs time on every page, so a
  * receipt gets the one its evidence points to, not every language installed.
  */
-
-/** Words receipts print often, per language, that other languages' receipts rarely do. */
-const MARKERS: Record<string, RegExp> = {
-  eng: /\b(?:subtotal|sub total|change|thank you|amount|tax|cashier|balance due|tip)\b/gi,
-  deu: /\b(?:summe|mwst|ust|betrag|rückgeld|zurück|gegeben|kasse|netto|brutto|gesamt|bonnr|danke|einkauf|steuer)\b/gi,
-  fra: /\b(?:ttc|tva|montant|espèces|especes|rendu|merci|caisse|articles?|facture|règlement)\b/gi,
-  spa: /\b(?:importe|efectivo|cambio|gracias|factura|tarjeta|base imponible|cuota|artículos)\b/gi,
-  por: /\b(?:troco|dinheiro|obrigad[oa]|fatura|contribuinte|nif|valor|pagamento|cupom)\b/gi,
-  ita: /\b(?:totale|contanti|resto|scontrino|grazie|importo|documento commerciale)\b/gi,
-  nld: /\b(?:btw|totaal|contant|wisselgeld|bedankt|kassabon|pinnen|betaald)\b/gi,
-};
+import { OCR_MARKERS } from '@receipts/common';
 
 /** Scripts (tesseract OSD names) whose receipts need their own model. */
 const SCRIPT_LANGUAGE: Record<string, string> = { Japanese: 'jpn', Han: 'jpn', Katakana: 'jpn', Hiragana: 'jpn' };
@@ -27,13 +17,13 @@ export function firstPassLanguages(evidence: { script?: string; currencyCode?: s
   return wanted && installed.includes(wanted) ? [wanted] : installed.includes('eng') ? ['eng'] : [installed[0]!];
 }
 
-/** The language whose receipt words the text holds most of (at least two), if any. */
+/** The language whose receipt words (its keyword table's OCR markers) the text holds most of (at least two), if any. */
 export function detectLanguage(text: string): string | undefined {
   let best: string | undefined;
   let bestCount = 1;
-  for (const [lang, pattern] of Object.entries(MARKERS)) {
+  for (const { model, pattern } of OCR_MARKERS) {
     const count = text.match(pattern)?.length ?? 0;
-    if (count > bestCount) [best, bestCount] = [lang, count];
+    if (count > bestCount) [best, bestCount] = [model, count];
   }
   return best;
 }

@@ -2,6 +2,8 @@ import type { KeywordTable } from './keyword-table.js';
 
 export const DE_KEYWORDS: KeywordTable = {
   language: 'de',
+  ocrModel: 'deu',
+  ocrMarkers: ['summe', 'mwst', 'ust', 'betrag', 'rückgeld', 'zurück', 'gegeben', 'kasse', 'netto', 'brutto', 'gesamt', 'bonnr', 'danke', 'einkauf', 'steuer'],
   total: ['summe', 'gesamt', 'gesamtbetrag', 'endbetrag', 'endsumme', 'total'],
   // "Zahlen" alone too: OCR often misreads the short "zu" before it.
   grandTotal: ['(?:zu\\s*)?zahlen', 'zahlbetrag', 'gesamtsumme', 'rechnungsbetrag', 'endbetrag', 'zu\\s*zahlender\\s*betrag'],
@@ -32,6 +34,8 @@ export const DE_KEYWORDS: KeywordTable = {
   servedBy: ['bedient', 'kassierer(in)?', 'bediener'],
   staff: ['kasse', 'tisch', 'filiale'],
   columnHeader: ['artikel', 'menge', 'preis', 'betrag', 'bezeichnung'],
+  categoryNames: {},
+  categoryItems: {},
   months: {
     januar: 1, jan: 1, jänner: 1, februar: 2, feb: 2, märz: 3, maerz: 3, mär: 3, mrz: 3, april: 4, apr: 4, mai: 5, juni: 6, jun: 6,
     juli: 7, jul: 7, august: 8, aug: 8, september: 9, sep: 9, sept: 9, oktober: 10, okt: 10, november: 11, nov: 11, dezember: 12, dez: 12,

@@ -5,6 +5,8 @@ export const OCR_TOTAL = 't[o0a][t1l][a4o][l1i]';
 
 export const EN_KEYWORDS: KeywordTable = {
   language: 'en',
+  ocrModel: 'eng',
+  ocrMarkers: ['subtotal', 'sub total', 'change', 'thank you', 'amount', 'tax', 'cashier', 'balance due', 'tip'],
   // "Net amount" is what is paid on Asian receipts; European VAT tables print "Net" as a column, read by the rate table.
   // "otal": the T at a line's start lost to a photo's edge or shadow.
   total: [OCR_TOTAL, '[o0]t[a4]l', 'net\\s*(amount|amt)'],
@@ -41,6 +43,23 @@ export const EN_KEYWORDS: KeywordTable = {
   servedBy: ['served\\s+by', 'cashier', 'server', 'operator', 'clerk'],
   staff: ['host', 'table', 'tbl', 'guests?', 'covers?', 'check', 'chk', 'order', 'register', 'store\\s*(number|no\\.?|#)'],
   columnHeader: ['item', 'items', 'qty', 'quan(tity)?', 'price', 'description', 'descript', 'amount', 'amt', 'cost', 'unit'],
+  categoryNames: {
+    gas: ['petrol', 'fuel', 'gas station', 'diesel', 'unleaded'],
+    pharmacy: ['pharmacy', 'chemist', 'drug ?store', 'medical', 'clinic'],
+    restaurant: [
+      'restaurant', 'cafe', 'café', 'coffee', 'bistro', 'bar', 'grill', 'pizza', 'burger', 'kitchen', 'food', 'dine', 'eatery', 'noodle', 'sushi',
+      'bakery', 'bakeries', 'confectionery', 'seafood',
+    ],
+    grocery: ['grocer(y|ies)', 'supermarket', 'hypermarket', 'mart', 'market', 'fresh'],
+    retail: ['hardware', 'stationery', 'book', 'florist', 'handicraft', 'electrical', 'supplies', 'trading', 'store', 'shop', 'boutique', 'mall', 'd\\.?i\\.?y', 'printing', 'print'],
+  },
+  categoryItems: {
+    gas: ['petrol', 'diesel', 'unleaded', 'fuel'],
+    pharmacy: ['tablet', 'capsule', 'syrup', 'paracetamol', 'panadol', 'vitamin', 'plaster', 'mg'],
+    restaurant: ['rice', 'noodle', 'chicken', 'coffee', 'tea', 'latte', 'burger', 'pizza', 'meal', 'soup', 'drink', 'juice'],
+    grocery: ['milk', 'bread', 'egg', 'eggs', 'sugar', 'flour', 'vegetable', 'fruit', 'detergent'],
+    retail: ['pen', 'paper', 'file', 'battery', 'screw', 'nail', 'paint', 'cable', 'tool', 'tape', 'rod', 'sheet', 'bolt', 'glue'],
+  },
   months: {
     jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
     aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,

@@ -2,6 +2,8 @@ import type { KeywordTable } from './keyword-table.js';
 
 export const ES_KEYWORDS: KeywordTable = {
   language: 'es',
+  ocrModel: 'spa',
+  ocrMarkers: ['importe', 'efectivo', 'cambio', 'gracias', 'factura', 'tarjeta', 'base imponible', 'cuota', 'artículos'],
   total: ['total', 'importe', 'monto', 'suma'],
   grandTotal: ['total\\s*(a\\s*pagar|factura|compra)', 'importe\\s*(a\\s*(abonar|pagar)|total)', 'a\\s*pagar', 'monto\\s*total'],
   subtotal: ['sub[\\s-]*total', 'base\\s*imponible', 'neto', 'total\\s*neto'],
@@ -29,6 +31,8 @@ export const ES_KEYWORDS: KeywordTable = {
   servedBy: ['cajer[oa]', 'camarer[oa]', 'mesero', 'le\\s*atendi(ó|o)'],
   staff: ['mesa', 'comensales'],
   columnHeader: ['art(í|i)culo', 'cant(idad)?', 'precio', 'importe', 'descripci(ó|o)n'],
+  categoryNames: {},
+  categoryItems: {},
   months: {
     enero: 1, ene: 1, febrero: 2, feb: 2, marzo: 3, mar: 3, abril: 4, abr: 4, mayo: 5, may: 5, junio: 6, jun: 6, julio: 7, jul: 7,
     agosto: 8, ago: 8, septiembre: 9, setiembre: 9, sep: 9, sept: 9, octubre: 10, oct: 10, noviembre: 11, nov: 11, diciembre: 12, dic: 12,

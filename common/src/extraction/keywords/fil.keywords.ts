@@ -3,6 +3,7 @@ import type { KeywordTable } from './keyword-table.js';
 /** Filipino (the Philippines; most receipts there are in English). */
 export const FIL_KEYWORDS: KeywordTable = {
   language: 'fil',
+  ocrMarkers: [],
   total: ['kabuuan', 'halaga'],
   grandTotal: ['kabuuang\\s*halaga', 'babayaran'],
   subtotal: [],
@@ -30,6 +31,8 @@ export const FIL_KEYWORDS: KeywordTable = {
   servedBy: ['kahera'],
   staff: [],
   columnHeader: ['dami', 'presyo'],
+  categoryNames: {},
+  categoryItems: {},
   months: {
     enero: 1, pebrero: 2, marso: 3, abril: 4, mayo: 5, hunyo: 6, hulyo: 7, agosto: 8, setyembre: 9, oktubre: 10, nobyembre: 11, disyembre: 12,
   },

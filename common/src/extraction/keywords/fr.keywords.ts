@@ -2,6 +2,8 @@ import type { KeywordTable } from './keyword-table.js';
 
 export const FR_KEYWORDS: KeywordTable = {
   language: 'fr',
+  ocrModel: 'fra',
+  ocrMarkers: ['ttc', 'tva', 'montant', 'espèces', 'especes', 'rendu', 'merci', 'caisse', 'articles?', 'facture', 'règlement'],
   total: ['total', 'montant', 'somme'],
   grandTotal: ['net\\s*(à|a)\\s*payer', 'total\\s*ttc', 'montant\\s*ttc', '(à|a)\\s*payer', 'total\\s*(à|a)\\s*payer'],
   subtotal: ['sous[\\s-]*total', 'total\\s*ht', 'montant\\s*ht', 'hors\\s*taxes?'],
@@ -29,6 +31,8 @@ export const FR_KEYWORDS: KeywordTable = {
   servedBy: ['caissi(er|(è|e)re)', 'serveur', 'serveuse'],
   staff: ['table', 'caisse', 'couverts?'],
   columnHeader: ['article', 'qt(é|e)', 'prix', 'montant', 'd(é|e)signation'],
+  categoryNames: {},
+  categoryItems: {},
   months: {
     janvier: 1, janv: 1, février: 2, fevrier: 2, févr: 2, fevr: 2, mars: 3, avril: 4, avr: 4, mai: 5, juin: 6, juillet: 7, juil: 7,
     août: 8, aout: 8, septembre: 9, sept: 9, octobre: 10, oct: 10, novembre: 11, nov: 11, décembre: 12, decembre: 12, déc: 12, dec: 12,

@@ -19,7 +19,13 @@ export const KEYWORD_TABLES: readonly KeywordTable[] = [
   EN_KEYWORDS, DE_KEYWORDS, FR_KEYWORDS, ES_KEYWORDS, PT_KEYWORDS, NL_KEYWORDS, IT_KEYWORDS, JA_KEYWORDS, MS_KEYWORDS, FIL_KEYWORDS, RO_KEYWORDS,
 ];
 
-export type KeywordKind = Exclude<keyof KeywordTable, 'language' | 'noWordBoundaries' | 'months'>;
+export type KeywordKind = Exclude<keyof KeywordTable, 'language' | 'noWordBoundaries' | 'months' | 'ocrModel' | 'categoryNames' | 'categoryItems'>;
+
+/** Each OCR model's marker words as one pattern (global: its matches are counted). */
+export const OCR_MARKERS: ReadonlyArray<{ model: string; pattern: RegExp }> = KEYWORD_TABLES.filter((t) => t.ocrModel && t.ocrMarkers.length > 0).map((t) => ({
+  model: t.ocrModel!,
+  pattern: new RegExp(`\\b(?:${t.ocrMarkers.join('|')})\\b`, 'gi'),
+}));
 
 /** The regular-expression source matching any language's word for `kind`, whole words where words are spaced. */
 export function keywordSource(kind: KeywordKind, tables: readonly KeywordTable[] = KEYWORD_TABLES): string {

@@ -2,6 +2,8 @@ import type { KeywordTable } from './keyword-table.js';
 
 export const IT_KEYWORDS: KeywordTable = {
   language: 'it',
+  ocrModel: 'ita',
+  ocrMarkers: ['totale', 'contanti', 'resto', 'scontrino', 'grazie', 'importo', 'documento commerciale'],
   total: ['totale', 'importo'],
   grandTotal: ['totale\\s*(complessivo|euro|da\\s*pagare|documento)', 'importo\\s*(pagato|da\\s*pagare)', 'da\\s*pagare'],
   subtotal: ['subtotale', 'sub[\\s-]*totale', 'imponibile'],
@@ -29,6 +31,8 @@ export const IT_KEYWORDS: KeywordTable = {
   servedBy: ['cassiere', 'operatore'],
   staff: ['cassa', 'tavolo', 'coperti'],
   columnHeader: ['descrizione', 'quantit(à|a)', 'prezzo', 'importo'],
+  categoryNames: {},
+  categoryItems: {},
   months: {
     gennaio: 1, gen: 1, febbraio: 2, feb: 2, marzo: 3, mar: 3, aprile: 4, apr: 4, maggio: 5, mag: 5, giugno: 6, giu: 6,
     luglio: 7, lug: 7, agosto: 8, ago: 8, settembre: 9, set: 9, ottobre: 10, ott: 10, novembre: 11, nov: 11, dicembre: 12, dic: 12,

@@ -2,6 +2,8 @@ import type { KeywordTable } from './keyword-table.js';
 
 export const JA_KEYWORDS: KeywordTable = {
   language: 'ja',
+  ocrModel: 'jpn',
+  ocrMarkers: [],
   noWordBoundaries: true,
   total: ['合計', '合 計', '総合計', 'お買上計', 'お買上げ計', 'ご請求額'],
   grandTotal: ['総合計', 'お支払(い)?(金額|合計)?', 'ご請求(金)?額', '税込合計'],
@@ -30,5 +32,7 @@ export const JA_KEYWORDS: KeywordTable = {
   servedBy: ['担当'],
   staff: ['レジ'],
   columnHeader: ['品名', '数量', '単価', '金額'],
+  categoryNames: {},
+  categoryItems: {},
   months: {},
 };

@@ -1,3 +1,5 @@
+import type { Category } from '../../receipt.schema.js';
+
 /**
  * What a receipt says in one language. Every entry is a regular-expression fragment, matched
  * case-insensitively; in languages written with spaces it must stand as a whole word.
@@ -5,6 +7,13 @@
  */
 export interface KeywordTable {
   language: string;
+  /** Tesseract's model for the language ('deu'), where the service has one. */
+  ocrModel?: string;
+  /**
+   * Words its receipts print often that other languages' receipts rarely do: the text read with
+   * one model holding more of them than of any other language's asks for this language's model.
+   */
+  ocrMarkers: string[];
   /** Written without spaces between words (Japanese): entries match anywhere in a line. */
   noWordBoundaries?: boolean;
   /** The amount to pay, said plainly: "total", "Summe". */
@@ -54,6 +63,10 @@ export interface KeywordTable {
   staff: string[];
   /** Column headers over the items: "qty", "price", "Menge". */
   columnHeader: string[];
+  /** Words in a merchant's name that say its trade ("pharmacy", "restoran"), by category. */
+  categoryNames: Partial<Record<Category, string[]>>;
+  /** Words on item lines that say what was bought ("unleaded", "nasi"), by category. */
+  categoryItems: Partial<Record<Category, string[]>>;
   /** Month names and abbreviations → month number. */
   months: Record<string, number>;
 }

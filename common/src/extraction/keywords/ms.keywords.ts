@@ -3,6 +3,7 @@ import type { KeywordTable } from './keyword-table.js';
 /** Malay (Malaysia, Brunei, Singapore). */
 export const MS_KEYWORDS: KeywordTable = {
   language: 'ms',
+  ocrMarkers: [],
   total: [],
   grandTotal: ['jumlah(\\s*(besar|bersih))?', 'perlu\\s*dibayar'],
   subtotal: ['jumlah\\s*kecil', 'sub\\s*jumlah'],
@@ -30,5 +31,17 @@ export const MS_KEYWORDS: KeywordTable = {
   servedBy: ['juruwang'],
   staff: ['kaunter', 'meja'],
   columnHeader: ['perkara', 'kuantiti', 'harga'],
+  categoryNames: {
+    gas: ['ron ?9[57]'],
+    pharmacy: ['farmasi', 'apotek'],
+    restaurant: ['restoran', 'kopitiam', 'mamak', 'nasi', 'mee'],
+    grocery: ['sayur'],
+    retail: ['kedai'],
+  },
+  categoryItems: {
+    gas: ['ron ?9[57]'],
+    restaurant: ['nasi', 'mee', 'ayam', 'teh', 'kopi'],
+    grocery: ['beras', 'minyak'],
+  },
   months: { januari: 1, februari: 2, mac: 3, april: 4, mei: 5, jun: 6, julai: 7, ogos: 8, september: 9, oktober: 10, november: 11, disember: 12 },
 };

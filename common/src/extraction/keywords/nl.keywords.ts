@@ -2,6 +2,8 @@ import type { KeywordTable } from './keyword-table.js';
 
 export const NL_KEYWORDS: KeywordTable = {
   language: 'nl',
+  ocrModel: 'nld',
+  ocrMarkers: ['btw', 'totaal', 'contant', 'wisselgeld', 'bedankt', 'kassabon', 'pinnen', 'betaald'],
   total: ['totaal', 'bedrag', 'som'],
   grandTotal: ['te\\s*betalen', 'totaal\\s*te\\s*betalen', 'eindtotaal', 'totaalbedrag'],
   subtotal: ['subtotaal', 'sub[\\s-]*totaal', 'excl\\.?\\s*btw'],
@@ -31,6 +33,8 @@ export const NL_KEYWORDS: KeywordTable = {
   servedBy: ['kassi(è|e)re', 'medewerker'],
   staff: ['kassa', 'tafel'],
   columnHeader: ['aantal', 'omschrijving', 'prijs', 'bedrag'],
+  categoryNames: {},
+  categoryItems: {},
   months: {
     januari: 1, jan: 1, februari: 2, feb: 2, maart: 3, mrt: 3, april: 4, apr: 4, mei: 5, juni: 6, jun: 6, juli: 7, jul: 7,
     augustus: 8, aug: 8, september: 9, sep: 9, sept: 9, oktober: 10, okt: 10, november: 11, nov: 11, december: 12, dec: 12,

@@ -2,6 +2,8 @@ import type { KeywordTable } from './keyword-table.js';
 
 export const PT_KEYWORDS: KeywordTable = {
   language: 'pt',
+  ocrModel: 'por',
+  ocrMarkers: ['troco', 'dinheiro', 'obrigad[oa]', 'fatura', 'contribuinte', 'nif', 'valor', 'pagamento', 'cupom'],
   total: ['total', 'valor', 'montante'],
   grandTotal: ['total\\s*a\\s*pagar', 'valor\\s*a\\s*pagar', 'valor\\s*total', 'a\\s*pagar'],
   subtotal: ['sub[\\s-]*total', 'base\\s*tribut(á|a)vel', 'valor\\s*l(í|i)quido'],
@@ -29,6 +31,8 @@ export const PT_KEYWORDS: KeywordTable = {
   servedBy: ['operador(a)?', 'atendente'],
   staff: ['caixa', 'mesa'],
   columnHeader: ['descri(ç|c)(ã|a)o', 'qtd', 'quantidade', 'pre(ç|c)o', 'valor'],
+  categoryNames: {},
+  categoryItems: {},
   months: {
     janeiro: 1, jan: 1, fevereiro: 2, fev: 2, março: 3, marco: 3, mar: 3, abril: 4, abr: 4, maio: 5, mai: 5, junho: 6, jun: 6,
     julho: 7, jul: 7, agosto: 8, ago: 8, setembro: 9, set: 9, outubro: 10, out: 10, novembro: 11, nov: 11, dezembro: 12, dez: 12,

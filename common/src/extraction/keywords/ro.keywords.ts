@@ -3,6 +3,7 @@ import type { KeywordTable } from './keyword-table.js';
 /** Romanian (Romania, Moldova). */
 export const RO_KEYWORDS: KeywordTable = {
   language: 'ro',
+  ocrMarkers: [],
   total: ['total', 'sum(ă|a)'],
   grandTotal: ['total\\s*de\\s*plat(ă|a)', 'de\\s*plat(ă|a)', 'total\\s*general'],
   subtotal: ['sub[\\s-]*total'],
@@ -30,6 +31,8 @@ export const RO_KEYWORDS: KeywordTable = {
   servedBy: ['casier', 'operator'],
   staff: ['casa'],
   columnHeader: ['denumire', 'cantitate', 'pre(ț|t|ţ)', 'valoare'],
+  categoryNames: {},
+  categoryItems: {},
   months: {
     ianuarie: 1, februarie: 2, martie: 3, aprilie: 4, mai: 5, iunie: 6, iulie: 7, august: 8, septembrie: 9, octombrie: 10, noiembrie: 11, decembrie: 12,
   },
