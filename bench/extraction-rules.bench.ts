@@ -67,11 +67,14 @@ for (const set of sets.SETS) {
       for (const issue of issues) {
         const parsed = common.readIssue(issue);
         const field = parsed?.field === 'merchantName' ? 'merchant' : parsed?.field;
-        const right = field && field in checks ? checks[field as keyof typeof checks] : undefined;
-        const tally = flagTally.get(issue) ?? { n: 0, fieldRight: 0 };
+        // Items are right when they match the labelled ones exactly (none missed, none made up).
+        const right = field === 'items' ? items !== undefined && items.fp === 0 && items.fn === 0 : field && field in checks ? checks[field as keyof typeof checks] : undefined;
+        // Counted by kind: a message with amounts in it is one flag, whatever the amounts.
+        const key = parsed ? common.ISSUE_TEXTS[parsed.code] : issue;
+        const tally = flagTally.get(key) ?? { n: 0, fieldRight: 0 };
         tally.n++;
         if (right) tally.fieldRight++;
-        flagTally.set(issue, tally);
+        flagTally.set(key, tally);
       }
     }
     if (process.argv.includes('--misses')) {

@@ -193,11 +193,31 @@ describe('taxFromRateTable', () => {
     ['MWST Netto MWST-BETRAG BRUTTO\nD 19,00% 4,21 0,80 5,02', { tax: 0.8, gross: 5.02 }],
     // A rate column without its % and no rate row adding up: each row's rate, gross and tax.
     ['SATZ MWST% BETRAG MWST\n0 2.60 12.40 0.31\n1 8.10 32.43 2.43', { tax: 2.74, gross: 44.83 }],
+    // A printed rate and a misread net: the gross and the tax the rate ties together, in either order.
+    ['Typ Netto MwSt Brutto\n19 % 5.0 3,18 19,90', { tax: 3.18, gross: 19.9 }],
+    ['MWST Netto MWST Brutto\n19 % 16,22 3,81 3,18 19,90', { tax: 3.18, gross: 19.9 }],
     // Two amounts with a rate that is no share of either: not a tax row.
     ['Rabatt 10% 5.00 1.00', null],
   ])('%j', (text, table) => {
     const found = taxFromRateTable(lines(text));
     expect(found === null ? null : { tax: found.tax, gross: found.gross }).toEqual(table);
+  });
+});
+
+describe('taxes that make the sums together', () => {
+  it.each<[string, string | undefined, number | null]>([
+    // A second rate whose label OCR garbled: the two make subtotal + tax = total (a few cents of rounding).
+    ['Sub Total 314.00\nVAT 2% 6.28\nsT 6% 18.84\nTOTAL 339.00', 'INR', 25.12],
+    // Federal and provincial tax, each on its own line without a rate.
+    ['SUBTOTAL 252.49\nGST CA 12.62\nPST BC 17.67\nTOTAL 282.78', 'CAD', 30.29],
+    // A line beside the tax that comes near the difference but does not make it: not added.
+    ['SUBTOTAL 252.49\nGST CA 12.62\nPST BC 16.67\nTOTAL 282.78', 'CAD', 12.62],
+    // One tax line that already makes the sums: nothing added.
+    ['SUBTOTAL 10.00\nTAX 0.80\nTOTAL 10.80\nVISA 10.80', undefined, 0.8],
+    // Lines that would make up the difference but are far from the tax line: left out.
+    ['SUBTOTAL 10.00\nTAX 0.80\nA\nB\nC\nD\nTOTAL 11.60\nSAVINGS 10% 0.80', undefined, 0.8],
+  ])('%j', (text, currency, tax) => {
+    expect(findTotals(lines(text), undefined, currency).tax).toBe(tax);
   });
 });
 

@@ -196,6 +196,16 @@ function rateRow([a, b]: [number, number], r: number | null): { tax: number; gro
   return null;
 }
 
+/** The gross (or net) and its tax among three amounts, in whatever column order, that the printed rate ties together. */
+function rateRowOfPair(amounts: readonly number[], r: number | null): { tax: number; gross: number } | null {
+  if (r === null) return null;
+  for (const base of amounts) for (const tax of amounts) if (tax < base) {
+    const row = rateRow([base, tax], r);
+    if (row) return row;
+  }
+  return null;
+}
+
 /**
  * The tax of a rate table (Netto / Steuer / Brutto, HT / TVA / TTC, Net / VAT / Gross): rows
  * with three amounts where two add up to the third, in whatever column order (or a rate and two
@@ -218,10 +228,12 @@ export function taxFromRateTable(lines: readonly string[], read: AmountReader = 
     if (amounts.length !== 3 && amounts.length !== 2) return;
     const inTable = /%/.test(line) || TAX_WORD.test(line) || i - header <= TABLE_ROWS || first >= 0;
     if (!inTable) return;
-    let row = amounts.length === 3 ? addingRow(amounts as [number, number, number]) : rateRow(amounts as [number, number], rateOf(line));
+    let row = amounts.length === 3 ? addingRow(amounts as [number, number, number]) : rateRowOfPair(amounts, rateOf(line));
     // Three amounts of which none adds two others: a rate without its % and the two it applies to ("5.50 21.10 1.10").
     const bareRate = row === null && amounts.length === 3 && amounts[0]! < 30;
     if (bareRate) row = rateRow([amounts[1]!, amounts[2]!], amounts[0]! / 100);
+    // A printed rate and three amounts of which one is misread ("19 % 5,0B 3,18 19,90"): the two the rate ties together.
+    if (row === null && amounts.length === 3) row = rateRowOfPair(amounts, rateOf(line));
     if (row === null || row.tax < 0) return;
     const printed = rateOf(line);
     const rate = printed !== null ? asPercent(printed) : bareRate ? amounts[0]! : rateColumn;
@@ -382,7 +394,8 @@ export function findTotalsWithSources(
     const amounts = read(lines[under]!);
     if (amounts.length === 1 && amounts[0]! > 0) rateLines.push({ amount: amounts[0]!, line: under, rate: null });
   }
-  const tax = decideTax(taxLines, table, total, currency) ?? taxByArithmetic(rateLines, total, subtotal, tip, discount) ?? taxFromBreakupRow(lines, total, read, currency);
+  const decided = decideTax(taxLines, table, total, currency) ?? taxByArithmetic(rateLines, total, subtotal, tip, discount) ?? taxFromBreakupRow(lines, total, read, currency);
+  const tax = decided && completedTax(decided, [...taxLines, ...rateLines], { subtotal, total, tip, discount }, currency);
   // The total illegible but the subtotal and its tax read: they make it.
   if (evidence.fromSubtotal && tax && tax.amount > 0 && tax.line > first.subtotal!.line) total = round2(subtotal! + tax.amount + (tip ?? 0) - (discount ?? 0));
   const totals: TextTotals = {
@@ -455,6 +468,39 @@ export function taxByArithmetic(lines: readonly RateLine[], total: number | null
   if (missing > 0 && rated.length > 0 && near(sum, missing)) return { amount: sum, line: rated[0]!.line };
   const one = lines.find((l) => near(l.amount, missing));
   return missing > 0 && one ? { amount: one.amount, line: one.line } : null;
+}
+
+/** Tax lines further than this from the one chosen belong to another part of the receipt. */
+const TAX_BLOCK_LINES = 3;
+
+/**
+ * The tax chosen, or — where it leaves subtotal + tax short of the total and one or two tax or
+ * rate lines beside it make up the difference — their sum: a receipt charging several taxes (state
+ * and county, CGST and SGST, VAT and a second rate) whose labels OCR garbled on all but one.
+ */
+export function completedTax(
+  tax: { amount: number; line: number },
+  others: ReadonlyArray<{ amount: number; line: number }>,
+  sums: { subtotal: number | null; total: number | null; tip: number | null; discount: number | null },
+  currency?: string,
+): { amount: number; line: number } {
+  const { subtotal, total } = sums;
+  if (subtotal === null || total === null) return tax;
+  const residual = (t: number) => Math.abs(subtotal + t + (sums.tip ?? 0) - (sums.discount ?? 0) - total);
+  // The spec's tolerance says the tax chosen already makes the sums; lines added must make them to the rounding of a few rows.
+  if (residual(tax.amount) <= Math.max(0.01, total * 0.01) + 1e-9) return tax;
+  const tolerance = Math.max(0.02, total * 0.001) + 1e-9;
+  const beside = others.filter((o) => o.line !== tax.line && o.amount > 0 && Math.abs(o.line - tax.line) <= TAX_BLOCK_LINES);
+  const unique = beside.filter((o, i) => beside.findIndex((p) => p.line === o.line) === i);
+  let best: number | null = null;
+  const consider = (sum: number) => {
+    if (residual(sum) <= tolerance && plausibleTax(sum, total, currency) && (best === null || residual(sum) < residual(best))) best = round2(sum);
+  };
+  unique.forEach((a, i) => {
+    consider(tax.amount + a.amount);
+    for (const b of unique.slice(i + 1)) consider(tax.amount + a.amount + b.amount);
+  });
+  return best === null ? tax : { amount: best, line: tax.line };
 }
 
 /**

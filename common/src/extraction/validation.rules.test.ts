@@ -7,6 +7,7 @@ import {
   dateIssue,
   isExportValid,
   ISSUE_TEXTS,
+  isNotice,
   itemsIssue,
   keptAcceptances,
   LOW_QUALITY_FLAG,
@@ -177,6 +178,17 @@ describe('items that make none of the receipt\'s sums', () => {
     expect(receiptIssues(r, [ISSUE_TEXTS.dateEitherWay], NOW)).toEqual(['Items add up to 4.50, not 9.00', ISSUE_TEXTS.dateEitherWay]);
     expect(readIssue('Items add up to 4.50, not 9.00')).toMatchObject({ code: 'itemsDontAddUp', field: 'items' });
     expect(receiptIssues({ ...r, items: items(4.5, 4.5) }, [], NOW)).toEqual([]);
+  });
+
+  it('is a notice: shown, but the receipt stays ready for export', () => {
+    const r = receipt({ merchantName: 'A', date: '2026-11-01', items: items(4.5), subtotal: 9, tax: 0.54, total: 9.54 });
+    const issues = receiptIssues(r, [], NOW);
+    expect(issues).toEqual(['Items add up to 4.50, not 9.00']);
+    expect(isNotice(issues[0]!)).toBe(true);
+    expect(isNotice(ISSUE_TEXTS.dateEitherWay)).toBe(false);
+    expect(reviewFlags(r, issues)).toEqual([]);
+    expect(isExportValid(r, issues)).toBe(true);
+    expect(isExportValid(r, [...issues, ISSUE_TEXTS.dateEitherWay])).toBe(false);
   });
 });
 

@@ -70,6 +70,19 @@ export const DOUBT_CODES: ReadonlySet<IssueCode> = new Set<IssueCode>([
   'merchantNotFound', 'merchantBelowHeader', 'merchantUnconfirmed', 'currencyAssumed', 'currencyDefault', 'currencyWeak',
 ]);
 
+/**
+ * Issues a person should see that do not keep the receipt off the Receipts sheet: they are not
+ * about the key fields a bookkeeper books (total, date, merchant, currency), and the totals stand
+ * on their own.
+ */
+export const NOTICE_CODES: ReadonlySet<IssueCode> = new Set<IssueCode>(['itemsDontAddUp']);
+
+/** Whether a message is a notice (shown, never keeping the receipt from export). */
+export function isNotice(message: string): boolean {
+  const code = readIssue(message)?.code;
+  return code !== undefined && NOTICE_CODES.has(code);
+}
+
 export interface ReceiptIssue {
   code: IssueCode;
   field: IssueField | null;
@@ -217,11 +230,12 @@ export interface IssueAcceptance {
 }
 
 /**
- * Everything that keeps a receipt off the Receipts sheet (spec §4): its issues, and low quality.
+ * Everything that keeps a receipt off the Receipts sheet (spec §4): its issues but the notices, and low quality.
  * Each is a flag a person may accept after looking at the receipt.
  */
 export function reviewFlags(r: Pick<ReceiptRecord, 'quality'>, issues: readonly string[]): string[] {
-  return r.quality >= QUALITY_THRESHOLD ? [...issues] : [...issues, LOW_QUALITY_FLAG];
+  const flags = issues.filter((i) => !isNotice(i));
+  return r.quality >= QUALITY_THRESHOLD ? flags : [...flags, LOW_QUALITY_FLAG];
 }
 
 /** The flags nobody accepted. An acceptance holds for the message accepted: a changed value (a new mismatch) asks again. */
