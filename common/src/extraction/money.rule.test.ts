@@ -38,6 +38,10 @@ describe('money', () => {
 describe('money is not a time', () => {
   it('skips clock times', () => {
     expect(amountsIn('Time: 14:49:00 Total 9.10')).toEqual([9.1]);
+    expect(amountsIn('06:33PM Total 30.94')).toEqual([30.94]);
+    expect(amountsIn('6:33 p.m. Total 30.94')).toEqual([30.94]);
+    // A colon is still OCR's decimal point in an amount.
+    expect(amountsIn('Total Sales Incl GST 5:80')).toEqual([5.8]);
   });
 });
 

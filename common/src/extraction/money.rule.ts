@@ -10,11 +10,12 @@ export function validMoney(value: unknown): number | null {
 }
 
 /**
- * One printed amount with exactly two decimals (three decimals is an OCR error, not money).
+ * One printed amount with exactly two decimals (three decimals is an OCR error, not money); a
+ * colon is OCR's decimal point, except in a time of day ("06:33PM").
  * Not global: a shared /g pattern carries `lastIndex` from one caller to the next, so callers
  * that need every match make their own copy.
  */
-export const AMOUNT_PATTERN = /(?<![\d.,:])(?:[A-Z]{1,3}\$?|[$€£¥₱₹])?\s?(-?\d{1,3}(?:[ ,]\d{3})*|-?\d+)\s?[.,:]\s?(\d{2})(?![\d]|[:.]\d)/;
+export const AMOUNT_PATTERN = /(?<![\d.,:])(?:[A-Z]{1,3}\$?|[$€£¥₱₹])?\s?(-?\d{1,3}(?:[ ,]\d{3})*|-?\d+)\s?(?:[.,]|:(?!\d{2}\s?[AaPp]\.?[Mm]\b))\s?(\d{2})(?![\d]|[:.]\d)/;
 
 /**
  * A whole amount as currencies without minor units print it (JPY, CLP, KRW): 4,389 · 4, 389 (OCR) · 100.300 ·

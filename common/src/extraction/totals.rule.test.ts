@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wholeAmountsIn } from './money.rule.js';
-import { findTotals, findTotalsWithSources, lineKind, taxFromBreakupRow, taxFromRateTable, type TaxRateRow } from './totals.rule.js';
+import { findTotals, findTotalsWithSources, joinSplitLetters, lineKind, taxFromBreakupRow, taxFromRateTable, type TaxRateRow } from './totals.rule.js';
 
 const lines = (text: string) => text.trim().split('\n');
 
@@ -201,6 +201,40 @@ describe('taxFromRateTable', () => {
   ])('%j', (text, table) => {
     const found = taxFromRateTable(lines(text));
     expect(found === null ? null : { tax: found.tax, gross: found.gross }).toEqual(table);
+  });
+});
+
+describe('totals as tills print them and OCR reads them', () => {
+  it.each<[string, number | null, number | null]>([
+    // A time on the total's line is no second amount.
+    ['Subtotal 28.45\nTax 2.49\n06:33PM Total 30.94', 30.94, 2.49],
+    // A tip guide, on one line or as a table under its header, was suggested, not paid.
+    ['Subtotal 28.45\nTax 2.49\nTotal 30.94\nGratuity Guide 15% $4.64\n18% $5.57', 30.94, 2.49],
+    ['SUBTOTAL 83.96\nTAX 5.46\nTOTAL 89.42\nPercentage Tip\n18% 15.11\n20% 16.79', 89.42, 5.46],
+    // Letters OCR split off the label.
+    ['FUEL TOTAL 55.19\nTota l = $ 65.19\nCREDI T $ 65.19', 65.19, null],
+    // O read as C or D; the till's "TOTL".
+    ['TCTAL $99.82\n$99.82', 99.82, null],
+    ['5 TDTAL $35.50\nGST $0.00\nTOTAL $35.50\nCASH $35.00\nCHANGE $0.50', 35.5, 0],
+    ['TXTL 2.43\nTOTL 30.58\nCASH 40.00\nCHANGE 9.42', 30.58, null],
+    // "Net Total" that the tax under it makes into the total is the subtotal.
+    ['Net Total: $11.97\nTax: $1.06\nTOTAL: $13.03\nCASH $13.03', 13.03, 1.06],
+    // Where it is what is paid (nothing adds to it), "Net Total" stays the total.
+    ['Net Total RM 25.40\nCash 30.00\nChange 4.60', 25.4, null],
+  ])('%j', (text, total, tax) => {
+    const t = findTotals(lines(text));
+    expect([t.total, t.tax]).toEqual([total, tax]);
+  });
+
+  it.each<[string, string]>([
+    ['Tota l = $ 65.19', 'Total = $ 65.19'],
+    ['CREDI T $ 65.19', 'CREDIT $ 65.19'],
+    ['T ota l T ax 0.11', 'Total Tax 0.11'],
+    // A tax code after an amount, and words of one letter among digits, stay.
+    ['MILK 2.89 T', 'MILK 2.89 T'],
+    ['2 x A 4.00', '2 x A 4.00'],
+  ])('joins split letters: %j', (line, joined) => {
+    expect(joinSplitLetters(line)).toBe(joined);
   });
 });
 

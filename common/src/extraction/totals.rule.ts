@@ -53,8 +53,8 @@ const KINDS: Array<{ kind: string; re: RegExp }> = [
   // "Total incl. VAT 14.49" states the total; "incl. VAT 19% 2.08" states the tax in it.
   { kind: 'inclusive', re: re(`(${OCR_TOTAL}|${words('total')})[^\\n]*(${words('taxIncluded')})|${OCR_TOTAL}\\s*sales|${OCR_TOTAL}\\s*\\(?rm\\)?\\s*[:\\d]`) },
   { kind: 'strong', re: re(words('grandTotal')) },
-  // A suggested tip was not paid; "Total with tip" repeats the total with a tip that may not be.
-  { kind: 'ignore', re: re(`(${words('tip')})[^\\n]*(${words('suggestion')})|(${words('suggestion')})[^\\n]*(${words('tip')})|(${words('total')})[^\\n]*(${words('tip')})`) },
+  // A suggested tip was not paid ("Gratuity guide 15% 4.64"); "Total with tip" repeats the total with a tip that may not be.
+  { kind: 'ignore', re: re(`${words('suggestion')}|(${words('total')})[^\\n]*(${words('tip')})`) },
   { kind: 'tip', re: re(words('tip')) },
   { kind: 'discount', re: re(words('discount')) },
   { kind: 'rounding', re: re(words('rounding')) },
@@ -108,6 +108,39 @@ const LEADING_WORDS = 3;
 
 /** What a line states (total, subtotal, tax, tip, discount, rounding, change, cash, card, ignore), or null. */
 export function lineKind(line: string): string | null {
+  const kind = kindOf(line);
+  if (kind !== null) return kind;
+  // Letters OCR split from their word ("Tota l", "CREDI T", "T ota l T ax"): the label joined again.
+  const joined = joinSplitLetters(line);
+  return joined === line ? null : kindOf(joined);
+}
+
+/**
+ * A lone letter between letters joins the word after it when that goes on in lower case ("T ota"
+ * → "Tota"), else the word before it ("Tota l" → "Total"). Letters beside digits or symbols (a
+ * tax code after an amount, "2.99 T") stay.
+ */
+export function joinSplitLetters(line: string): string {
+  const words = line.split(' ');
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const next = words[i + 1];
+    const prev = out[out.length - 1];
+    if (/^\p{L}$/u.test(w) && next !== undefined && /^\p{Ll}+$/u.test(next)) {
+      words[i + 1] = w + next;
+      continue;
+    }
+    if (/^\p{L}$/u.test(w) && prev !== undefined && /^\p{L}{2,}$/u.test(prev)) {
+      out[out.length - 1] = prev + w;
+      continue;
+    }
+    out.push(w);
+  }
+  return out.join(' ');
+}
+
+function kindOf(line: string): string | null {
   const labelWords = line
     .replace(/[\d.,:]+/g, ' ')
     .split(/\s+/)
@@ -132,7 +165,8 @@ function amountFor(lines: readonly string[], i: number, read: AmountReader): { a
   // A stray digit beside the label ("4 Total Amount Paid") is OCR noise, not a garbled amount.
   if (/\d{2}/.test(lines[i]!)) return null;
   const next = lines[i + 1];
-  if (next !== undefined && lineKind(next) === null) {
+  // A line printing a rate ("18% 15.11" under "Percentage Tip") is a row of a table, not the label's amount.
+  if (next !== undefined && lineKind(next) === null && !/\d\s*%/.test(next)) {
     const following = read(next);
     if (following.length === 1) return { amount: following[0]!, line: i + 1 };
   }
@@ -352,6 +386,13 @@ export function findTotalsWithSources(
   const table = taxFromRateTable(lines, read);
   if (table) vote(table.gross, table.line, 'table');
 
+  // "Net Total 11.97", "Tax 1.06", "TOTAL 13.03": an amount that the tax printed under it makes into a later total is the subtotal.
+  for (const c of [...votes.values()]) {
+    const taxUnder = taxLines.find((t) => t.line > c.line && t.amount > 0 && [...votes.values()].some((o) => o.line > t.line && near(o.amount, round2(c.amount + t.amount))));
+    if (!taxUnder) continue;
+    votes.delete(c.amount);
+    first.subtotal ??= { amount: c.amount, line: c.line };
+  }
   const subtotal = first.subtotal?.amount ?? null;
   const discount = first.discount ? Math.abs(first.discount.amount) : null;
   const tip = first.tip?.amount ?? null;

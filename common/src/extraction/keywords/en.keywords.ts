@@ -1,7 +1,7 @@
 import type { KeywordTable } from './keyword-table.js';
 
-/** "total" as OCR misreads it: tota1, tolal, totai, tatal, t0tal. */
-export const OCR_TOTAL = 't[o0a][t1l][a4o][l1i]';
+/** "total" as OCR misreads it: tota1, tolal, totai, tatal, t0tal, tctal, tdtal; "totl" as tills abbreviate it. */
+export const OCR_TOTAL = 't[o0acd][t1l][a4o]?[l1i]';
 
 export const EN_KEYWORDS: KeywordTable = {
   language: 'en',
