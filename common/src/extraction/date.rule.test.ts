@@ -81,6 +81,15 @@ describe('dates in every layout and language', () => {
     ['2012.06.28', true, '2012-06-28'],
     ['28.10.2025 18:40', true, '2025-10-28'],
     ['12 06 2011', true, '2011-06-12'],
+    // Tills that print "Mon DD'YY" with the time glued on, and OCR's quote and O for the apostrophe and 0.
+    ["Chk 7545 Dec26'0707:26PM Gst 0", false, '2007-12-26'],
+    ["Mar06' 16 05:47PM", false, '2016-03-06'],
+    ["chk 1924 Jun28' 1705:36P", false, '2017-06-28'],
+    ['JUNO3" 14 2:40PM', false, '2014-06-03'],
+    ['Sat Aug 2620173:33 PM', false, '2017-08-26'],
+    // A month word and digits with no separator and no time after them are no date ("MAYO 300", "JUN 2017 SALE").
+    ['MAYO 300', false, null],
+    ['MAY 2017', false, null],
     // Mixed separators are not a date; nor is a price or a phone number.
     ['12-09/19', true, null],
     ['1,99 2,49', true, null],

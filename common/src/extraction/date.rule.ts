@@ -74,9 +74,14 @@ const PATTERNS: Array<{ re: RegExp; read: Reader }> = [
   // May 7, 2018 · August 3 , 2014 · Jun 30,2022 · Mar. 24 2026
   {
     // The day and the year apart: "MAYO 300" (an item and its size) is no date.
-    // "Jun17'13": the year's apostrophe alone parts it from the day.
-    re: new RegExp(`(?<![\\p{L}])(${MONTH_WORD})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*[,.]\\s*'?|\\s+'?|')(\\d{4}|\\d{2})${YEAR_END}`, 'iu'),
-    read: (g) => sure(iso(expandYear(Number(g[3])), monthOf(g[1]!)!, Number(g[2]))),
+    // "Jun17'13", "Mar06' 16": the year's apostrophe (or OCR's quote) alone parts it from the day; "Aug 2620173:33 PM":
+    // nothing does, a time following. OCR reads a day's 0 as O ("JUNO3' 14"). A year of four digits is 19xx or 20xx,
+    // so "Dec26'0707:26PM" is 2007 at 07:26.
+    re: new RegExp(
+      `(?<![\\p{L}])(${MONTH_WORD})\\.?\\s*([O0-3]?\\d)(?:st|nd|rd|th)?(?:\\s*[,.]\\s*['’"]?|\\s+['’"]?|['’"]\\s*|(?=(?:19|20)\\d{2}[0-2]?\\d:[0-5]\\d))((?:19|20)\\d{2}|\\d{2})${YEAR_END}`,
+      'iu',
+    ),
+    read: (g) => sure(iso(expandYear(Number(g[3])), monthOf(g[1]!)!, Number(g[2]!.replace(/O/i, '0')))),
   },
   // 21/09/2017, 19-03-2018, 01/03/18, 7.6.2018, 26-03-18, 12 06 2011
   {
