@@ -26,6 +26,10 @@ export const signPattern = (sign: string) => new RegExp(`(?<![\\p{L}])(?:${sign}
 /** The states' postal codes: a US address's "City, ST". */
 export const US_STATES = 'AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY';
 
+/** Canada's telephone area codes (the North American plan shares its format with the US). */
+const CANADIAN_AREA_CODES =
+  '204|226|236|249|250|257|263|289|306|343|354|365|367|368|382|403|416|418|428|431|437|438|450|460|468|474|506|514|519|548|579|581|584|587|604|613|639|647|672|683|705|709|742|753|778|780|782|807|819|825|867|873|879|902|905';
+
 export const COUNTRIES: readonly CountryEntry[] = [
   {
     country: 'MY',
@@ -41,7 +45,18 @@ export const COUNTRIES: readonly CountryEntry[] = [
       /\+60[\s-]?\d/,
     ],
   },
-  { country: 'SG', currency: 'SGD', dateOrder: 'dmy', signs: ['S\\$'], cues: [/\b(singapore|pte\.?\s*ltd)\b/i, /\+65[\s-]?\d/] },
+  {
+    country: 'SG',
+    currency: 'SGD',
+    dateOrder: 'dmy',
+    signs: ['S\\$'],
+    cues: [
+      /\b(singapore|pte\.?\s*ltd)\b/i,
+      /\+65[\s-]?\d/,
+      // A GST registration number with its check letter ("GST Reg No: 20-0301619-D", "M2-0012345-6" has none): Malaysia's are digits only.
+      /\bgst\s*reg(istration)?\.?\s*(no|number)?\.?\s*:?\s*[A-Z]?\d{2}-?\d{5,8}-?[A-Z]\b/i,
+    ],
+  },
   {
     country: 'PH',
     currency: 'PHP',
@@ -82,6 +97,8 @@ export const COUNTRIES: readonly CountryEntry[] = [
       /\b(on|qc|bc|ab|mb|sk|ns|nb|pe|nl)\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d\b/,
       /\b[A-Z]\d[A-Z]\s\d[A-Z]\d\b/,
       /\bgst\s*\/\s*hst\b|\bhst\s*(#|no\.?|number|reg)|\bgst\s*(#|no\.?|reg)\s*:?\s*\d{9}\s?RT/i,
+      // A phone number in one of Canada's area codes ("Tel: (905) 889-8030"); the US has none of them.
+      new RegExp(`(?<!\\d)\\(?(?:${CANADIAN_AREA_CODES})\\)?[\\s.-]?\\d{3}[\\s.-]\\d{4}(?!\\d)`),
     ],
   },
   {

@@ -38,6 +38,18 @@ describe('decideCurrency: the user’s selection against the receipt’s evidenc
     ['VALOR TOTAL R$ 19,67\nCNPJ 47.508.411/2407-00', undefined, 'BRL'],
     ['NOTA FISCAL DE CONSUMIDOR\nVALOR TOTAL Rs 19,67\nTrib aprox R$: 2,10', undefined, 'BRL'],
     ['Total Rs. 200.00', undefined, 'INR'],
+    // A code in brackets beside the total's amount.
+    ['Product Quantity Price\nTotal (AED) 117.00', undefined, 'AED'],
+    // The euro as a word beside an amount or on the total's line; a shop named for it with dollar prices is not in euros.
+    ['Tot Euro 122 10\nCafe 3.20', undefined, 'EUR'],
+    ['TOTAL... .. EUROS\nPAN 1,20', undefined, 'EUR'],
+    ['EURO DELI\nSandwich $8.50\nTotal $8.50', undefined, 'USD'],
+    // Singapore's GST registration number ends in a check letter, with dollars printed.
+    ['GST Reg No:20-0301619-D\nSUBTOTAL $100.30\nTOTAL $118.95', undefined, 'SGD'],
+    ['GST Reg No: 199707251K\nTOTAL $42.95', undefined, 'SGD'],
+    // A phone number in a Canadian area code; a US one stays US.
+    ['ADRAK\nTel: (905) 889-8030\nTOTAL: $248.60', undefined, 'CAD'],
+    ['DINER\nTel: (212) 889-8030\nTOTAL: $248.60', undefined, 'USD'],
     // A code written against its sign; a GSTIN; an NFC-e's access key.
     ['Total for 3 items: $18.40\nPURCHASE AUD$ 18.40', undefined, 'AUD'],
     ['GST NO.-27ABCDE1234F1Z5\nTotal 350.00', undefined, 'INR'],

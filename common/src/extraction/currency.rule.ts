@@ -29,6 +29,8 @@ const CUE_WEIGHT = 1.5;
  */
 const SYMBOLS: Array<[RegExp, string]> = [
   [/€\s?-?\d|\d\s?€/, 'EUR'],
+  // "Tot Euro 122,10", "TOTAL ... EUROS": the word beside an amount or a total (not in a name, "Euro Deli").
+  [/\beuros?\s?-?\d|\d\s?euros?\b|\b(tot(al)?|summe|importe)\b.*\beuros?\b/i, 'EUR'],
   [/(¥|円|￥)\s?\d|\d\s?円/, 'JPY'],
 ];
 
@@ -52,9 +54,9 @@ const repeatedWeight = (count: number) => SYMBOL_WEIGHT + Math.min(2, count - 1)
 /** Every piece of evidence the text holds, with its weight; `chain`: the known chain it names, when already looked for. */
 export function currencyEvidence(text: string, chain: ChainMatch | null = findChain(text.split('\n'))): CurrencyEvidence[] {
   const evidence: CurrencyEvidence[] = [];
-  // An ISO code beside an amount ("EUR 13,05", "13.05 CAD") or alone on its line (a column header).
+  // An ISO code beside an amount ("EUR 13,05", "Total (AED) 117.00", "13.05 CAD") or alone on its line (a column header).
   const codes = new Set<string>();
-  const codePattern = /(?<![A-Za-z])([A-Z]{3})(?:\$?\s?-?\d+[.,]\d{2}(?!\d)|\s*$)|\d[.,]\d{2}\s?([A-Z]{3})(?![A-Za-z])/gm;
+  const codePattern = /(?<![A-Za-z])([A-Z]{3})\)?:?(?:\$?\s?-?\d+[.,]\d{2}(?!\d)|\s*$)|\d[.,]\d{2}\s?([A-Z]{3})(?![A-Za-z])/gm;
   for (const m of text.matchAll(codePattern)) {
     const code = m[1] ?? m[2]!;
     if (!ISO_4217.has(code) || CODES_THAT_ARE_WORDS.has(code) || codes.has(code)) continue;
