@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { itemsFromFields, itemsFromText, itemsFromTextWithSources, itemWords, MAX_ITEMS } from './items.rule.js';
+import { isGarbledSumsLabel, itemsFromFields, itemsFromText, itemsFromTextWithSources, itemWords, MAX_ITEMS } from './items.rule.js';
 
 describe('itemsFromText (spec §5)', () => {
   it.each<[string, ReturnType<typeof itemsFromText>]>([
@@ -127,5 +127,28 @@ describe('item layouts', () => {
     const found = itemsFromTextWithSources([...lines, 'TOTAL 30.00']);
     expect(found).toHaveLength(MAX_ITEMS);
     expect(found[3]!.line).toBe(3);
+  });
+});
+
+describe('a sums label OCR garbled is no item', () => {
+  it.each<[string, boolean]>([
+    ['Suototal', true],
+    ['ROUNKING', true],
+    ['TAXT AMT', true],
+    ['CashAmount', true],
+    ['Taxab le', true],
+    ['ASUBTOTAL', true],
+    ['Zwischensumne', true],
+    // Items that only look a little like them.
+    ['CASHEW NUTS', false],
+    ['TOTE BAG', false],
+    ['Amaretto', false],
+    ['Tea', false],
+  ])('%s → %s', (description, garbled) => {
+    expect(isGarbledSumsLabel(description)).toBe(garbled);
+  });
+
+  it('ends the items where the sums begin', () => {
+    expect(itemsFromText(['Burger 9.50', 'Fries 3.00', 'Suototal 12.50', 'Tax 1.00', 'Amount 13.50']).map((i) => i.description)).toEqual(['Burger', 'Fries']);
   });
 });

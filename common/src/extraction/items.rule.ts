@@ -1,7 +1,8 @@
 import type { LineItem } from '../receipt.schema.js';
 import type { RecognizedField } from '../recognized-document.js';
 import { fieldMoney, fieldText } from './fields.rule.js';
-import { keywordSource } from './keywords/index.js';
+import { editDistance } from './edit-distance.js';
+import { keywordSource, SUMMARY_WORDS } from './keywords/index.js';
 import { AMOUNT_PATTERN } from './money.rule.js';
 import { lineKind } from './totals.rule.js';
 
@@ -47,6 +48,16 @@ const NOT_A_DESCRIPTION = new RegExp(
 );
 /** Stock codes, shelf locations and pack sizes printed between a description and its amount ("WA16 - 24", "*S", "KQ7 - 12/48"). */
 const CODE_LINE = /^\*?[A-Z]{0,3}\d[\d\-\/ ]*[A-Z]?$|^\*?[A-Z]{1,2}$|^\S{2,10}\s?-\s?\d{1,4}\/\d{1,4}$/;
+
+/**
+ * A label of the sums block as OCR misspells it ("Suototal", "ROUNKING", "TAXT AMT", "CashAmount"):
+ * within a letter of a sums word (two for words of seven letters or more), its words run together.
+ */
+export function isGarbledSumsLabel(description: string): boolean {
+  const letters = description.toLowerCase().replace(/[^\p{L}]/gu, '');
+  if (letters.length < 5) return false;
+  return SUMMARY_WORDS.some((word) => editDistance(letters, word, 2) <= (word.length >= 7 ? 2 : 1));
+}
 
 /** A description awaiting its amount on the following lines, with the unit price printed beside it. */
 interface Pending {
@@ -262,6 +273,11 @@ export function itemsFromTextWithSources(lines: readonly string[], wholeAmounts 
     const parsed = parseItemLine(line, wholeAmounts);
     if (!parsed) continue;
     const { descriptionless, stockCode, ...item } = parsed;
+    // The sums block's label garbled: the items have ended.
+    if (!descriptionless && isGarbledSumsLabel(item.description)) {
+      if (found.length > 0) break;
+      continue;
+    }
     if (stockCode && i + 1 < lines.length && isDescriptionLine(lines[i + 1]!, wholeAmounts)) {
       // "KT4410 2 3.00 6.00" over "KITCHEN TOWEL 2PLY": the name is printed under the code.
       found.push({ item: { ...item, description: cleanDescription(lines[i + 1]!) }, line: i });

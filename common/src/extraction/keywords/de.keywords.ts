@@ -34,6 +34,7 @@ export const DE_KEYWORDS: KeywordTable = {
   servedBy: ['bedient', 'kassierer(in)?', 'bediener'],
   staff: ['kasse', 'tisch', 'filiale'],
   columnHeader: ['artikel', 'menge', 'preis', 'betrag', 'bezeichnung'],
+  summaryWords: ['zwischensumme', 'summe', 'gesamtbetrag'],
   categoryNames: {},
   categoryItems: {},
   months: {

@@ -43,6 +43,7 @@ export const EN_KEYWORDS: KeywordTable = {
   servedBy: ['served\\s+by', 'cashier', 'server', 'operator', 'clerk'],
   staff: ['host', 'table', 'tbl', 'guests?', 'covers?', 'check', 'chk', 'order', 'register', 'store\\s*(number|no\\.?|#)'],
   columnHeader: ['item', 'items', 'qty', 'quan(tity)?', 'price', 'description', 'descript', 'amount', 'amt', 'cost', 'unit'],
+  summaryWords: ['subtotal', 'total', 'amount', 'taxable', 'salestax', 'taxamount', 'taxamt', 'rounding', 'cashamount', 'balance', 'amountdue', 'grandtotal', 'totalamount', 'netamount'],
   categoryNames: {
     gas: ['petrol', 'fuel', 'gas station', 'diesel', 'unleaded'],
     pharmacy: ['pharmacy', 'chemist', 'drug ?store', 'medical', 'clinic'],

@@ -31,6 +31,7 @@ export const ES_KEYWORDS: KeywordTable = {
   servedBy: ['cajer[oa]', 'camarer[oa]', 'mesero', 'le\\s*atendi(ó|o)'],
   staff: ['mesa', 'comensales'],
   columnHeader: ['art(í|i)culo', 'cant(idad)?', 'precio', 'importe', 'descripci(ó|o)n'],
+  summaryWords: [],
   categoryNames: {},
   categoryItems: {},
   months: {

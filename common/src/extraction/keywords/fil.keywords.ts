@@ -31,6 +31,7 @@ export const FIL_KEYWORDS: KeywordTable = {
   servedBy: ['kahera'],
   staff: [],
   columnHeader: ['dami', 'presyo'],
+  summaryWords: [],
   categoryNames: {},
   categoryItems: {},
   months: {

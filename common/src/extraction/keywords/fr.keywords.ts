@@ -31,6 +31,7 @@ export const FR_KEYWORDS: KeywordTable = {
   servedBy: ['caissi(er|(è|e)re)', 'serveur', 'serveuse'],
   staff: ['table', 'caisse', 'couverts?'],
   columnHeader: ['article', 'qt(é|e)', 'prix', 'montant', 'd(é|e)signation'],
+  summaryWords: [],
   categoryNames: {},
   categoryItems: {},
   months: {

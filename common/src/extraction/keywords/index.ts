@@ -19,7 +19,10 @@ export const KEYWORD_TABLES: readonly KeywordTable[] = [
   EN_KEYWORDS, DE_KEYWORDS, FR_KEYWORDS, ES_KEYWORDS, PT_KEYWORDS, NL_KEYWORDS, IT_KEYWORDS, JA_KEYWORDS, MS_KEYWORDS, FIL_KEYWORDS, RO_KEYWORDS,
 ];
 
-export type KeywordKind = Exclude<keyof KeywordTable, 'language' | 'noWordBoundaries' | 'months' | 'ocrModel' | 'categoryNames' | 'categoryItems'>;
+export type KeywordKind = Exclude<keyof KeywordTable, 'language' | 'noWordBoundaries' | 'months' | 'ocrModel' | 'categoryNames' | 'categoryItems' | 'summaryWords'>;
+
+/** Every language's sums labels as plain words (keyword-table.ts `summaryWords`). */
+export const SUMMARY_WORDS: readonly string[] = KEYWORD_TABLES.flatMap((t) => t.summaryWords);
 
 /** Each OCR model's marker words as one pattern (global: its matches are counted). */
 export const OCR_MARKERS: ReadonlyArray<{ model: string; pattern: RegExp }> = KEYWORD_TABLES.filter((t) => t.ocrModel && t.ocrMarkers.length > 0).map((t) => ({

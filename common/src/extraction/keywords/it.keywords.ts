@@ -31,6 +31,7 @@ export const IT_KEYWORDS: KeywordTable = {
   servedBy: ['cassiere', 'operatore'],
   staff: ['cassa', 'tavolo', 'coperti'],
   columnHeader: ['descrizione', 'quantit(à|a)', 'prezzo', 'importo'],
+  summaryWords: [],
   categoryNames: {},
   categoryItems: {},
   months: {

@@ -32,6 +32,7 @@ export const JA_KEYWORDS: KeywordTable = {
   servedBy: ['担当'],
   staff: ['レジ'],
   columnHeader: ['品名', '数量', '単価', '金額'],
+  summaryWords: [],
   categoryNames: {},
   categoryItems: {},
   months: {},

@@ -63,6 +63,11 @@ export interface KeywordTable {
   staff: string[];
   /** Column headers over the items: "qty", "price", "Menge". */
   columnHeader: string[];
+  /**
+   * The labels of the sums block as plain words, spaces dropped ("subtotal", "taxamt"): a line
+   * whose label is one of them misspelt by OCR ("Suototal", "ROUNKING") is no item.
+   */
+  summaryWords: string[];
   /** Words in a merchant's name that say its trade ("pharmacy", "restoran"), by category. */
   categoryNames: Partial<Record<Category, string[]>>;
   /** Words on item lines that say what was bought ("unleaded", "nasi"), by category. */

@@ -31,6 +31,7 @@ export const MS_KEYWORDS: KeywordTable = {
   servedBy: ['juruwang'],
   staff: ['kaunter', 'meja'],
   columnHeader: ['perkara', 'kuantiti', 'harga'],
+  summaryWords: [],
   categoryNames: {
     gas: ['ron ?9[57]'],
     pharmacy: ['farmasi', 'apotek'],

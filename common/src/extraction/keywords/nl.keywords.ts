@@ -33,6 +33,7 @@ export const NL_KEYWORDS: KeywordTable = {
   servedBy: ['kassi(è|e)re', 'medewerker'],
   staff: ['kassa', 'tafel'],
   columnHeader: ['aantal', 'omschrijving', 'prijs', 'bedrag'],
+  summaryWords: [],
   categoryNames: {},
   categoryItems: {},
   months: {

@@ -31,6 +31,7 @@ export const PT_KEYWORDS: KeywordTable = {
   servedBy: ['operador(a)?', 'atendente'],
   staff: ['caixa', 'mesa'],
   columnHeader: ['descri(ç|c)(ã|a)o', 'qtd', 'quantidade', 'pre(ç|c)o', 'valor'],
+  summaryWords: [],
   categoryNames: {},
   categoryItems: {},
   months: {

@@ -31,6 +31,7 @@ export const RO_KEYWORDS: KeywordTable = {
   servedBy: ['casier', 'operator'],
   staff: ['casa'],
   columnHeader: ['denumire', 'cantitate', 'pre(ț|t|ţ)', 'valoare'],
+  summaryWords: [],
   categoryNames: {},
   categoryItems: {},
   months: {
