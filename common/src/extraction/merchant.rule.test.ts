@@ -68,6 +68,13 @@ describe('merchant across countries and photos', () => {
     [['Café de Flore', '172 Bd Saint-Germain'], 'Café de Flore'],
     // A store line names the chain above it.
     [['Thank you for shopping', 'FRESHWAY', 'Store #006', 'Kingston'], 'FRESHWAY'],
+    // A company number after the name without its brackets; a registration line is no name once its number is off.
+    [['Avbo9d', 'i MOONLIGHT CAKE HOUSE SDN BHD 862725-U', ': (GST Reg No: 001553298048)', 'No.1, Jalan Permas 10/5'], 'i MOONLIGHT CAKE HOUSE SDN BHD'],
+    [['(Co. No. 113825-W)', '(GST Reg No. 001492992000)', 'No 8, Jalan 7/1188, Desa Tun Razak', '56000 Kuala Lumpur, Malaysia'], null],
+    // A payment word alone is no name.
+    [['(001451637-M)2 :', 'NO. 53, JALAN BESAR, 45600', 'GST No. : 000689913854', 'SIMPLIFIED TAX INVOICE', 'CASH'], null],
+    // A name with a bracket left open does not take the address under it.
+    [['Cash Sale', 'SINNATHAMBY HOLDINGS SDN. BHD. (219336', 'NO.17, 18 & 41, JALAN BESAR,', '39100 BRINCHANG'], 'SINNATHAMBY HOLDINGS SDN. BHD.'],
     // A generic word alone loses to the real name, wherever it is printed.
     [['Cafe', 'Blue Door Bistro', '12 Rue Odessa'], 'Blue Door Bistro'],
     [['Welcome to', 'HARBOUR BAR & GRILL', '12 Harbour Road'], 'HARBOUR BAR & GRILL'],

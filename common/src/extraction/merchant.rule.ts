@@ -2,7 +2,7 @@ import type { RecognizedField } from '../recognized-document.js';
 import { findChain, nameLetters, type ChainMatch } from './chain.rule.js';
 import { ISO_4217 } from './currency.rule.js';
 import { US_STATES } from './countries.table.js';
-import { keywordAlternatives, keywordSource } from './keywords/index.js';
+import { keywordAlternatives, keywordSource, type KeywordKind } from './keywords/index.js';
 
 export const MERCHANT_CONFIDENCE = 0.8;
 /** Spec §5's skipped words, and "Tax invoice" however OCR spells the second word. */
@@ -28,7 +28,12 @@ const TOWN_LINE = new RegExp(`,\\s*(?:${US_STATES})\\.?$`);
 const NEVER_A_NAME = new RegExp(`${keywordSource('contact')}|${keywordSource('servedBy')}|${DOMAIN.source}|\\d{4,}|^[\\p{L}\\s.]{2,20}:(\\s|$)|\\d[.,]\\d{2}(?!\\d)`, 'iu');
 /** A line of column headers over the items ("QTY DESCRIPTION PRICE"): two or more of them. */
 const isColumnHeader = (line: string) => (line.match(COLUMN_WORD) ?? []).length >= 2;
-const neverAName = (line: string) => NEVER_A_NAME.test(line) || STAFF_LINE.test(line) || isColumnHeader(line) || TOWN_LINE.test(line);
+/** A line of payment, tax, registration or document-title words alone ("CASH", "GST", "(GST Reg No.)" once its number is cleaned off, "TAX INVOICE"). */
+const SUMS_WORDS_ONLY = new RegExp(
+  `^(?:(?:${['tax', 'tin', 'cash', 'card', 'total', 'grandTotal', 'subtotal', 'documentTitle'].map((k) => keywordAlternatives(k as KeywordKind)).join('|')}|reg(istration)?|no|id)[\\s.:#()/-]*)+$`,
+  'iu',
+);
+const neverAName = (line: string) => NEVER_A_NAME.test(line) || STAFF_LINE.test(line) || isColumnHeader(line) || TOWN_LINE.test(line) || SUMS_WORDS_ONLY.test(line);
 /** Short words names are made with ("Café de Flore", "Bar & Grill"). */
 const NAME_PARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'el', 'los', 'las', 'da', 'do', 'di', 'del', 'der', 'die', 'das', 'und', 'and', 'of', 'the', 'van', 'von', 'y', 'e', 'et', 'am', 'im', 'zum', 'zur', 'au', 'aux']);
 /** A store, branch or register line: "Store #006", "Filiale 0449", "Succursale", "店舗". */
@@ -65,6 +70,8 @@ export function cleanMerchantLine(line: string): string {
     .replace(/\b(co\.?\s*)?(reg|gst|company)\.?\s*(no|id)?\.?\s*[:.]?\s*[\dA-Z-]{5,}.*$/i, ' ')
     // A store's number after its name ("BESTBUY#994", "Steak 'n Shake No:11").
     .replace(/\s*(#|\bno\.?\s*:?)\s*\d+\s*$/i, ' ')
+    // A company number after the name, without its brackets ("MOONLIGHT CAKE HOUSE SDN BHD 862725-U").
+    .replace(/\s\d{5,8}-[A-Z]\s*$/, ' ')
     .replace(/^[^\p{L}0-9]+|[^\p{L}0-9.)]+$/gu, '')
     // A letter-spaced logo ("M A R K E T", "R E W E") is one word.
     .replace(/(?<![\p{L}])\p{L}(?: \p{L}(?![\p{L}])){2,}/gu, (m) => m.replace(/ /g, ''))
@@ -244,7 +251,7 @@ function joinNameLines(raw: readonly string[], head: readonly string[], index: n
     const open = (name.match(/\(/g) ?? []).length > (name.match(/\)/g) ?? []).length;
     // A trade word on a line of its own ("WHOLE FOODS" / "MARKET") ends the name above it.
     const tradeWord = TRADE_WORDS_ONLY.test(line.replace(/\s+/g, '')) && !/\d/.test(raw[next]!);
-    if (!(open || tradeWord || LEGAL_FORM_START.test(line)) || !/\p{L}{2}/u.test(line) || /\d{3,}/.test(line)) break;
+    if (!(open || tradeWord || LEGAL_FORM_START.test(line)) || !/\p{L}{2}/u.test(line) || /\d{3,}/.test(line) || ADDRESS_LINE.test(line)) break;
     name = `${name} ${line}`;
   }
   return name.replace(/\s+/g, ' ').trim();

@@ -37,7 +37,7 @@ export const EN_KEYWORDS: KeywordTable = {
   otherDate: ['exp(iry|ires?|iration)?', 'valid', 'until', 'points?', 'period', 'from', 'to', 'due', 'use\\s*by', 'best\\s*before', 'member\\s*since', 'birthday', 'return(s)?\\s*(by|until)'],
   business: ['ltd', 'limited', 'llc', 'l\\.l\\.c', 'inc', 'corp(oration)?', 'co\\.', 'company', 'pty', 'plc', 'pte', 'k\\.k', 'enterprises?', 'trading', 'restaurant', 'hardware', 'stationery', 'bakery', 'bakeries', 'cafe', 'caf(é|e)t(é|e)ria', 'mart', 'market', 'store', 'shop', 'supermarket', 'pharmacy', 'florist', 'pizza', 'pizzeria', 'grill', 'bar', 'tavern', 'pub', 'bistro', 'brewery', 'station', 'hotel', 'resorts?', 'diner', 'deli', 'foods?', 'wholesale', 'retail', 'centre', 'center', 'kitchen'],
   greeting: ['welcome', 'thank\\s*you', 'thanks'],
-  documentTitle: ['receipt', 'tax\\s*invoice', 'invoice', 'copy', 'duplicate', 'customer\\s*copy', '(customer|merchant)\\s*receipt(\\s*copy)?', 'transaction\\s*record', 'sales\\s*receipt'],
+  documentTitle: ['receipt', '(simplified\\s*)?tax\\s*invoice', 'official\\s*receipt', 'invoice', 'copy', 'duplicate', 'customer\\s*copy', '(customer|merchant)\\s*receipt(\\s*copy)?', 'transaction\\s*record', 'sales\\s*receipt'],
   address: ['street', 'road', 'avenue', 'ave', 'blvd', 'boulevard', 'suite', 'unit', 'floor', 'flr', 'lot', 'highway', 'hwy', 'drive', 'lane'],
   contact: ['tel', 'phone', 'fax', 'www', 'http', 'e-?mail'],
   servedBy: ['served\\s+by', 'cashier', 'server', 'operator', 'clerk'],
