@@ -39,10 +39,11 @@ function savedDocument(set: string, file: string): RecognizedDocument | null {
 }
 
 type Weights = import('../common/src/index.js').TotalVoteWeights;
+type NameWeights = import('../common/src/index.js').NameWeights;
 
 /** What the pipeline decides for a recognised document (runPipeline's extraction and flags), without the owner's rules. */
-function read(doc: RecognizedDocument, totalVoteWeights?: Weights) {
-  const { receipt: extracted, doubts } = common.extractReceiptWithSources(doc, { now: NOW, totalVoteWeights });
+function read(doc: RecognizedDocument, totalVoteWeights?: Weights, nameWeights?: NameWeights) {
+  const { receipt: extracted, doubts } = common.extractReceiptWithSources(doc, { now: NOW, totalVoteWeights, nameWeights });
   const receipt = common.withinMoneyBounds(extracted);
   // The sets are years old: "Date out of reasonable range" would flag every one of them.
   const issues = common.receiptIssues(receipt, doubts, NOW).filter((i) => i !== common.ISSUE_TEXTS.dateOutOfRange);
@@ -94,32 +95,38 @@ for (const half of sets.HALVES) {
   console.log(`\nready (${half} half): ${perSet.map(([s, r]) => `${s} ${(r.precision * 100).toFixed(0)} % right at ${(r.coverage * 100).toFixed(0)} % coverage`).join(' · ')}`);
 }
 
-// The total's chooser: the weights set by hand and those `npm run train:fields` fitted on the tune halves.
-const choosers: Array<[string, Weights]> = [
-  ['hand-set', common.HAND_SET_VOTE_WEIGHTS],
-  ['fitted', common.FITTED_VOTE_WEIGHTS],
+// The choosers of the total and of the merchant's line: the weights set by hand and those `npm run train:fields`
+// fitted on the tune halves.
+const choosers: Array<[string, string, { totalVoteWeights?: Weights; nameWeights?: NameWeights }]> = [
+  ['total', 'hand-set', { totalVoteWeights: common.HAND_SET_VOTE_WEIGHTS }],
+  ['total', 'fitted', { totalVoteWeights: common.FITTED_VOTE_WEIGHTS }],
+  ['merchant', 'hand-set', { nameWeights: common.HAND_SET_NAME_WEIGHTS }],
+  ['merchant', 'fitted', { nameWeights: common.FITTED_NAME_WEIGHTS }],
 ];
-console.log(`\ntotal chooser (the rules use the ${common.TOTAL_VOTE_WEIGHTS === common.FITTED_VOTE_WEIGHTS ? 'fitted' : 'hand-set'} one):\n`);
-console.log('| chooser | half | total | total, date, merchant | ready: precision | ready: coverage |');
-console.log('| --- | --- | --- | --- | --- | --- |');
-for (const [name, weights] of choosers) {
+const inUse = (fitted: boolean) => (fitted ? 'fitted' : 'hand-set');
+console.log(
+  `\nchoosers (the rules use the ${inUse(common.TOTAL_VOTE_WEIGHTS === common.FITTED_VOTE_WEIGHTS)} total and the ${inUse(common.NAME_WEIGHTS === common.FITTED_NAME_WEIGHTS)} merchant):\n`,
+);
+console.log('| field | chooser | half | total | merchant | total, date, merchant | ready: precision | ready: coverage |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const [field, name, weights] of choosers) {
   const rows: ScoredReceipt[] = [];
   for (const set of sets.SETS) {
     for (const label of sets.loadSet(set)) {
       const doc = savedDocument(set, label.file);
       if (!doc) continue;
-      const { receipt, ready } = read(doc, weights);
+      const { receipt, ready } = read(doc, weights.totalVoteWeights, weights.nameWeights);
       rows.push({ set, file: label.file, half: label.half, kind: label.kind, checks: sets.checkReceipt(receipt, label), ready });
     }
   }
   for (const half of sets.HALVES) {
     const ofHalf = rows.filter((r) => r.half === half);
-    const share = (k: 'total' | 'allThree') => {
+    const share = (k: 'total' | 'merchant' | 'allThree') => {
       const labelled = ofHalf.filter((r) => r.checks[k] !== undefined);
       return `${Math.round((labelled.filter((r) => r.checks[k]).length / Math.max(1, labelled.length)) * 100)} %`;
     };
     const r = readiness(ofHalf);
-    console.log(`| ${name} | ${half} | ${share('total')} | ${share('allThree')} | ${(r.precision * 100).toFixed(0)} % | ${(r.coverage * 100).toFixed(0)} % |`);
+    console.log(`| ${field} | ${name} | ${half} | ${share('total')} | ${share('merchant')} | ${share('allThree')} | ${(r.precision * 100).toFixed(0)} % | ${(r.coverage * 100).toFixed(0)} % |`);
   }
 }
 

@@ -10,7 +10,7 @@ import { currencyForCountry } from '../currency-country.js';
 import { findDateWithSource, findTimeWithSource, normalizeDayMonth } from './date.rule.js';
 import { fieldMoney, fieldText, findPaymentMethodWithSource, findReceiptNumberWithSource, findTinWithSource, taxFromFields } from './fields.rule.js';
 import { itemsFromFields, itemsFromTextWithSources, itemWords, MAX_ITEMS } from './items.rule.js';
-import { findMerchant } from './merchant.rule.js';
+import { findMerchant, type NameWeights } from './merchant.rule.js';
 import { amountReader, ZERO_DECIMAL_CURRENCIES } from './money.rule.js';
 import { computeQuality, type FieldConfidences } from './quality.rule.js';
 import { findTotalsWithSources, type TotalVoteWeights } from './totals.rule.js';
@@ -90,6 +90,8 @@ export interface ExtractOptions {
   now?: Date;
   /** How the total's candidates are weighed (the benchmark compares the hand-set and the fitted chooser). */
   totalVoteWeights?: TotalVoteWeights;
+  /** How the merchant's candidate lines are weighed (likewise). */
+  nameWeights?: NameWeights;
 }
 
 /**
@@ -118,7 +120,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
   const sources: ReceiptSources = {};
 
   // A chain that does not trade in the receipt's currency was misread (an "IGA" in a Malaysian shop's name): it names nothing.
-  const merchant = findMerchant(fields.MerchantName, lines, chain && tradesIn(chain.chain.countries, currency) ? chain : null);
+  const merchant = findMerchant(fields.MerchantName, lines, chain && tradesIn(chain.chain.countries, currency) ? chain : null, options.nameWeights);
   if (merchant) {
     confidences.merchant = merchant.confidence;
     sources.merchantName = rawIndex(merchant.line);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanMerchantLine, findMerchant, isJunkLine, isNameLike } from './merchant.rule.js';
+import { cleanMerchantLine, findMerchant, HAND_SET_NAME_WEIGHTS, isJunkLine, isNameLike, nameCandidates, nameScore, NAME_FEATURES } from './merchant.rule.js';
 
 describe('merchant', () => {
   it('takes the service field at confidence 0.8 or more', () => {
@@ -110,5 +110,27 @@ describe('merchant across countries and photos', () => {
     ['ライフ毛馬店', false],
   ])('junk %j → %s', (line, junk) => {
     expect(isJunkLine(line)).toBe(junk);
+  });
+});
+
+describe('the merchant chooser: candidate lines, their features and the weights', () => {
+  const lines = ['Harbour View', 'Kim Family Kitchen Sdn Bhd', 'No 5, Jalan Ampang', 'Tel: 03-2161 1234'];
+
+  it('lists the name-like lines of the header with what they look like', () => {
+    const candidates = nameCandidates(lines);
+    // The phone line is never a name; the address competes, weighed down.
+    expect(candidates.map((c) => lines[c.index])).toEqual(['Harbour View', 'Kim Family Kitchen Sdn Bhd', 'No 5, Jalan Ampang']);
+    expect(candidates[1]!.features).toMatchObject({ business: 1, capitals: 0, rank: 1, foot: 0 });
+    expect(candidates[2]!.features).toMatchObject({ address: 1, rank: 2 });
+    expect(Object.keys(candidates[0]!.features)).toEqual([...NAME_FEATURES]);
+  });
+
+  it('takes the line the weights score highest, the hand-set ones by default', () => {
+    expect(findMerchant(undefined, lines)?.name).toBe('Kim Family Kitchen Sdn Bhd');
+    // Weights that only count rank take the first name-like line; the threshold stays on the hand-set scale.
+    const onlyRank = Object.fromEntries(NAME_FEATURES.map((f) => [f, f === 'rank' ? -1 : 0])) as typeof HAND_SET_NAME_WEIGHTS;
+    const first = nameCandidates(lines)[0]!;
+    expect(nameScore(first, HAND_SET_NAME_WEIGHTS)).toBeLessThan(nameScore(nameCandidates(lines)[1]!, HAND_SET_NAME_WEIGHTS));
+    expect(findMerchant(undefined, lines, null, onlyRank)?.name).toBe('Harbour View');
   });
 });

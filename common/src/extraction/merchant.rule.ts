@@ -3,6 +3,9 @@ import { findChain, nameLetters, type ChainMatch } from './chain.rule.js';
 import { ISO_4217 } from './currency.rule.js';
 import { US_STATES } from './countries.table.js';
 import { keywordAlternatives, keywordSource, type KeywordKind } from './keywords/index.js';
+import { HAND_SET_NAME_WEIGHTS, NAME_WEIGHTS } from './merchant-name.weights.js';
+
+export { HAND_SET_NAME_WEIGHTS, FITTED_NAME_WEIGHTS, NAME_WEIGHTS } from './merchant-name.weights.js';
 
 export const MERCHANT_CONFIDENCE = 0.8;
 /** Spec §5's skipped words, and "Tax invoice" however OCR spells the second word. */
@@ -38,7 +41,6 @@ const neverAName = (line: string) => NEVER_A_NAME.test(line) || STAFF_LINE.test(
 const NAME_PARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'el', 'los', 'las', 'da', 'do', 'di', 'del', 'der', 'die', 'das', 'und', 'and', 'of', 'the', 'van', 'von', 'y', 'e', 'et', 'am', 'im', 'zum', 'zur', 'au', 'aux']);
 /** A store, branch or register line: "Store #006", "Filiale 0449", "Succursale", "店舗". */
 const STORE_LINE = /^(store|st|branch|filiale|markt|succursale|magasin|tienda|loja|negozio|winkel)\s*(#|no\.?|nr\.?|:)?\s*\d|店舗|支店/i;
-const STORE_LINE_BONUS = 1;
 /** Below this a line is only an address or a greeting: better no name than that. */
 const MIN_NAME_SCORE = -2.5;
 /** Words that begin the legal-form tail of a name printed on a line of its own (a company-number label does not). */
@@ -48,8 +50,6 @@ const OWNED_BY = /^(owned|own|operated|managed)\s*by\s*:?\s*/i;
 const HEAD_LINES = 8;
 /** Lines at the foot of the receipt where a legal name may be printed. */
 const TAIL_LINES = 8;
-/** A legal name at the foot beats header lines that are only name-like. */
-const TAIL_BONUS = 1;
 /** Legal forms only: a company's registered name. */
 const LEGAL_FORM =
   /(?<![\p{L}])(gmbh|ag|kg|ohg|e\.\s?k|ltd|limited|llc|inc|corp|plc|pty|pte|sdn\.?\s*bhd|bhd|berhad|s\/b|s\.a\.?s?|s\.l\.|sarl|s\.r\.l|s\.p\.a|b\.v|n\.v|lda|ltda)\.?(?![\p{L}])|株式会社|有限会社/iu;
@@ -109,21 +109,42 @@ export function isJunkLine(line: string): boolean {
   return words.length >= 4 && tiny / words.length > 0.5;
 }
 
-/** A name line of the receipt's header: legal forms and trade words, capitals, few stray characters. */
-function nameScore(line: string, rank: number): number {
-  let score = 0;
-  if (BUSINESS_WORDS.test(line)) score += 3;
-  if (GENERIC_LINE.test(line)) score -= 3;
-  if (ADDRESS_LINE.test(line)) score -= 3;
-  const letters = line.replace(/[^\p{L}]/gu, '');
-  if (letters.length > 0 && letters === letters.toUpperCase() && /\p{Lu}/u.test(letters)) score += 1;
-  const words = line.split(' ');
-  if (words.filter((w) => w.length === 1 && !/[&A-Z]/.test(w)).length > 1) score -= 2;
-  // OCR noise reads as letters and digits run together ("P36lqo1") and short lower-case scraps ("wl", "mR").
-  score -= 1.5 * words.filter((w) => /\p{L}\d+\p{L}/u.test(w)).length;
-  score -= 0.5 * words.filter((w) => /^\p{Ll}[\p{L}]{0,2}[.,]?$/u.test(w) && !NAME_PARTICLES.has(w.toLowerCase())).length;
-  return score - rank * 0.4;
+/**
+ * What makes a line of the header look like a name: a legal form or trade word, a greeting or a
+ * generic word alone, an address, capitals, lone letters, OCR noise (letters and digits run
+ * together, "P36lqo1"; short lower-case scraps, "wl", "mR"), its rank among the name-like lines,
+ * a store line under it, and standing at the foot.
+ */
+export const NAME_FEATURES = ['business', 'generic', 'address', 'capitals', 'loneLetters', 'noiseWords', 'scraps', 'rank', 'storeBelow', 'foot'] as const;
+export type NameFeature = (typeof NAME_FEATURES)[number];
+export type NameWeights = Readonly<Record<NameFeature, number>>;
+
+/** A header line that may name the merchant: where it stands and what it looks like. */
+export interface NameCandidate {
+  index: number;
+  rank: number;
+  features: Record<NameFeature, number>;
 }
+
+function nameFeatures(line: string, rank: number, storeBelow: boolean, foot: boolean): Record<NameFeature, number> {
+  const letters = line.replace(/[^\p{L}]/gu, '');
+  const words = line.split(' ');
+  return {
+    business: BUSINESS_WORDS.test(line) ? 1 : 0,
+    generic: GENERIC_LINE.test(line) ? 1 : 0,
+    address: ADDRESS_LINE.test(line) ? 1 : 0,
+    capitals: letters.length > 0 && letters === letters.toUpperCase() && /\p{Lu}/u.test(letters) ? 1 : 0,
+    loneLetters: words.filter((w) => w.length === 1 && !/[&A-Z]/.test(w)).length > 1 ? 1 : 0,
+    noiseWords: words.filter((w) => /\p{L}\d+\p{L}/u.test(w)).length,
+    scraps: words.filter((w) => /^\p{Ll}[\p{L}]{0,2}[.,]?$/u.test(w) && !NAME_PARTICLES.has(w.toLowerCase())).length,
+    rank,
+    storeBelow: storeBelow ? 1 : 0,
+    foot: foot ? 1 : 0,
+  };
+}
+
+export const nameScore = (c: Pick<NameCandidate, 'features'>, weights: NameWeights): number =>
+  NAME_FEATURES.reduce((sum, f) => sum + weights[f] * c.features[f], 0);
 
 /**
  * The merchant: the service's MerchantName at confidence 0.8 or more; otherwise the strongest
@@ -136,10 +157,11 @@ export function findMerchant(
   field: RecognizedField | undefined,
   lines: readonly string[],
   chain: ChainMatch | null = findChain(lines),
+  weights: NameWeights = NAME_WEIGHTS,
 ): FoundMerchant | null {
   const fromService = typeof field?.value === 'string' ? field.value : field?.content;
   if (fromService && (field?.confidence ?? 0) >= MERCHANT_CONFIDENCE) return { name: fromService.trim(), confidence: field!.confidence!, via: 'service' };
-  const named = nameLine(lines);
+  const named = nameLine(lines, weights);
   // A known chain in the header names the merchant; a header line that holds the chain's name
   // ("MODELO CONTINENTE HIPERMERCADOS SA") is its fuller printed form.
   const holdsChain = named && chain && named.line < SCANNED_LINES && findChain([named.name])?.chain === chain.chain;
@@ -197,37 +219,57 @@ function chainName(name: string, line: string): string {
   return name;
 }
 
-/** The strongest name-like line of the header (or a legal name at the foot), with its score. */
-function nameLine(lines: readonly string[]): { name: string; confidence: number; line: number; score: number; rank: number } | null {
+/** The name-like lines of the header, and legal names at the foot, that may name the merchant. */
+export function nameCandidates(lines: readonly string[]): NameCandidate[] {
   const raw = lines.slice(0, SCANNED_LINES);
   const head = raw.map(cleanMerchantLine);
   const kept = head.map((line, i) => ({ line, i })).filter(({ line }) => !isJunkLine(line)).slice(0, HEAD_LINES);
-  let best: { index: number; score: number; rank: number } | null = null;
+  const candidates: NameCandidate[] = [];
   kept.forEach(({ line, i }, rank) => {
     // A business name may start with a number ("99 Speed Mart"); the spec's fallback may not.
     const business = BUSINESS_WORDS.test(line);
     // The raw line too: cleaning took a store's number off, and "Check #12" is no name.
     if (!isNameLike(line, business) || neverAName(line) || STAFF_LINE.test(raw[i]!) || STORE_LINE.test(raw[i]!)) return;
     // A store or branch line under a line names the chain above it ("ALDI" / "Store #006").
-    const score = nameScore(line, rank) + (STORE_LINE.test(kept[rank + 1]?.line ?? '') ? STORE_LINE_BONUS : 0);
-    if (!best || score > best.score) best = { index: i, score, rank };
+    candidates.push({ index: i, rank, features: nameFeatures(line, rank, STORE_LINE.test(kept[rank + 1]?.line ?? ''), false) });
   });
   // Some receipts print the legal name only at the foot ("REWE Markt GmbH"): a legal form there competes too.
   const tailStart = Math.max(SCANNED_LINES, lines.length - TAIL_LINES);
   for (let i = tailStart; i < lines.length; i++) {
     const line = cleanMerchantLine(lines[i]!);
     if (!LEGAL_FORM.test(line) || isJunkLine(line) || !isNameLike(line, true) || ADDRESS_LINE.test(line)) continue;
-    const score = nameScore(line, HEAD_LINES) + TAIL_BONUS;
-    if (!best || score > (best as { score: number }).score) best = { index: i, score, rank: HEAD_LINES };
+    candidates.push({ index: i, rank: HEAD_LINES, features: nameFeatures(line, HEAD_LINES, false, true) });
   }
-  if (!best || (best as { score: number }).score < MIN_NAME_SCORE) return null;
-  const { index, score, rank } = best as { index: number; score: number; rank: number };
+  return candidates;
+}
+
+/**
+ * The name line `weights` choose among the candidates (the first of equals), as printed over one
+ * or more lines, and how much it looks like a name on the hand-set scale the thresholds are set on.
+ */
+function nameLine(lines: readonly string[], weights: NameWeights): { name: string; confidence: number; line: number; score: number; rank: number } | null {
+  let best: NameCandidate | null = null;
+  let bestScore = -Infinity;
+  for (const c of nameCandidates(lines)) {
+    const score = nameScore(c, weights);
+    if (score > bestScore) [best, bestScore] = [c, score];
+  }
+  return best ? candidateName(lines, best) : null;
+}
+
+/** A candidate as the merchant's name, printed over one or more lines, with its hand-set score (null below the threshold). */
+export function candidateName(lines: readonly string[], candidate: NameCandidate): { name: string; confidence: number; line: number; score: number; rank: number } | null {
+  const { index, rank } = candidate;
+  const score = nameScore(candidate, HAND_SET_NAME_WEIGHTS);
+  if (score < MIN_NAME_SCORE) return null;
   const confidence = score >= 2 ? 0.7 : 0.5;
   if (index >= SCANNED_LINES) return { name: cleanMerchantLine(lines[index]!), confidence: 0.5, line: index, score, rank };
+  const raw = lines.slice(0, SCANNED_LINES);
+  const head = raw.map(cleanMerchantLine);
   // A line of trade words alone under a plain name ("Basil Thai" / "Restaurant & Bar", "DELPHIN" / "APOTHEKE"): the name starts above.
-  const above = kept[rank - 1];
-  if (above && above.i === index - 1 && TRADE_WORDS_ONLY.test(head[index]!.replace(/\s+/g, '')) && plainNameAbove(above.line)) {
-    return { name: joinNameLines(raw, head, index, above.line), confidence, line: index - 1, score, rank: rank - 1 };
+  const above = index > 0 ? head[index - 1] : undefined;
+  if (above !== undefined && !isJunkLine(above) && TRADE_WORDS_ONLY.test(head[index]!.replace(/\s+/g, '')) && plainNameAbove(above)) {
+    return { name: joinNameLines(raw, head, index, above), confidence, line: index - 1, score, rank: rank - 1 };
   }
   return { name: joinNameLines(raw, head, index), confidence, line: index, score, rank };
 }

@@ -2,16 +2,16 @@
 import type { TotalVoteWeights } from './totals.rule.js';
 
 export const FITTED_VOTE_WEIGHTS: TotalVoteWeights = {
-  strong: 1.28,
-  inclusive: 0.46,
-  total: 0.62,
-  afterRounding: 0.63,
-  rounding: 0.59,
-  change: 0.55,
-  payment: -0.03,
-  split: 0.25,
-  table: -0.03,
-  net: -0.24,
-  sum: 0.27,
-  largest: 0.88,
+  strong: 3.57,
+  inclusive: 1.43,
+  total: 1.6,
+  afterRounding: 1.35,
+  rounding: 1.18,
+  change: 1.54,
+  payment: 0.29,
+  split: 1,
+  table: 0.28,
+  net: -0.51,
+  sum: 1.19,
+  largest: 0.93,
 };
