@@ -101,3 +101,46 @@ describe('where a field was read', () => {
     expect(screen.queryByRole('button', { name: 'Show Merchant on the receipt' })).toBeNull();
   });
 });
+
+describe('items that do not add up, and tax by rate', () => {
+  afterEach(cleanup);
+
+  it('notes items that do not add up beside the items, not among the flags that keep the receipt from export', () => {
+    const r = receipt({
+      merchantName: 'Corner Shop',
+      total: 9.54,
+      subtotal: 9,
+      tax: 0.54,
+      items: [{ description: 'Nasi lemak', amount: 4.5 }],
+      issues: ['Items add up to 4.50, not 9.00'],
+      valid: true,
+    });
+    render(<ReceiptDetailsView receipt={r} checks={<ReceiptChecks receipt={r} busy={false} onAccept={() => undefined} />} />);
+    const items = screen.getByRole('heading', { name: /Line items/ }).closest('section')!;
+    expect(within(items).getByRole('note').textContent).toBe('⚠ Items add up to 4.50, not 9.00');
+    expect(screen.queryByRole('list', { name: 'Flags to review' })).toBeNull();
+    expect(screen.getByText(/^Ready for export/)).toBeTruthy();
+  });
+
+  it('shows the tax per rate as the receipt prints it, and no section where it prints none', () => {
+    const r = receipt({
+      currency: 'EUR',
+      tax: 0.94,
+      total: 13.05,
+      taxRates: [
+        { rate: 19, net: 0.75, tax: 0.14, gross: 0.89 },
+        { rate: 7, net: 11.36, tax: 0.8, gross: 12.16 },
+      ],
+    });
+    render(<ReceiptDetailsView receipt={r} />);
+    const table = screen.getByRole('heading', { name: 'Tax by rate' }).closest('section')!;
+    expect(within(table).getAllByRole('row').map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent))).toEqual([
+      [],
+      ['19 %', '€0.75', '€0.14', '€0.89'],
+      ['7 %', '€11.36', '€0.80', '€12.16'],
+    ]);
+    cleanup();
+    render(<ReceiptDetailsView receipt={receipt({ tax: 1, total: 10 })} />);
+    expect(screen.queryByRole('heading', { name: 'Tax by rate' })).toBeNull();
+  });
+});
