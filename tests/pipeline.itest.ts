@@ -1,4 +1,4 @@
-import { PIPELINE_STEPS, type UploadView } from '@receipts/common';
+import { PIPELINE_STEPS, type ReceiptView, type UploadView } from '@receipts/common';
 import { JOBS_AHEAD } from '@receipts/worker';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -61,6 +61,31 @@ describe.each<DeploymentMode>(['pglite', 'postgres'])('pipeline spine on %s', (m
     await second.connect();
     expect((await second.sync()).find((u) => u.id === id)?.status).toBe('completed');
     second.close();
+  });
+
+  it('stores the tax per rate a receipt prints, and drops it once a correction changes the tax', async () => {
+    // A made-up German receipt with its VAT table: net, tax and gross at 19 % and 7 %.
+    const german = await printedReceipt(
+      ['BAECKEREI MUELLER GMBH', 'HAUPTSTR. 5, 50667 KOELN', 'DATUM 12.03.2026 08:15', 'BROT 3,50 B', 'KAFFEE 2,38 A', 'SUMME EUR 5,88', 'MWST NETTO STEUER BRUTTO', 'A 19% 2,00 0,38 2,38', 'B 7% 3,27 0,23 3,50'],
+      { format: 'jpeg' },
+    );
+    const { body } = await visitor.upload(german, 'bon.jpg', '?wait=1');
+    const stored = (body as unknown as UploadView).receipt!;
+    expect(stored).toMatchObject({ currency: 'EUR', total: 5.88, tax: 0.61 });
+    const rates = [
+      { rate: 19, net: 2, tax: 0.38, gross: 2.38 },
+      { rate: 7, net: 3.27, tax: 0.23, gross: 3.5 },
+    ];
+    expect(stored.taxRates).toEqual(rates);
+    const path = `/api/receipts/${stored.id}`;
+    expect((await visitor.json<ReceiptView>(path)).body.taxRates).toEqual(rates);
+    // A correction elsewhere keeps the rates; a tax they no longer make drops them.
+    const dated = await visitor.json<ReceiptView>(path, { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ date: '2026-03-13' }) });
+    expect(dated.body.taxRates).toEqual(rates);
+    const taxed = await visitor.json<ReceiptView>(path, { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ tax: 0.7 }) });
+    expect(taxed.status).toBe(200);
+    expect(taxed.body.tax).toBe(0.7);
+    expect(taxed.body.taxRates).toBeUndefined();
   });
 
   it('answers ?wait=1 with the final upload, the same receipt as the asynchronous path', async () => {
