@@ -3,11 +3,17 @@
 // transcripts. Recognitions are read from $OCR_DUMP (default /tmp/ocr-dump), as `npm run bench:accuracy -- --dump DIR`
 // writes them: <set>/<file>.json (the recognised document) or <set>/<file>.txt (its text alone).
 // --misses lists each receipt's wrong fields; --doubts counts each flag and how often the field it doubts was right.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+// --cpu-baseline REF also times the extraction (CPU per receipt) against the rules as they were at git REF, the two
+// taking turns over every saved recognition, BENCH_RUNS times (default 5): the median of the paired ratios.
+import { execSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import type { RecognizedDocument } from '../common/src/index.js';
 import { accuracyRows, readiness, TABLE_HEADER, type ScoredReceipt } from './accuracy-table.js';
+import { describeVerdict, pairedRatios } from './paired-verdict.js';
 
 // Workspace packages resolve to their TypeScript sources, as under vitest: no build needed.
 if (!process.execArgv.includes('--conditions=source')) {
@@ -20,6 +26,7 @@ const sets = await import('../tests/support/receipt-sets.js');
 const sroie = await import('../tests/support/sroie.js');
 const { matchItems } = await import('../tests/support/line-items.js');
 
+const { values: args } = parseArgs({ options: { misses: { type: 'boolean' }, doubts: { type: 'boolean' }, 'cpu-baseline': { type: 'string' } } });
 const dumpDir = process.env.OCR_DUMP ?? '/tmp/ocr-dump';
 if (!existsSync(dumpDir)) {
   console.log(`bench:rules: skipped — no saved recognitions at ${dumpDir} (npm run bench:accuracy -- --dump ${dumpDir} writes them)`);
@@ -64,7 +71,7 @@ for (const set of sets.SETS) {
     const checks = sets.checkReceipt(receipt, label);
     const items = label.items ? matchItems(receipt.items, label.items) : undefined;
     scored.push({ set, file: label.file, half: label.half, kind: label.kind, checks, ready, items });
-    if (process.argv.includes('--doubts') && label.half === 'tune') {
+    if (args.doubts && label.half === 'tune') {
       for (const issue of issues) {
         const parsed = common.readIssue(issue);
         const field = parsed?.field === 'merchantName' ? 'merchant' : parsed?.field;
@@ -78,7 +85,7 @@ for (const set of sets.SETS) {
         flagTally.set(key, tally);
       }
     }
-    if (process.argv.includes('--misses')) {
+    if (args.misses) {
       const wrong = Object.entries(checks).filter(([k, ok]) => ok === false && !['allThree', 'allFour'].includes(k)).map(([k]) => k);
       const falseReady = ready && checks.allFour === false;
       if (wrong.length > 0 || falseReady)
@@ -147,4 +154,45 @@ if (sets.setAvailable('sroie')) {
   console.log(`\nSROIE transcripts (the dataset's own text, no OCR):\n\n${TABLE_HEADER.join('\n')}\n${accuracyRows(rows, ['sroie']).join('\n')}`);
 } else {
   console.log('\nSROIE transcripts: skipped — ../shared/receipts is not there');
+}
+
+// Extraction CPU per receipt against the rules at another commit, in the same minutes.
+if (args['cpu-baseline']) {
+  const ref = args['cpu-baseline'];
+  const root = path.resolve(import.meta.dirname, '..');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rules-baseline-'));
+  try {
+    execSync(`git archive ${JSON.stringify(ref)} common/src | tar -x -C ${JSON.stringify(dir)}`, { cwd: root });
+    // Its dependencies (zod) are this checkout's.
+    symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+    const baseline = (await import(pathToFileURL(path.join(dir, 'common/src/index.ts')).href)) as typeof common;
+    const docs = sets.SETS.flatMap((set) => sets.loadSet(set).map((label) => savedDocument(set, label.file))).filter((d): d is RecognizedDocument => d !== null);
+    const cpuMs = (extract: typeof common.extractReceiptWithSources) => {
+      const start = process.cpuUsage();
+      for (const doc of docs) extract(doc, { now: NOW });
+      const used = process.cpuUsage(start);
+      return (used.user + used.system) / 1000 / docs.length;
+    };
+    // Warm both (JIT, regular expressions) before measuring.
+    cpuMs(common.extractReceiptWithSources);
+    cpuMs(baseline.extractReceiptWithSources);
+    const runs = Number(process.env.BENCH_RUNS ?? 5);
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      // The sides take turns going first.
+      if (run % 2 === 0) {
+        ours.push(cpuMs(common.extractReceiptWithSources));
+        theirs.push(cpuMs(baseline.extractReceiptWithSources));
+      } else {
+        theirs.push(cpuMs(baseline.extractReceiptWithSources));
+        ours.push(cpuMs(common.extractReceiptWithSources));
+      }
+    }
+    const ms = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(', ');
+    console.log(`\nextraction CPU per receipt (${docs.length} saved recognitions, ${runs} runs): these rules ${ms(ours)} ms; at ${ref} ${ms(theirs)} ms`);
+    console.log(`these ÷ ${ref}, median of paired ratios: ${describeVerdict(pairedRatios(ours, theirs), { atMost: 1.1 }, (x) => x.toFixed(3))}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
