@@ -41,6 +41,10 @@ describe('item layouts', () => {
   const items = (text: string) => itemsFromText(text.trim().split('\n'));
 
   it.each<[string, string, Array<{ description: string; amount: number; qty?: number | null; unitPrice?: number | null }>]>([
+    ['a restaurant till’s quantity at its unit price in brackets', 'Bud Light (2 @3.70) 7.40\nEASTER BUFFET (2@$19.95) $39.90\nSubtotal 47.30', [
+      { description: 'Bud Light', qty: 2, unitPrice: 3.7, amount: 7.4 },
+      { description: 'EASTER BUFFET', qty: 2, unitPrice: 19.95, amount: 39.9 },
+    ]],
     ['description, amount, tax code (de)', 'ZITRONE 0,89 B\nBLATTSPINAT BIO 1,79 B\nSUMME EUR 2,68', [
       { description: 'ZITRONE', amount: 0.89 },
       { description: 'BLATTSPINAT BIO', amount: 1.79 },

@@ -150,8 +150,8 @@ function endsAnItem(tail: string): boolean {
   return NOISE_TAIL.test(tail) && !/[A-Z]{3}/.test(tail);
 }
 
-/** "2 x", "0,792 kg x", "3 @", "4 Stk x": a quantity and the sign before a unit price. */
-const QTY_SIGN = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:kg|g|lb|lbs|stk|st|pcs|pc|un|ea|点|個|コ)?\s*[x×@*]\s*$/i;
+/** "2 x", "0,792 kg x", "3 @", "4 Stk x", "(2 @" (restaurant tills: "Bud Light (2 @3.70) 7.40"): a quantity and the sign before a unit price. */
+const QTY_SIGN = /(?:^|\s|\()(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:kg|g|lb|lbs|stk|st|pcs|pc|un|ea|点|個|コ)?\s*[x×@*]\s*$/i;
 const LEADING_QTY = /^(\d{1,3})\s*[x×*]?\s+(?=\p{L})/iu;
 /** Article numbers and bar codes printed before a description, with the tax code before them ("SR 100100000035- Vegetable"). */
 const LEADING_CODE = /^(?:(?:\S\s+)?(?:SR|ZRL|ZR|TX)\s+)?(\d{4,}|[A-Z]?\d{5,})(-\s*|\s+)/;
@@ -165,7 +165,7 @@ function cleanDescription(text: string): string {
   return text
     .replace(LEADING_CODE, '')
     .replace(CURRENCY_AT_END, '')
-    .replace(/[\s:.\-*=~_|]+$/, '')
+    .replace(/[\s:.\-*=~_|(]+$/, '')
     .replace(/^[\s:.\-*=~_|•>]+/, '')
     .replace(/\s+/g, ' ')
     .trim();
