@@ -2,6 +2,7 @@ import { formatMoney, type IssueField, type ReceiptView, type SourcedField } fro
 import type { ReactNode } from 'react';
 import type { FieldTarget } from '../lib/receipt-draft.js';
 import { issuesByField } from '../lib/upload-rules.js';
+import { ColumnHeads } from './column-heads.js';
 import { DetailField, IssueNotes, MONEY_FIELDS, type Locate } from './receipt-field.js';
 
 /** Which fields have a place on the picture, and which one is shown. */
@@ -64,20 +65,7 @@ export function ReceiptDetailsView({ receipt, locator, checks }: { receipt: Rece
         ) : (
           <div className="items-scroll" tabIndex={0} role="region" aria-labelledby="line-items">
             <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Item</th>
-                  <th scope="col" className="num">
-                    Qty
-                  </th>
-                  <th scope="col" className="num">
-                    Price
-                  </th>
-                  <th scope="col" className="num">
-                    Amount
-                  </th>
-                </tr>
-              </thead>
+              <ColumnHeads label="Item" numbers={['Qty', 'Price', 'Amount']} />
               <tbody>
                 {receipt.items.map((item, i) => {
                   const place = locate({ item: i, part: 'description' });
@@ -108,20 +96,7 @@ export function ReceiptDetailsView({ receipt, locator, checks }: { receipt: Rece
         <section aria-labelledby="tax-rates">
           <h3 id="tax-rates">Tax by rate</h3>
           <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Rate</th>
-                <th scope="col" className="num">
-                  Net
-                </th>
-                <th scope="col" className="num">
-                  Tax
-                </th>
-                <th scope="col" className="num">
-                  Gross
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads label="Rate" numbers={['Net', 'Tax', 'Gross']} />
             <tbody>
               {receipt.taxRates.map((row, i) => (
                 <tr key={i}>

@@ -4,6 +4,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, Pie, PieChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { messageOf } from '../lib/api.js';
 import { spendingUrl, type SpendingFilter } from '../lib/spending-api.js';
+import { ColumnHeads } from './column-heads.js';
 import './spending-charts.css';
 
 export interface SpendingChartsProps {
@@ -64,17 +65,7 @@ function ChartFigure({ title, column, summary, rows, showTable, children }: { ti
         <div className="table-scroll">
           <table className="table spending-table">
             <caption className="visually-hidden">{title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{column}</th>
-                <th scope="col" className="num">
-                  Receipts
-                </th>
-                <th scope="col" className="num">
-                  Total
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads label={column} numbers={['Receipts', 'Total']} />
             <tbody>
               {rows.map((r) => (
                 <tr key={r.label}>
