@@ -12,7 +12,7 @@ const base: ReceiptView = {
   category: 'retail',
   quality: 0.9,
   items: [
-    { description: 'NAILS', qty: 1, unitPrice: 5.4, amount: 5.4 },
+    { description: 'NAILS', qty: 2, unitPrice: 2.5, amount: 5 },
     { description: 'HINGES', qty: 1, unitPrice: 5, amount: 5 },
   ],
   rawText: '',
@@ -26,7 +26,7 @@ describe('the correction draft', () => {
   it('starts from the receipt and where it was read, and saves every field with its lines', () => {
     const draft = draftOf(base, fieldLines);
     expect(draft.values).toMatchObject({ merchantName: 'Corner Hardware', total: '10.40', receiptNumber: '', currency: 'USD' });
-    expect(draft.items[0]).toMatchObject({ qty: '1', unitPrice: '5.40', amount: '5.40' });
+    expect(draft.items[0]).toMatchObject({ qty: '2', unitPrice: '2.50', amount: '5.00' });
     expect(draft.items.map((i) => i.line)).toEqual([2, 3]);
     const edited = { ...draft, values: { ...draft.values, receiptNumber: ' R-77 ', tin: '123456789' }, items: moveItem(draft.items, 1, -1) };
     const check = checkDraft(edited, base, NOW);
@@ -52,6 +52,9 @@ describe('the correction draft', () => {
     const draft = draftOf(base, fieldLines);
     const mismatch = checkDraft({ ...draft, values: { ...draft.values, total: '12' } }, base, NOW);
     expect(mismatch.issues).toEqual(['Total mismatch: 12.00 vs calculated 10.40']);
+    // An item typed wrong: the items no longer make the subtotal, which the draft says as it is typed.
+    const items = draft.items.map((item, i) => (i === 0 ? { ...item, amount: '5.50' } : item));
+    expect(checkDraft({ ...draft, items }, base, NOW).issues).toEqual(['Items add up to 10.50, not 10.00']);
     const typos = checkDraft(
       { ...draft, values: { ...draft.values, tax: 'abc', currency: 'EU' }, items: [...draft.items, { ...emptyItem(), amount: '-1.50', unitPrice: '-2' }] },
       base,
