@@ -293,7 +293,7 @@ export class ReceiptRepository {
              ${money(receipts.discount)} AS "discount", ${money(receipts.total)} AS "total",
              ${receipts.paymentMethod} AS "paymentMethod", ${receipts.category} AS "category",
              ${receipts.receiptNumber} AS "receiptNumber", ${receipts.tin} AS "tin", ${receipts.quality} AS "quality",
-             ${receipts.items} AS "items", left(${receipts.rawText}, 201) AS "rawText", ${receipts.issues} AS "issues",
+             ${receipts.items} AS "items", ${receipts.taxRates} AS "taxRates", left(${receipts.rawText}, 201) AS "rawText", ${receipts.issues} AS "issues",
              ${receipts.acceptedIssues} AS "acceptedIssues", ${receipts.valid} AS "valid", ${uploads.filename} AS "filename",
              ${uploads.createdAt}::text AS "at", ${uploads.id} AS "uploadId"
       FROM ${receipts} INNER JOIN ${uploads} ON ${uploads.id} = ${receipts.uploadId}
