@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { IntakeAddressService, UploadService } from '@receipts/api';
-import { IntakeImapPoller, IntakeService, startIntakeSmtpServer } from '@receipts/api/intake';
+import { IntakeImapPoller, IntakeService, MailReader, startIntakeSmtpServer } from '@receipts/api/intake';
 import { intakeToken } from '@receipts/common';
 import { connectProducerRedis, createMailer, IntakeRepository, LocalFileStore, ReceiptJobs, schema } from '@receipts/infra';
 import { eq } from 'drizzle-orm';
@@ -80,6 +80,7 @@ describe('e-mail intake', () => {
   let intakeRows: IntakeRepository;
   let addresses: IntakeAddressService;
   let service: IntakeService;
+  let reader: MailReader;
   let smtp: Awaited<ReturnType<typeof startIntakeSmtpServer>>;
   const logLines: Array<Record<string, unknown>> = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) });
@@ -132,12 +133,14 @@ describe('e-mail intake', () => {
     intakeRows = new IntakeRepository(stack.database.db);
     addresses = new IntakeAddressService(intakeRows, { domain: DOMAIN, localPrefix: '' });
     const mailer = createMailer({ smtpUrl: sink.url, from: 'Receipts <no-reply@receipts.test>', dataDir: stack.storage, log });
-    service = new IntakeService({ uploads, intake: intakeRows, mailer, format: { domain: DOMAIN, localPrefix: '' }, maxAttachments: MAX_ATTACHMENTS, resolver, log });
+    reader = new MailReader({ maxAttachments: MAX_ATTACHMENTS, timeoutMs: 30_000, maxHeapMb: 256, log });
+    service = new IntakeService({ uploads, intake: intakeRows, mailer, format: { domain: DOMAIN, localPrefix: '' }, maxAttachments: MAX_ATTACHMENTS, reader, resolver, log });
     smtp = await startIntakeSmtpServer(service, { host: '127.0.0.1', port: 0, domain: DOMAIN, maxMessageBytes: MAX_MESSAGE_BYTES, log });
   });
 
   afterAll(async () => {
     await smtp?.close();
+    await reader?.close();
     await imap?.close();
     await sink?.close();
     await stack?.close();
@@ -309,7 +312,7 @@ describe('e-mail intake', () => {
     /** The SMTP answer to a message from an intake listener of its own over `over` (an upload service with something down). */
     async function answerOver(over: UploadService, message: Mail.Options): Promise<number | undefined> {
       const mailer = createMailer({ smtpUrl: sink.url, from: 'Receipts <no-reply@receipts.test>', dataDir: stack.storage, log });
-      const down = new IntakeService({ uploads: over, intake: intakeRows, mailer, format: { domain: DOMAIN, localPrefix: '' }, maxAttachments: MAX_ATTACHMENTS, resolver, log });
+      const down = new IntakeService({ uploads: over, intake: intakeRows, mailer, format: { domain: DOMAIN, localPrefix: '' }, maxAttachments: MAX_ATTACHMENTS, reader, resolver, log });
       const downSmtp = await startIntakeSmtpServer(down, { host: '127.0.0.1', port: 0, domain: DOMAIN, maxMessageBytes: MAX_MESSAGE_BYTES, log });
       try {
         return await nodemailer

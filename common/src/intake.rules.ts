@@ -77,6 +77,7 @@ export type IntakeRefusal =
   | 'unreadable'
   | 'too-large'
   | 'too-many-attachments'
+  | 'too-complex'
   | 'no-receipt'
   | 'attachment-too-large'
   | 'over-quota';
@@ -87,6 +88,7 @@ export const INTAKE_REFUSAL_TEXTS: Record<IntakeRefusal, string> = {
   unreadable: 'The message could not be read.',
   'too-large': 'The message is larger than we accept.',
   'too-many-attachments': 'The message has more attachments (or parts) than we accept in one message. Send them in smaller groups.',
+  'too-complex': 'The message is built in a way we do not read (too many elements, too deeply nested, or tables too large). Forward the receipt as an attachment instead.',
   'no-receipt': 'We found no receipt in the message: attach a JPG, PNG, WebP, HEIC, TIFF or PDF file, or forward the e-mail receipt itself.',
   'attachment-too-large': 'The file is larger than the 10MB limit.',
   'over-quota': 'Your receipt limit is used up, so this one was not processed.',

@@ -164,6 +164,10 @@ export const configSchema = z.object({
   INTAKE_MAX_MESSAGE_BYTES: int(1024).default(25 * 1024 * 1024),
   /** Attachments one message may carry; more and the whole message is refused. */
   INTAKE_MAX_ATTACHMENTS: int(1).max(1000).default(20),
+  /** Wall time one message may take to read (MIME, HTML to text) on its thread; past it the message is refused. */
+  INTAKE_READ_TIMEOUT_MS: int(100).default(10_000),
+  /** The mail-reading thread's heap; a message that needs more is refused. */
+  INTAKE_READ_MAX_HEAP_MB: int(32).max(4096).default(256),
   /** An IMAP mailbox to poll for intake mail: imap://host:143 or imaps://host:993 (credentials below or in the URL). */
   IMAP_URL: z.url({ protocol: /^imaps?$/ }).optional(),
   IMAP_USER: z.string().optional(),
@@ -172,6 +176,11 @@ export const configSchema = z.object({
   IMAP_POLL_MS: int(1000).default(60_000),
   /** What happens to a message once handled: marked \Seen (and left), or deleted and expunged. */
   IMAP_AFTER_PROCESSING: z.enum(['seen', 'delete']).default('seen'),
+  /**
+   * Where a message that cannot be read (past a bound, or failing) is moved, for the operator to
+   * look at; unset: it stays in the mailbox flagged \Flagged and \Seen. Either way the poller goes on.
+   */
+  IMAP_SET_ASIDE_MAILBOX: z.string().min(1).optional(),
   /** Comma-separated addresses that are admins whatever their userType, once the address is confirmed. */
   ADMIN_EMAILS: z
     .string()

@@ -3,3 +3,4 @@
 export { IntakeService, type IncomingMail, type IntakeOutcome } from './intake.service.js';
 export { startIntakeSmtpServer } from './intake-smtp.server.js';
 export { IntakeImapPoller } from './intake-imap.poller.js';
+export { MailReader } from './mail.reader.js';

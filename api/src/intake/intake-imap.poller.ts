@@ -11,6 +11,8 @@ export interface IntakeImapOptions {
   pollMs: number;
   /** What becomes of a handled message: flagged \Seen, or deleted and expunged. */
   after: 'seen' | 'delete';
+  /** Where a message that cannot be read is moved; unset: flagged and left. */
+  setAsideMailbox?: string;
   maxMessageBytes: number;
   log: Logger;
 }
@@ -22,7 +24,9 @@ const MAX_PER_POLL = 50;
  * Polls an IMAP mailbox for intake mail (for deployments that already receive it somewhere):
  * every unseen message is read (without marking it), handed to the intake, and then marked
  * \Seen or deleted. A message that could not be processed for a reason on our side stays
- * unseen for the next poll; one over the size limit is never fetched. Several api processes may
+ * unseen for the next poll; one over the size limit is never fetched. A message that cannot be
+ * read (too complex, or failing in a way no retry mends) is set aside for the operator, and the
+ * poll goes on: one poisoned message must not stop everyone's mail. Several api processes may
  * poll the same mailbox: a message is taken once per account whoever reads it (Message-ID).
  */
 export class IntakeImapPoller {
@@ -100,14 +104,25 @@ export class IntakeImapPoller {
     }
     const message = await client.fetchOne(String(uid), { source: true }, { uid: true });
     if (!message || !message.source) return true;
+    let outcome;
     try {
-      await this.intake.receive({ raw: message.source, via: 'imap', envelopeRecipients: null, client: null });
+      outcome = await this.intake.receive({ raw: message.source, via: 'imap', envelopeRecipients: null, client: null });
     } catch (err) {
-      if (!(err instanceof IntakeUnavailableError)) log.error({ err, via: 'imap', uid }, 'intake message failed; it stays unseen for the next poll');
-      return false;
+      if (err instanceof IntakeUnavailableError) return false;
+      log.error({ err, via: 'imap', uid }, 'intake message failed; it is set aside');
+      await this.setAside(client, uid);
+      return true;
     }
-    await this.handled(client, uid);
+    if (outcome.refused === 'too-complex') await this.setAside(client, uid);
+    else await this.handled(client, uid);
     return true;
+  }
+
+  private async setAside(client: ImapFlow, uid: number): Promise<void> {
+    const { setAsideMailbox, log } = this.options;
+    if (setAsideMailbox) await client.messageMove(String(uid), setAsideMailbox, { uid: true });
+    else await client.messageFlagsAdd(String(uid), ['\\Seen', '\\Flagged'], { uid: true });
+    log.warn({ via: 'imap', uid, to: setAsideMailbox ?? 'flagged in place' }, 'intake message set aside');
   }
 
   private async handled(client: ImapFlow, uid: number): Promise<void> {

@@ -27,18 +27,26 @@ export async function startIntake(
   // The mail stack (SMTP server, IMAP client, MIME parser, DKIM and SPF checks, the PDF of a mail's
   // body) is loaded only by the process that receives mail: the others skip ~30 MB of memory and
   // ~0.3 s of start-up each.
-  const [{ IntakeService }, { startIntakeSmtpServer }, { IntakeImapPoller }, { boundedResolver }] = await Promise.all([
+  const [{ IntakeService }, { MailReader }, { startIntakeSmtpServer }, { IntakeImapPoller }, { boundedResolver }] = await Promise.all([
     import('./intake.service.js'),
+    import('./mail.reader.js'),
     import('./intake-smtp.server.js'),
     import('./intake-imap.poller.js'),
     import('./sender-auth.js'),
   ]);
+  const reader = new MailReader({
+    maxAttachments: config.INTAKE_MAX_ATTACHMENTS,
+    timeoutMs: config.INTAKE_READ_TIMEOUT_MS,
+    maxHeapMb: config.INTAKE_READ_MAX_HEAP_MB,
+    log,
+  });
   const service = new IntakeService({
     uploads: deps.uploads,
     intake: deps.intake,
     mailer: deps.mailer,
     format,
     maxAttachments: config.INTAKE_MAX_ATTACHMENTS,
+    reader,
     resolver: deps.resolver ?? boundedResolver(),
     log,
   });
@@ -50,6 +58,12 @@ export async function startIntake(
           port: config.INTAKE_SMTP_PORT,
           domain: format.domain,
           maxMessageBytes: config.INTAKE_MAX_MESSAGE_BYTES,
+          limits: {
+            maxConnections: config.INTAKE_SMTP_MAX_CONNECTIONS,
+            maxConnectionsPerAddress: config.INTAKE_SMTP_MAX_CONNECTIONS_PER_ADDRESS,
+            idleTimeoutMs: config.INTAKE_SMTP_IDLE_TIMEOUT_MS,
+            maxSessionMs: config.INTAKE_SMTP_MAX_SESSION_MS,
+          },
           log,
         });
   const imap = config.IMAP_URL
@@ -60,6 +74,7 @@ export async function startIntake(
         mailbox: config.IMAP_MAILBOX,
         pollMs: config.IMAP_POLL_MS,
         after: config.IMAP_AFTER_PROCESSING,
+        setAsideMailbox: config.IMAP_SET_ASIDE_MAILBOX,
         maxMessageBytes: config.INTAKE_MAX_MESSAGE_BYTES,
         log,
       })
@@ -73,6 +88,7 @@ export async function startIntake(
     imap,
     async close() {
       await Promise.all([smtp?.close(), imap?.close()]);
+      await reader.close();
     },
   };
 }

@@ -12,8 +12,9 @@ import type { IntakeRepository, Logger, Mailer } from '@receipts/infra';
 import type { DNSResolver } from 'mailauth';
 import { HttpError } from '../http-error.js';
 import type { IncomingFile, UploadService } from '../uploads/upload.service.js';
-import { bodyText, pageLines, renderTextPdf } from './mail-body.renderer.js';
-import { MessageRefusedError, parseMessage, type MessageHead, type ParsedMessage } from './mail.parser.js';
+import { pageLines, renderTextPdf } from './mail-body.renderer.js';
+import { MessageRefusedError, type MessageHead } from './mail.parser.js';
+import type { MailReader, ReadMessage } from './mail.reader.js';
 import { senderEvidence, type SmtpClient } from './sender-auth.js';
 
 export interface IncomingMail {
@@ -52,6 +53,8 @@ export interface IntakeServiceDeps {
   mailer: Mailer;
   format: IntakeAddressFormat;
   maxAttachments: number;
+  /** Reads each message off the event loop, bounded in time and memory. */
+  reader: MailReader;
   resolver: DNSResolver;
   log: Logger;
 }
@@ -68,9 +71,9 @@ export class IntakeService {
   async receive(mail: IncomingMail): Promise<IntakeOutcome> {
     const reference = `intake-${randomUUID()}`;
     const log = this.deps.log.child({ requestId: reference, via: mail.via });
-    let message: ParsedMessage;
+    let message: ReadMessage;
     try {
-      message = await parseMessage(mail.raw, { maxAttachments: this.deps.maxAttachments });
+      message = await this.deps.reader.read(mail.raw);
     } catch (err) {
       if (!(err instanceof MessageRefusedError)) throw err;
       log.warn({ refusal: err.refusal, detail: err.message, messageId: err.head?.messageId }, 'intake message refused');
@@ -80,7 +83,7 @@ export class IntakeService {
     return this.deliver(mail, message, { log, reference });
   }
 
-  private async deliver(mail: IncomingMail, message: ParsedMessage, { log, reference }: { log: Logger; reference: string }): Promise<IntakeOutcome> {
+  private async deliver(mail: IncomingMail, message: ReadMessage, { log, reference }: { log: Logger; reference: string }): Promise<IntakeOutcome> {
     const { intake, format } = this.deps;
     const tokens = new Set<string>();
     for (const address of mail.envelopeRecipients ?? message.recipients) {
@@ -98,7 +101,7 @@ export class IntakeService {
       return { refused: 'unknown-address', accounts: [], repliedTo };
     }
 
-    const body = bodyText(message);
+    const { body } = message;
     const plan = planIntake(
       message.attachments.map((a, i) => ({ filename: intakeFilename(a.filename, `attachment-${i + 1}`), mimeType: a.mimeType, size: a.size, related: a.related })),
       body,
@@ -201,7 +204,7 @@ export class IntakeService {
  * What makes a message the same message when it comes again: its Message-ID, or without one,
  * its content below the headers (a relay adds headers on the way, never changes the body).
  */
-export function messageKey(message: Pick<ParsedMessage, 'messageId'>, raw: Buffer): string {
+export function messageKey(message: Pick<MessageHead, 'messageId'>, raw: Buffer): string {
   const hash = createHash('sha256');
   if (message.messageId) hash.update(`id:${message.messageId.trim()}`);
   else {

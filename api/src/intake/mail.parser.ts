@@ -32,7 +32,7 @@ export interface ParsedMessage extends MessageHead {
 /** A message refused as a whole while it was read; nothing of it was kept. */
 export class MessageRefusedError extends Error {
   constructor(
-    readonly refusal: Extract<IntakeRefusal, 'unreadable' | 'too-many-attachments'>,
+    readonly refusal: Extract<IntakeRefusal, 'unreadable' | 'too-many-attachments' | 'too-complex'>,
     detail: string,
     /** The headers, when they were read before the refusal. */
     readonly head: MessageHead | null = null,
