@@ -2,7 +2,7 @@ import { dailyPeriod, type DatevSettings } from '@receipts/common';
 import { and, desc, eq, gt, ilike, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
 import { hasSqlState } from './error-chain.js';
-import { emailVerificationTokens, passwordResetTokens, quotaUsage, sessions, subscriptions, uploads, users, type UserRow } from './db/schema.js';
+import { emailVerificationTokens, intakeAddresses, merchantRules, passwordResetTokens, quotaUsage, sessions, subscriptions, uploads, users, type UserRow } from './db/schema.js';
 
 /** Sessions of one account, found inside express-session's stored JSON. */
 const sessionsOf = (userId: string) => sql`${sessions.sess}->>'userId' = ${userId}`;
@@ -123,10 +123,12 @@ export class UserRepository {
 
   /**
    * Moves the account to another e-mail address; false when that address has an account (the
-   * unique index decides, so two accounts asking at once cannot both get it). Reset links sent to
-   * the old address stop working; the account needs the new address confirmed.
+   * unique index decides, so two accounts asking at once cannot both get it). In the same
+   * transaction: reset and confirmation links sent to the old address stop working, and every
+   * session but `keepSid` (the one that asked) is signed out; the account needs the new address
+   * confirmed.
    */
-  async changeEmail(userId: string, email: string, now = new Date()): Promise<boolean> {
+  async changeEmail(userId: string, email: string, keepSid: string, now = new Date()): Promise<boolean> {
     try {
       return await this.db.transaction(async (tx) => {
         const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
@@ -135,6 +137,8 @@ export class UserRepository {
         // (an admin address gives no rights before that).
         await tx.update(users).set({ email, emailVerifiedAt: null, createdBeforeVerification: false, updatedAt: now }).where(eq(users.id, userId));
         await tx.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+        await tx.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, userId), isNull(emailVerificationTokens.usedAt)));
+        await tx.delete(sessions).where(and(sessionsOf(userId), ne(sessions.sid, keepSid)));
         return true;
       });
     } catch (err) {
@@ -162,7 +166,9 @@ export class UserRepository {
 
   /**
    * Uses up a valid reset token (unused, not expired), sets the new password and signs the user
-   * out everywhere, in one transaction; false when the token is not valid.
+   * out everywhere, in one transaction; false when the token is not valid. An account whose
+   * address was not yet proven loses its intake address, learned rules and DATEV settings: the
+   * reset proves the mailbox, and whoever set those up before may not have been its owner.
    */
   async resetPassword(tokenHash: string, passwordHash: string, now = new Date()): Promise<boolean> {
     return this.db.transaction(async (tx) => {
@@ -172,6 +178,19 @@ export class UserRepository {
         .where(validToken(tokenHash, now))
         .returning({ userId: passwordResetTokens.userId });
       if (!used) return false;
+      const [before] = await tx
+        .select({ emailVerifiedAt: users.emailVerifiedAt, createdBeforeVerification: users.createdBeforeVerification })
+        .from(users)
+        .where(eq(users.id, used.userId))
+        .for('update');
+      if (before && !before.emailVerifiedAt && !before.createdBeforeVerification) {
+        // The mailbox's owner takes back an account someone registered with their address: what that
+        // someone set up (a way to mail receipts in, rules that rename and file them, the DATEV
+        // accounts) goes, so none of it works for them or against the owner.
+        await tx.delete(intakeAddresses).where(eq(intakeAddresses.userId, used.userId));
+        await tx.delete(merchantRules).where(eq(merchantRules.userId, used.userId));
+        await tx.update(users).set({ datevSettings: null }).where(eq(users.id, used.userId));
+      }
       // Every other link sent to the account dies with this reset.
       await tx.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, used.userId), isNull(passwordResetTokens.usedAt)));
       // The link came by mail and whoever followed it now holds the password: the address is proven.
@@ -182,8 +201,8 @@ export class UserRepository {
     });
   }
 
-  /** A new confirmation link; every older unused one of the account stops working. */
-  async addConfirmationToken(token: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
+  /** A new confirmation link for the address it is mailed to (`email`); every older unused one of the account stops working. */
+  async addConfirmationToken(token: { tokenHash: string; userId: string; email: string; expiresAt: Date }): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, token.userId), isNull(emailVerificationTokens.usedAt)));
       await tx.insert(emailVerificationTokens).values(token);
@@ -193,14 +212,18 @@ export class UserRepository {
   /**
    * Uses up a valid confirmation token of `userId` and marks the address proven, in one
    * transaction; false when the token is not valid for that account (unknown, used, expired,
-   * or another account's).
+   * another account's) or was mailed to another address than the account's now. The account's
+   * row is locked first, so an address change cannot commit between the comparison and the
+   * confirmation: a link confirms only the mailbox it reached.
    */
   async confirmEmail(tokenHash: string, userId: string, now = new Date()): Promise<boolean> {
     return this.db.transaction(async (tx) => {
+      const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).for('update');
+      if (!user) return false;
       const [used] = await tx
         .update(emailVerificationTokens)
         .set({ usedAt: now })
-        .where(validConfirmation(tokenHash, userId, now))
+        .where(and(validConfirmation(tokenHash, userId, now), eq(emailVerificationTokens.email, user.email)))
         .returning({ userId: emailVerificationTokens.userId });
       if (!used) return false;
       await tx.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, userId), isNull(emailVerificationTokens.usedAt)));

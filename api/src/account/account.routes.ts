@@ -52,8 +52,8 @@ export function accountRoutes(deps: {
   /** { email, currentPassword }: answers with the profile under the new address. */
   router.post('/email', signedIn, async (req, res) => {
     const { email, currentPassword } = parseBody(changeEmailSchema, req.body);
-    await settings.changeEmail(req.user!, email, currentPassword);
-    res.json({ message: ACCOUNT_MESSAGES.emailChanged, user: await profiles.profile({ ...req.user!, email }) });
+    const moved = await settings.changeEmail(req.user!, email, currentPassword, req.sessionID);
+    res.json({ message: ACCOUNT_MESSAGES.emailChanged, user: await profiles.profile(moved) });
   });
 
   /** A zip of everything of the account: the receipts workbook, the stored originals, the account's details. */

@@ -46,11 +46,24 @@ export class AccountService {
   /** Mails a confirmation link to the account's address (after sign-up, a resend, or a new address). */
   async sendConfirmation(user: UserRow): Promise<void> {
     const { token, tokenHash } = newToken();
-    await this.users.addConfirmationToken({ tokenHash, userId: user.id, expiresAt: new Date(Date.now() + CONFIRMATION_TOKEN_TTL_MS) });
+    await this.users.addConfirmationToken({ tokenHash, userId: user.id, email: user.email, expiresAt: new Date(Date.now() + CONFIRMATION_TOKEN_TTL_MS) });
     await this.mailer.send({
       to: user.email,
       subject: 'Confirm your e-mail address',
       text: `Welcome to Receipts.\n\nConfirm that this address is yours: open this link and sign in with the password you chose (the link works once, for 24 hours):\n${this.publicUrl}/verify-email?token=${token}\n\n${USER_MESSAGES.unconfirmedAllowance}\n\nIf you did not sign up, ignore this e-mail: without the password chosen at sign-up nobody can confirm the account.`,
+    });
+  }
+
+  /**
+   * Tells an account's (old) address that its password or address was changed: the owner of a
+   * mailbox learns at once if someone else did it, and how to take the account back.
+   */
+  async sendChangeNotice(to: string, change: { kind: 'password' } | { kind: 'email'; newEmail: string }): Promise<void> {
+    const what = change.kind === 'password' ? 'The password of your Receipts account was changed.' : `The e-mail address of your Receipts account was changed to ${change.newEmail}.`;
+    await this.mailer.send({
+      to,
+      subject: change.kind === 'password' ? 'Your password was changed' : 'Your e-mail address was changed',
+      text: `${what} Every other session of the account was signed out.\n\nIf it was you, there is nothing to do.\n\nIf it was not you, choose a new password here straight away${change.kind === 'email' ? ' (the link goes to the new address, so write to support if you cannot reach it)' : ''}:\n${this.publicUrl}/forgot-password`,
     });
   }
 

@@ -114,6 +114,8 @@ export const emailVerificationTokens = pgTable('email_verification_tokens', {
   userId: uuid('user_id')
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
+  /** The address the link was mailed to: it confirms that address only (null: a link from before this was kept, which confirms nothing). */
+  email: text('email'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
