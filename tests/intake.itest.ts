@@ -102,13 +102,14 @@ describe('e-mail intake', () => {
   };
   const signedByShop = { domainName: 'shop.test', keySelector: 'sel', privateKey: dkimKey };
 
-  /** An account with an intake address: a subscriber, or a free account (5 a day). */
-  async function account(kind: 'subscriber' | 'free' = 'subscriber') {
+  /** An account with an intake address: a subscriber, a free account (5 a day), or one whose address is not confirmed yet. */
+  async function account(kind: 'subscriber' | 'free' | 'unconfirmed' = 'subscriber') {
     let userId: string;
     if (kind === 'subscriber') userId = (await createSubscriber(stack.database.db)).userId;
     else {
-      const email = `free-${randomUUID()}@example.test`;
-      const [user] = await stack.database.db.insert(schema.users).values({ email, username: 'free', passwordHash: 'not-used' }).returning();
+      const email = `${kind}-${randomUUID()}@example.test`;
+      const emailVerifiedAt = kind === 'free' ? new Date() : null;
+      const [user] = await stack.database.db.insert(schema.users).values({ email, username: kind, passwordHash: 'not-used', emailVerifiedAt }).returning();
       userId = user!.id;
     }
     const view = await addresses.renew(userId);
@@ -134,7 +135,7 @@ describe('e-mail intake', () => {
     addresses = new IntakeAddressService(intakeRows, { domain: DOMAIN, localPrefix: '' });
     const mailer = createMailer({ smtpUrl: sink.url, from: 'Receipts <no-reply@receipts.test>', dataDir: stack.storage, log });
     reader = new MailReader({ maxAttachments: MAX_ATTACHMENTS, timeoutMs: 30_000, maxHeapMb: 256, log });
-    service = new IntakeService({ uploads, intake: intakeRows, mailer, format: { domain: DOMAIN, localPrefix: '' }, maxAttachments: MAX_ATTACHMENTS, reader, resolver, log });
+    service = new IntakeService({ uploads, intake: intakeRows, mailer, format: { domain: DOMAIN, localPrefix: '' }, maxAttachments: MAX_ATTACHMENTS, adminEmails: [], reader, resolver, log });
     smtp = await startIntakeSmtpServer(service, { host: '127.0.0.1', port: 0, domain: DOMAIN, maxMessageBytes: MAX_MESSAGE_BYTES, log });
   });
 
@@ -253,6 +254,16 @@ describe('e-mail intake', () => {
       expect(await stack.database.db.select().from(schema.intakeMessages).where(eq(schema.intakeMessages.userId, userId))).toHaveLength(0);
     });
 
+    it('takes nothing for an account whose address is not confirmed, and tells a proven sender why', async () => {
+      const { userId, address: to, owner } = await account('unconfirmed');
+      await send({ from: 'dora@spf.test', envelope: { from: 'dora@spf.test', to }, to, attachments: [{ filename: 'r.jpg', content: jpeg() }] });
+      expect(await uploadsOf(owner)).toHaveLength(0);
+      expect(await messagesOf(userId)).toHaveLength(0);
+      expect(logged('intake message refused')).toMatchObject([{ refusal: 'unconfirmed' }]);
+      const [reply] = await until(async () => repliesTo('dora@spf.test'), (m) => m.length === 1, 'the reply');
+      expect(reply!.decoded).toContain("This account's e-mail address is not confirmed yet.");
+    });
+
     it('refuses 1,000 attachments whole, writing nothing', async () => {
       const { userId, address: to, owner } = await account();
       const attachments = Array.from({ length: 1000 }, (_, i) => ({ filename: `r${i}.png`, content: png() }));
@@ -312,7 +323,7 @@ describe('e-mail intake', () => {
     /** The SMTP answer to a message from an intake listener of its own over `over` (an upload service with something down). */
     async function answerOver(over: UploadService, message: Mail.Options): Promise<number | undefined> {
       const mailer = createMailer({ smtpUrl: sink.url, from: 'Receipts <no-reply@receipts.test>', dataDir: stack.storage, log });
-      const down = new IntakeService({ uploads: over, intake: intakeRows, mailer, format: { domain: DOMAIN, localPrefix: '' }, maxAttachments: MAX_ATTACHMENTS, reader, resolver, log });
+      const down = new IntakeService({ uploads: over, intake: intakeRows, mailer, format: { domain: DOMAIN, localPrefix: '' }, maxAttachments: MAX_ATTACHMENTS, adminEmails: [], reader, resolver, log });
       const downSmtp = await startIntakeSmtpServer(down, { host: '127.0.0.1', port: 0, domain: DOMAIN, maxMessageBytes: MAX_MESSAGE_BYTES, log });
       try {
         return await nodemailer
@@ -430,7 +441,7 @@ describe('e-mail intake', () => {
       expect(second).not.toBe(first);
       await mail(first);
       expect((await visitor.json<UploadView[]>('/api/uploads')).body).toHaveLength(1);
-      expect(deployment.output()).toContain('intake message refused: no intake address of an account');
+      expect(deployment.output()).toContain('intake message refused: no intake address of a confirmed account');
 
       expect((await visitor.json<IntakeAddressView>('/api/intake', { method: 'DELETE' })).body).toEqual({ available: true, address: null });
       await mail(second);

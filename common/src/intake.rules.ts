@@ -74,6 +74,7 @@ export interface MailAttachment {
 /** Why a part of a message (or all of it) did not become an upload. */
 export type IntakeRefusal =
   | 'unknown-address'
+  | 'unconfirmed'
   | 'unreadable'
   | 'too-large'
   | 'too-many-attachments'
@@ -85,6 +86,7 @@ export type IntakeRefusal =
 /** What the sender reads for each refusal (the reply mail), and what the log line says. */
 export const INTAKE_REFUSAL_TEXTS: Record<IntakeRefusal, string> = {
   'unknown-address': 'This address does not accept receipts. It may have been turned off; the address shown on your dashboard is the one to use.',
+  unconfirmed: "This account's e-mail address is not confirmed yet. Follow the link we mailed to it, then send the receipts again.",
   unreadable: 'The message could not be read.',
   'too-large': 'The message is larger than we accept.',
   'too-many-attachments': 'The message has more attachments (or parts) than we accept in one message. Send them in smaller groups.',

@@ -1,7 +1,7 @@
-import type { IntakeRefusal } from '@receipts/common';
+import type { AccountFacts, IntakeRefusal } from '@receipts/common';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from './db/database.js';
-import { intakeAddresses, intakeMessages } from './db/schema.js';
+import { intakeAddresses, intakeMessages, users } from './db/schema.js';
 
 /** E-mail intake: each account's intake token, and the messages already received (each processed once). */
 export class IntakeRepository {
@@ -12,10 +12,14 @@ export class IntakeRepository {
     return row?.token ?? null;
   }
 
-  /** The account a token belongs to; null for a token never issued or since replaced or turned off. */
-  async userOf(token: string): Promise<string | null> {
-    const [row] = await this.db.select({ userId: intakeAddresses.userId }).from(intakeAddresses).where(eq(intakeAddresses.token, token));
-    return row?.userId ?? null;
+  /** The account a token belongs to, with what decides its standing; null for a token never issued or since replaced or turned off. */
+  async accountOf(token: string): Promise<(AccountFacts & { userId: string }) | null> {
+    const [row] = await this.db
+      .select({ userId: users.id, email: users.email, userType: users.userType, emailVerifiedAt: users.emailVerifiedAt, createdBeforeVerification: users.createdBeforeVerification })
+      .from(intakeAddresses)
+      .innerJoin(users, eq(users.id, intakeAddresses.userId))
+      .where(eq(intakeAddresses.token, token));
+    return row ?? null;
   }
 
   /** Gives the account this token, replacing any earlier one (which stops working at once). */

@@ -46,6 +46,7 @@ export async function startIntake(
     mailer: deps.mailer,
     format,
     maxAttachments: config.INTAKE_MAX_ATTACHMENTS,
+    adminEmails: config.ADMIN_EMAILS,
     reader,
     resolver: deps.resolver ?? boundedResolver(),
     log,

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   intakeFilename,
   intakeReply,
+  isEmailVerified,
   planIntake,
   replyAddress,
   tokenOfAddress,
@@ -53,6 +54,8 @@ export interface IntakeServiceDeps {
   mailer: Mailer;
   format: IntakeAddressFormat;
   maxAttachments: number;
+  /** Who counts as confirmed depends on them (an admin address must prove itself). */
+  adminEmails: readonly string[];
   /** Reads each message off the event loop, bounded in time and memory. */
   reader: MailReader;
   resolver: DNSResolver;
@@ -91,14 +94,20 @@ export class IntakeService {
       if (token) tokens.add(token);
     }
     const userIds = new Set<string>();
+    let unconfirmed = 0;
     for (const token of tokens) {
-      const userId = await intake.userOf(token);
-      if (userId) userIds.add(userId);
+      const account = await intake.accountOf(token);
+      if (!account) continue;
+      // Over HTTP an unconfirmed account shares its allowance with its address; mail has no such
+      // address, so throwaway accounts would each get a day's receipts: mail waits for confirmation.
+      if (isEmailVerified(account, this.deps.adminEmails)) userIds.add(account.userId);
+      else unconfirmed++;
     }
     if (userIds.size === 0) {
-      log.warn({ messageId: message.messageId, recipients: (mail.envelopeRecipients ?? message.recipients).slice(0, 10) }, 'intake message refused: no intake address of an account');
-      const repliedTo = await this.reply(mail, message, [{ part: '', refusal: 'unknown-address' }], 0, log);
-      return { refused: 'unknown-address', accounts: [], repliedTo };
+      const refusal = unconfirmed > 0 ? 'unconfirmed' : 'unknown-address';
+      log.warn({ messageId: message.messageId, refusal, recipients: (mail.envelopeRecipients ?? message.recipients).slice(0, 10) }, 'intake message refused: no intake address of a confirmed account');
+      const repliedTo = await this.reply(mail, message, [{ part: '', refusal }], 0, log);
+      return { refused: refusal, accounts: [], repliedTo };
     }
 
     const { body } = message;
