@@ -13,7 +13,7 @@ describe('API_PROCESSES=2: api processes sharing one port (PostgreSQL, a worker 
   let baseUrl: string;
 
   beforeAll(async () => {
-    deployment = await Deployment.start('postgres', { WORKER_CONCURRENCY: '1' });
+    deployment = await Deployment.start('postgres', { WORKER_CONCURRENCY: '1', METRICS_PUBLIC: 'true' });
     api = await startServiceProcess('api', { ...deployment.env, PORT: String(await freePort()), ROLES: 'api', API_PROCESSES: '2' });
     baseUrl = `http://127.0.0.1:${api.port}`;
   });

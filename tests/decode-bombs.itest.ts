@@ -125,6 +125,8 @@ describe('decoding bombs against the running service', () => {
       STALLED_CHECK_MS: '1000',
       SHUTDOWN_TIMEOUT_MS: '300',
       DECODE_TIMEOUT_MS: String(DECODE_TIMEOUT_MS),
+      // The event loop's delay is read from /metrics.
+      METRICS_PUBLIC: 'true',
     });
     baseUrl = `http://127.0.0.1:${service.port}`;
     queue = createReceiptQueue(new Redis(services.redisUrl, { maxRetriesPerRequest: null }), services.prefix);

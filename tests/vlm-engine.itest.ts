@@ -52,6 +52,7 @@ describe('vision model engine in the service', () => {
       VLM_TIMEOUT_MS: '1500',
       VLM_RETRIES: '1',
       JOB_ATTEMPTS: '2',
+      METRICS_PUBLIC: 'true',
     });
     owner = new Visitor(deployment.baseUrl, uniqueIp());
     const email = `vlm-${Math.random().toString(36).slice(2)}@example.test`;

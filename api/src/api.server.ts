@@ -110,7 +110,7 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestContext(log));
-  app.get('/metrics', metricsRoute(config.METRICS_TOKEN));
+  app.get('/metrics', metricsRoute(config));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

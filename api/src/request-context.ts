@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { metrics, metricsAuthorized, renderMetrics, type Logger } from '@receipts/infra';
+import { metrics, metricsAccess, renderMetrics, type Config, type Logger } from '@receipts/infra';
 import type { Request, RequestHandler } from 'express';
-import { HttpError } from './http-error.js';
+import { HttpError, notFound } from './http-error.js';
 
 declare global {
   namespace Express {
@@ -64,12 +64,12 @@ export function requestContext(log: Logger): RequestHandler {
   };
 }
 
-/** GET /metrics: Prometheus text, behind METRICS_TOKEN when one is set. */
-export function metricsRoute(token: string | undefined): RequestHandler {
+/** GET /metrics: Prometheus text, behind METRICS_TOKEN when one is set, not there unless it is or METRICS_PUBLIC opens it. */
+export function metricsRoute(config: Pick<Config, 'METRICS_TOKEN' | 'METRICS_PUBLIC'>): RequestHandler {
   return async (req, res) => {
-    if (!metricsAuthorized(req.get('authorization'), token)) {
-      throw new HttpError(401, 'UNAUTHENTICATED', 'Send the metrics token as a bearer token.');
-    }
+    const access = metricsAccess(req.get('authorization'), config);
+    if (access === 'closed') throw notFound();
+    if (access === 'unauthorized') throw new HttpError(401, 'UNAUTHENTICATED', 'Send the metrics token as a bearer token.');
     const { contentType, body } = await renderMetrics();
     res.type(contentType).send(body);
   };

@@ -23,6 +23,7 @@ export * from './currency-options.js';
 export * from './user-messages.js';
 export * from './receipt-edit.rule.js';
 export * from './account.schema.js';
+export * from './control-characters.rule.js';
 export * from './merchant-rules.rule.js';
 export * from './vlm-receipt.schema.js';
 export * from './intake.rules.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from './control-characters.rule.js';
 import { categorize } from './extraction/category.rule.js';
 import { editDistance } from './extraction/edit-distance.js';
 import { itemWords } from './extraction/items.rule.js';
@@ -33,7 +34,7 @@ export type MerchantRuleView = z.infer<typeof merchantRuleViewSchema>;
 
 /** PATCH /api/user/rules/:id: the new name, or the new category (checked against the rule's kind). */
 export const merchantRulePatchSchema = z.object({
-  value: z.string().trim().min(1, 'The value is empty').max(200, 'The value is longer than 200 characters'),
+  value: safeText().trim().min(1, 'The value is empty').max(200, 'The value is longer than 200 characters'),
 });
 export type MerchantRulePatch = z.infer<typeof merchantRulePatchSchema>;
 

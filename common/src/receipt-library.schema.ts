@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from './control-characters.rule.js';
 import { CELL_TEXT_MAX, WORKBOOK_ERRORS } from './export/workbook.rules.js';
 import { ISO_4217 } from './extraction/currency.rule.js';
 import { AMOUNT_TOO_LARGE, categorySchema, lineItemSchema, MONEY_MAX, receiptViewSchema } from './receipt.schema.js';
@@ -60,7 +61,7 @@ const flag = z.enum(['true', 'false'], { message: 'Use true or false' }).transfo
 /** Filters shared by the library list and the export (query-string values). */
 export const receiptFilterSchema = z.object({
   /** Searched in the merchant name and the recognized text. */
-  q: z.string().trim().max(200, 'The search text is too long').optional(),
+  q: safeText().trim().max(200, 'The search text is too long').optional(),
   /** Receipt date range, inclusive. */
   from: isoDay.optional(),
   to: isoDay.optional(),
@@ -97,7 +98,7 @@ export const receiptListSchema = z.object({
 export type ReceiptList = z.infer<typeof receiptListSchema>;
 
 /** A text a user types into a cell: at most what a workbook cell holds (spec §5), null clears it. */
-const cellText = z.string().trim().max(CELL_TEXT_MAX, WORKBOOK_ERRORS.textTooLong).nullable();
+const cellText = safeText().trim().max(CELL_TEXT_MAX, WORKBOOK_ERRORS.textTooLong).nullable();
 const money = z.number({ message: 'Amounts are numbers' }).finite().nonnegative('Amounts cannot be negative').max(MONEY_MAX, AMOUNT_TOO_LARGE).nullable();
 export const MAX_EDITED_ITEMS = 200;
 
@@ -137,7 +138,7 @@ export const receiptPatchSchema = z
     items: z
       .array(
         lineItemSchema.extend({
-          description: z.string().trim().max(CELL_TEXT_MAX, WORKBOOK_ERRORS.textTooLong),
+          description: safeText().trim().max(CELL_TEXT_MAX, WORKBOOK_ERRORS.textTooLong),
           qty: z.number().finite().nullable().optional(),
         }),
       )
@@ -152,7 +153,7 @@ export type ReceiptPatch = z.infer<typeof receiptPatchSchema>;
 
 /** POST /api/receipts/:id/issues/accept and …/issues/reopen: the flag, as the receipt shows it. */
 export const issueDecisionSchema = z.object({
-  issue: z.string({ message: 'Name the issue to accept.' }).min(1, 'Name the issue to accept.').max(1000, 'Not an issue of this receipt.'),
+  issue: safeText({ message: 'Name the issue to accept.' }).min(1, 'Name the issue to accept.').max(1000, 'Not an issue of this receipt.'),
 });
 
 /** POST /api/receipts/:id/reextract body; without an engine the server's default is used. */

@@ -25,6 +25,13 @@ describe('parseConfig', () => {
     expect(parseConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8');
   });
 
+  it('keeps /metrics closed unless METRICS_PUBLIC opens it', () => {
+    expect(parseConfig({}).METRICS_PUBLIC).toBe(false);
+    expect(parseConfig({ METRICS_PUBLIC: 'false' }).METRICS_PUBLIC).toBe(false);
+    expect(parseConfig({ METRICS_PUBLIC: 'true' }).METRICS_PUBLIC).toBe(true);
+    expect(() => parseConfig({ METRICS_PUBLIC: 'open' })).toThrow(ConfigError);
+  });
+
   it('lists every bad variable at once', () => {
     try {
       parseConfig({ PORT: 'eighty', REDIS_URL: 'http://x', WORKER_CONCURRENCY: '0', ROLES: 'api,cook' });

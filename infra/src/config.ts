@@ -90,6 +90,8 @@ export const configSchema = z.object({
   RUN_MIGRATIONS: bool.default(true),
   /** When set, GET /metrics asks for `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /** Without a token, /metrics answers only when this opens it to anyone who can reach the port; else 404. */
+  METRICS_PUBLIC: bool.default(false),
   OCR_ENGINE: z.enum(ENGINE_NAMES).optional(),
   /** Languages the local engine may read in (each an @tesseract.js-data package); each receipt gets the one it needs. */
   OCR_LANGS: z

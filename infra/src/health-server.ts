@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { metricsAuthorized, renderMetrics } from './metrics.js';
+import { metricsAccess, renderMetrics } from './metrics.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -17,10 +17,9 @@ export async function startHealthServer(runtime: Runtime, port: number): Promise
       void runtime.ready().then((checks) => reply(checks.database && checks.redis ? 200 : 503, checks));
       return;
     }
-    if (req.url === '/metrics') {
-      if (!metricsAuthorized(req.headers.authorization, runtime.config.METRICS_TOKEN)) {
-        return reply(401, { error: 'UNAUTHENTICATED', message: 'Send the metrics token as a bearer token.' });
-      }
+    const access = req.url === '/metrics' ? metricsAccess(req.headers.authorization, runtime.config) : 'closed';
+    if (access === 'unauthorized') return reply(401, { error: 'UNAUTHENTICATED', message: 'Send the metrics token as a bearer token.' });
+    if (access === 'allowed') {
       void renderMetrics().then(
         ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType }).end(body),
         (err: unknown) => {
@@ -30,6 +29,7 @@ export async function startHealthServer(runtime: Runtime, port: number): Promise
       );
       return;
     }
+    // Any other path, and /metrics while it is closed.
     reply(404, { error: 'NOT_FOUND', message: 'Not found' });
   });
   await new Promise<void>((resolve) => server.listen(port, '0.0.0.0', resolve));

@@ -1,6 +1,6 @@
 import { Counter, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { addThreadMetrics, initMetrics, metrics, renderMetrics, type ThreadMetrics } from './metrics.js';
+import { addThreadMetrics, initMetrics, metrics, metricsAccess, renderMetrics, type ThreadMetrics } from './metrics.js';
 
 const ROLE = 'api+worker';
 initMetrics({ role: ROLE });
@@ -36,5 +36,21 @@ describe('renderMetrics with a thread that counts apart', () => {
     } finally {
       remove();
     }
+  });
+});
+
+describe('metricsAccess', () => {
+  const TOKEN = 'metrics-token-0123456789';
+  it.each([
+    ['no token, not public', undefined, false, undefined, 'closed'],
+    ['no token, not public, a bearer sent anyway', undefined, false, `Bearer ${TOKEN}`, 'closed'],
+    ['no token, public', undefined, true, undefined, 'allowed'],
+    ['a token, none sent', TOKEN, false, undefined, 'unauthorized'],
+    ['a token, a wrong one sent', TOKEN, false, 'Bearer metrics-token-0123456780', 'unauthorized'],
+    ['a token, the token sent', TOKEN, false, `Bearer ${TOKEN}`, 'allowed'],
+    ['a token and public: the token still wanted', TOKEN, true, undefined, 'unauthorized'],
+    ['a token and public, the token sent', TOKEN, true, `bearer ${TOKEN}`, 'allowed'],
+  ] as const)('%s → %s', (_, token, open, authorization, access) => {
+    expect(metricsAccess(authorization, { METRICS_TOKEN: token, METRICS_PUBLIC: open })).toBe(access);
   });
 });

@@ -282,10 +282,18 @@ export async function renderMetrics(): Promise<{ contentType: string; body: stri
   return { contentType: metricsRegistry.contentType, body };
 }
 
-/** With METRICS_TOKEN set, a scrape must send it as a bearer token; without it /metrics is open. */
-export function metricsAuthorized(authorization: string | undefined, token: string | undefined): boolean {
-  if (!token) return true;
+/**
+ * Who may scrape /metrics: with METRICS_TOKEN set, whoever sends it as a bearer token; without
+ * one, everyone only when METRICS_PUBLIC opens it, else no one (`closed`, answered as not found:
+ * its figures show routes, queue depths and upload sizes).
+ */
+export function metricsAccess(
+  authorization: string | undefined,
+  config: { METRICS_TOKEN?: string; METRICS_PUBLIC: boolean },
+): 'allowed' | 'unauthorized' | 'closed' {
+  const token = config.METRICS_TOKEN;
+  if (!token) return config.METRICS_PUBLIC ? 'allowed' : 'closed';
   const given = Buffer.from(authorization?.replace(/^Bearer\s+/i, '') ?? '');
   const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? 'allowed' : 'unauthorized';
 }

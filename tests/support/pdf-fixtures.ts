@@ -40,6 +40,31 @@ export function textPdf(pages: string[][]): Buffer {
   return assemblePdf(objects);
 }
 
+/**
+ * A one-page text PDF whose font's ToUnicode maps `~` to U+0000 and `^` to U+0007 (BEL), the rest
+ * of printable ASCII to itself, as a broken PDF generator writes it: its text layer carries a NUL
+ * wherever a line has a `~`, a BEL wherever it has a `^`.
+ */
+export function controlGlyphPdf(lines: string[]): Buffer {
+  const cmap = [
+    '/CIDInit /ProcSet findresource begin 12 dict begin begincmap',
+    '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def /CMapName /Adobe-Identity-UCS def /CMapType 2 def',
+    '1 begincodespacerange <00> <FF> endcodespacerange',
+    '2 beginbfrange <20> <5D> <0020> <5F> <7D> <005F> endbfrange',
+    '2 beginbfchar <5E> <0007> <7E> <0000> endbfchar',
+    'endcmap CMapName currentdict /CMap defineresource pop end end',
+  ].join('\n');
+  const content = `BT /F1 14 Tf ${lines.map((l, i) => `1 0 0 1 72 ${740 - i * 20} Tm (${l}) Tj`).join(' ')} ET`;
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [5 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 4 0 R >>',
+    stream(cmap),
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 6 0 R >>',
+    stream(content),
+  ]);
+}
+
 /** A PDF with one page showing a JPEG (a scanned receipt): no text layer. */
 export function scannedPdf(jpeg: Buffer, width: number, height: number): Buffer {
   const scale = 500 / Math.max(width, height);

@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { uploadStatusSchema } from '@receipts/common';
+import { safeText, uploadStatusSchema } from '@receipts/common';
 import type { ReceiptQueue } from '@receipts/infra';
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
@@ -22,7 +22,7 @@ export function requireAdmin(accounts: AccountService): RequestHandler {
   };
 }
 
-const pageQuery = z.object({ page: z.coerce.number().int().min(1).default(1), search: z.string().trim().min(1).optional(), status: uploadStatusSchema.optional() });
+const pageQuery = z.object({ page: z.coerce.number().int().min(1).default(1), search: safeText().trim().min(1).optional(), status: uploadStatusSchema.optional() });
 const userTypeBody = z.object({ userType: z.enum(['admin', 'user']) });
 
 export function adminRoutes(admin: AdminService): Router {

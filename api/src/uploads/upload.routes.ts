@@ -1,4 +1,4 @@
-import { MAX_UPLOAD_BYTES, isFinal, uploadFieldsSchema, USER_MESSAGES, type UploadAccepted } from '@receipts/common';
+import { hasControlCharacter, MAX_UPLOAD_BYTES, isFinal, uploadFieldsSchema, USER_MESSAGES, type UploadAccepted } from '@receipts/common';
 import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import { HttpError, parseBody, parseId } from '../http-error.js';
@@ -14,12 +14,6 @@ const receiveFile = multer({
 }).single('file');
 
 const MALFORMED_FORM = 'The upload is not a readable form. Send the file as multipart/form-data.';
-
-/**
- * Control characters cannot be shown, and a NUL cannot be stored as text; busboy refuses a raw
- * one, but an encoded name (`filename*=UTF-8''a%00b`) decodes to it.
- */
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /** multer's errors in the api's error shape. */
 const singleFile: RequestHandler = (req, res, next) => {
@@ -45,7 +39,8 @@ export function uploadRoutes(service: UploadService, waiters: UploadWaiters, wai
 
   router.post('/ocr', singleFile, async (req, res) => {
     if (!req.file) throw new HttpError(400, 'FILE_MISSING', 'No file was sent. Attach it in the form field "file".');
-    if (CONTROL_CHARACTER.test(req.file.originalname)) throw new HttpError(400, 'BAD_REQUEST', 'The file name contains characters that are not allowed.');
+    // busboy refuses a raw control character in the name, but an encoded one (`filename*=UTF-8''a%00b`) decodes to it.
+    if (hasControlCharacter(req.file.originalname)) throw new HttpError(400, 'BAD_REQUEST', 'The file name contains characters that are not allowed.');
     const fields = parseBody(uploadFieldsSchema, { currencyCode: req.body?.currencyCode || undefined }, 'BAD_REQUEST');
     const upload = await service.create(req.owner, req.file as IncomingFile, fields.currencyCode, { requestId: req.id });
     if (req.query.wait !== '1') {

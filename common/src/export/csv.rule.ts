@@ -1,9 +1,5 @@
 import type { CellValue } from './export-rows.js';
-
-/** Characters that make a spreadsheet read a text cell as a formula (CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+import { formulaSafe } from './formula-text.rule.js';
 
 /**
  * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break. Text that a
@@ -13,7 +9,7 @@ const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 export function csvField(value: CellValue): string {
   if (value === null) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  const text = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+  const text = formulaSafe(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -1,5 +1,6 @@
 import type { ReceiptView } from '../receipt.schema.js';
 import type { DatevSettings } from './datev-settings.schema.js';
+import { formulaSafe } from './formula-text.rule.js';
 import type { ImportFile } from './import-file.js';
 
 const CRLF = '\r\n';
@@ -28,17 +29,23 @@ export const DATEV_COLUMNS: readonly string[] = [
 
 const AT = Object.fromEntries(DATEV_COLUMNS.map((c, i) => [c, i])) as Record<string, number>;
 
-/** A text field: in double quotes (doubled inside), on one line, cut to its length. */
+/**
+ * A text field: in double quotes (doubled inside), on one line, never a formula to a spreadsheet
+ * (the quotes do not stop Excel from running one), cut to its length.
+ */
 export function datevText(text: string, max: number): string {
-  const line = [...text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()].slice(0, max).join('');
+  const line = [...formulaSafe(text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim())].slice(0, max).join('');
   return `"${line.replace(/"/g, '""')}"`;
 }
 
 /** An amount: comma decimal, two places, no thousands separator (`1234,50`). */
 export const datevAmount = (value: number) => Math.abs(value).toFixed(2).replace('.', ',');
 
-/** Belegfeld 1 takes letters, digits and `$ & % * + - /`, at most 36. */
-export const datevDocumentNumber = (text: string) => text.replace(/[^A-Za-z0-9$&%*+\-/]/g, '').slice(0, 36);
+/**
+ * Belegfeld 1 takes letters, digits and `$ & % * + - /`, at most 36; a leading `+` or `-` (a
+ * formula to a spreadsheet) is dropped, as the field has no apostrophe to make it text.
+ */
+export const datevDocumentNumber = (text: string) => formulaSafe(text.replace(/[^A-Za-z0-9$&%*+\-/]/g, ''), 'drop').slice(0, 36);
 
 /** `YYYY-MM-DD` → DATEV's `YYYYMMDD`. */
 const compact = (day: string) => day.replace(/-/g, '');

@@ -14,6 +14,9 @@ import type { ExportSource } from './export-rows.js';
 import type { ImportContext } from './import-file.js';
 import { ofxText } from './ofx.format.js';
 
+/** How a cell starts that a spreadsheet would run as a formula, behind spaces too. */
+const FORMULA_START = /^[\t\r\n]|^\s*[=+\-@]/;
+
 let n = 0;
 const source = (over: Partial<ReceiptView> = {}, filename: string | null = 'scan.jpg'): ExportSource => ({
   filename,
@@ -210,10 +213,35 @@ describe('DATEV Buchungsstapel', () => {
     expect(datevBatchProblem('2024-06-30', '2024-07-01', { fiscalYearStartMonth: 7 })).toMatch(/^A DATEV batch holds one fiscal year/);
   });
 
+  it('writes a merchant and receipt number that are formulas as text, the file still one DATEV reads', () => {
+    const writer = EXPORT_FILES.datev.open({ currency: 'EUR', from: '2024-03-05', to: '2024-03-05', dateFormat: 'YYYY-MM-DD', now: new Date(), datev: DEFAULT_DATEV_SETTINGS });
+    const hostile = [
+      source({ merchantName: '=HYPERLINK("http://x","y")', receiptNumber: "+1+cmd|' /C calc'!A0" }),
+      source({ merchantName: ' \t@SUM(A1)', receiptNumber: '-2+3' }),
+    ];
+    const text = writer.head + hostile.map((s) => writer.record(s)).join('');
+    const [, , ...bookings] = parseCsv(iconv.decode(iconv.encode(text, 'win1252'), 'win1252'), { delimiter: ';', relax_column_count: true }) as string[][];
+    const at = (row: string[], column: string) => row[DATEV_COLUMNS.indexOf(column)];
+    expect(bookings).toHaveLength(2);
+    for (const row of bookings) {
+      expect(row).toHaveLength(125);
+      for (const field of row) expect(field).not.toMatch(FORMULA_START);
+    }
+    expect(at(bookings[0]!, 'Buchungstext')).toBe(`'=HYPERLINK("http://x","y")`);
+    expect(at(bookings[0]!, 'Belegfeld 1')).toBe('1+cmd/CcalcA0');
+    expect(at(bookings[1]!, 'Buchungstext')).toBe("'@SUM(A1)");
+    expect(at(bookings[1]!, 'Belegfeld 1')).toBe('2+3');
+    // Quoted as DATEV wants its text fields: the apostrophe inside the quotes.
+    expect(text).toContain(`;"'=HYPERLINK(""http://x"",""y"")";`);
+  });
+
   it.each([
     ['RE 2024/17', 'RE2024/17'],
     ['Nr. 5;"x"', 'Nr5x'],
     ['x'.repeat(40), 'x'.repeat(36)],
+    ['+1+cmd', '1+cmd'],
+    ['-12', '-12'],
+    ['- -A', 'A'],
   ])('Belegfeld 1 of %j → %j', (text, out) => {
     expect(datevDocumentNumber(text)).toBe(out);
   });
@@ -228,6 +256,29 @@ describe('DATEV Buchungsstapel', () => {
 });
 
 describe('every import file', () => {
+  it.each(Object.keys(EXPORT_FILES) as ExportPreset[])('%s starts no text field with a formula', (preset) => {
+    const file = EXPORT_FILES[preset];
+    const writer = file.open({ currency: 'EUR', from: '2024-03-05', to: '2024-03-05', dateFormat: file.defaultDateFormat, now: new Date(), datev: DEFAULT_DATEV_SETTINGS });
+    const hostile = [
+      source({ merchantName: '=HYPERLINK("http://x","y")', receiptNumber: "+1+cmd|' /C calc'!A0" }, '@SUM(A1).jpg'),
+      source({ merchantName: ' \t@SUM(A1)', receiptNumber: undefined, paymentMethod: undefined }, '-2+3.pdf'),
+      source({ merchantName: '\t=1+1', receiptNumber: '-2+3', paymentMethod: '=cmd' }, '\r=1.png'),
+    ];
+    const text = writer.head + hostile.map((s) => writer.record(s)).join('') + writer.tail();
+    let values: unknown[];
+    if (file.extension === 'ofx') {
+      values = (parseOfx(text).OFX.BANKMSGSRSV1.STMTTRNRS.STMTRS.BANKTRANLIST.STMTTRN as Array<Record<string, string>>).flatMap((t) => Object.values(t));
+    } else if (file.extension === 'qif') {
+      values = parseQif(text).transactions.flatMap((t) => Object.values(t));
+    } else {
+      const decodedText = file.encoding === 'windows-1252' ? iconv.decode(iconv.encode(text, 'win1252'), 'win1252') : text;
+      values = (parseCsv(decodedText, { bom: true, delimiter: preset === 'datev' ? ';' : ',', relax_column_count: true }) as string[][]).flat();
+    }
+    const texts = values.filter((v): v is string => typeof v === 'string' && !/^-?\d+([.,]\d+)?$/.test(v));
+    expect(texts.some((v) => v.includes('HYPERLINK'))).toBe(true);
+    for (const value of texts) expect(value).not.toMatch(FORMULA_START);
+  });
+
   it.each(Object.keys(EXPORT_FILES) as ExportPreset[])('%s leaves out a receipt without a total', (preset) => {
     const file = EXPORT_FILES[preset];
     const writer = file.open({ currency: 'EUR', from: null, to: null, dateFormat: 'YYYY-MM-DD' as DateFormat, now: new Date(), datev: DEFAULT_DATEV_SETTINGS });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from '../control-characters.rule.js';
 import { receiptFilterSchema } from '../receipt-library.schema.js';
 import { DATE_FORMATS, EXPORT_PRESET_LABELS, EXPORT_PRESETS, type ExportPreset } from './accounting-presets.js';
 import { EXPORT_FILES } from './export-files.js';
@@ -29,7 +30,7 @@ export const EXPORT_ERRORS = {
   bookType: 'Unrecognized bookType',
 } as const;
 
-const ILLEGAL_FILE_CHARS = /[/\\:*?"<>|\u0000-\u001f]/;
+const ILLEGAL_FILE_CHARS = /[/\\:*?"<>|]/;
 
 const ids = z.preprocess(
   // A query string names them comma-separated; a JSON body as an array.
@@ -52,7 +53,7 @@ const ids = z.preprocess(
     }),
 );
 
-const sheetName = z.string().optional();
+const sheetName = safeText().optional();
 
 /**
  * GET /api/export (query) and POST /api/export (JSON body, for selections too long for a URL).
@@ -65,8 +66,7 @@ export const exportRequestSchema = receiptFilterSchema
     preset: z.enum(EXPORT_PRESETS, { error: `preset must be one of ${EXPORT_PRESETS.join(', ')}` }).default('generic'),
     ids: ids.optional(),
     /** The file's name without extension. */
-    name: z
-      .string()
+    name: safeText()
       .trim()
       .transform((n) => n.replace(/\.(xlsx|csv)$/i, ''))
       .pipe(

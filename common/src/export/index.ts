@@ -12,3 +12,4 @@ export * from './qif.format.js';
 export * from './datev.format.js';
 export * from './datev-settings.schema.js';
 export * from './pack-names.rule.js';
+export * from './formula-text.rule.js';

@@ -1,12 +1,16 @@
 import { categoryLabel, spent } from './accounting-presets.js';
+import { formulaSafe } from './formula-text.rule.js';
 import type { ImportFile } from './import-file.js';
 import { currencyStyle, plainAmount } from './money-format.rule.js';
 
 const CRLF = '\r\n';
 
-/** Text as an OFX 1.x (SGML) element holds it: one line, `& < >` as entities, cut to the element's length. */
+/**
+ * Text as an OFX 1.x (SGML) element holds it: one line, never a formula (the product that imports
+ * it may export it to a spreadsheet), `& < >` as entities, cut to the element's length.
+ */
 export function ofxText(text: string, max: number): string {
-  const line = [...text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()].slice(0, max).join('');
+  const line = [...formulaSafe(text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim())].slice(0, max).join('');
   return line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -1,10 +1,14 @@
 import { categoryLabel, formatDay, spent } from './accounting-presets.js';
+import { formulaSafe } from './formula-text.rule.js';
 import type { ImportFile } from './import-file.js';
 
 const CRLF = '\r\n';
 
-/** QIF is a line per field: a value keeps to one line. */
-const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+/**
+ * QIF is a line per field: a value keeps to one line, and is never a formula (the product that
+ * imports it may export it to a spreadsheet).
+ */
+const qifText = (text: string) => formulaSafe(text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim());
 
 /**
  * QIF (Quicken Interchange Format), a bank account's transactions: D date, T amount (negative:
@@ -28,8 +32,8 @@ export const qifFile: ImportFile = {
       const memo = [receipt.receiptNumber ? `Receipt #${receipt.receiptNumber}` : null, receipt.paymentMethod ? `paid by ${receipt.paymentMethod}` : null, source.filename]
         .filter(Boolean)
         .join(', ');
-      const fields = [`D${date}`, `T${amount}`, `P${oneLine(receipt.merchantName || 'Receipt')}`];
-      if (memo) fields.push(`M${oneLine(memo)}`);
+      const fields = [`D${date}`, `T${amount}`, `P${qifText(receipt.merchantName || 'Receipt')}`];
+      if (memo) fields.push(`M${qifText(memo)}`);
       fields.push(`L${categoryLabel(receipt.category)}`, '^');
       return fields.join(CRLF) + CRLF;
     },

@@ -3,7 +3,7 @@ import { extractReceipt, sniffMimeType, validateReceipt } from '@receipts/common
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { heicClaiming, hugeImagePdf } from '../../../tests/support/decode-bombs.js';
-import { emptyPdf, encryptedPdf, scannedPdf, textPdf } from '../../../tests/support/pdf-fixtures.js';
+import { controlGlyphPdf, emptyPdf, encryptedPdf, scannedPdf, textPdf } from '../../../tests/support/pdf-fixtures.js';
 import { printedReceipt, PRINTED_RECEIPT_LINES } from '../../../tests/support/printed-receipt.js';
 import { createOcrEngine } from '../ocr/create-ocr-engine.js';
 import { UnreadableFileError } from '../ocr/ocr-engine.js';
@@ -175,6 +175,12 @@ describe('decodeDocument', () => {
       [2, 'SECOND PAGE OF IT'],
       [2, 'TOTAL 2.00'],
     ]);
+  });
+
+  it('leaves out the control characters a font maps glyphs to, which no text column stores', async () => {
+    const doc = await decode(controlGlyphPdf(['HON HWA~ HARDWARE', 'Date: 21/09/2017^', 'TOTAL~~ 10.40']));
+    expect(doc.textLayer).toBe('HON HWA HARDWARE\nDate: 21/09/2017\nTOTAL 10.40');
+    expect(doc.textLines!.map((l) => l.text)).toEqual(['HON HWA HARDWARE', 'Date: 21/09/2017', 'TOTAL 10.40']);
   });
 
   it('draws a PDF read from its text layer for the review screen, its lines on the pages counted from 0', async () => {

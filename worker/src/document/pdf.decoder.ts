@@ -1,4 +1,4 @@
-import { isReceiptText } from '@receipts/common';
+import { isReceiptText, withoutControlCharacters } from '@receipts/common';
 import { getDocument, type PageViewport } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { UnreadableFileError } from '../ocr/ocr-engine.js';
 import { DECODE_MESSAGES, MAX_INPUT_PIXELS, MAX_PDF_PAGES } from './decode.limits.js';
@@ -68,11 +68,13 @@ function union(a: Box, b: Box): Box {
 function pageLines(page: number, items: TextItem[], viewport: PageViewport): TextLine[] {
   const lines: Array<{ y: number; parts: Array<{ x: number; s: string; box: Box }> }> = [];
   for (const item of items) {
-    if (!item.str.trim()) continue;
+    // A font's ToUnicode may map a glyph to NUL or another control character, which no text column stores.
+    const text = withoutControlCharacters(item.str);
+    if (!text.trim()) continue;
     const [, , , , x = 0, y = 0] = item.transform;
     let line = lines.find((l) => Math.abs(l.y - y) < 3);
     if (!line) lines.push((line = { y, parts: [] }));
-    line.parts.push({ x, s: item.str, box: itemBox(item, viewport) });
+    line.parts.push({ x, s: text, box: itemBox(item, viewport) });
   }
   return lines
     .sort((a, b) => b.y - a.y)
