@@ -55,7 +55,7 @@ describe('AccountSettingsService.changeEmail (real PostgreSQL, mail written to f
     expect(link).toContain('/verify-email?token=');
     const [notice] = await mailsTo('old@example.test');
     expect(notice).toContain('Subject: Your e-mail address was changed');
-    expect(notice.replace(/=\r?\n/g, '')).toContain('changed to boss@example.test');
+    expect(notice!.replace(/=\r?\n/g, '')).toContain('changed to boss@example.test');
   });
 
   it('confirms only the address a link was mailed to, even when the address changed without voiding it', async () => {
