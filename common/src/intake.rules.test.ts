@@ -112,19 +112,19 @@ describe('intakeFilename', () => {
 
 describe('replyAddress', () => {
   const evidence = (fields: Partial<SenderEvidence>): SenderEvidence => ({ from: 'ann@shop.test', envelopeSender: 'ann@shop.test', spf: null, dkim: [], automatic: false, ...fields });
+  const shop = { domain: 'shop.test', aligned: true } as const;
   it.each<[string, Partial<SenderEvidence>, string | null]>([
-    ['DKIM pass of the From domain', { dkim: [{ domain: 'shop.test', status: 'pass' }] }, 'ann@shop.test'],
-    ['DKIM pass of a parent domain', { from: 'ann@mail.shop.test', dkim: [{ domain: 'shop.test', status: 'pass' }] }, 'ann@mail.shop.test'],
-    ['SPF pass of the From domain', { spf: { domain: 'shop.test', status: 'pass' } }, 'ann@shop.test'],
-    ['DKIM pass of another domain', { dkim: [{ domain: 'mailer.test', status: 'pass' }] }, null],
-    ['SPF pass of another domain', { spf: { domain: 'forger.test', status: 'pass' } }, null],
-    ['DKIM fail, SPF softfail', { dkim: [{ domain: 'shop.test', status: 'fail' }], spf: { domain: 'shop.test', status: 'softfail' } }, null],
-    ['DNS unreachable', { dkim: [{ domain: 'shop.test', status: 'temperror' }], spf: { domain: 'shop.test', status: 'temperror' } }, null],
+    ['DKIM pass aligned with From', { dkim: [{ ...shop, status: 'pass' }] }, 'ann@shop.test'],
+    ['SPF pass aligned with From', { spf: { ...shop, status: 'pass' } }, 'ann@shop.test'],
+    ['one aligned DKIM pass among others', { dkim: [{ domain: 'mailer.test', status: 'pass', aligned: false }, { ...shop, status: 'pass' }] }, 'ann@shop.test'],
+    ['DKIM pass of a domain not aligned', { dkim: [{ domain: 'mailer.test', status: 'pass', aligned: false }] }, null],
+    ['SPF pass of a domain not aligned (evil.co.uk for someone@co.uk)', { from: 'someone@co.uk', spf: { domain: 'evil.co.uk', status: 'pass', aligned: false } }, null],
+    ['DKIM fail, SPF softfail', { dkim: [{ ...shop, status: 'fail' }], spf: { ...shop, status: 'softfail' } }, null],
+    ['DNS unreachable', { dkim: [{ ...shop, status: 'temperror' }], spf: { ...shop, status: 'temperror' } }, null],
     ['nothing to go by', {}, null],
-    ['a bounce', { envelopeSender: '', dkim: [{ domain: 'shop.test', status: 'pass' }] }, null],
-    ['an automatic message', { automatic: true, dkim: [{ domain: 'shop.test', status: 'pass' }] }, null],
-    ['no From', { from: null, dkim: [{ domain: 'shop.test', status: 'pass' }] }, null],
-    ['a look-alike domain', { from: 'ann@evilshop.test', dkim: [{ domain: 'shop.test', status: 'pass' }] }, null],
+    ['a bounce', { envelopeSender: '', dkim: [{ ...shop, status: 'pass' }] }, null],
+    ['an automatic message', { automatic: true, dkim: [{ ...shop, status: 'pass' }] }, null],
+    ['no From', { from: null, dkim: [{ ...shop, status: 'pass' }] }, null],
   ])('%s', (_name, fields, expected) => {
     expect(replyAddress(evidence(fields))).toBe(expected);
   });

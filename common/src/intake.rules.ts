@@ -151,23 +151,26 @@ export function intakeFilename(name: string | undefined, fallback: string): stri
 /** The outcome of a signature or sender-address check, as mailauth reports it. */
 export type AuthStatus = 'pass' | 'fail' | 'softfail' | 'neutral' | 'none' | 'temperror' | 'permerror' | 'policy';
 
+/**
+ * A DKIM signature's or SPF check's result for the message. `aligned`: its domain and the From
+ * domain have one organizational domain (DMARC relaxed alignment, by the Public Suffix List). The
+ * api judges that (sender-auth.ts), where the list is: it stays out of the web bundle, which shares this file.
+ */
+export interface AuthResult {
+  domain: string;
+  status: AuthStatus;
+  aligned: boolean;
+}
+
 export interface SenderEvidence {
   /** The From header's address: where a reply would go. */
   from: string | null;
   /** The envelope sender (MAIL FROM); empty for a bounce. Unknown for mail read from a mailbox. */
   envelopeSender?: string | null;
-  spf?: { domain: string; status: AuthStatus } | null;
-  dkim: Array<{ domain: string; status: AuthStatus }>;
+  spf?: AuthResult | null;
+  dkim: AuthResult[];
   /** `Auto-Submitted` other than `no`, or `Precedence: bulk/list/junk`: an automatic message. */
   automatic: boolean;
-}
-
-const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
-
-/** Relaxed alignment (as DMARC): the same domain, or one a subdomain of the other. */
-function aligned(a: string, b: string): boolean {
-  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
-  return x === y || x.endsWith(`.${y}`) || y.endsWith(`.${x}`);
 }
 
 /**
@@ -179,10 +182,8 @@ export function replyAddress(evidence: SenderEvidence): string | null {
   const { from } = evidence;
   if (!from || !from.includes('@') || evidence.automatic) return null;
   if (evidence.envelopeSender === '') return null;
-  const fromDomain = domainOf(from);
-  const dkim = evidence.dkim.some((s) => s.status === 'pass' && aligned(s.domain, fromDomain));
-  const spf = evidence.spf?.status === 'pass' && aligned(evidence.spf.domain, fromDomain);
-  return dkim || spf ? from : null;
+  const proves = (result: AuthResult | null | undefined) => result?.status === 'pass' && result.aligned;
+  return evidence.dkim.some(proves) || proves(evidence.spf) ? from : null;
 }
 
 /** The answer to a sender whose message (or part of it) was refused. */

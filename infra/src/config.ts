@@ -11,6 +11,16 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (min: number) => z.coerce.number().int().min(min);
 
+/**
+ * The intake SMTP listener's limits by default (the INTAKE_SMTP_* settings), also for a listener
+ * started without a config. Three connections an address (a relay opening more is asked to retry
+ * later); thirty in all, since each may hold a message of up to INTAKE_MAX_MESSAGE_BYTES in memory
+ * (750 MiB at most with the default 25 MiB); 30 s of silence (RFC 5321 allows minutes, but a
+ * sending server stalling that long is rarer than a client holding a slot on purpose); ten minutes
+ * a session, room for a 25 MiB message at 43 KB/s.
+ */
+export const INTAKE_SMTP_LIMITS = { maxConnections: 30, maxConnectionsPerAddress: 3, idleTimeoutMs: 30_000, maxSessionMs: 600_000 } as const;
+
 /** Every setting of every process, parsed once at start-up. `.env.example` documents them. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -162,6 +172,14 @@ export const configSchema = z.object({
   /** Port of the intake SMTP listener (for an MX record or a relay); unset: no listener. 0 picks a free port. */
   INTAKE_SMTP_PORT: int(0).max(65535).optional(),
   INTAKE_SMTP_HOST: z.string().default('0.0.0.0'),
+  /** Connections the SMTP listener holds at once; one more is answered 421 (try later). */
+  INTAKE_SMTP_MAX_CONNECTIONS: int(1).max(10_000).default(INTAKE_SMTP_LIMITS.maxConnections),
+  /** Connections one client address (an IPv6 client: its /64) may hold at once; one more is answered 421. */
+  INTAKE_SMTP_MAX_CONNECTIONS_PER_ADDRESS: int(1).max(10_000).default(INTAKE_SMTP_LIMITS.maxConnectionsPerAddress),
+  /** Silence from an SMTP client, in a command or in the middle of a message, after which it is answered 421 and dropped. */
+  INTAKE_SMTP_IDLE_TIMEOUT_MS: int(100).default(INTAKE_SMTP_LIMITS.idleTimeoutMs),
+  /** How long one SMTP connection may last however busy it is (a client trickling bytes); then 421 and dropped. */
+  INTAKE_SMTP_MAX_SESSION_MS: int(1000).default(INTAKE_SMTP_LIMITS.maxSessionMs),
   /** The largest message taken (SMTP SIZE; an IMAP message above it is not fetched). */
   INTAKE_MAX_MESSAGE_BYTES: int(1024).default(25 * 1024 * 1024),
   /** Attachments one message may carry; more and the whole message is refused. */
