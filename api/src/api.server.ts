@@ -28,6 +28,7 @@ import { AdminService } from './admin/admin.service.js';
 import { AccountService } from './auth/account.service.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { ProfileService } from './auth/profile.service.js';
+import { KnownDevices, redisLimiters, SignInLimiter } from './auth/sign-in.limiter.js';
 import { billingRoutes, stripeWebhookRoute } from './billing/billing.routes.js';
 import { BillingService } from './billing/billing.service.js';
 import { clientConfigRoutes } from './client-config.routes.js';
@@ -124,7 +125,6 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   // First of the api's routes: an upload, the busiest request, walks past no other router.
   app.use('/api', uploadRoutes(uploads, waiters, config.WAIT_TIMEOUT_MS));
   const limit = (name: string, limits: RateLimits) => authRateLimit(producer, config.QUEUE_PREFIX, log, name, limits);
-  app.use('/api/auth/login', limit('login', { perAddress: 30, perEmail: 10 }));
   app.use('/api/auth/register', limit('register', { perAddress: 30, perEmail: 10 }));
   // Counts the mails an address is sent, apart from sign-in: asking for links locks nobody out.
   app.use('/api/auth/forgot-password', limit('forgot', { perAddress: 30, perEmail: 10 }));
@@ -133,7 +133,15 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   app.use('/api/auth/verify-email', limit('verify', { perAddress: 20 }));
   // Each one mails the account's own address: few per account, whatever address asks.
   app.use('/api/auth/resend-verification', limit('resend', { perAddress: 10, perAccount: 5 }));
-  app.use('/api/auth', authRoutes(accounts, profiles, users, log));
+  // Sign-in has limits of its own (sign-in.limiter.ts): none a stranger can use to shut an owner out.
+  const signIns = {
+    limiter: new SignInLimiter(redisLimiters(producer, config.QUEUE_PREFIX), {
+      windowSeconds: config.SIGNIN_WINDOW_SECONDS,
+      slowdownMaxSeconds: config.SIGNIN_SLOWDOWN_MAX_SECONDS,
+    }),
+    devices: new KnownDevices(config.sessionSecret, secureCookies),
+  };
+  app.use('/api/auth', authRoutes(accounts, profiles, users, log, signIns));
   // The password is checked again on each of these: few guesses per address.
   app.use(['/api/user/password', '/api/user/email', '/api/user/account'], limit('account', { perAddress: 30 }));
   const exports = new ExportService(receipts, users, files, log);

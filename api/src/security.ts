@@ -1,6 +1,6 @@
-import { normalizeEmail } from '@receipts/common';
+import { normalizeEmail, tooManyAttemptsMessage } from '@receipts/common';
 import type { Logger } from '@receipts/infra';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -45,6 +45,12 @@ export function securityHeaders(options: { analytics?: boolean; publicUrl: strin
 
 const WINDOW_SECONDS = 15 * 60;
 
+/** The answer to an attempt refused for `msBeforeNext` more: 429 with Retry-After. */
+export function tooManyAttempts(res: Response, msBeforeNext: number): HttpError {
+  res.set('Retry-After', String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
+  return new HttpError(429, 'RATE_LIMITED', tooManyAttemptsMessage(msBeforeNext));
+}
+
 /**
  * Attempts one client address, one e-mail address when the body names one, and one signed-in
  * account may make per window.
@@ -73,7 +79,7 @@ export function authRateLimit(redis: Redis, prefix: string, log: Logger, name: s
   const perAddress = make('ip', limits.perAddress);
   const perEmail = limits.perEmail ? make('email', limits.perEmail) : null;
   const perAccount = limits.perAccount ? make('account', limits.perAccount) : null;
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     const email = typeof req.body?.email === 'string' ? normalizeEmail(req.body.email) : null;
     const userId = req.session?.userId;
     try {
@@ -86,9 +92,7 @@ export function authRateLimit(redis: Redis, prefix: string, log: Logger, name: s
         log.warn({ err }, 'rate limiter failed; request let through');
         return next();
       }
-      const minutes = Math.max(1, Math.ceil(err.msBeforeNext / 60_000));
-      _res.set('Retry-After', String(Math.ceil(err.msBeforeNext / 1000)));
-      next(new HttpError(429, 'RATE_LIMITED', `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`));
+      next(tooManyAttempts(res, err.msBeforeNext));
     }
   };
 }

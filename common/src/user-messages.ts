@@ -33,6 +33,13 @@ export const USER_MESSAGES = {
 
 export const confirmationSentMessage = (email: string) => `A new confirmation link is on its way to ${email}.`;
 
+/** A refused attempt (429, auth routes): when the next may be made, in seconds under a minute. */
+export function tooManyAttemptsMessage(msBeforeNext: number): string {
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  const [count, unit] = seconds < 60 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute'];
+  return `Too many attempts. Please try again in ${count} ${unit}${count === 1 ? '' : 's'}.`;
+}
+
 /**
  * What a user reads when something failed on our side: never the cause (it may carry SQL or
  * paths), a reference that finds the detail in the log instead.

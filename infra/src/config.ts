@@ -72,6 +72,10 @@ export const configSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
   SESSION_SECRET: z.string().min(16).optional(),
+  /** Failed sign-ins are counted over a window this long (README, "Sign-in limits"). */
+  SIGNIN_WINDOW_SECONDS: int(1).default(15 * 60),
+  /** The longest an account under attack makes a source wait between its own tries (the wait doubles up to it). */
+  SIGNIN_SLOWDOWN_MAX_SECONDS: int(1).default(60),
   /** OCR slots of a worker process (one core each); it holds JOBS_AHEAD jobs more (receipt.worker.ts). */
   WORKER_CONCURRENCY: int(1).max(64).default(Math.max(1, os.availableParallelism())),
   /** A standard job waiting longer than this is served alongside express ones, so it never starves. */

@@ -27,7 +27,7 @@ export async function rawUpload(visitor: Visitor, bytes: Buffer, filename: strin
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          visitor.remember(res.headers['set-cookie']?.[0]);
+          visitor.remember(res.headers['set-cookie']);
           resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> });
         });
         res.on('error', reject);

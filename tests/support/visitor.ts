@@ -44,14 +44,15 @@ export class Visitor {
     };
   }
 
-  /** Keeps the session cookie an answer set. */
-  remember(setCookie: string | null | undefined): void {
-    if (setCookie) this.cookie = setCookie.split(';')[0]!;
+  /** Keeps the session cookie an answer set (not the known-device cookie a sign-in sets beside it). */
+  remember(setCookies: readonly string[] | undefined): void {
+    const session = setCookies?.find((c) => !c.startsWith('rdev='));
+    if (session) this.cookie = session.split(';')[0]!;
   }
 
   async request(path: string, init: RequestInit = {}): Promise<Response> {
     const res = await fetch(`${this.baseUrl}${path}`, { ...init, headers: { ...this.headers(), ...init.headers } });
-    this.remember(res.headers.get('set-cookie'));
+    this.remember(res.headers.getSetCookie());
     return res;
   }
 

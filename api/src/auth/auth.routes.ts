@@ -12,10 +12,13 @@ import { Router, type Request } from 'express';
 import passport from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
 import { HttpError, parseBody } from '../http-error.js';
+import { clientNetwork } from '../client-network.js';
 import { currentUser } from '../owner.middleware.js';
+import { tooManyAttempts } from '../security.js';
 import { regenerateSignedIn } from '../session.js';
 import { AccountService, AlreadyConfirmedError, InvalidConfirmationTokenError, InvalidResetTokenError } from './account.service.js';
 import type { ProfileService } from './profile.service.js';
+import type { KnownDevices, SignInLimiter } from './sign-in.limiter.js';
 
 const invalidCredentials = () => new HttpError(401, 'INVALID_CREDENTIALS', USER_MESSAGES.invalidCredentials);
 
@@ -31,7 +34,12 @@ async function signIn(req: Request, accounts: AccountService, user: UserRow): Pr
   await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
 }
 
-export function authRoutes(accounts: AccountService, profiles: ProfileService, users: UserRepository, log: Logger): Router {
+export interface SignInGuards {
+  limiter: SignInLimiter;
+  devices: KnownDevices;
+}
+
+export function authRoutes(accounts: AccountService, profiles: ProfileService, users: UserRepository, log: Logger, signIns: SignInGuards): Router {
   const router = Router();
   const signedIn = currentUser(users);
   const strategy = new LocalStrategy({ usernameField: 'email', passwordField: 'password', session: false }, (email, password, done) => {
@@ -88,10 +96,15 @@ export function authRoutes(accounts: AccountService, profiles: ProfileService, u
   });
 
   router.post('/login', async (req, res) => {
-    req.body = parseBody(loginSchema, req.body);
+    const { email } = (req.body = parseBody(loginSchema, req.body));
+    const device = signIns.devices.recognize(req.headers.cookie, email);
+    const admission = await signIns.limiter.admit({ source: clientNetwork(req.ip ?? 'unknown'), email, device });
+    if (!admission.admitted) throw tooManyAttempts(res, admission.retryAfterMs);
     const user = await verify(req);
+    await admission.settle(user !== null);
     if (!user) throw invalidCredentials();
     await signIn(req, accounts, user);
+    signIns.devices.remember(res, email, device);
     res.json({ message: 'Welcome back!', user: await profiles.profile(user) });
   });
 
