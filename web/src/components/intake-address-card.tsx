@@ -7,9 +7,10 @@ import { toast } from '../lib/toast.js';
 /**
  * The dashboard's e-mail intake card: the account's private address to mail or forward receipts
  * to, with a new address or off at a click (either stops the old address at once). Shown only
- * where the server receives mail.
+ * where the server receives mail. Until the account's address is confirmed the server refuses
+ * mail to it, and the card says so before anyone sends any.
  */
-export function IntakeAddressCard() {
+export function IntakeAddressCard({ confirmed }: { confirmed: boolean }) {
   const client = useQueryClient();
   const { data } = useQuery<IntakeAddressView | null>({ queryKey: intakeKeys.address });
   const onSuccess = (view: IntakeAddressView) => client.setQueryData(intakeKeys.address, view);
@@ -32,6 +33,11 @@ export function IntakeAddressCard() {
         Mail or forward receipts to your private address. Each attached JPG, PNG, WebP, HEIC, TIFF or PDF becomes an upload, and an e-mail that is itself the receipt
         becomes one too.
       </p>
+      {!confirmed && (
+        <p className="muted" data-testid="intake-unconfirmed">
+          Mail to this address is taken once your e-mail address is confirmed: follow the link we mailed you first.
+        </p>
+      )}
       {data.address ? (
         <>
           <p>

@@ -137,7 +137,7 @@ export function DashboardPage() {
             Manage account
           </Link>
         </section>
-        <IntakeAddressCard />
+        <IntakeAddressCard confirmed={profile.emailVerified} />
         <section className="card" aria-labelledby="actions-title">
           <h2 id="actions-title">Quick Actions</h2>
           <div className="quick-actions">
