@@ -188,6 +188,37 @@ describe('security, third round (issue 43): mail and confirmation', () => {
     const post = (v: Visitor, url: string, body: unknown) =>
       v.json<Record<string, unknown>>(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
+    it('tells the old address of an address or password change and signs every other session out, on either process', async () => {
+      const first = `mover-${randomUUID()}@example.test`;
+      const moved = `moved-${randomUUID()}@example.test`;
+      const asker = new Visitor(deployment.baseUrl, uniqueIp());
+      await signUp(asker, sink, first, PASSWORD);
+      let current = first;
+      let currentPassword = PASSWORD;
+      /** Another browser signed in to the same account. */
+      const otherTab = async () => {
+        const v = new Visitor(deployment.baseUrl, uniqueIp());
+        expect((await post(v, '/api/auth/login', { email: current, password: currentPassword })).status).toBe(200);
+        return v;
+      };
+
+      const elsewhere = await otherTab();
+      expect((await post(asker, '/api/user/email', { email: moved, currentPassword })).status).toBe(200);
+      current = moved;
+      expect((await elsewhere.json('/api/user/profile')).status).toBe(401);
+      expect((await asker.json('/api/user/profile')).status).toBe(200);
+      const [addressNotice] = await sink.mailsTo(first, 2).then((mails) => mails.filter((m) => m.decoded.includes('was changed to')));
+      expect(addressNotice!.decoded).toContain(moved);
+
+      const again = await otherTab();
+      expect((await post(asker, '/api/user/password', { currentPassword, password: 'Changed123', confirmPassword: 'Changed123' })).status).toBe(200);
+      currentPassword = 'Changed123';
+      expect((await again.json('/api/user/profile')).status).toBe(401);
+      expect((await asker.json('/api/user/profile')).status).toBe(200);
+      const passwordNotices = (await sink.mailsTo(moved, 2)).filter((m) => m.decoded.includes('The password of your Receipts account was changed.'));
+      expect(passwordNotices).toHaveLength(1);
+    });
+
     it('never confirms the new (admin) address with a link mailed to the old one, and answers the standing the server grants', async () => {
       for (let round = 0; round < ROUNDS; round++) {
         const visitor = new Visitor(deployment.baseUrl, uniqueIp());
