@@ -8,7 +8,8 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSubscriber } from './support/accounts.js';
 import { RawSmtp } from './support/raw-smtp.js';
-import { eventually } from './support/until.js';
+import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
+import { eventually, until } from './support/until.js';
 import { openUploadStack, type UploadStack } from './support/upload-stack.js';
 
 // The intake SMTP listener under abuse: one client must not be able to hold it against everyone
@@ -23,6 +24,7 @@ type Limits = NonNullable<Parameters<typeof startIntakeSmtpServer>[1]['limits']>
 describe('the intake SMTP listener under abuse', () => {
   let stack: UploadStack;
   let reader: MailReader;
+  let sink: SmtpSink;
   let intake: IntakeService;
   /** The account mail is sent to: its intake address and its uploads. */
   let address: string;
@@ -36,15 +38,18 @@ describe('the intake SMTP listener under abuse', () => {
     stack = await openUploadStack();
     const log = createLogger({ level: 'silent', role: 'test' });
     const rows = new IntakeRepository(stack.database.db);
-    // No DNS here: no sender is proven, so nothing is answered by mail.
-    const resolver: DNSResolver = async (name) => {
+    // DNS as the SPF check sees it: two domains under the public suffix co.uk let this host send.
+    const spf: Record<string, string> = { 'evil.co.uk': 'v=spf1 ip4:127.0.0.0/8 -all', 'mail.shop.co.uk': 'v=spf1 ip4:127.0.0.0/8 -all' };
+    const resolver: DNSResolver = async (name, rrtype) => {
+      if (rrtype === 'TXT' && spf[name]) return [[spf[name]!]];
       throw Object.assign(new Error(`query ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
     };
+    sink = await startSmtpSink();
     reader = new MailReader({ maxAttachments: 20, timeoutMs: 30_000, maxHeapMb: 256, log });
     intake = new IntakeService({
       uploads: new UploadService({ uploads: stack.uploads, jobs: stack.jobs, quota: stack.quota, files: stack.files, bus: stack.bus, log }),
       intake: rows,
-      mailer: createMailer({ from: 'Receipts <no-reply@receipts.test>', dataDir: stack.storage, log }),
+      mailer: createMailer({ smtpUrl: sink.url, from: 'Receipts <no-reply@receipts.test>', dataDir: stack.storage, log }),
       format: { domain: DOMAIN, localPrefix: '' },
       maxAttachments: 20,
       adminEmails: [],
@@ -58,6 +63,7 @@ describe('the intake SMTP listener under abuse', () => {
   });
 
   afterAll(async () => {
+    await sink?.close();
     await reader?.close();
     await stack?.close();
   });
@@ -186,5 +192,18 @@ describe('the intake SMTP listener under abuse', () => {
     expect(await client.command('Subject: small\r\n\r\nCorner Grocery\r\nTotal 7.23\r\n.')).toMatch(/^250 /);
     // The e-mail that is itself a receipt became one upload.
     expect(await uploads()).toHaveLength(before + 1);
+  });
+  it('answers a refusal only to a sender proven for its own organization: an SPF pass for evil.co.uk proves nothing about co.uk', async () => {
+    const port = await listen({});
+    const unknown = `${'a'.repeat(24)}@${DOMAIN}`;
+    const send = (from: string, envelopeFrom: string) =>
+      nodemailer
+        .createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, localAddress: SENDER, name: 'sender.test' })
+        .sendMail({ from, envelope: { from: envelopeFrom, to: unknown }, to: unknown, subject: 'Receipt', text: 'Attached.', attachments: [{ filename: 'r.jpg', content: jpeg() }] });
+    await send('someone@co.uk', 'x@evil.co.uk');
+    await send('ann@shop.co.uk', 'bounce@mail.shop.co.uk');
+    // The proven sender is answered; by then the other had its chance.
+    await until(async () => sink.mails.filter((m) => m.to.includes('ann@shop.co.uk')), (m) => m.length === 1, 'the reply to the proven sender');
+    expect(sink.mails.filter((m) => m.to.includes('someone@co.uk'))).toHaveLength(0);
   });
 });
