@@ -3,6 +3,8 @@
 // of failing an insert with 500; a PDF whose font maps a glyph to NUL is read; /metrics is closed
 // unless a token is set or the operator opens it.
 import { CONTROL_CHARACTERS_MESSAGE, type MerchantRuleView, type ReceiptDetail, type ReceiptList, type UploadView } from '@receipts/common';
+import { parse } from 'csv-parse/sync';
+import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activateSubscription, signUpUnconfirmed } from './support/accounts.js';
 import { Deployment } from './support/deployment.js';
@@ -82,6 +84,22 @@ describe('hostile text and closed metrics (issue 43)', () => {
     ['/api/admin/users?search=a%00b'],
   ])('refuses GET %s with 400', async (url) => {
     expect(await owner.json(url)).toEqual(refused);
+  });
+
+  it('writes no DATEV field that a spreadsheet would run as a formula', async () => {
+    const patch = { merchantName: '=HYPERLINK("http://x.test","y")', receiptNumber: "+1+cmd|' /C calc'!A0", currency: 'EUR', date: '2024-09-21' };
+    expect(await owner.json(`/api/receipts/${receipt.id}`, json('PATCH', patch))).toMatchObject({ status: 200 });
+    // Exported only once valid: the flags it raises are accepted, as a person would after looking.
+    for (const issue of (await owner.json<ReceiptDetail>(`/api/receipts/${receipt.id}`)).body.issues) {
+      expect((await owner.json(`/api/receipts/${receipt.id}/issues/accept`, json('POST', { issue }))).status).toBe(200);
+    }
+    const res = await owner.request('/api/export?preset=datev');
+    expect(res.status).toBe(200);
+    const rows = parse(iconv.decode(Buffer.from(await res.arrayBuffer()), 'win1252'), { delimiter: ';', relax_column_count: true, relax_quotes: true }) as string[][];
+    const fields = rows.slice(2).flat();
+    expect(fields.some((f) => f.includes('HYPERLINK'))).toBe(true);
+    // A plain signed amount is a number, not a formula.
+    expect(fields.filter((f) => /^\s*[=+\-@]/.test(f) && !/^-?\d+(,\d+)?$/.test(f))).toEqual([]);
   });
 
   it('refuses a NUL in a POST /api/export body with 400', async () => {
