@@ -16,6 +16,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { IntakeAddressView, UploadView } from '@receipts/common';
 import { createSubscriber, signedUpSubscriber } from './support/accounts.js';
+import { openTestDatabase } from './support/database.js';
 import { Deployment } from './support/deployment.js';
 import { freePort } from './support/free-port.js';
 import { startImapStandIn, type ImapStandIn } from './support/imap-stand-in.js';
@@ -390,6 +391,26 @@ describe('e-mail intake', () => {
       expect(await poller('seen').poll()).toBe(1);
       expect(await uploadsOf(owner)).toHaveLength(2);
       expect(await messagesOf(userId)).toHaveLength(1);
+    });
+
+    it('leaves a message that fails in an unforeseen way for the next poll, and sets it aside on the third', async () => {
+      // A database gone (closed under the service): every look-up of an address fails, as no retry of ours foresees.
+      const gone = await openTestDatabase();
+      await gone.close();
+      const failing = new IntakeService({ uploads, intake: new IntakeRepository(gone.db), mailer: createMailer({ from: 'Receipts <no-reply@receipts.test>', dataDir: stack.storage, log }), format: { domain: DOMAIN, localPrefix: '' }, maxAttachments: MAX_ATTACHMENTS, adminEmails: [], reader, resolver, log });
+      const { address: to } = await account();
+      const messageId = `<${randomUUID()}@shop.test>`;
+      await imap.deliver(await compose({ to, messageId, attachments: [{ filename: 'x.jpg', content: jpeg() }] }));
+      const stuck = new IntakeImapPoller(failing, { url: imap.url, user: imap.user, password: imap.password, mailbox: 'INBOX', pollMs: 60_000, after: 'seen', maxMessageBytes: MAX_MESSAGE_BYTES, log });
+      const flagsOf = async () => (await imap.inbox()).find((m) => m.messageId === messageId)!.flags;
+
+      expect(await stuck.poll()).toBe(0);
+      expect(await stuck.poll()).toBe(0);
+      expect(await flagsOf()).toEqual([]);
+      expect(logged('intake message failed; it stays unseen')).toHaveLength(2);
+      expect(await stuck.poll()).toBe(1);
+      expect((await flagsOf()).sort()).toEqual(['\\Flagged', '\\Seen']);
+      expect(logged('intake message set aside')).toHaveLength(1);
     });
 
     it('finds the account by Delivered-To when the address was Bcc, and deletes handled mail when told to', async () => {

@@ -19,20 +19,24 @@ export interface IntakeImapOptions {
 
 /** Messages taken in one poll; the rest wait for the next, so one poll stays short. */
 const MAX_PER_POLL = 50;
+/** Polls in a row a message may fail in an unforeseen way before it is set aside. */
+const MAX_FAILED_TRIES = 3;
 
 /**
  * Polls an IMAP mailbox for intake mail (for deployments that already receive it somewhere):
  * every unseen message is read (without marking it), handed to the intake, and then marked
  * \Seen or deleted. A message that could not be processed for a reason on our side stays
  * unseen for the next poll; one over the size limit is never fetched. A message that cannot be
- * read (too complex, or failing in a way no retry mends) is set aside for the operator, and the
- * poll goes on: one poisoned message must not stop everyone's mail. Several api processes may
+ * read (too complex, or failing the same unforeseen way three polls in a row) is set aside for the
+ * operator, and the poll goes on: one poisoned message must not stop everyone's mail. Several api processes may
  * poll the same mailbox: a message is taken once per account whoever reads it (Message-ID).
  */
 export class IntakeImapPoller {
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<unknown> | null = null;
   private stopped = false;
+  /** Unforeseen failures by message (its UID), since it last failed in a way that was not ours. */
+  private readonly failedTries = new Map<number, number>();
 
   constructor(
     private readonly intake: IntakeService,
@@ -109,10 +113,20 @@ export class IntakeImapPoller {
       outcome = await this.intake.receive({ raw: message.source, via: 'imap', envelopeRecipients: null, client: null });
     } catch (err) {
       if (err instanceof IntakeUnavailableError) return false;
-      log.error({ err, via: 'imap', uid }, 'intake message failed; it is set aside');
+      // Unforeseen: a passing fault (it stays unseen and the poll ends) until it fails the same way
+      // MAX_FAILED_TRIES times; then it is this message's, and it must not hold the mailbox up.
+      const tries = (this.failedTries.get(uid) ?? 0) + 1;
+      if (tries < MAX_FAILED_TRIES) {
+        this.failedTries.set(uid, tries);
+        log.error({ err, via: 'imap', uid, tries }, 'intake message failed; it stays unseen for the next poll');
+        return false;
+      }
+      this.failedTries.delete(uid);
+      log.error({ err, via: 'imap', uid, tries }, 'intake message failed again; it is set aside');
       await this.setAside(client, uid);
       return true;
     }
+    this.failedTries.delete(uid);
     if (outcome.refused === 'too-complex') await this.setAside(client, uid);
     else await this.handled(client, uid);
     return true;
