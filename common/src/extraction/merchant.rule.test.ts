@@ -80,6 +80,12 @@ describe('merchant across countries and photos', () => {
     [['Welcome to', 'HARBOUR BAR & GRILL', '12 Harbour Road'], 'HARBOUR BAR & GRILL'],
     // A line of trade words alone under a plain name: the name starts above.
     [['Basil Thai', 'Restaurant & Bar', '1175 Folsom Street'], 'Basil Thai Restaurant & Bar'],
+    // A line that starts by joining on goes on from the name above it, whichever of the two is chosen.
+    [['Friendly Red’s', 'of Windham', '22 Haverhill Rd'], 'Friendly Red’s of Windham'],
+    [['Harbour Burgers Fries', '& Shakes # 199', '6121 NW Cache Rd'], 'Harbour Burgers Fries & Shakes'],
+    [['Gasthaus Sonne', 'und Biergarten', 'Hauptstr. 5'], 'Gasthaus Sonne und Biergarten'],
+    // An address above is no name to go on from.
+    [['12 Harbour Road', '& Shakes'], 'Shakes'],
     // A store's number after the name; staff, table and town lines are never the name.
     [['BESTBUY#994', 'Thousands of Possibilities, Get Yours'], 'BESTBUY'],
     [['Check No.: 1', 'EDWARDS DRIVE IN'], 'EDWARDS DRIVE IN'],

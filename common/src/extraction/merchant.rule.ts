@@ -219,6 +219,15 @@ function chainName(name: string, line: string): string {
   return name;
 }
 
+/** A line that goes on from the one above: it starts with "&" or a joining particle ("& Shakes", "of Windham"). */
+const CONTINUES_ABOVE = /^\s*(?:&|\+|(?:and|und|et|of)(?![\p{L}]))/iu;
+
+/** The "&" or "+" a continued line starts with, which cleaning takes off (a joining word it keeps). */
+const joiningSign = (line: string) => {
+  const sign = /^\s*([&+])/.exec(line)?.[1];
+  return sign ? ` ${sign}` : '';
+};
+
 /** The name-like lines of the header, and legal names at the foot, that may name the merchant. */
 export function nameCandidates(lines: readonly string[]): NameCandidate[] {
   const raw = lines.slice(0, SCANNED_LINES);
@@ -268,6 +277,10 @@ export function candidateName(lines: readonly string[], candidate: NameCandidate
   const head = raw.map(cleanMerchantLine);
   // A line of trade words alone under a plain name ("Basil Thai" / "Restaurant & Bar", "DELPHIN" / "APOTHEKE"): the name starts above.
   const above = index > 0 ? head[index - 1] : undefined;
+  // A line that goes on from the name above it ("MooYAH Burgers Fries" / "& Shakes"): the name starts above, joined as printed.
+  if (above !== undefined && !isJunkLine(above) && CONTINUES_ABOVE.test(raw[index]!) && isNameLike(above, true) && !ADDRESS_LINE.test(above) && !neverAName(above)) {
+    return { name: joinNameLines(raw, head, index, `${above}${joiningSign(raw[index]!)}`), confidence, line: index - 1, score, rank: rank - 1 };
+  }
   if (above !== undefined && !isJunkLine(above) && TRADE_WORDS_ONLY.test(head[index]!.replace(/\s+/g, '')) && plainNameAbove(above)) {
     return { name: joinNameLines(raw, head, index, above), confidence, line: index - 1, score, rank: rank - 1 };
   }
@@ -293,8 +306,10 @@ function joinNameLines(raw: readonly string[], head: readonly string[], index: n
     const open = (name.match(/\(/g) ?? []).length > (name.match(/\)/g) ?? []).length;
     // A trade word on a line of its own ("WHOLE FOODS" / "MARKET") ends the name above it.
     const tradeWord = TRADE_WORDS_ONLY.test(line.replace(/\s+/g, '')) && !/\d/.test(raw[next]!);
-    if (!(open || tradeWord || LEGAL_FORM_START.test(line)) || !/\p{L}{2}/u.test(line) || /\d{3,}/.test(line) || ADDRESS_LINE.test(line)) break;
-    name = `${name} ${line}`;
+    // A line that starts by joining on ("Friendly Red's" / "of Windham") is the name's next line.
+    const continues = CONTINUES_ABOVE.test(raw[next]!);
+    if (!(open || tradeWord || continues || LEGAL_FORM_START.test(line)) || !/\p{L}{2}/u.test(line) || /\d{3,}/.test(line) || ADDRESS_LINE.test(line)) break;
+    name = `${name}${continues ? joiningSign(raw[next]!) : ''} ${line}`;
   }
   return name.replace(/\s+/g, ' ').trim();
 }
