@@ -86,6 +86,13 @@ describe('merchant across countries and photos', () => {
     [['Gasthaus Sonne', 'und Biergarten', 'Hauptstr. 5'], 'Gasthaus Sonne und Biergarten'],
     // An address above is no name to go on from.
     [['12 Harbour Road', '& Shakes'], 'Shakes'],
+    // Letters OCR spaced out of their words are put back: a lone capital starts a word, a lone small letter ends one.
+    [['T HE V I NE', '12,Bath Street', 'Ashby-De-La-Zouch'], 'THE VINE'],
+    [['A l oha Pal i', '1247 Kailua Road'], 'Al oha Pali'],
+    [['Windmi l l Fami ly', 'Restaurant', '2838 Main Street'], 'Windmill Fami ly Restaurant'],
+    // One lone letter, or letters that are words of the name, stay as printed.
+    [['A & W Restaurant', '12 Main Street'], 'A & W Restaurant'],
+    [['J C Penney', '12 Main Street'], 'JC Penney'],
     // A store's number after the name; staff, table and town lines are never the name.
     [['BESTBUY#994', 'Thousands of Possibilities, Get Yours'], 'BESTBUY'],
     [['Check No.: 1', 'EDWARDS DRIVE IN'], 'EDWARDS DRIVE IN'],

@@ -75,8 +75,36 @@ export function cleanMerchantLine(line: string): string {
     .replace(/^[^\p{L}0-9]+|[^\p{L}0-9.)]+$/gu, '')
     // A letter-spaced logo ("M A R K E T", "R E W E") is one word.
     .replace(/(?<![\p{L}])\p{L}(?: \p{L}(?![\p{L}])){2,}/gu, (m) => m.replace(/ /g, ''))
+    .replace(/^.*$/u, spacedLettersJoined)
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/**
+ * Letters OCR spaced out of their words ("T HE V I NE", "A l oha Pal i", "Windmi l l"): where a line
+ * holds two or more lone letters, a lone capital starts the word after it (unless that word is
+ * capitalised itself) and a lone small letter ends the word before it.
+ */
+function spacedLettersJoined(line: string): string {
+  const words = line.split(' ');
+  if (words.filter((w) => /^\p{L}$/u.test(w)).length < 2) return line;
+  const out: string[] = [];
+  let pending = '';
+  for (const w of words) {
+    if (/^\p{Lu}$/u.test(w)) pending += w;
+    else if (/^\p{Ll}$/u.test(w) && !pending && /\p{L}$/u.test(out.at(-1) ?? '')) out[out.length - 1] += w;
+    // A capitalised word starts anew ("A & W Restaurant"); capitals or small letters go on from the lone capital.
+    else if (pending && /^\p{L}/u.test(w) && !/^\p{Lu}\p{Ll}/u.test(w)) {
+      out.push(pending + w);
+      pending = '';
+    } else {
+      if (pending) out.push(pending);
+      pending = '';
+      out.push(w);
+    }
+  }
+  if (pending) out.push(pending);
+  return out.join(' ');
 }
 
 const letterCount = (line: string) => (line.match(/\p{L}/gu) ?? []).length;
