@@ -6,6 +6,9 @@ import { isIPv6 } from 'node:net';
  */
 export function clientNetwork(address: string): string {
   const plain = address.replace(/%.*$/, '');
+  // An IPv4 client of a dual-stack socket (::ffff:192.0.2.7) is that IPv4 address: its /64 would be every IPv4 client at once.
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(plain)?.[1];
+  if (mapped) return mapped;
   if (!isIPv6(plain)) return address;
   const [head = '', tail] = plain.split('::');
   const hextets = (part: string) =>

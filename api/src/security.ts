@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from './http-error.js';
+import { clientNetwork } from './client-network.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -63,7 +64,7 @@ export interface RateLimits {
 
 /**
  * Attempts at one auth route (`name`), counted in Redis (shared by every api process) per
- * client address and per e-mail address. Each route counts on its own, so requests at one (a
+ * client network (clientNetwork: an IPv6 client by its /64) and per e-mail address. Each route counts on its own, so requests at one (a
  * stranger asking for reset links) never use up another (the owner signing in). With Redis
  * down, an in-memory count per process takes over.
  */
@@ -83,7 +84,7 @@ export function authRateLimit(redis: Redis, prefix: string, log: Logger, name: s
     const email = typeof req.body?.email === 'string' ? normalizeEmail(req.body.email) : null;
     const userId = req.session?.userId;
     try {
-      await perAddress.consume(req.ip ?? 'unknown');
+      await perAddress.consume(clientNetwork(req.ip ?? 'unknown'));
       if (email && perEmail) await perEmail.consume(email);
       if (userId && perAccount) await perAccount.consume(userId);
       next();
