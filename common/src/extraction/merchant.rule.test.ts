@@ -81,15 +81,15 @@ describe('merchant across countries and photos', () => {
     // A line of trade words alone under a plain name: the name starts above.
     [['Basil Thai', 'Restaurant & Bar', '1175 Folsom Street'], 'Basil Thai Restaurant & Bar'],
     // A line that starts by joining on goes on from the name above it, whichever of the two is chosen.
-    [['Friendly Red’s', 'of Windham', '22 Haverhill Rd'], 'Friendly Red’s of Windham'],
+    [['Jolly Miller’s', 'of Brookfield', '14 Mill Lane'], 'Jolly Miller’s of Brookfield'],
     [['Harbour Burgers Fries', '& Shakes # 199', '6121 NW Cache Rd'], 'Harbour Burgers Fries & Shakes'],
     [['Gasthaus Sonne', 'und Biergarten', 'Hauptstr. 5'], 'Gasthaus Sonne und Biergarten'],
     // An address above is no name to go on from.
     [['12 Harbour Road', '& Shakes'], 'Shakes'],
     // Letters OCR spaced out of their words are put back: a lone capital starts a word, a lone small letter ends one.
-    [['T HE V I NE', '12,Bath Street', 'Ashby-De-La-Zouch'], 'THE VINE'],
-    [['A l oha Pal i', '1247 Kailua Road'], 'Al oha Pali'],
-    [['Windmi l l Fami ly', 'Restaurant', '2838 Main Street'], 'Windmill Fami ly Restaurant'],
+    [['T HE W E LL', '7,Church Street', 'Little Hampden'], 'THE WELL'],
+    [['S u nny Cov e', '88 Shore Road'], 'Su nny Cove'],
+    [['Watermi l l Gri ll', 'Restaurant', '410 River Street'], 'Watermill Gri ll Restaurant'],
     // One lone letter, or letters that are words of the name, stay as printed.
     [['A & W Restaurant', '12 Main Street'], 'A & W Restaurant'],
     [['J C Penney', '12 Main Street'], 'JC Penney'],
