@@ -81,7 +81,7 @@ export function cleanMerchantLine(line: string): string {
 }
 
 /**
- * Letters OCR spaced out of their words ("T HE V I NE", "A l oha Pal i", "Windmi l l"): where a line
+ * Letters OCR spaced out of their words ("T HE W E LL", "Watermi l l"): where a line
  * holds two or more lone letters, a lone capital starts the word after it (unless that word is
  * capitalised itself) and a lone small letter ends the word before it.
  */
@@ -247,7 +247,7 @@ function chainName(name: string, line: string): string {
   return name;
 }
 
-/** A line that goes on from the one above: it starts with "&" or a joining particle ("& Shakes", "of Windham"). */
+/** A line that goes on from the one above: it starts with "&" or a joining particle ("& Grill", "of Brookfield"). */
 const CONTINUES_ABOVE = /^\s*(?:&|\+|(?:and|und|et|of)(?![\p{L}]))/iu;
 
 /** The "&" or "+" a continued line starts with, which cleaning takes off (a joining word it keeps). */
@@ -305,7 +305,7 @@ export function candidateName(lines: readonly string[], candidate: NameCandidate
   const head = raw.map(cleanMerchantLine);
   // A line of trade words alone under a plain name ("Basil Thai" / "Restaurant & Bar", "DELPHIN" / "APOTHEKE"): the name starts above.
   const above = index > 0 ? head[index - 1] : undefined;
-  // A line that goes on from the name above it ("MooYAH Burgers Fries" / "& Shakes"): the name starts above, joined as printed.
+  // A line that goes on from the name above it ("Harbour Burgers" / "& Grill"): the name starts above, joined as printed.
   if (above !== undefined && !isJunkLine(above) && CONTINUES_ABOVE.test(raw[index]!) && isNameLike(above, true) && !ADDRESS_LINE.test(above) && !neverAName(above)) {
     return { name: joinNameLines(raw, head, index, `${above}${joiningSign(raw[index]!)}`), confidence, line: index - 1, score, rank: rank - 1 };
   }
@@ -334,7 +334,7 @@ function joinNameLines(raw: readonly string[], head: readonly string[], index: n
     const open = (name.match(/\(/g) ?? []).length > (name.match(/\)/g) ?? []).length;
     // A trade word on a line of its own ("WHOLE FOODS" / "MARKET") ends the name above it.
     const tradeWord = TRADE_WORDS_ONLY.test(line.replace(/\s+/g, '')) && !/\d/.test(raw[next]!);
-    // A line that starts by joining on ("Friendly Red's" / "of Windham") is the name's next line.
+    // A line that starts by joining on ("Jolly Miller's" / "of Brookfield") is the name's next line.
     const continues = CONTINUES_ABOVE.test(raw[next]!);
     if (!(open || tradeWord || continues || LEGAL_FORM_START.test(line)) || !/\p{L}{2}/u.test(line) || /\d{3,}/.test(line) || ADDRESS_LINE.test(line)) break;
     name = `${name}${continues ? joiningSign(raw[next]!) : ''} ${line}`;
