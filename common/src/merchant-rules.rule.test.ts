@@ -7,8 +7,8 @@ const receipt = (over: Partial<ReceiptRecord> = {}): ReceiptRecord => ({ merchan
 
 describe('merchantKey', () => {
   it.each([
-    ['MR. D.I.Y. (M) SDN BHD', 'MR.DIY (M)'],
-    ['MR. D.I.Y. (M) SDN BHD', 'mr diy (m) sdn. bhd.'],
+    ['MR. K.L.Y. (M) SDN BHD', 'MR.KLY (M)'],
+    ['MR. K.L.Y. (M) SDN BHD', 'mr kly (m) sdn. bhd.'],
     ['WELLCARE PHARMACY 5DN BHD', 'Wellcare Pharmacy'],
     ['Café Müller GmbH', 'CAFE MULLER'],
     ['5HELL', 'SHELL'],
@@ -20,7 +20,7 @@ describe('merchantKey', () => {
 
   it.each([
     ['SHELL', 'SHELF'],
-    ['Tesco', 'Tesco Extra'],
+    ['Pantry', 'Pantry Extra'],
     // A legal form alone is a name.
     ['Co', ''],
   ])('%j and %j are different merchants', (a, b) => {

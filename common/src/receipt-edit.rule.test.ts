@@ -5,7 +5,7 @@ import { receiptPatchSchema } from './receipt-library.schema.js';
 import { WORKBOOK_ERRORS } from './export/workbook.rules.js';
 
 const record: ReceiptRecord = {
-  merchantName: 'HON HWA HARDWARE',
+  merchantName: 'SRI BINTANG HARDWARE',
   date: '2017-09-21',
   subtotal: 9.81,
   tax: 0.59,
@@ -13,14 +13,14 @@ const record: ReceiptRecord = {
   category: 'retail',
   quality: 0.9,
   items: [{ description: 'NAIL', qty: 1, unitPrice: 9.81, amount: 9.81 }],
-  rawText: 'HON HWA',
+  rawText: 'SRI BINTANG',
 };
 
 describe('receipt corrections', () => {
   it('applies a patch, clearing fields given as null, and lists what changed', () => {
     const patch = receiptPatchSchema.parse({ total: 12, tax: null, currency: 'myr', items: [{ description: 'NAILS', qty: 2, unitPrice: 6, amount: 12 }] });
     const after = applyPatch(record, patch);
-    expect(after).toMatchObject({ total: 12, tax: undefined, currency: 'MYR', quality: 0.9, merchantName: 'HON HWA HARDWARE' });
+    expect(after).toMatchObject({ total: 12, tax: undefined, currency: 'MYR', quality: 0.9, merchantName: 'SRI BINTANG HARDWARE' });
     expect(receiptChanges(record, after)).toEqual({
       currency: { from: 'USD', to: 'MYR' },
       tax: { from: 0.59, to: null },

@@ -74,9 +74,9 @@ describe('export service: import files and the export pack', () => {
 
   it('packs the workbook, the preset file and every original of a date range, the workbook linking to them', async () => {
     const owner = await subscriber();
-    const tesco = await stored(owner, { merchantName: 'Tesco Extra', date: '2024-03-05', total: 12.5 }, 'IMG_0001.png');
+    const tesco = await stored(owner, { merchantName: 'Corner Pantry', date: '2024-03-05', total: 12.5 }, 'IMG_0001.png');
     // The same merchant, day and total: a second name, not a second file under one name.
-    const again = await stored(owner, { merchantName: 'Tesco Extra', date: '2024-03-05', total: 12.5 }, 'IMG_0002.png');
+    const again = await stored(owner, { merchantName: 'Corner Pantry', date: '2024-03-05', total: 12.5 }, 'IMG_0002.png');
     const hostile = await stored(owner, { merchantName: '../../../etc/passwd', date: '2024-03-07', total: 3 }, 'x.png');
     const flawed = await stored(owner, { merchantName: 'Café Müller', date: '2024-03-09', total: 4.2, valid: false, issues: ['Missing total'] }, 'cafe.png');
     await stored(owner, { merchantName: 'Outside the range', date: '2024-04-20', total: 9 });
@@ -88,14 +88,14 @@ describe('export service: import files and the export pack', () => {
       [
         'March.csv',
         'March.xlsx',
-        'originals/2024-03-05_Tesco-Extra_12.50.png',
-        'originals/2024-03-05_Tesco-Extra_12.50_2.png',
+        'originals/2024-03-05_Corner-Pantry_12.50.png',
+        'originals/2024-03-05_Corner-Pantry_12.50_2.png',
         'originals/2024-03-07_etc-passwd_3.00.png',
         'originals/2024-03-09_Café-Müller_4.20.png',
       ].sort(),
     );
-    expect(entries.get('originals/2024-03-05_Tesco-Extra_12.50.png')).toEqual(tesco.bytes);
-    expect(entries.get('originals/2024-03-05_Tesco-Extra_12.50_2.png')).toEqual(again.bytes);
+    expect(entries.get('originals/2024-03-05_Corner-Pantry_12.50.png')).toEqual(tesco.bytes);
+    expect(entries.get('originals/2024-03-05_Corner-Pantry_12.50_2.png')).toEqual(again.bytes);
     expect(entries.get('originals/2024-03-07_etc-passwd_3.00.png')).toEqual(hostile.bytes);
     expect(entries.get('originals/2024-03-09_Café-Müller_4.20.png')).toEqual(flawed.bytes);
     expect(mostOpen).toBe(1);
@@ -106,8 +106,8 @@ describe('export service: import files and the export pack', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(entries.get('March.xlsx') as unknown as ExcelJS.Buffer);
     const link = (sheet: string, row: number) => workbook.getWorksheet(sheet)!.getRow(row).getCell(1).value as ExcelJS.CellFormulaValue;
-    expect(link('Receipts', 2)).toMatchObject({ formula: 'HYPERLINK("originals/2024-03-05_Tesco-Extra_12.50.png","IMG_0001.png")', result: 'IMG_0001.png' });
-    expect(link('Receipts', 3).formula).toContain('originals/2024-03-05_Tesco-Extra_12.50_2.png');
+    expect(link('Receipts', 2)).toMatchObject({ formula: 'HYPERLINK("originals/2024-03-05_Corner-Pantry_12.50.png","IMG_0001.png")', result: 'IMG_0001.png' });
+    expect(link('Receipts', 3).formula).toContain('originals/2024-03-05_Corner-Pantry_12.50_2.png');
     expect(link('Validation Issues', 2).formula).toBe('HYPERLINK("originals/2024-03-09_Café-Müller_4.20.png","cafe.png")');
   });
 

@@ -4,7 +4,7 @@ import { ACCOUNTING_PRESETS, formatDay } from './accounting-presets.js';
 
 const receipt = (over: Partial<ReceiptView> = {}): ReceiptView => ({
   id: '00000000-0000-4000-8000-000000000001',
-  merchantName: 'HON HWA HARDWARE',
+  merchantName: 'SRI BINTANG HARDWARE',
   date: '2017-09-21',
   total: 10.4,
   category: 'retail',
@@ -35,7 +35,7 @@ describe('QuickBooks preset', () => {
     expect(quickbooks.columns).toEqual(['Date', 'Description', 'Amount']);
     expect(quickbooks.line({ filename: 'a.jpg', receipt: receipt({ receiptNumber: 'CS00012' }) }, 'MM/DD/YYYY')).toEqual([
       '09/21/2017',
-      'HON HWA HARDWARE #CS00012',
+      'SRI BINTANG HARDWARE #CS00012',
       '-10.40',
     ]);
     expect(quickbooks.line({ filename: 'a.jpg', receipt: receipt({ merchantName: undefined, currency: 'JPY', total: 1200 }) }, 'DD/MM/YYYY')).toEqual([
@@ -58,6 +58,6 @@ describe('Xero preset', () => {
       'DD/MM/YYYY',
     );
     expect(ACCOUNTING_PRESETS.xero.columns).toEqual(['*Date', '*Amount', 'Payee', 'Description', 'Reference', 'Cheque Number']);
-    expect(line).toEqual(['21/09/2017', '-10.40', 'HON HWA HARDWARE', 'restaurant receipt, paid by cash, b.pdf', 'R-9', null]);
+    expect(line).toEqual(['21/09/2017', '-10.40', 'SRI BINTANG HARDWARE', 'restaurant receipt, paid by cash, b.pdf', 'R-9', null]);
   });
 });

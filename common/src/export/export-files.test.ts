@@ -22,7 +22,7 @@ const source = (over: Partial<ReceiptView> = {}, filename: string | null = 'scan
   filename,
   receipt: {
     id: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
-    merchantName: 'HON HWA HARDWARE',
+    merchantName: 'SRI BINTANG HARDWARE',
     date: '2024-03-05',
     currency: 'EUR',
     total: 10.4,
@@ -73,7 +73,7 @@ describe('OFX', () => {
       DTPOSTED: '20240305',
       TRNAMT: '-10.40',
       FITID: SOURCES[0]!.receipt.id,
-      NAME: 'HON HWA HARDWARE',
+      NAME: 'SRI BINTANG HARDWARE',
       MEMO: 'Retail #CS-0012 scan.jpg',
     });
     // Entities are read back as the characters; NAME is cut to OFX's 32.
@@ -108,7 +108,7 @@ describe('QIF', () => {
     expect(qif.transactions[0]).toEqual({
       date: '2024-03-05T00:00:00',
       amount: -10.4,
-      payee: 'HON HWA HARDWARE',
+      payee: 'SRI BINTANG HARDWARE',
       memo: 'Receipt #CS-0012, paid by card, scan.jpg',
       category: 'Retail',
     });
@@ -123,7 +123,7 @@ describe('YNAB CSV', () => {
     const rows = parseCsv(write('ynab'), { columns: true }) as Array<Record<string, string>>;
     expect(Object.keys(rows[0]!)).toEqual(['Date', 'Payee', 'Memo', 'Outflow', 'Inflow']);
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toEqual({ Date: '03/05/2024', Payee: 'HON HWA HARDWARE', Memo: 'Receipt #CS-0012, paid by card, scan.jpg', Outflow: '10.40', Inflow: '' });
+    expect(rows[0]).toEqual({ Date: '03/05/2024', Payee: 'SRI BINTANG HARDWARE', Memo: 'Receipt #CS-0012, paid by card, scan.jpg', Outflow: '10.40', Inflow: '' });
     expect(rows[2]).toMatchObject({ Payee: '', Outflow: '7.50' });
   });
 });
@@ -175,7 +175,7 @@ describe('DATEV Buchungsstapel', () => {
     const [card, cash, noTax] = bookings as [string[], string[], string[]];
     expect(card.slice(0, 10)).toEqual(['10,40', 'H', 'EUR', '', '', '', '1200', '4980', '', '0503']);
     expect(at(card, 'Belegfeld 1')).toBe('CS-0012');
-    expect(at(card, 'Buchungstext')).toBe('HON HWA HARDWARE');
+    expect(at(card, 'Buchungstext')).toBe('SRI BINTANG HARDWARE');
     // 19 % of 119.00 gross is 19.00: Vorsteuer 19 %, key 9; paid in cash, so Kasse.
     expect(cash.slice(0, 10)).toEqual(['119,00', 'H', 'EUR', '', '', '', '1000', '4650', '9', '2803']);
     expect(at(cash, 'Buchungstext')).toBe('Café "Zur Post" & Söhne <GmbH>');
@@ -284,6 +284,6 @@ describe('every import file', () => {
     const writer = file.open({ currency: 'EUR', from: null, to: null, dateFormat: 'YYYY-MM-DD' as DateFormat, now: new Date(), datev: DEFAULT_DATEV_SETTINGS });
     const missing = writer.record(source({ total: null }));
     if (file.carries === 'importable') expect(missing).toBeNull();
-    else expect(missing).toContain('HON HWA HARDWARE');
+    else expect(missing).toContain('SRI BINTANG HARDWARE');
   });
 });

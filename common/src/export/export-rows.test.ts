@@ -4,7 +4,7 @@ import { EXPORT_COLUMNS, emptyTally, exportRow, formatQuality, ISSUE_COLUMNS, is
 
 const receipt = (over: Partial<ReceiptView> = {}): ReceiptView => ({
   id: '00000000-0000-4000-8000-000000000001',
-  merchantName: 'HON HWA HARDWARE',
+  merchantName: 'SRI BINTANG HARDWARE',
   date: '2017-09-21',
   total: 10.4,
   subtotal: 9.81,
@@ -12,7 +12,7 @@ const receipt = (over: Partial<ReceiptView> = {}): ReceiptView => ({
   category: 'retail',
   quality: 0.9,
   items: [],
-  rawText: 'HON HWA HARDWARE...',
+  rawText: 'SRI BINTANG HARDWARE...',
   issues: [],
   valid: true,
   ...over,

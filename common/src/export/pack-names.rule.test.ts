@@ -3,7 +3,7 @@ import { fileNamePart, originalFileName, uniqueNames } from './pack-names.rule.j
 
 const original = (over: Partial<Parameters<typeof originalFileName>[0]> = {}) => ({
   date: '2024-03-05',
-  merchantName: 'Tesco Extra',
+  merchantName: 'Corner Pantry',
   total: 12.5,
   currency: 'GBP',
   mimeType: 'image/jpeg',
@@ -12,18 +12,18 @@ const original = (over: Partial<Parameters<typeof originalFileName>[0]> = {}) =>
 
 describe('originalFileName', () => {
   it.each([
-    [{}, '2024-03-05_Tesco-Extra_12.50.jpg'],
-    [{ currency: 'JPY', total: 1280, mimeType: 'application/pdf' }, '2024-03-05_Tesco-Extra_1280.pdf'],
+    [{}, '2024-03-05_Corner-Pantry_12.50.jpg'],
+    [{ currency: 'JPY', total: 1280, mimeType: 'application/pdf' }, '2024-03-05_Corner-Pantry_1280.pdf'],
     [{ date: null, merchantName: null, total: null }, 'undated_unknown_no-total.jpg'],
-    [{ date: '2023-02-30' }, 'undated_Tesco-Extra_12.50.jpg'],
-    [{ mimeType: 'text/html' }, '2024-03-05_Tesco-Extra_12.50.bin'],
+    [{ date: '2023-02-30' }, 'undated_Corner-Pantry_12.50.jpg'],
+    [{ mimeType: 'text/html' }, '2024-03-05_Corner-Pantry_12.50.bin'],
     // No way out of the folder, nothing a file system refuses.
     [{ merchantName: '../../etc/passwd' }, '2024-03-05_etc-passwd_12.50.jpg'],
     [{ merchantName: 'A/B\\C:D*E?F"G<H>I|J' }, '2024-03-05_A-B-C-D-E-F-G-H-I-J_12.50.jpg'],
     [{ merchantName: 'line\nbreak\u0000 and\ttab' }, '2024-03-05_line-break-and-tab_12.50.jpg'],
     [{ merchantName: '...' }, '2024-03-05_unknown_12.50.jpg'],
     [{ merchantName: 'LA PEÑA DEL MAR' }, '2024-03-05_LA-PEÑA-DEL-MAR_12.50.jpg'],
-    [{ merchantName: 'イオン スタイル' }, '2024-03-05_イオン-スタイル_12.50.jpg'],
+    [{ merchantName: 'マルヤマ ストア' }, '2024-03-05_マルヤマ-ストア_12.50.jpg'],
   ])('%j → %s', (over, name) => {
     expect(originalFileName(original(over))).toBe(name);
   });

@@ -4,12 +4,12 @@ import { categorize } from './category.rule.js';
 describe('categorize (spec §5)', () => {
   it.each<[string | undefined, string, string]>([
     ['PETRONAS DAGANGAN BHD', '', 'gas'],
-    ['GUARDIAN HEALTH AND BEAUTY SDN BHD', '', 'pharmacy'],
-    ['RESTORAN WAN SHENG', '', 'restaurant'],
-    ['99 SPEED MART S/B', '', 'grocery'],
-    ['HON HWA HARDWARE TRADING', '', 'retail'],
+    ['GUARDIAN (M) SDN BHD', '', 'pharmacy'],
+    ['RESTORAN KAYU MANIS', '', 'restaurant'],
+    ['88 MINI MART S/B', '', 'grocery'],
+    ['SRI BINTANG HARDWARE TRADING', '', 'retail'],
     // The merchant decides before the items do.
-    ['HON HWA HARDWARE TRADING', 'chicken rice', 'retail'],
+    ['SRI BINTANG HARDWARE TRADING', 'chicken rice', 'retail'],
     // Item words when the merchant says nothing.
     ['UNIQUE ENTERPRISE', 'NASI LEMAK AYAM', 'restaurant'],
     [undefined, 'PANADOL 500MG TABLET', 'pharmacy'],

@@ -27,7 +27,7 @@ describe('known chains', () => {
     [['Lidi', 'RUE DU PORT 12']],
     [['Cooperativa agricola', 'C/ Real 8']],
     // A long name misread only in its trade word, never in its own: another shop's name is not a misread chain.
-    [['T&T Supermarket', '05/11/25']],
+    [['K&K Supermarket', '05/11/25']],
     [['SUPERMERCADOS ALBA S.COOP.', 'Calle Mayor 3']],
     // A priced line is an item, whatever it is called; a fuzzy match needs seven letters or more.
     [['ACME TOOLS', '20W SUPER T5 LAMP 12.00']],
@@ -39,13 +39,13 @@ describe('known chains', () => {
 
 describe('a chain named by its own brands', () => {
   it('names the chain when several item lines carry its brands, and only then', () => {
-    const order = ['Mar 3, 2026 order', 'Great Value Rolled Oats, 42 oz Qty 1 $4.18', 'Equate Sunscreen SPF 50 Qty 1 $6.97', 'Total $11.15'];
+    const order = ['Mar 3, 2026 order', 'Great Value Rolled Oats, 42 oz Qty 1 $4.36', 'Equate Sunscreen SPF 50 Qty 1 $6.97', 'Total $11.33'];
     expect(findChain(order)).toMatchObject({ chain: { name: 'Walmart' }, where: 'brand', line: 1 });
     expect(findChain(order.filter((l) => !l.startsWith('Equate')))).toBeNull();
     expect(findMerchant(undefined, order)?.name).toBe('Walmart');
   });
 
   it('lets a name in the header win over brands', () => {
-    expect(findChain(['SAFEWAY', 'Great Value Oats 4.18', 'Great Value Rice 2.10'])).toMatchObject({ chain: { name: 'Safeway' }, where: 'header' });
+    expect(findChain(['SAFEWAY', 'Great Value Oats 4.36', 'Great Value Rice 2.10'])).toMatchObject({ chain: { name: 'Safeway' }, where: 'header' });
   });
 });

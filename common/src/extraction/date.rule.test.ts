@@ -3,7 +3,7 @@ import { dateCandidates, findDate, findDateWithSource, findTime, findTimeWithSou
 
 describe('parseDate', () => {
   it.each([
-    ['21/09/2017 10:20:37 AM', true, '2017-09-21'],
+    ['14/08/2017 10:42:15 AM', true, '2017-08-14'],
     ['Date: 19-03-2018', true, '2018-03-19'],
     ['01/03/18', true, '2018-03-01'],
     ['01/03/18', false, '2018-01-03'],
@@ -49,9 +49,9 @@ describe('parseDate', () => {
 
 describe('findTime', () => {
   it.each([
-    [['21/09/2017 10:20:37 AM'], '10:20:37'],
+    [['14/08/2017 10:42:15 AM'], '10:42:15'],
     [['Time: 2:05 pm'], '14:05'],
-    [['Order Time : 13:19:29'], '13:19:29'],
+    [['Order Time : 12:47:53'], '12:47:53'],
     [['12:00 AM'], '00:00'],
     [['TOTAL 12.50'], null],
   ])('%j → %s', (lines, time) => {
@@ -62,12 +62,12 @@ describe('findTime', () => {
 describe('dates in every layout and language', () => {
   it.each<[string, boolean, string | null]>([
     ['August 3 , 2014', false, '2014-08-03'],
-    ['Jun 30,2022 19:15:02', false, '2022-06-30'],
-    ['Mar. 24 2026', false, '2026-03-24'],
+    ['Jun 29,2022 18:42:07', false, '2022-06-29'],
+    ['Mar. 17 2026', false, '2026-03-17'],
     ['26-03-18', true, '2018-03-26'],
-    ['Order Time : 13:19:29 Date :28/04/18', true, '2018-04-28'],
+    ['Order Time : 12:47:53 Date :27/04/18', true, '2018-04-27'],
     ['12 September 2019', true, '2019-09-12'],
-    ['FRIDAY 21 FEBRUARY 2025 12:29', true, '2025-02-21'],
+    ['FRIDAY 14 FEBRUARY 2025 11:52', true, '2025-02-14'],
     ['20-Jun-2021', false, '2021-06-20'],
     ['3. März 2020', true, '2020-03-03'],
     ['Lundi 15 janvier 2024', true, '2024-01-15'],
@@ -75,11 +75,11 @@ describe('dates in every layout and language', () => {
     ['5 mei 2023', true, '2023-05-05'],
     ['7 luglio 2022', true, '2022-07-07'],
     ['10 outubro 2025', true, '2025-10-10'],
-    ['2026年05月03日(日) 14:02', true, '2026-05-03'],
+    ['2026年05月10日(日) 15:27', true, '2026-05-10'],
     ['令和8年6月13日', true, '2026-06-13'],
     ['2026/ 6/13(土)', true, '2026-06-13'],
     ['2012.06.28', true, '2012-06-28'],
-    ['28.10.2025 18:40', true, '2025-10-28'],
+    ['27.10.2025 17:15', true, '2025-10-27'],
     ['12 06 2011', true, '2011-06-12'],
     // Tills that print "Mon DD'YY" with the time glued on, and OCR's quote and O for the apostrophe and 0.
     ["Chk 7545 Dec26'0707:26PM Gst 0", false, '2007-12-26'],
@@ -93,7 +93,7 @@ describe('dates in every layout and language', () => {
     // Mixed separators are not a date; nor is a price or a phone number.
     ['12-09/19', true, null],
     ['1,99 2,49', true, null],
-    ['Tel. 0221 9641964', true, null],
+    ['Tel. 0221 5550123', true, null],
   ])('%j (day first %s) → %s', (line, dayFirst, date) => {
     expect(parseDate(line, dayFirst)).toBe(date);
   });
@@ -139,8 +139,8 @@ describe('the purchase date among the receipt’s dates', () => {
 
   it('says which line it read', () => {
     expect(findDateWithSource(['SHOP', 'Datum 02.01.2026'], true, NOW)).toEqual({ date: '2026-01-02', line: 1, eitherWay: true, farFromOthers: false });
-    expect(findTimeWithSource(['SHOP', 'Uhrzeit 16:20:26 Uhr'])).toEqual({ time: '16:20:26', line: 1 });
+    expect(findTimeWithSource(['SHOP', 'Uhrzeit 15:42:08 Uhr'])).toEqual({ time: '15:42:08', line: 1 });
     // Opening hours at the top are times too; the one beside the date is the purchase's.
-    expect(findTimeWithSource(['Mo - Sa 7:00 bis 22:00 Uhr', 'SUMME 5,00', '13.01.2020', '17:25 Bon 933'], 2)).toEqual({ time: '17:25', line: 3 });
+    expect(findTimeWithSource(['Mo - Sa 8:00 bis 21:00 Uhr', 'SUMME 5,00', '14.02.2020', '18:05 Bon 4172'], 2)).toEqual({ time: '18:05', line: 3 });
   });
 });

@@ -15,7 +15,7 @@ describe('rawTextPreview (spec §9)', () => {
 
 describe('textLines', () => {
   it('trims scanner edge marks and drops empty lines', () => {
-    expect(textLines('| AEON  CO |\n\n!  TOTAL   5.90 |\n   ')).toEqual(['AEON CO', 'TOTAL 5.90']);
+    expect(textLines('| SURIA  CO |\n\n!  TOTAL   5.90 |\n   ')).toEqual(['SURIA CO', 'TOTAL 5.90']);
   });
 
   it('joins an amount\'s cents wrapped onto a line of their own, and nothing else', () => {
@@ -71,22 +71,22 @@ describe('extractReceipt', () => {
 
 describe('extractReceiptWithSources', () => {
   // Blank lines stay in the count: sources index doc.content.split('\n').
-  const content = ['', 'REWE Markt GmbH', '', 'Hauptstr. 6, 51061 Köln', 'ZITRONE 0,89 B', 'LEERGUT EINWEG -0,25 A', 'SUMME EUR 0,64', '', 'Geg. BAR EUR 5,00', 'Rückgeld BAR EUR 4,36', 'MwSt 19% 0,10', 'Datum: 13.01.2026 17:25', 'Bon-Nr.: 9331', 'UID Nr.: DE812706034'].join('\n');
+  const content = ['', 'Feinkost Albers GmbH', '', 'Hauptstr. 6, 50667 Köln', 'BIRNE 0,89 B', 'LEERGUT EINWEG -0,25 A', 'SUMME EUR 0,64', '', 'Geg. BAR EUR 5,00', 'Rückgeld BAR EUR 4,36', 'MwSt 19% 0,10', 'Datum: 14.01.2026 18:05', 'Bon-Nr.: 4172', 'UID Nr.: DE274019385'].join('\n');
 
   it('reads a German receipt and says where each field came from', () => {
     const { receipt, sources } = extractReceiptWithSources({ content, documents: [{ fields: {} }] }, { now: new Date('2026-02-01') });
     expect(receipt).toMatchObject({
-      merchantName: 'REWE Markt GmbH',
-      date: '2026-01-13',
-      time: '17:25',
+      merchantName: 'Feinkost Albers GmbH',
+      date: '2026-01-14',
+      time: '18:05',
       currency: 'EUR',
       total: 0.64,
       tax: 0.1,
       paymentMethod: 'cash',
-      receiptNumber: '9331',
-      tin: 'DE812706034',
+      receiptNumber: '4172',
+      tin: 'DE274019385',
       items: [
-        { description: 'ZITRONE', amount: 0.89 },
+        { description: 'BIRNE', amount: 0.89 },
         { description: 'LEERGUT EINWEG', amount: -0.25 },
       ],
       // The one rate printed, on the rest of the total, is the tax.
@@ -115,8 +115,8 @@ describe('extractReceiptWithSources', () => {
   });
 
   it('reads a yen receipt without decimals', () => {
-    const r = extractReceipt({ content: 'イオンリテール株式会社\n2026年6月13日 14:02\n小計 ¥1,076\n消費税 ¥86\n合計 ¥1,162', documents: [{ fields: {} }] });
-    expect(r).toMatchObject({ currency: 'JPY', date: '2026-06-13', subtotal: 1076, tax: 86, total: 1162, merchantName: 'イオンリテール株式会社' });
+    const r = extractReceipt({ content: 'さくら商事株式会社\n2026年6月20日 15:27\n小計 ¥1,240\n消費税 ¥99\n合計 ¥1,339', documents: [{ fields: {} }] });
+    expect(r).toMatchObject({ currency: 'JPY', date: '2026-06-20', subtotal: 1240, tax: 99, total: 1339, merchantName: 'さくら商事株式会社' });
   });
 
   it('falls back to the items’ sum, unsure, when no total is legible', () => {

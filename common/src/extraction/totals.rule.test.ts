@@ -8,40 +8,40 @@ describe('findTotals', () => {
   it('reads a GST receipt with a summary table', () => {
     const t = findTotals(
       lines(`
-TOTAL QTY: 3
-Total Sales (Excluding GST) 37.50
+TOTAL QTY: 4
+Total Sales (Excluding GST) 42.40
 Discount : 0.00
-Total GST 2.25
+Total GST 2.54
 Rounding 0.00
-Total Sales (Inclusive of GST) 39.75
-CASH : 39.75
+Total Sales (Inclusive of GST) 44.94
+CASH : 44.94
 Change : 0.00
 GST SUMMARY
-Total : 37.50 2.25`),
+Total : 42.40 2.54`),
     );
-    expect(t).toMatchObject({ total: 39.75, tax: 2.25, discount: 0 });
+    expect(t).toMatchObject({ total: 44.94, tax: 2.54, discount: 0 });
   });
 
   it('prefers the adjusted total and agrees with cash minus change', () => {
-    const t = findTotals(lines(`Sub-total 5.90\nTotal Sales Incl GST 5:80\nTotal After Adj Incl GST 5.90\nCASH 10.00\nItem Count 1 Change Amt 4.10\nTotal 5.57 0.33`));
-    expect(t.total).toBe(5.9);
-    expect(t.subtotal).toBe(5.9);
+    const t = findTotals(lines(`Sub-total 6.90\nTotal Sales Incl GST 6:80\nTotal After Adj Incl GST 6.90\nCASH 10.00\nItem Count 1 Change Amt 3.10\nTotal 6.51 0.39`));
+    expect(t.total).toBe(6.9);
+    expect(t.subtotal).toBe(6.9);
   });
 
   it('reads "total" however OCR misspells it, in every kind of total line', () => {
-    const t = findTotals(lines(`SubTatal: 185.00\nRounding Adj : 0.00\nTatal Inclusive GST: 165.00\nMASTER 185.00`));
-    expect(t).toMatchObject({ total: 165, subtotal: null });
+    const t = findTotals(lines(`SubTatal: 212.00\nRounding Adj : 0.00\nTatal Inclusive GST: 192.00\nMASTER 212.00`));
+    expect(t).toMatchObject({ total: 192, subtotal: null });
     expect(findTotals(lines(`T0TAL 12.50\nCASH 20.00`)).total).toBe(12.5);
     expect(findTotals(lines(`Tota1 Qty 3\nTOTAL 9.90`)).total).toBe(9.9);
   });
 
   it('recovers from a garbled total through payment and change', () => {
-    const t = findTotals(lines(`Sub-Total : 57.00\nCoupon Discount : 17.40\nGrand Total : 39.860\nPayment : 40.00\nChange Due : 00.40`));
-    expect(t).toMatchObject({ total: 39.6, subtotal: 57, discount: 17.4 });
+    const t = findTotals(lines(`Sub-Total : 64.00\nCoupon Discount : 19.20\nGrand Total : 44.890\nPayment : 50.00\nChange Due : 05.20`));
+    expect(t).toMatchObject({ total: 44.8, subtotal: 64, discount: 19.2 });
   });
 
   it('takes an amount printed on the line after its label', () => {
-    expect(findTotals(lines(`TOTAL\nRM 12.30\nCASH\n20.00\nCHANGE\n7.70`)).total).toBe(12.3);
+    expect(findTotals(lines(`TOTAL\nRM 14.60\nCASH\n20.00\nCHANGE\n5.40`)).total).toBe(14.6);
   });
 
   it('reads totals with thousands separators and a tip', () => {
@@ -50,13 +50,13 @@ Total : 37.50 2.25`),
   });
 
   it('takes the rounded total printed after the rounding line', () => {
-    const t = findTotals(lines(`Total (Excluding GST): 67.00\nTotal (Inclusive of GST): 71.02\nRounding Adj: -0.02\nTOTAL: 71.00\nCASH : 71.00`));
-    expect(t.total).toBe(71);
+    const t = findTotals(lines(`Total (Excluding GST): 52.00\nTotal (Inclusive of GST): 55.12\nRounding Adj: -0.02\nTOTAL: 55.10\nCASH : 55.10`));
+    expect(t.total).toBe(55.1);
   });
 
   it('adds a rounding adjustment printed under the total, the rounded total misread or not printed', () => {
     expect(findTotals(lines(`Total (Incl GST) RM14.18\nRounding RM0.02\nCash RM20.20`)).total).toBe(14.2);
-    expect(findTotals(lines(`Total RM Incl. of GST 14.64\nRounding Adj 0.01\nTotal RM 14.85\nCash 50.00\nCHANGE 35.35`)).total).toBe(14.65);
+    expect(findTotals(lines(`Total RM Incl. of GST 18.34\nRounding Adj 0.01\nTotal RM 18.55\nCash 50.00\nCHANGE 31.65`)).total).toBe(18.35);
   });
 
   it('reads change as handed back, whatever sign OCR put before it', () => {
@@ -64,21 +64,21 @@ Total : 37.50 2.25`),
   });
 
   it('keeps a printed total over what the cash and change imply', () => {
-    const t = findTotals(lines(`SUBTOTAL 13.78\nTOTAL (GST INCL) 13.78\nCASH 20.00\nROUNDING ADJUSTMENTS 0.02\nCHANGE DUE 6.20`));
-    expect(t.total).toBe(13.78);
+    const t = findTotals(lines(`SUBTOTAL 16.43\nTOTAL (GST INCL) 16.43\nCASH 20.00\nROUNDING ADJUSTMENTS 0.02\nCHANGE DUE 3.55`));
+    expect(t.total).toBe(16.43);
   });
 
   it('uses the cash handed over, not the cash line, for change', () => {
-    const t = findTotals(lines(`TOTAL 11.00\nCash 71.00\nCash Received 101,00\nChange 30.00`));
-    expect(t.total).toBe(71);
+    const t = findTotals(lines(`TOTAL 16.00\nCash 76.00\nCash Received 106,00\nChange 30.00`));
+    expect(t.total).toBe(76);
   });
 
   it('takes a rounding line that prints the rounded total', () => {
-    expect(findTotals(lines(`TOTAL SALES (INCLUSIVE GST) RM 72.74\nROUNDING ADJUSTMENT RM .01\nROUNDING RM\n72.75\nCASH RM 100.00`)).total).toBe(72.75);
+    expect(findTotals(lines(`TOTAL SALES (INCLUSIVE GST) RM 58.39\nROUNDING ADJUSTMENT RM .01\nROUNDING RM\n58.40\nCASH RM 100.00`)).total).toBe(58.4);
   });
 
   it('falls back to the subtotal when no total is legible', () => {
-    expect(findTotals(lines(`2 SubTotal 25.00\nNet Total 25: J`)).total).toBe(25);
+    expect(findTotals(lines(`2 SubTotal 32.00\nNet Total 32: J`)).total).toBe(32);
   });
 
   it('finds nothing in text without amounts', () => {
@@ -88,34 +88,34 @@ Total : 37.50 2.25`),
 
 describe('totals in every language', () => {
   it.each<[string, string, Partial<ReturnType<typeof findTotals>>]>([
-    ['de', 'SUMME EUR 13,05\nGeg. BAR EUR 20,05\nRückgeld BAR EUR 7,00', { total: 13.05 }],
+    ['de', 'SUMME EUR 16,45\nGeg. BAR EUR 20,45\nRückgeld BAR EUR 4,00', { total: 16.45 }],
     ['de', 'Zwischensumme 10,00\nMwSt 19% 1,90\nZu zahlen 11,90\nEC-Karte 11,90', { total: 11.9, subtotal: 10, tax: 1.9 }],
     ['fr', 'TOTAL TTC 45,00\ndont TVA 20% 7,50\nEspèces 50,00\nRendu 5,00', { total: 45, tax: 7.5 }],
-    ['es', 'Total factura: 51,15\nIMPORTE A ABONAR 51,15\nTarj. Crédito 51,15\nCambio 0,00', { total: 51.15 }],
+    ['es', 'Total factura: 37,85\nIMPORTE A ABONAR 37,85\nTarj. Crédito 37,85\nCambio 0,00', { total: 37.85 }],
     ['es', 'SUBTOTAL 100,00\nIVA 21% 21,00\nPROPINA 10,00\nTOTAL 131,00', { total: 131, subtotal: 100, tax: 21, tip: 10 }],
-    ['pt', 'TOTAL A PAGAR 23,04\nDinheiro 30,00\nTroco 6,96', { total: 23.04 }],
+    ['pt', 'TOTAL A PAGAR 27,35\nDinheiro 30,00\nTroco 2,65', { total: 27.35 }],
     ['nl', 'Subtotaal 11,47\nBTW 9% 1,03\nTOTAAL 12,50\nPIN 12,50', { total: 12.5, subtotal: 11.47, tax: 1.03 }],
     ['it', 'TOTALE COMPLESSIVO 18,40\ndi cui IVA 3,32\nCONTANTI 20,00\nRESTO 1,60', { total: 18.4, tax: 3.32 }],
-    ['en (India)', 'Sub Total 428.58\nCGST 2.5% 10.71\nSGST 2.5% 10.71\nNet Amount 450.00', { total: 450, subtotal: 428.58, tax: 21.42 }],
+    ['en (India)', 'Sub Total 390.48\nCGST 2.5% 9.76\nSGST 2.5% 9.76\nNet Amount 410.00', { total: 410, subtotal: 390.48, tax: 19.52 }],
     // The tip written on the slip is part of what was paid: subtotal + tax + tip agree with the card line.
-    ['en', 'SUBTOTAL 39.71\nSALES TAX 3.47\nTOTAL 43.18\nTIP 8.00\nVISA 51.18', { total: 51.18, subtotal: 39.71, tax: 3.47, tip: 8 }],
+    ['en', 'SUBTOTAL 36.20\nSALES TAX 3.17\nTOTAL 39.37\nTIP 8.00\nVISA 47.37', { total: 47.37, subtotal: 36.2, tax: 3.17, tip: 8 }],
   ])('%s: %j', (_language, text, expected) => {
     expect(findTotals(lines(text))).toMatchObject(expected);
   });
 
   it('reads yen and pesos without decimals', () => {
-    const yen = findTotals(lines('小計 ¥1,076\n消費税 ¥86\n合計 ¥1,162\nお預り ¥2,000\nお釣り ¥838'), wholeAmountsIn);
-    expect(yen).toMatchObject({ total: 1162, subtotal: 1076, tax: 86 });
-    expect(findTotals(lines('Total $100.300\nEFECTIVO $110.000\nVUELTO $9.700'), wholeAmountsIn).total).toBe(100300);
+    const yen = findTotals(lines('小計 ¥1,240\n消費税 ¥99\n合計 ¥1,339\nお預り ¥2,000\nお釣り ¥661'), wholeAmountsIn);
+    expect(yen).toMatchObject({ total: 1339, subtotal: 1240, tax: 99 });
+    expect(findTotals(lines('Total $84.500\nEFECTIVO $90.000\nVUELTO $5.500'), wholeAmountsIn).total).toBe(84500);
   });
 
   it('does not take a suggested tip, or the total with it, for the tip or the total', () => {
-    expect(findTotals(lines('Total $100.300\nPROPINA SUGERIDA 10%: 10.030\nTotal c/Propina: 110.330'), wholeAmountsIn)).toMatchObject({ total: 100300, tip: null });
+    expect(findTotals(lines('Total $84.500\nPROPINA SUGERIDA 10%: 8.450\nTotal c/Propina: 92.950'), wholeAmountsIn)).toMatchObject({ total: 84500, tip: null });
     expect(findTotals(lines('TOTAL 50.00\nSuggested gratuity:\n18% 9.00\n20% 10.00'))).toMatchObject({ total: 50, tip: null });
   });
 
   it('reads "Bar" as cash only where it labels a payment', () => {
-    expect(lineKind('Geg. BAR EUR 20,05')).toBe('cash');
+    expect(lineKind('Geg. BAR EUR 20,45')).toBe('cash');
     expect(lineKind('Bar 50,00')).toBe('cash');
     expect(lineKind('Snickers Bar 1,29')).toBeNull();
   });
@@ -126,11 +126,11 @@ describe('totals in every language', () => {
   });
 
   it('adds up split payments (voucher + card) instead of taking one of them', () => {
-    expect(findTotals(lines('SUMME EUR 50,27\nGeg. Gutschein EUR 30,00\nGeg. EC-Cash EUR 20,27\nBetrag EUR 30,00\nBetrag EUR 20,27')).total).toBe(50.27);
+    expect(findTotals(lines('SUMME EUR 46,83\nGeg. Gutschein EUR 25,00\nGeg. EC-Cash EUR 21,83\nBetrag EUR 25,00\nBetrag EUR 21,83')).total).toBe(46.83);
   });
 
   it('does not read a sentence as a label', () => {
-    expect(findTotals(lines('$1.00 store cash added! View your balance\nTotal $19.25\nYour payment method has a temporary hold for $19.42')).total).toBe(19.25);
+    expect(findTotals(lines('$1.00 reward cash earned! See your balance\nTotal $23.60\nYour payment method has a temporary hold for $23.85')).total).toBe(23.6);
   });
 
   it('reads a total whose T was lost at the line\'s start', () => {
@@ -179,11 +179,11 @@ describe('taxFromBreakupRow: the taxable amount and its taxes adding up to the t
 describe('taxFromRateTable', () => {
   it.each<[string, { tax: number; gross: number } | null]>([
     // Netto / Steuer / Brutto with a total row.
-    ['Steuer % Netto Steuer Brutto\nA= 19,0% 0,75 0,14 0,89\nB= 7,0% 11,36 0,80 12,16\nGesamtbetrag 12,11 0,94 13,05', { tax: 0.94, gross: 13.05 }],
+    ['Steuer % Netto Steuer Brutto\nA= 19,0% 1,68 0,32 2,00\nB= 7,0% 13,27 0,93 14,20\nGesamtbetrag 14,95 1,25 16,20', { tax: 1.25, gross: 16.2 }],
     // Rate rows only, columns in another order (gross, net, tax).
     ['TVA 20% 12,00 10,00 2,00\nTVA 5,5% 10,55 10,00 0,55', { tax: 2.55, gross: 22.55 }],
     // Three amounts that add up but neither print a rate nor sit under a tax header: items.
-    ['BAT PROTEIN 1,75 1,75 3,50', null],
+    ['BARR CEREAL 1,65 1,65 3,30', null],
     // A rate column without its % sign in front; a zero-rated row adds nothing.
     ['VAT Analysis\nRate Code Excl VAT Inc\n20.00 A 2.50 0.50 3.00\n0.00 B 3.20 0.00 3.20', { tax: 0.5, gross: 3 }],
     // A rate and two amounts: the gross and the rate's share of it, or the net and the rate on it.
@@ -207,18 +207,18 @@ describe('taxFromRateTable', () => {
 describe('totals as tills print them and OCR reads them', () => {
   it.each<[string, number | null, number | null]>([
     // A time on the total's line is no second amount.
-    ['Subtotal 28.45\nTax 2.49\n06:33PM Total 30.94', 30.94, 2.49],
+    ['Subtotal 26.80\nTax 2.35\n07:12PM Total 29.15', 29.15, 2.35],
     // A tip guide, on one line or as a table under its header, was suggested, not paid.
-    ['Subtotal 28.45\nTax 2.49\nTotal 30.94\nGratuity Guide 15% $4.64\n18% $5.57', 30.94, 2.49],
-    ['SUBTOTAL 83.96\nTAX 5.46\nTOTAL 89.42\nPercentage Tip\n18% 15.11\n20% 16.79', 89.42, 5.46],
+    ['Subtotal 26.80\nTax 2.35\nTotal 29.15\nGratuity Guide 15% $4.37\n18% $5.25', 29.15, 2.35],
+    ['SUBTOTAL 76.40\nTAX 4.97\nTOTAL 81.37\nPercentage Tip\n18% 13.75\n20% 15.28', 81.37, 4.97],
     // Letters OCR split off the label.
-    ['FUEL TOTAL 55.19\nTota l = $ 65.19\nCREDI T $ 65.19', 65.19, null],
+    ['FUEL TOTAL 48.27\nTota l = $ 58.27\nCREDI T $ 58.27', 58.27, null],
     // O read as C or D; the till's "TOTL".
-    ['TCTAL $99.82\n$99.82', 99.82, null],
-    ['5 TDTAL $35.50\nGST $0.00\nTOTAL $35.50\nCASH $35.00\nCHANGE $0.50', 35.5, 0],
-    ['TXTL 2.43\nTOTL 30.58\nCASH 40.00\nCHANGE 9.42', 30.58, null],
+    ['TCTAL $87.46\n$87.46', 87.46, null],
+    ['5 TDTAL $41.50\nGST $0.00\nTOTAL $41.50\nCASH $41.00\nCHANGE $0.50', 41.5, 0],
+    ['TXTL 2.17\nTOTL 27.64\nCASH 40.00\nCHANGE 12.36', 27.64, null],
     // "Net Total" that the tax under it makes into the total is the subtotal.
-    ['Net Total: $11.97\nTax: $1.06\nTOTAL: $13.03\nCASH $13.03', 13.03, 1.06],
+    ['Net Total: $14.35\nTax: $1.27\nTOTAL: $15.62\nCASH $15.62', 15.62, 1.27],
     // Where it is what is paid (nothing adds to it), "Net Total" stays the total.
     ['Net Total RM 25.40\nCash 30.00\nChange 4.60', 25.4, null],
   ])('%j', (text, total, tax) => {
@@ -227,8 +227,8 @@ describe('totals as tills print them and OCR reads them', () => {
   });
 
   it.each<[string, string]>([
-    ['Tota l = $ 65.19', 'Total = $ 65.19'],
-    ['CREDI T $ 65.19', 'CREDIT $ 65.19'],
+    ['Tota l = $ 58.27', 'Total = $ 58.27'],
+    ['CREDI T $ 58.27', 'CREDIT $ 58.27'],
     ['T ota l T ax 0.11', 'Total Tax 0.11'],
     // A tax code after an amount, and words of one letter among digits, stay.
     ['MILK 2.89 T', 'MILK 2.89 T'],
@@ -241,11 +241,11 @@ describe('totals as tills print them and OCR reads them', () => {
 describe('taxes that make the sums together', () => {
   it.each<[string, string | undefined, number | null]>([
     // A second rate whose label OCR garbled: the two make subtotal + tax = total (a few cents of rounding).
-    ['Sub Total 314.00\nVAT 2% 6.28\nsT 6% 18.84\nTOTAL 339.00', 'INR', 25.12],
+    ['Sub Total 264.00\nVAT 2% 5.28\nsT 6% 15.84\nTOTAL 285.00', 'INR', 21.12],
     // Federal and provincial tax, each on its own line without a rate.
-    ['SUBTOTAL 252.49\nGST CA 12.62\nPST BC 17.67\nTOTAL 282.78', 'CAD', 30.29],
+    ['SUBTOTAL 218.60\nGST CA 10.93\nPST BC 15.30\nTOTAL 244.83', 'CAD', 26.23],
     // A line beside the tax that comes near the difference but does not make it: not added.
-    ['SUBTOTAL 252.49\nGST CA 12.62\nPST BC 16.67\nTOTAL 282.78', 'CAD', 12.62],
+    ['SUBTOTAL 218.60\nGST CA 10.93\nPST BC 14.30\nTOTAL 244.83', 'CAD', 10.93],
     // One tax line that already makes the sums: nothing added.
     ['SUBTOTAL 10.00\nTAX 0.80\nTOTAL 10.80\nVISA 10.80', undefined, 0.8],
     // Lines that would make up the difference but are far from the tax line: left out.
@@ -259,7 +259,7 @@ describe('taxFromRateTable rows', () => {
   const row = (rate: number | null, net: number, tax: number, gross: number): TaxRateRow => ({ rate, net, tax, gross });
   it.each<[string, TaxRateRow[]]>([
     // Netto / Steuer / Brutto: each rate's row; the total row is no rate.
-    ['Steuer % Netto Steuer Brutto\nA= 19,0% 0,75 0,14 0,89\nB= 7,0% 11,36 0,80 12,16\nGesamtbetrag 12,11 0,94 13,05', [row(19, 0.75, 0.14, 0.89), row(7, 11.36, 0.8, 12.16)]],
+    ['Steuer % Netto Steuer Brutto\nA= 19,0% 1,68 0,32 2,00\nB= 7,0% 13,27 0,93 14,20\nGesamtbetrag 14,95 1,25 16,20', [row(19, 1.68, 0.32, 2), row(7, 13.27, 0.93, 14.2)]],
     // Gross, net, tax in that order; a rate with a decimal.
     ['TVA 20% 12,00 10,00 2,00\nTVA 5,5% 10,55 10,00 0,55', [row(20, 10, 2, 12), row(5.5, 10, 0.55, 10.55)]],
     // A rate column without its % sign; the zero-rated row is a rate of its own.
@@ -271,7 +271,7 @@ describe('taxFromRateTable rows', () => {
     // A rate column without its % and a code column: the rate, the gross and the tax.
     ['SATZ MWST% BETRAG MWST\n0 2.60 12.40 0.31\n1 8.10 32.43 2.43', [row(2.6, 12.09, 0.31, 12.4), row(8.1, 30, 2.43, 32.43)]],
     // A total row that the rate rows do not make (a row misread): no rows rather than wrong ones.
-    ['Steuer % Netto Steuer Brutto\nA= 19,0% 0,75 0,14 0,89\nGesamtbetrag 12,11 0,94 13,05', []],
+    ['Steuer % Netto Steuer Brutto\nA= 19,0% 1,68 0,32 2,00\nGesamtbetrag 14,95 1,25 16,20', []],
   ])('%j', (text, rows) => {
     expect(taxFromRateTable(lines(text))?.rows).toEqual(rows);
   });
@@ -280,9 +280,9 @@ describe('taxFromRateTable rows', () => {
 describe('tax per rate', () => {
   it.each<[string, string | undefined, TaxRateRow[]]>([
     // A rate table's rows, making the tax the receipt states.
-    ['SUMME EUR 13,05\nSteuer % Netto Steuer Brutto\nA= 19,0% 0,75 0,14 0,89\nB= 7,0% 11,36 0,80 12,16\nGesamtbetrag 12,11 0,94 13,05', 'EUR', [
-      { rate: 19, net: 0.75, tax: 0.14, gross: 0.89 },
-      { rate: 7, net: 11.36, tax: 0.8, gross: 12.16 },
+    ['SUMME EUR 16,20\nSteuer % Netto Steuer Brutto\nA= 19,0% 1,68 0,32 2,00\nB= 7,0% 13,27 0,93 14,20\nGesamtbetrag 14,95 1,25 16,20', 'EUR', [
+      { rate: 19, net: 1.68, tax: 0.32, gross: 2 },
+      { rate: 7, net: 13.27, tax: 0.93, gross: 14.2 },
     ]],
     // One rated tax line whose rate on the rest of the total is the tax.
     ['SUBTOTAL 10.00\nVAT 20% 2.00\nTOTAL 12.00', 'GBP', [{ rate: 20, net: 10, tax: 2, gross: 12 }]],
@@ -302,7 +302,7 @@ describe('tax per rate', () => {
 describe('findTotalsWithSources', () => {
   it('reports cash − change that contradicts the printed total', () => {
     expect(findTotalsWithSources(lines('TOTAL 12.50\nCASH 20.00\nCHANGE 7.50')).contradicted).toBe(false);
-    expect(findTotalsWithSources(lines('TOTAL 13.78\nCASH 20.00\nCHANGE 6.20')).contradicted).toBe(false);
+    expect(findTotalsWithSources(lines('TOTAL 16.43\nCASH 20.00\nCHANGE 3.55')).contradicted).toBe(false);
     expect(findTotalsWithSources(lines('GRAND TOTAL 12.50\nCASH 20.00\nCHANGE 2.50')).contradicted).toBe(true);
   });
 

@@ -41,9 +41,9 @@ describe('Document AI engine', () => {
   it('sends the file to the processor and maps the expense entities', async () => {
     standIn.answer(200, {
       document: {
-        text: 'HON HWA HARDWARE\nTOTAL 10.40',
+        text: 'SRI BINTANG HARDWARE\nTOTAL 10.40',
         entities: [
-          { type: 'supplier_name', mentionText: 'HON HWA HARDWARE', confidence: 0.95 },
+          { type: 'supplier_name', mentionText: 'SRI BINTANG HARDWARE', confidence: 0.95 },
           { type: 'receipt_date', mentionText: '21/09/2017', confidence: 0.9, normalizedValue: { text: '2017-09-21', dateValue: { year: 2017, month: 9, day: 21 } } },
           { type: 'purchase_time', mentionText: '10:20', confidence: 0.8 },
           { type: 'total_amount', mentionText: '10.40', confidence: 0.97, normalizedValue: { text: '10.40', ...money(10, 400_000_000) } },
@@ -52,10 +52,10 @@ describe('Document AI engine', () => {
           { type: 'currency', mentionText: 'RM', confidence: 0.9, normalizedValue: { text: 'MYR' } },
           {
             type: 'line_item',
-            mentionText: 'ALUMINIUM ROD 6.00 5.40',
+            mentionText: 'WIRE MESH 6.00 5.40',
             confidence: 0.88,
             properties: [
-              { type: 'line_item/description', mentionText: 'ALUMINIUM ROD', confidence: 0.9 },
+              { type: 'line_item/description', mentionText: 'WIRE MESH', confidence: 0.9 },
               { type: 'line_item/quantity', mentionText: '0.9', confidence: 0.8, normalizedValue: { text: '0.9' } },
               { type: 'line_item/unit_price', mentionText: '6.00', normalizedValue: money(6) },
               { type: 'line_item/amount', mentionText: '5.40', normalizedValue: money(5, 400_000_000) },
@@ -72,21 +72,21 @@ describe('Document AI engine', () => {
     expect(request.body.rawDocument).toEqual({ content: Buffer.from('jpeg bytes').toString('base64'), mimeType: 'image/jpeg' });
 
     const fields = recognized.documents[0]!.fields;
-    expect(fields.MerchantName).toMatchObject({ value: 'HON HWA HARDWARE', confidence: 0.95 });
+    expect(fields.MerchantName).toMatchObject({ value: 'SRI BINTANG HARDWARE', confidence: 0.95 });
     expect(fields.Total!.value).toBeCloseTo(10.4);
     expect(fields.TransactionDate!.value).toBe('2017-09-21');
     expect(fields.Items!.values).toHaveLength(1);
 
     const receipt = extractReceipt(recognized);
     expect(receipt).toMatchObject({
-      merchantName: 'HON HWA HARDWARE',
+      merchantName: 'SRI BINTANG HARDWARE',
       date: '2017-09-21',
       time: '10:20',
       total: 10.4,
       subtotal: 9.81,
       tax: 0.59,
       currency: 'MYR',
-      items: [{ description: 'ALUMINIUM ROD', qty: 0.9, unitPrice: 6, amount: 5.4 }],
+      items: [{ description: 'WIRE MESH', qty: 0.9, unitPrice: 6, amount: 5.4 }],
     });
     expect(receipt.quality).toBeGreaterThan(0.85);
   });
