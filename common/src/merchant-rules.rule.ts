@@ -52,7 +52,7 @@ const FOLDED_LEGAL_FORMS = new Set([...LEGAL_FORMS].map(fold));
 /**
  * The key a merchant is matched by: its letters and digits, lower-cased, accents dropped,
  * without a trailing legal form (`SDN BHD`, `GmbH`, `Ltd`, …), and with the letters OCR confuses
- * (0/O, 1/l/I, 5/S, 8/B, …) folded together, so "MR. D.I.Y. (M) SDN BHD" = "MR.DIY (M)" and
+ * (0/O, 1/l/I, 5/S, 8/B, …) folded together, so "MR. K.L.Y. (M) SDN BHD" = "MR.KLY (M)" and
  * "5HELL" = "SHELL".
  */
 export function merchantKey(text: string): string {

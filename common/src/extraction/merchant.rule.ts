@@ -58,7 +58,7 @@ const WEAK_NAME_SCORE = 1;
 /** Lines looked at, junk included: a photo's background may put a few above the receipt. */
 const SCANNED_LINES = 16;
 
-/** Tidies a name line: OCR edge noise, registration numbers like (126926-H), trailing punctuation. */
+/** Tidies a name line: OCR edge noise, registration numbers like (123456-A), trailing punctuation. */
 export function cleanMerchantLine(line: string): string {
   return line
     .replace(/[{[]/g, '(')
@@ -70,7 +70,7 @@ export function cleanMerchantLine(line: string): string {
     .replace(/\b(co\.?\s*)?(reg|gst|company)\.?\s*(no|id)?\.?\s*[:.]?\s*[\dA-Z-]{5,}.*$/i, ' ')
     // A store's number after its name ("BESTBUY#994", "Steak 'n Shake No:11").
     .replace(/\s*(#|\bno\.?\s*:?)\s*\d+\s*$/i, ' ')
-    // A company number after the name, without its brackets ("MOONLIGHT CAKE HOUSE SDN BHD 862725-U").
+    // A company number after the name, without its brackets ("SRI MURNI BAKERY SDN BHD 765432-K").
     .replace(/\s\d{5,8}-[A-Z]\s*$/, ' ')
     .replace(/^[^\p{L}0-9]+|[^\p{L}0-9.)]+$/gu, '')
     // A letter-spaced logo ("M A R K E T", "R E W E") is one word.
@@ -303,7 +303,7 @@ export function candidateName(lines: readonly string[], candidate: NameCandidate
   if (index >= SCANNED_LINES) return { name: cleanMerchantLine(lines[index]!), confidence: 0.5, line: index, score, rank };
   const raw = lines.slice(0, SCANNED_LINES);
   const head = raw.map(cleanMerchantLine);
-  // A line of trade words alone under a plain name ("Basil Thai" / "Restaurant & Bar", "DELPHIN" / "APOTHEKE"): the name starts above.
+  // A line of trade words alone under a plain name ("Lotus Garden" / "Restaurant & Bar", "ADLER" / "APOTHEKE"): the name starts above.
   const above = index > 0 ? head[index - 1] : undefined;
   // A line that goes on from the name above it ("Harbour Burgers" / "& Grill"): the name starts above, joined as printed.
   if (above !== undefined && !isJunkLine(above) && CONTINUES_ABOVE.test(raw[index]!) && isNameLike(above, true) && !ADDRESS_LINE.test(above) && !neverAName(above)) {

@@ -143,6 +143,18 @@ describe('totals in every language', () => {
   });
 });
 
+describe('cents printed alone and deductions among the items', () => {
+  it.each<[string, string, Partial<Record<'total' | 'tax' | 'discount', number | null>>]>([
+    ['a tax under a dollar printed as cents alone (us)', 'SUBTOTAL 2.00\nSALES TAX .26\nTOTAL 2.26', { total: 2.26, tax: 0.26 }],
+    ['no tax charged, printed as .00', '*** SUBTOTAL 6.40\n*** TAX .00\n*** TOTAL 6.40', { total: 6.4, tax: 0 }],
+    ['cents alone on a total line are a total whose dollars OCR lost: the payment says it', 'Grand Total xl .30\nCash 41.30', { total: 41.3 }],
+    ['an item\'s savings line is in the items\' sum, not a discount on it', 'BREAD 1.49 F\nWAS 2.09 SAVINGS 0.60\nCHEESE 2.49 F\nWAS 3.49 SAVINGS 1.00\nSUBTOTAL 3.98\nTAX .00\nTOTAL 3.98', { total: 3.98, tax: 0, discount: null }],
+    ['a discount line among the sums stays the receipt\'s', 'Total Sales (Excluding GST) 20.00\nDiscount : 2.00\nTotal GST 1.08\nTotal Sales (Inclusive of GST) 19.08', { discount: 2 }],
+  ])('%s', (_case, text, expected) => {
+    expect(findTotals(lines(text))).toMatchObject(expected);
+  });
+});
+
 describe('tax from a rate line the sums confirm', () => {
   it.each<[string, string, number | null]>([
     ['the rate\'s share of a VAT-inclusive total, the tax word garbled (fr)', 'TOTAL EUR 30.00\ndont TVQ (20%) EUR 5.00', 5],

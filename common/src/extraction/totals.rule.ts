@@ -175,6 +175,16 @@ function amountFor(lines: readonly string[], i: number, read: AmountReader): { a
 
 const TRAILING_MINUS = /\d\s?-\s*[A-Z]?\s*$/;
 
+/**
+ * Cents printed alone, as US tills print an amount under a dollar ("TAX .26", "TOTAL TAX .00").
+ * Read on tax lines only: on a total line it is more often a total whose dollars OCR lost.
+ */
+const CENTS_ALONE = /(?<![\p{L}\p{N}.,:])\.(\d{2})(?![\d.,:])/u;
+function centsAlone(line: string, i: number): { amount: number; line: number } | null {
+  const m = CENTS_ALONE.exec(line);
+  return m ? { amount: Number(`0.${m[1]}`), line: i } : null;
+}
+
 /** "19,0 %" and "7.00%" are tax rates, not money. */
 const withoutRates = (line: string) => line.replace(/\d+([.,]\d+)?\s*%/g, ' ');
 
@@ -323,18 +333,23 @@ export function findTotalsWithSources(
   let derived: number | null = null;
 
   const kinds = lines.map(lineKind);
+  /** The priced line above is an item (or another deduction), not a sum ("Total Sales (Excluding GST)" is one). */
+  const underItem = (i: number) => {
+    const above = lines.findLastIndex((l, j) => j < i && read(l).length > 0);
+    return above >= 0 && (kinds[above] === null || kinds[above] === 'discount');
+  };
   lines.forEach((line, i) => {
     const kind = kinds[i];
     if (!kind || kind === 'ignore') return;
     // A row with several amounts under a plain "total" (or a payment word) is a summary or tip-suggestion table, not the total.
     if ((kind === 'total' || kind === 'tax' || kind === 'card') && read(line).length > 2) return;
     if (kind === 'total' && read(line).length > 1 && amountsIn(line).length > 1) return;
-    const found = amountFor(lines, i, read);
+    const found = amountFor(lines, i, read) ?? (kind === 'tax' ? centsAlone(line, i) : null);
     // A tip or total label with nothing legible beside it, under the priced lines: left to be written in by hand.
     if (found === null && (kind === 'tip' || TOTAL_KINDS.has(kind)) && !/\d/.test(line)) blankLabel = true;
     if (found === null) return;
-    // A deduction printed among the items (deposit return, coupon) is an item, not the receipt's discount.
-    if (kind === 'discount' && found.amount < 0 && !sumSeen) return;
+    // A deduction printed among the items (deposit return, coupon, an item's "SAVINGS 1.00") is in the items' sum, not a discount on the receipt's.
+    if (kind === 'discount' && !sumSeen && (found.amount < 0 || underItem(i))) return;
     if (TOTAL_KINDS.has(kind) || kind === 'subtotal') sumSeen = true;
     first[kind] ??= found;
     if (TOTAL_KINDS.has(kind)) vote(found.amount, found.line, kind as VoteFeature, ...(roundingSeen ? (['afterRounding'] as const) : []));
