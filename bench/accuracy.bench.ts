@@ -1,5 +1,5 @@
 // npm run bench:accuracy [-- --set sroie,sroie-more,world,more] [--limit N] [--engine local|documentai|vlm] [--concurrency N]
-//                         [--tesseract wasm,native] [--skip-baseline] [--skip-program] [--verbose] [--dump DIR]
+//                         [--tesseract wasm,native] [--paddle first,photos] [--skip-baseline] [--skip-program] [--verbose] [--dump DIR]
 // --engine vlm reads with the vision model the VLM_* variables name (any OpenAI-compatible
 // endpoint: VLM_BASE_URL=http://127.0.0.1:11434/v1 VLM_MODEL=qwen2.5vl:7b for a local Ollama).
 // The extraction pipeline (decode → prepare → OCR → rules) on every labelled set of ../shared, read
@@ -15,7 +15,9 @@
 // age aside since the sets are years old — as how often a ready receipt is right and how many are
 // ready; then that per half and set on a line, and the currency had the user picked the label's.
 // `--tesseract` names the tesseract backends to run the pipeline with (one side each; default: the
-// one OCR_TESSERACT picks on this host); with two, it prints where their fields agree. Each side
+// one OCR_TESSERACT picks on this host); with two, it prints where their fields agree. `--paddle` names
+// OCR_PADDLE policies the same way (a side each, e.g. `first,photos`), with the CPU of the first ÷ the
+// second per set and the median of those paired ratios. Each side
 // runs in a child process of its own per set, so its CPU time (the whole process tree: decoder
 // processes and native tesseract included) and peak memory are its own; the sides take turns going
 // first, and time is compared as the median of per-receipt paired ratios. The CPU table also runs
@@ -38,6 +40,7 @@ import { runPipeline } from '@receipts/worker';
 // The built worker, as the service runs it (its sources through tsx pay for helpers the build does not emit).
 import { chooseTesseract, createOcrEngine, vlmOptions, type OcrEngineOptions } from '../worker/dist/ocr/create-ocr-engine.js';
 import type { TesseractBackend } from '../worker/dist/ocr/tesseract.reader.js';
+import type { PaddleMode } from '../worker/dist/ocr/local-ocr.engine.js';
 import { LstmTessdata } from '../worker/dist/ocr/tessdata.js';
 import { accuracyRows, readiness, TABLE_HEADER, type ScoredReceipt } from './accuracy-table.js';
 import { processTreeCpuSeconds, reapedCpuSeconds } from './process-cpu.js';
@@ -58,7 +61,7 @@ import {
  * The pipeline with a tesseract backend, the baseline, or the tesseract program alone as the CPU
  * reference: with its own (Debian's) models, or with the pipeline's (the npm models' LSTM parts).
  */
-type Side = `ours:${TesseractBackend}` | 'baseline' | CliSide | PairedSide;
+type Side = `ours:${TesseractBackend}` | `ours:${TesseractBackend}:${PaddleMode}` | 'baseline' | CliSide | PairedSide;
 /** The pipeline and the tesseract program taking turns receipt by receipt (CPU only). */
 type PairedSide = `paired:${TesseractBackend}`;
 type CliSide = 'cli:own' | 'cli:same';
@@ -118,6 +121,8 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '2' },
     /** Comma-separated tesseract backends (wasm, native), one side each. */
     tesseract: { type: 'string' },
+    /** Comma-separated OCR_PADDLE policies, one side each. */
+    paddle: { type: 'string' },
     'skip-baseline': { type: 'boolean', default: false },
     'skip-program': { type: 'boolean', default: false },
     child: { type: 'string' },
@@ -157,8 +162,8 @@ async function warmPipeline(side: Side, firstFile: string, concurrency: number) 
           engine: config.ocrEngine,
           concurrency,
           langs: config.OCR_LANGS,
-          paddle: config.OCR_PADDLE,
-          tesseract: side.endsWith(':native') ? 'native' : 'wasm',
+          paddle: (side.split(':')[2] as PaddleMode | undefined) ?? config.OCR_PADDLE,
+          tesseract: side.split(':')[1] === 'native' ? 'native' : 'wasm',
           vlm: vlmOptions(config, log),
           vlmSecondOpinion: config.VLM_SECOND_OPINION,
         };
@@ -398,6 +403,13 @@ function tesseractBackends(): TesseractBackend[] {
   return [chooseTesseract(parseConfig({ ...process.env, ROLES: 'api,worker' }).OCR_TESSERACT).backend];
 }
 
+function paddlePolicies(): PaddleMode[] | null {
+  if (!args.paddle) return null;
+  const named = [...new Set(args.paddle.split(',').map((m) => m.trim()))];
+  for (const m of named) if (!['never', 'fallback', 'photos', 'first', 'always'].includes(m)) throw new Error(`--paddle: never, fallback, photos, first or always, not ${m}`);
+  return named as PaddleMode[];
+}
+
 const SIDE_NAMES: Partial<Record<Side, string>> = {
   baseline: 'baseline (tesseract eng, no clean-up)',
   'cli:own': 'tesseract program, its own models (--psm 6 -l eng)',
@@ -462,7 +474,11 @@ async function runParent(): Promise<void> {
   const named = namedSets();
   const model = config.ocrEngine === 'vlm' ? ` (${config.VLM_MODEL} at ${new URL(config.VLM_BASE_URL!).host})` : '';
   const backends = tesseractBackends();
-  const ours = backends.map((b) => `ours:${b}` as const);
+  const policies = paddlePolicies();
+  const ours: Side[] = backends.flatMap((b) => (policies ? policies.map((m) => `ours:${b}:${m}` as const) : [`ours:${b}` as const]));
+  /** Per set, the first side's CPU per receipt ÷ the second's; and each side's CPU-s and receipts over every set. */
+  const cpuRatios: number[] = [];
+  const cpuTotals = new Map<Side, { seconds: number; receipts: number }>();
   // Sides take turns going first, so neither always meets a cold or a warm machine.
   const pipelines: Side[] = [...(args['skip-baseline'] ? [] : (['baseline'] as const)), ...ours];
   // --skip-program: accuracy alone, without the tesseract program's CPU reference (its runs double a full run's time).
@@ -521,6 +537,14 @@ async function runParent(): Promise<void> {
     }
 
     const perReceipt = (side: Side) => reports[side]!.cpuSeconds / reports[side]!.outcomes.length;
+    if (ours.length > 1) {
+      cpuRatios.push(perReceipt(ours[0]!) / perReceipt(ours[1]!));
+      for (const side of ours.slice(0, 2)) {
+        const total = cpuTotals.get(side) ?? { seconds: 0, receipts: 0 };
+        cpuTotals.set(side, { seconds: total.seconds + reports[side]!.cpuSeconds, receipts: total.receipts + reports[side]!.outcomes.length });
+      }
+      console.log(`\n${ours[0]} ÷ ${ours[1]}, CPU-s per receipt: ${perReceipt(ours[0]!).toFixed(2)} ÷ ${perReceipt(ours[1]!).toFixed(2)} = ${cpuRatios.at(-1)!.toFixed(3)} (${order[0]} went first)`);
+    }
     const refs = CLI_SIDES.map((side) => (reports[side]?.outcomes.length ? perReceipt(side) : undefined));
     console.log(`\n| cost | time p50 | time p95 | CPU-s per receipt (process tree) | ÷ program, own models | ÷ program, same models | peak RSS |`);
     console.log('| --- | --- | --- | --- | --- | --- | --- |');
@@ -559,6 +583,15 @@ async function runParent(): Promise<void> {
     }
   }
 
+  if (cpuRatios.length > 0) {
+    const [a, b] = [cpuTotals.get(ours[0]!)!, cpuTotals.get(ours[1]!)!];
+    const sorted = [...cpuRatios].sort((x, y) => x - y);
+    const middle = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+    console.log(
+      `\n${ours[0]} ÷ ${ours[1]}, CPU-s per receipt: median of the per-set paired ratios ${middle.toFixed(3)} (${cpuRatios.map((r) => r.toFixed(3)).join(', ')}); ` +
+        `over all ${a.receipts} receipts ${(a.seconds / a.receipts).toFixed(2)} ÷ ${(b.seconds / b.receipts).toFixed(2)} = ${(a.seconds / a.receipts / (b.seconds / b.receipts)).toFixed(3)}`,
+    );
+  }
   if (sets.length > 0) {
     console.log(`\n## accuracy — ${sets.join(', ')}: per set, per half (tune / report, by a hash of each file's bytes) and per kind`);
     console.log('ready: the pipeline would export it (quality ≥ 0.6, no open flag, the age of the date aside); its precision is how many of those have total, date, merchant and currency right');

@@ -12,7 +12,7 @@ describe('parseConfig', () => {
       storageDir: '/srv/app/.data/uploads',
       ocrEngine: 'local',
       OCR_LANGS: ['eng', 'deu', 'fra', 'spa', 'por', 'ita', 'nld', 'jpn'],
-      OCR_PADDLE: 'photos',
+      OCR_PADDLE: 'first',
       OCR_TESSERACT: 'wasm',
       STORAGE: 'local',
     });

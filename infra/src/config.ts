@@ -122,7 +122,7 @@ export const configSchema = z.object({
    */
   OCR_TESSERACT: z.enum(['auto', 'wasm', 'native']).default('wasm'),
   /** PaddleOCR in the local engine: first for photos (photos), only for pages tesseract reads poorly (fallback), never, or always. */
-  OCR_PADDLE: z.enum(['never', 'fallback', 'photos', 'always']).default('photos'),
+  OCR_PADDLE: z.enum(['never', 'fallback', 'photos', 'first', 'always']).default('first'),
   DOCUMENTAI_PROJECT_ID: z.string().optional(),
   DOCUMENTAI_LOCATION: z.string().default('us'),
   DOCUMENTAI_PROCESSOR_ID: z.string().optional(),

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { extractReceipt, type RecognizedDocument, type RecognizedLine } from '@receipts/common';
+import { extractReceiptWithSources, type RecognizedDocument, type RecognizedLine } from '@receipts/common';
 import { metrics, type Logger } from '@receipts/infra';
 import { lowerImageThreads } from '../background-priority.js';
 import { giveHeapHeadroom } from '../heap-headroom.js';
@@ -24,7 +24,8 @@ export interface LocalOcrOptions {
   langs: string[];
   /**
    * When PaddleOCR reads: never; as the second opinion on pages tesseract reads poorly
-   * (`fallback`); first for photos and second for the rest (`photos`, the default); or always.
+   * (`fallback`); first for photos and second for the rest (`photos`); first for every page,
+   * tesseract giving the second opinion (`first`, the default); or alone (`always`).
    */
   paddle?: PaddleMode;
   /** Orientation, crop, lighting and scale before reading; off only to measure what they bring. */
@@ -37,7 +38,7 @@ export interface LocalOcrOptions {
   secondOpinion?: { engine: OcrEngine; log: Logger };
 }
 
-export type PaddleMode = 'never' | 'fallback' | 'photos' | 'always';
+export type PaddleMode = 'never' | 'fallback' | 'photos' | 'first' | 'always';
 
 /** A prepared document: every page cropped and lit evenly, upright where OSD was asked. */
 interface PreparedDocument extends DecodedDocument {
@@ -83,15 +84,16 @@ interface EngineReading extends Reading {
 /**
  * The local engine: two readers, tesseract (in the language the receipt needs; tesseract.js, or
  * the installed program where there is one) and PaddleOCR.
- * Flat scans go to tesseract first, photos to PaddleOCR first (it reads curved, shaded and small
- * print far better, at a little more CPU); when the first reading is poor (low confidence, no
- * total, date or merchant, or arithmetic that does not hold) the other reader gives a second
- * opinion and whichever reading makes more sense of the receipt is kept.
+ * PaddleOCR reads first (photos, flatbed and thermal scans alike: on the shared sets' tune halves
+ * it read more totals, dates and merchants right than tesseract, for less CPU on photos); when
+ * its reading is poor (low confidence, no total, date or merchant, or arithmetic that does not
+ * hold) tesseract gives a second opinion and whichever reading makes more sense of the receipt
+ * is kept.
  */
 export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
   giveHeapHeadroom();
   const tesseract = options.tesseract === 'native' ? new NativeTesseract(options.concurrency, options.langs) : new TesseractPool(options.concurrency, options.langs);
-  const mode = options.paddle ?? 'photos';
+  const mode = options.paddle ?? 'first';
   let paddle: PaddleOcr | undefined;
   // One set of ONNX sessions per process, loaded on the first hard page.
   const paddleOcr = () => (paddle ??= createPaddleOcr());
@@ -139,7 +141,7 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
   async function readLocally(doc: PreparedDocument, hints: RecognizeHints, signal: AbortSignal): Promise<EngineReading> {
     if (mode === 'never') return readWithTesseract(doc, hints, signal);
     if (mode === 'always') return readWithPaddle(doc, hints, signal);
-    const paddleFirst = mode === 'photos' && doc.photo === true;
+    const paddleFirst = mode === 'first' || (mode === 'photos' && doc.photo === true);
     const [firstReader, secondReader] = paddleFirst ? [readWithPaddle, readWithTesseract] : [readWithTesseract, readWithPaddle];
     let first = await firstReader(doc, hints, signal);
     const now = hints.now ?? new Date();
@@ -215,7 +217,7 @@ async function askSecondOpinion(
     const prepared = await engine.prepare({ ...doc, pages: doc.decoded ?? doc.pages }, signal);
     const recognized = await engine.recognize(prepared, signal, hints);
     // Confidences of different readers are not on one scale; the receipt's sense decides (below).
-    const reading: EngineReading = { doc: recognized, confidence: 1, receipt: extractReceipt(recognized, { currencyCode: hints.currencyCode, now }) };
+    const reading: EngineReading = { doc: recognized, confidence: 1, ...extracted(recognized, hints) };
     const kept = isBetterReading(reading, local, now, false);
     metrics.vlmSecondOpinions.inc({ outcome: kept ? 'kept' : 'discarded' });
     return kept ? reading : local;
@@ -238,7 +240,13 @@ function reading(images: PageImage[], pages: Array<{ lines: PageLine[]; confiden
   );
   const confidence = meanConfidence(pages);
   const doc: RecognizedDocument = { content: lines.map((l) => l.text).join('\n'), documents: [{ confidence, fields: {} }], lines, readBy };
-  return { doc, confidence, receipt: extractReceipt(doc, { currencyCode: hints.currencyCode, now: hints.now }) };
+  return { doc, confidence, ...extracted(doc, hints) };
+}
+
+/** What the rules make of a reading: the receipt and their doubts about its key fields. */
+function extracted(doc: RecognizedDocument, hints: RecognizeHints): Pick<Reading, 'receipt' | 'doubts'> {
+  const { receipt, doubts } = extractReceiptWithSources(doc, { currencyCode: hints.currencyCode, now: hints.now });
+  return { receipt, doubts };
 }
 
 /** The box of a prepared page's pixels on the original page: the bounds of its four mapped corners. */

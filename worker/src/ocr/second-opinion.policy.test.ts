@@ -1,4 +1,4 @@
-import type { ReceiptRecord } from '@receipts/common';
+import { ISSUE_TEXTS, type ReceiptRecord } from '@receipts/common';
 import { describe, expect, it } from 'vitest';
 import { isBetterReading, mayBeTurned, needsSecondOpinion, readingScore } from './second-opinion.policy.js';
 
@@ -25,7 +25,7 @@ describe('needsSecondOpinion', () => {
     ['a total that contradicts subtotal + tax', receipt({ subtotal: 10, tax: 1, total: 17.5 }), 0.9, true],
     ['a total that agrees with subtotal + tax', receipt({ subtotal: 11.5, tax: 1, total: 12.5 }), 0.9, false],
   ])('%s → %s', (_, r, confidence, expected) => {
-    expect(needsSecondOpinion({ receipt: r, confidence })).toBe(expected);
+    expect(needsSecondOpinion({ receipt: r, confidence, doubts: [] })).toBe(expected);
   });
 });
 
@@ -42,7 +42,7 @@ describe('mayBeTurned', () => {
 
 describe('isBetterReading', () => {
   const better = (a: ReceiptRecord, ca: number, b: ReceiptRecord, cb: number, same = false) =>
-    isBetterReading({ receipt: a, confidence: ca }, { receipt: b, confidence: cb }, now, same);
+    isBetterReading({ receipt: a, confidence: ca, doubts: [] }, { receipt: b, confidence: cb, doubts: [] }, now, same);
   it('takes the reading that found the total over a more confident one that did not', () => {
     expect(better(receipt(), 0.5, receipt({ total: null }), 0.95)).toBe(true);
     expect(better(receipt({ total: null }), 0.95, receipt(), 0.5)).toBe(false);
@@ -58,6 +58,12 @@ describe('isBetterReading', () => {
     expect(better(receipt(), 0.7, receipt(), 0.9, true)).toBe(false);
   });
   it('counts validation issues against a reading', () => {
-    expect(readingScore({ receipt: receipt({ date: '1999-01-01' }), confidence: 1 }, now)).toBeLessThan(readingScore({ receipt: receipt(), confidence: 1 }, now));
+    expect(readingScore({ receipt: receipt({ date: '1999-01-01' }), confidence: 1, doubts: [] }, now)).toBeLessThan(readingScore({ receipt: receipt(), confidence: 1, doubts: [] }, now));
+  });
+  it('takes the reading whose key fields the receipt confirms over one that only found values', () => {
+    const found = { receipt: receipt(), confidence: 0.9, doubts: [ISSUE_TEXTS.totalUnconfirmed, ISSUE_TEXTS.merchantBelowHeader] };
+    const confirmed = { receipt: receipt(), confidence: 0.6, doubts: [ISSUE_TEXTS.merchantUnconfirmed] };
+    expect(isBetterReading(confirmed, found, now, false)).toBe(true);
+    expect(isBetterReading(found, confirmed, now, false)).toBe(false);
   });
 });

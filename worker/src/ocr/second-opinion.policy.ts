@@ -7,6 +7,8 @@ export interface Reading {
   receipt: ReceiptRecord;
   /** The engine's own mean confidence, 0..1. */
   confidence: number;
+  /** The extraction's doubts about the key fields (a total nothing confirms, a merchant below the header, …). */
+  doubts: readonly string[];
 }
 
 /**
@@ -40,7 +42,8 @@ export function mayBeTurned(reading: { readBy?: string; confidence: number }): b
 
 /**
  * How much of a receipt a reading makes sense of: the key fields found and the arithmetic that
- * holds, less the issues validation raises.
+ * holds, less the issues validation raises and the doubts about its key fields (a garbled reading
+ * finds values too, but little on the receipt confirms them).
  */
 export function readingScore(reading: Reading, now: Date): number {
   const { receipt } = reading;
@@ -49,7 +52,7 @@ export function readingScore(reading: Reading, now: Date): number {
   if (receipt.date) score += 2;
   if (receipt.merchantName) score += 1;
   if (receipt.subtotal != null && receipt.tax != null && receipt.total != null && totalMismatch(receipt) === null) score += 2;
-  return score - validateReceipt(receipt, now).length;
+  return score - validateReceipt(receipt, now).length - reading.doubts.length;
 }
 
 /**
