@@ -106,6 +106,9 @@ describe('merchant across countries and photos', () => {
     [['さくら商事株式会社', '電話 06-1234-5678'], 'さくら商事株式会社'],
     // An address, a phone number or a currency column header is never the name.
     [['EUR', 'Von-Humboldt-Str. 9', 'Tel. 0221 5550123'], null],
+    // A Malay industrial estate is an address line, not a name.
+    [['M. K. B. (M) SDN BHD', '(CO.REG:123456-X)', 'LOT 12, JALAN INDAH 3,', 'KAWASAN PERINDUSTRIAN SRI MAJU'], 'M. K. B. (M) SDN BHD'],
+    [['KAWASAN PERINDUSTRIAN SRI MAJU', 'LIM AH CHONG'], 'LIM AH CHONG'],
   ])('%j → %s', (lines, name) => {
     expect(findMerchant(undefined, lines)?.name ?? null).toBe(name);
   });
@@ -121,6 +124,9 @@ describe('merchant across countries and photos', () => {
     ['EUR', true],
     ['GREEN LEAF MARKET', false],
     ['ミドリ川端店', false],
+    ['a y . b q z', true],
+    // Initials OCR spaced out, in a registered name: its legal form says it is a name.
+    ['K. L. Y. (M) SDN BHD', false],
   ])('junk %j → %s', (line, junk) => {
     expect(isJunkLine(line)).toBe(junk);
   });

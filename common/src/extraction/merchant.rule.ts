@@ -134,7 +134,8 @@ export function isJunkLine(line: string): boolean {
   // Japanese names are one long "word"; Latin names have a word of three letters or more.
   if (longest < 3) return true;
   const tiny = words.filter((w) => letterCount(w) <= 2).length;
-  return words.length >= 4 && tiny / words.length > 0.5;
+  // Initials OCR spaced out stand in a company's registered name ("A. B.C. (M) SDN BHD"): its legal form says it is a name.
+  return words.length >= 4 && tiny / words.length > 0.5 && !LEGAL_FORM.test(line);
 }
 
 /**

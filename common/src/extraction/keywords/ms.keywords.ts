@@ -26,7 +26,7 @@ export const MS_KEYWORDS: KeywordTable = {
   business: ['sdn\\.?\\s*bhd', 's\\/b', 'bhd', 'berhad', 'restoran', 'kedai', 'syarikat', 'perniagaan', 'kopitiam'],
   greeting: ['terima\\s*kasih', 'selamat\\s*datang'],
   documentTitle: ['resit(\\s*rasmi)?', 'invois(\\s*cukai)?'],
-  address: ['jalan', 'jln', 'taman', 'lorong', 'lrg', 'persiaran', 'kampung'],
+  address: ['jalan', 'jln', 'taman', 'lorong', 'lrg', 'persiaran', 'kampung', 'kawasan'],
   contact: ['faks'],
   servedBy: ['juruwang'],
   staff: ['kaunter', 'meja'],
