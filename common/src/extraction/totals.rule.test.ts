@@ -143,6 +143,12 @@ describe('totals in every language', () => {
   });
 });
 
+describe('a label glued to the digits before it', () => {
+  it('reads the total PaddleOCR printed without its space ("16BALANCE DUE")', () => {
+    expect(findTotals(lines('RADISHES 1LB 1.49 *\nTOTAL TAX 0.00\n16BALANCE DUE 24.80')).total).toBe(24.8);
+  });
+});
+
 describe('cents printed alone and deductions among the items', () => {
   it.each<[string, string, Partial<Record<'total' | 'tax' | 'discount', number | null>>]>([
     ['a tax under a dollar printed as cents alone (us)', 'SUBTOTAL 2.00\nSALES TAX .26\nTOTAL 2.26', { total: 2.26, tax: 0.26 }],

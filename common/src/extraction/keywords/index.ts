@@ -35,7 +35,7 @@ export function keywordSource(kind: KeywordKind, tables: readonly KeywordTable[]
   const spaced = tables.filter((t) => !t.noWordBoundaries).flatMap((t) => t[kind]);
   const unspaced = tables.filter((t) => t.noWordBoundaries).flatMap((t) => t[kind]);
   const parts: string[] = [];
-  if (spaced.length > 0) parts.push(`(?<![\\p{L}\\p{N}])(?:${spaced.join('|')})(?![\\p{L}])`);
+  if (spaced.length > 0) parts.push(`(?<![\\p{L}])(?:${spaced.join('|')})(?![\\p{L}])`);
   if (unspaced.length > 0) parts.push(`(?:${unspaced.join('|')})`);
   return parts.length > 0 ? parts.join('|') : '(?!)';
 }
