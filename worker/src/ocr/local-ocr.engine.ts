@@ -7,7 +7,8 @@ import { guessOrientation, turnPage } from '../document/orientation.step.js';
 import { orientPrepared, preparePage, type PreparedPage } from '../document/prepare-page.js';
 import { firstPassLanguages, mayBeOtherScript, retryLanguages } from './language.choice.js';
 import { originalPoint, type DecodedDocument, type OcrEngine, type PageImage, type PageLine, type RecognizeHints } from './ocr-engine.js';
-import { createPaddleOcr, PaddleTimeoutError, type PaddleOcr } from './paddle-ocr.engine.js';
+import { PaddleTimeoutError, type PaddleOcr } from './paddle-ocr.engine.js';
+import { createPaddlePool } from './paddle-ocr.pool.js';
 import { readingOrder } from './reading-order.js';
 import { closeOrientationDetector } from './orientation.detector.js';
 import { isBetterReading, mayBeTurned, needsSecondOpinion, type Reading } from './second-opinion.policy.js';
@@ -95,8 +96,8 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
   const tesseract = options.tesseract === 'native' ? new NativeTesseract(options.concurrency, options.langs) : new TesseractPool(options.concurrency, options.langs);
   const mode = options.paddle ?? 'first';
   let paddle: PaddleOcr | undefined;
-  // One set of ONNX sessions per process, loaded on the first hard page.
-  const paddleOcr = () => (paddle ??= createPaddleOcr());
+  // A reader (ONNX sessions on a thread) per job slot, each loaded on the first page it is given.
+  const paddleOcr = () => (paddle ??= createPaddlePool(options.concurrency));
 
   async function readWithTesseract(doc: PreparedDocument, hints: RecognizeHints, signal: AbortSignal): Promise<EngineReading> {
     const read = async (languages: string[]) => {
@@ -190,8 +191,8 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
       // OSD's tesseract.js worker (1.7 CPU-s to start) starts on the first page a clean-up asks
       // which way up it is: a blank page, asked the way every page is, starts it.
       if (options.cleanUp !== false) await guessOrientation({ image: blank, width: 64, height: 64 }, { signal });
-      // PaddleOCR's sessions load with the first page it reads: a blank page loads them.
-      if (mode !== 'never') await paddleOcr().recognizePage(blank, signal);
+      // PaddleOCR's sessions load with the first page a reader reads: a blank page at once for each job slot loads every reader's.
+      if (mode !== 'never') await Promise.all(Array.from({ length: options.concurrency }, () => paddleOcr().recognizePage(blank, signal)));
     },
     async close() {
       await Promise.allSettled([tesseract.close(), paddle?.close(), closeOrientationDetector()]);
