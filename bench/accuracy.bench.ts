@@ -34,7 +34,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { extractReceipt, ISSUE_TEXTS, isExportValid, sniffMimeType, type ReceiptRecord, type RecognizedDocument } from '@receipts/common';
-import { ConfigError, parseConfig } from '@receipts/infra';
+import { ConfigError, configSchema, parseConfig } from '@receipts/infra';
 import { pino } from 'pino';
 import { runPipeline } from '@receipts/worker';
 // The built worker, as the service runs it (its sources through tsx pay for helpers the build does not emit).
@@ -43,6 +43,7 @@ import type { TesseractBackend } from '../worker/dist/ocr/tesseract.reader.js';
 import type { PaddleMode } from '../worker/dist/ocr/local-ocr.engine.js';
 import { LstmTessdata } from '../worker/dist/ocr/tessdata.js';
 import { accuracyRows, readiness, TABLE_HEADER, type ScoredReceipt } from './accuracy-table.js';
+import { describeVerdict, pairedRatios } from './paired-verdict.js';
 import { processTreeCpuSeconds, reapedCpuSeconds } from './process-cpu.js';
 import { matchItems, type ItemTally } from '../tests/support/line-items.js';
 import {
@@ -405,8 +406,9 @@ function tesseractBackends(): TesseractBackend[] {
 
 function paddlePolicies(): PaddleMode[] | null {
   if (!args.paddle) return null;
+  const modes: readonly string[] = configSchema.shape.OCR_PADDLE.unwrap().options;
   const named = [...new Set(args.paddle.split(',').map((m) => m.trim()))];
-  for (const m of named) if (!['never', 'fallback', 'photos', 'first', 'always'].includes(m)) throw new Error(`--paddle: never, fallback, photos, first or always, not ${m}`);
+  for (const m of named) if (!modes.includes(m)) throw new Error(`--paddle: ${modes.join(', ')}, not ${m}`);
   return named as PaddleMode[];
 }
 
@@ -476,8 +478,8 @@ async function runParent(): Promise<void> {
   const backends = tesseractBackends();
   const policies = paddlePolicies();
   const ours: Side[] = backends.flatMap((b) => (policies ? policies.map((m) => `ours:${b}:${m}` as const) : [`ours:${b}` as const]));
-  /** Per set, the first side's CPU per receipt ÷ the second's; and each side's CPU-s and receipts over every set. */
-  const cpuRatios: number[] = [];
+  /** Per set, each of the first two sides' CPU per receipt; and their CPU-s and receipts over every set. */
+  const cpuPerSet: [number[], number[]] = [[], []];
   const cpuTotals = new Map<Side, { seconds: number; receipts: number }>();
   // Sides take turns going first, so neither always meets a cold or a warm machine.
   const pipelines: Side[] = [...(args['skip-baseline'] ? [] : (['baseline'] as const)), ...ours];
@@ -538,12 +540,13 @@ async function runParent(): Promise<void> {
 
     const perReceipt = (side: Side) => reports[side]!.cpuSeconds / reports[side]!.outcomes.length;
     if (ours.length > 1) {
-      cpuRatios.push(perReceipt(ours[0]!) / perReceipt(ours[1]!));
+      cpuPerSet[0].push(perReceipt(ours[0]!));
+      cpuPerSet[1].push(perReceipt(ours[1]!));
       for (const side of ours.slice(0, 2)) {
         const total = cpuTotals.get(side) ?? { seconds: 0, receipts: 0 };
         cpuTotals.set(side, { seconds: total.seconds + reports[side]!.cpuSeconds, receipts: total.receipts + reports[side]!.outcomes.length });
       }
-      console.log(`\n${ours[0]} ÷ ${ours[1]}, CPU-s per receipt: ${perReceipt(ours[0]!).toFixed(2)} ÷ ${perReceipt(ours[1]!).toFixed(2)} = ${cpuRatios.at(-1)!.toFixed(3)} (${order[0]} went first)`);
+      console.log(`\n${ours[0]} ÷ ${ours[1]}, CPU-s per receipt: ${perReceipt(ours[0]!).toFixed(2)} ÷ ${perReceipt(ours[1]!).toFixed(2)} = ${(perReceipt(ours[0]!) / perReceipt(ours[1]!)).toFixed(3)} (${order[0]} went first)`);
     }
     const refs = CLI_SIDES.map((side) => (reports[side]?.outcomes.length ? perReceipt(side) : undefined));
     console.log(`\n| cost | time p50 | time p95 | CPU-s per receipt (process tree) | ÷ program, own models | ÷ program, same models | peak RSS |`);
@@ -583,12 +586,11 @@ async function runParent(): Promise<void> {
     }
   }
 
-  if (cpuRatios.length > 0) {
+  if (cpuPerSet[0].length > 0) {
     const [a, b] = [cpuTotals.get(ours[0]!)!, cpuTotals.get(ours[1]!)!];
-    const sorted = [...cpuRatios].sort((x, y) => x - y);
-    const middle = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+    const ratios = pairedRatios(...cpuPerSet);
     console.log(
-      `\n${ours[0]} ÷ ${ours[1]}, CPU-s per receipt: median of the per-set paired ratios ${middle.toFixed(3)} (${cpuRatios.map((r) => r.toFixed(3)).join(', ')}); ` +
+      `\n${ours[0]} ÷ ${ours[1]}, CPU-s per receipt, median of the per-set paired ratios (${ratios.map((r) => r.toFixed(3)).join(', ')}): ${describeVerdict(ratios, { atMost: 1.1 }, (x) => x.toFixed(3), 'sets')}; ` +
         `over all ${a.receipts} receipts ${(a.seconds / a.receipts).toFixed(2)} ÷ ${(b.seconds / b.receipts).toFixed(2)} = ${(a.seconds / a.receipts / (b.seconds / b.receipts)).toFixed(3)}`,
     );
   }

@@ -121,7 +121,7 @@ export const configSchema = z.object({
    * running, costs about a quarter less CPU a receipt: README, "Extraction").
    */
   OCR_TESSERACT: z.enum(['auto', 'wasm', 'native']).default('wasm'),
-  /** PaddleOCR in the local engine: first for photos (photos), only for pages tesseract reads poorly (fallback), never, or always. */
+  /** PaddleOCR in the local engine: first for every page, tesseract the second opinion (first); first for photos only (photos); only for pages tesseract reads poorly (fallback); never; or alone (always). */
   OCR_PADDLE: z.enum(['never', 'fallback', 'photos', 'first', 'always']).default('first'),
   DOCUMENTAI_PROJECT_ID: z.string().optional(),
   DOCUMENTAI_LOCATION: z.string().default('us'),
