@@ -1,19 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { LineItem } from '@receipts/common';
 import { nameSimilarity } from './sroie.js';
 
-/** Line items labelled by hand for receipts of ../shared (descriptions and amounts only). */
+/** A receipt's labelled line items, as its set's labels give them (descriptions and amounts). */
 export interface LabelledItems {
-  set: 'world' | 'sroie';
-  file: string;
   items: Array<{ description: string; amount: number }>;
-}
-
-const fixturePath = path.resolve(import.meta.dirname, '../../common/src/extraction/fixtures/line-items.fixture.json');
-
-export function loadLineItemLabels(): LabelledItems[] {
-  return existsSync(fixturePath) ? (JSON.parse(readFileSync(fixturePath, 'utf8')) as LabelledItems[]) : [];
 }
 
 /** A found item counts when its amount is exact and its description similar (≥ 0.6); each label matches once. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ReceiptRecord } from '@receipts/common';
-import { loadLineItemLabels, type LabelledItems } from './line-items.js';
+import type { LabelledItems } from './line-items.js';
 import { receiptsDir } from './service-process.js';
 import { labelDate, labelTotal, MERCHANT_SIMILARITY, nameSimilarity, type SroieLabel } from './sroie.js';
 import type { WorldLabel } from './receipts-world.js';
@@ -80,7 +80,6 @@ const secondaryOf = (l: Partial<Record<'subtotal' | 'tax' | 'tip', number>>) =>
 export function loadSet(set: SetName): LabelledReceipt[] {
   if (!setAvailable(set)) return [];
   const dir = SET_DIRS[set];
-  const fixture = new Map(loadLineItemLabels().map((l) => [`${l.set}/${l.file}`, l.items]));
   const base = (file: string) => {
     const full = path.join(dir, file);
     return { set, file, path: full, half: halfOfBytes(readFileSync(full)) };
@@ -95,7 +94,6 @@ export function loadSet(set: SetName): LabelledReceipt[] {
       dates: [labelDate(l)].filter((d): d is string => d !== null),
       merchants: [l.company],
       secondary: {},
-      items: fixture.get(`sroie/${l.file}`),
     }));
   }
   if (set === 'world') {
@@ -108,7 +106,6 @@ export function loadSet(set: SetName): LabelledReceipt[] {
       dates: [l.date_iso, ...(l.date_iso_alts ?? [])].filter((d): d is string => !!d),
       merchants: [l.company, ...(l.company_alts ?? [])],
       secondary: secondaryOf(l),
-      items: fixture.get(`world/${l.file}`),
     }));
   }
   return readLabels<MoreLabel>(set).map((l) => ({
