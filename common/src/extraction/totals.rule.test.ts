@@ -161,6 +161,20 @@ describe('cents printed alone and deductions among the items', () => {
   });
 });
 
+describe('a subtotal the tax makes into the total', () => {
+  it.each<[string, string, number | null]>([
+    ['its label garbled past reading, above the tax', 'FISH TACO 7.50\nSOUP 4.25\nSvb/7tI 11.75\nTax 0.94\nTOTAL 12.69', 11.75],
+    ['labelled with a word that is not a subtotal word', 'PAD THAI 9.00\nAmount : 9.00\nTAX(8%) : 0.72\nTOTAL: 9.72', 9],
+    ['under the tax line, as a total before tax', 'CREPE 6.00\nTVA 10,00% 0.60\nMontant H.T. 6.00\nTOTAL 6.60', 6],
+    ['not a line whose amount the tax does not make into the total', 'BAGEL 3.10\nMUFFIN 2.40\nTax 0.44\nTOTAL 5.94', null],
+    ['not a tip above the tax', 'MEAL 20.00\nTIP 5.00\nTax 1.60\nTOTAL 26.60', null],
+    ['the abbreviation tills print ("SUBTTL")', 'NOODLES 8.90\nRICE 10.50\nSUBTTL 19.40\nGST 1.36\nTOTAL 20.76', 19.4],
+    ['of several subtotals, the one the tax makes into the total', 'BURGER 6.00\nFood Sub-Total 6.00\nCoupon -0.50\nOther Sub-Total -0.50\nSUB TOTAL 5.50\nSales Tax 0.44\nTOTAL: 5.94', 5.5],
+  ])('%s', (_case, text, subtotal) => {
+    expect(findTotals(lines(text)).subtotal).toBe(subtotal);
+  });
+});
+
 describe('tax from a rate line the sums confirm', () => {
   it.each<[string, string, number | null]>([
     ['the rate\'s share of a VAT-inclusive total, the tax word garbled (fr)', 'TOTAL EUR 30.00\ndont TVQ (20%) EUR 5.00', 5],

@@ -328,6 +328,7 @@ export function findTotalsWithSources(
   const cards: Array<{ amount: number; line: number }> = [];
   let change: number | null = null;
   const taxLines: TaxLine[] = [];
+  const subtotals: Array<{ amount: number; line: number }> = [];
   let roundingSeen = false;
   let sumSeen = false;
   let derived: number | null = null;
@@ -352,6 +353,7 @@ export function findTotalsWithSources(
     if (kind === 'discount' && !sumSeen && (found.amount < 0 || underItem(i))) return;
     if (TOTAL_KINDS.has(kind) || kind === 'subtotal') sumSeen = true;
     first[kind] ??= found;
+    if (kind === 'subtotal') subtotals.push(found);
     if (TOTAL_KINDS.has(kind)) vote(found.amount, found.line, kind as VoteFeature, ...(roundingSeen ? (['afterRounding'] as const) : []));
     // An adjustment is a coin at most; a larger amount on a rounding line is the rounded total.
     if (kind === 'rounding' && Math.abs(found.amount) > MAX_ROUNDING) vote(found.amount, found.line, 'rounding');
@@ -408,6 +410,9 @@ export function findTotalsWithSources(
     votes.delete(c.amount);
     first.subtotal ??= { amount: c.amount, line: c.line };
   }
+  // Several subtotals ("Food Sub-Total", "Other Sub-Total", "SUB TOTAL"): the one the tax makes into a printed total, else the first.
+  const taxed = first.tax && subtotals.length > 1 ? subtotals.find((s) => votes.has(round2(s.amount + first.tax!.amount))) : undefined;
+  if (taxed) first.subtotal = taxed;
   const subtotal = first.subtotal?.amount ?? null;
   const discount = first.discount ? Math.abs(first.discount.amount) : null;
   const tip = first.tip?.amount ?? null;
@@ -454,9 +459,13 @@ export function findTotalsWithSources(
   const tax = decided && completedTax(decided, [...taxLines, ...rateLines], { subtotal, total, tip, discount }, currency);
   // The total illegible but the subtotal and its tax read: they make it.
   if (evidence.fromSubtotal && tax && tax.amount > 0 && tax.line > first.subtotal!.line) total = round2(subtotal! + tax.amount + (tip ?? 0) - (discount ?? 0));
+  // A subtotal whose label OCR garbled ("Sub/Tt1 31.24", "Amount : 27.15"): the amount beside the tax that it makes into the total.
+  const besideTax = subtotal === null && tax && tax.amount > 0 && total !== null ? subtotalBesideTax(lines, kinds, tax, round2(total - (tip ?? 0) + (discount ?? 0)), read) : null;
+  if (besideTax) first.subtotal = besideTax;
+  const printedSubtotal = subtotal ?? besideTax?.amount ?? null;
   const totals: TextTotals = {
     total,
-    subtotal: subtotal !== null && total !== null && subtotal > total + 0.005 && discount === null ? null : subtotal,
+    subtotal: printedSubtotal !== null && total !== null && printedSubtotal > total + 0.005 && discount === null ? null : printedSubtotal,
     tax: tax?.amount ?? null,
     tip,
     discount: discount !== null && total !== null && discount > total ? null : discount,
@@ -470,6 +479,32 @@ export function findTotalsWithSources(
   // The first line labelled as tax, with or without an amount read (-1: none): a tax the sums may still give.
   const rates = tax ? taxRates(tax, table, taxLines, totals) : [];
   return { totals, sources, contradicted, taxLabelLine: kinds.indexOf('tax'), evidence, candidates, rates };
+}
+
+/** Line kinds a subtotal with a garbled label may read as: none, a total that the tax is added to, or a net amount. */
+const SUBTOTAL_LOOKALIKES = new Set<string | null>([null, 'ignore', ...TOTAL_KINDS]);
+
+/**
+ * The priced line just above the tax line, or just under it, whose one amount and the tax make
+ * the total (before tip and discount): the subtotal, whatever its label reads as.
+ */
+export function subtotalBesideTax(
+  lines: readonly string[],
+  kinds: ReadonlyArray<string | null>,
+  tax: { amount: number; line: number },
+  beforeTax: number,
+  read: AmountReader = amountsIn,
+): { amount: number; line: number } | null {
+  const net = round2(beforeTax - tax.amount);
+  if (net <= 0) return null;
+  const above = lines.findLastIndex((l, j) => j < tax.line && read(l).length > 0);
+  const under = lines.findIndex((l, j) => j > tax.line && read(l).length > 0);
+  for (const j of [above, under]) {
+    if (j < 0 || !SUBTOTAL_LOOKALIKES.has(kinds[j]!)) continue;
+    const amounts = read(withoutRates(lines[j]!));
+    if (amounts.length === 1 && near(amounts[0]!, net)) return { amount: amounts[0]!, line: j };
+  }
+  return null;
 }
 
 interface TaxLine {

@@ -15,7 +15,7 @@ export const EN_KEYWORDS: KeywordTable = {
     'amount\\s*(due|payable|to\\s*pay)', 'balance\\s*(due|to\\s*pay)', `${OCR_TOTAL}\\s*after\\s*(adj|round)`, `rounded\\s*${OCR_TOTAL}`,
     `${OCR_TOTAL}\\s*rounded`, 'to\\s*pay',
   ],
-  subtotal: [`sub[\\s-]*${OCR_TOTAL}`, `${OCR_TOTAL}\\s*before`, 'amount\\s*before', `${OCR_TOTAL}\\s*excl`],
+  subtotal: [`sub[\\s-]*${OCR_TOTAL}`, 'sub[\\s/-]*tt[l1]', `${OCR_TOTAL}\\s*before`, 'amount\\s*before', `${OCR_TOTAL}\\s*excl`],
   tax: ['tax', 'vat', 'gst', 'hst', 'pst', 'qst', 'sst', 'cgst', 'sgst', 'igst', 'sales\\s*tax', 'service\\s*tax'],
   taxIncluded: ['incl(uded|uding|usive)?\\.?', 'inc\\.?'],
   tip: ['tip', 'tips', 'gratuity', 'service\\s*charge'],
