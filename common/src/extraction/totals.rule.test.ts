@@ -175,6 +175,18 @@ describe('a subtotal the tax makes into the total', () => {
   });
 });
 
+describe('a rate table that makes the total', () => {
+  it('states the tax even above the rates of a currency that was only assumed', () => {
+    // Dollars assumed for a receipt that prints no currency: a 17.5 % rate is no US sales tax, but the table adds up.
+    const text = 'CURRY 80.00\nTotal Amount 94.00\nVAT Analysis Net VAT Gross\nA = VAT @ 17.5 80.00 14.00 94.00';
+    expect(findTotals(lines(text), undefined, 'USD').tax).toBe(14);
+  });
+  it('leaves a table that does not make the total to the usual rates', () => {
+    const text = 'CURRY 80.00\nTotal Amount 96.00\nVAT Analysis Net VAT Gross\nA = VAT @ 17.5 80.00 14.00 94.00';
+    expect(findTotals(lines(text), undefined, 'USD').tax).toBeNull();
+  });
+});
+
 describe('tax from a rate line the sums confirm', () => {
   it.each<[string, string, number | null]>([
     ['the rate\'s share of a VAT-inclusive total, the tax word garbled (fr)', 'TOTAL EUR 30.00\ndont TVQ (20%) EUR 5.00', 5],

@@ -636,7 +636,9 @@ export function decideTax(lines: readonly TaxLine[], table: RateTable | null, to
     if (plausibleTax(sum, total, currency)) return { amount: sum, line: perRate[0]!.line };
   }
   if (plausible.length > 0 && (!table || plausible[0]!.amount > 0)) return plausible[0]!;
-  return table && plausibleTax(table.tax, total, currency) ? { amount: table.tax, line: table.line } : (plausible[0] ?? null);
+  // A rate table whose gross column makes the total states its tax, whatever the currency's usual rates (which may be a guess).
+  const tableMakesTotal = table !== null && total !== null && near(table.gross, total) && table.tax >= 0;
+  return table && (tableMakesTotal || plausibleTax(table.tax, total, currency)) ? { amount: table.tax, line: table.line } : (plausible[0] ?? null);
 }
 
 export function findTotals(lines: readonly string[], read: AmountReader = amountsIn, currency?: string): TextTotals {
