@@ -57,6 +57,8 @@ describe('decideCurrency: the user’s selection against the receipt’s evidenc
     // A chain that trades in one country; one trading in several places nothing.
     ['Loblaws\n05/11/25\nTOTAL $14.25', undefined, 'CAD'],
     ['Walmart\nTOTAL $12.60', undefined, 'USD'],
+    ['Big W\nTOTAL $12.60', undefined, 'AUD'],
+    ['Bunnings\nTOTAL $12.60', undefined, 'USD'],
     // A yen sign among prices with cents, and no Japanese anywhere, is a misread mark.
     ['GOUDA 2,40\nBRIE 3,15 ¥\nTOTAL 5,55\nEUR', undefined, 'EUR'],
     // Spanish words alone do not make a euro receipt; a foreign-looking VAT id of the wrong length neither.

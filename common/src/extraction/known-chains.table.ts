@@ -66,7 +66,10 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
   ...chains(['IT'], ['Esselunga', 'Conad', 'Coop Italia', 'Carrefour Market', 'Eurospin', 'Pam Panorama', 'Despar', 'Iper']),
   ...chains(['NL', 'BE'], ['Albert Heijn', 'Jumbo', 'Dirk', 'Hoogvliet', 'Colruyt', 'Delhaize', 'Kruidvat', 'HEMA']),
   ...chains(['CH'], ['Coop', 'Migros', 'Denner', 'Volg', 'Manor', 'Globus']),
-  ...chains(['AU', 'NZ'], ['Coles', 'Woolworths', 'IGA', 'Bunnings', 'Kmart', 'Big W', 'Countdown', 'New World', "PAK'nSAVE", 'Chemist Warehouse']),
+  // Each chain where it trades: a chain of one country places the receipt there (and in its currency).
+  ...chains(['AU'], ['Coles', 'Big W']),
+  ...chains(['NZ'], ['Countdown', 'New World', "PAK'nSAVE"]),
+  ...chains(['AU', 'NZ'], ['Woolworths', 'IGA', 'Bunnings', 'Kmart', 'Chemist Warehouse']),
   ...chains(['JP'], [
     ['AEON', 'イオン'], ['Ito-Yokado', 'イトーヨーカドー'], ['Seven-Eleven', 'セブン-イレブン', '7-eleven'],
     ['FamilyMart', 'ファミリーマート'], ['Lawson', 'ローソン'], ['Uniqlo', 'ユニクロ'],
