@@ -54,7 +54,9 @@ export const COUNTRIES: readonly CountryEntry[] = [
       /\b(singapore|pte\.?\s*ltd)\b/i,
       /\+65[\s-]?\d/,
       // A GST registration number with its check letter ("GST Reg No: 20-0301619-D", "M2-0012345-6" has none): Malaysia's are digits only.
-      /\bgst\s*reg(istration)?\.?\s*(no|number)?\.?\s*:?\s*[A-Z]?\d{2}-?\d{5,8}-?[A-Z]\b/i,
+      /\bgst\s*reg(istration)?\.?\s*(n[o0]|number)?\.?\s*:?\s*[A-Z]?\d{2}-?\d{5,8}-?[A-Z]\b/i,
+      // A company's UEN: the year it was registered, five digits and a check letter ("201512345K").
+      /\b(19|20)\d{7}[A-Z]\b/,
     ],
   },
   {

@@ -58,6 +58,10 @@ describe('decideCurrency: the user’s selection against the receipt’s evidenc
     ['Loblaws\n05/11/25\nTOTAL $14.25', undefined, 'CAD'],
     ['Walmart\nTOTAL $12.60', undefined, 'USD'],
     ['Big W\nTOTAL $12.60', undefined, 'AUD'],
+    // Singapore's GST number with "No" read as "N0", and a company's UEN; a Malaysian company number is neither.
+    ['GST REG N0:20-1234567-K\nTOTAL $12.60', undefined, 'SGD'],
+    ['HAWKER HOUSE PTE\nUEN 201512345K\nTOTAL $12.60', undefined, 'SGD'],
+    ['KEDAI MAJU (1234567-X)\nTOTAL $12.60', undefined, 'USD'],
     ['Bunnings\nTOTAL $12.60', undefined, 'USD'],
     // A yen sign among prices with cents, and no Japanese anywhere, is a misread mark.
     ['GOUDA 2,40\nBRIE 3,15 ¥\nTOTAL 5,55\nEUR', undefined, 'EUR'],
