@@ -87,6 +87,11 @@ describe('dates in every layout and language', () => {
     ["chk 1924 Jun28' 1705:36P", false, '2017-06-28'],
     ['JUNO3" 14 2:40PM', false, '2014-06-03'],
     ['Sat Aug 2620173:33 PM', false, '2017-08-26'],
+    // The two-digit year glued to the day and the time, a prime for the apostrophe, and OCR's zero for a month's O.
+    ['Nov141906:12PM', false, '2019-11-14'],
+    ['Nov14′1906:12PM', false, '2019-11-14'],
+    ['0ct021811:05AM', false, '2018-10-02'],
+    ['Nov1412:30', false, null],
     // A month word and digits with no separator and no time after them are no date ("MAYO 300", "JUN 2017 SALE").
     ['MAYO 300', false, null],
     ['MAY 2017', false, null],

@@ -74,11 +74,11 @@ const PATTERNS: Array<{ re: RegExp; read: Reader }> = [
   // May 7, 2018 · August 3 , 2014 · Jun 30,2022 · Mar. 24 2026
   {
     // The day and the year apart: "MAYO 300" (an item and its size) is no date.
-    // "Jun17'13", "Mar06' 16": the year's apostrophe (or OCR's quote) alone parts it from the day; "Aug 2620173:33 PM":
-    // nothing does, a time following. OCR reads a day's 0 as O ("JUNO3' 14"). A year of four digits is 19xx or 20xx,
-    // so "Dec26'0707:26PM" is 2007 at 07:26.
+    // "Jun17'13", "Mar06' 16": the year's apostrophe (or OCR's quote or prime) alone parts it from the day; "Aug 2620173:33 PM",
+    // "Aug081907:33PM" (a day of two digits): nothing does, a time following. OCR reads a day's 0 as O ("JUNO3' 14"). A year of four digits is
+    // 19xx or 20xx and never a time's hour, so "Dec26'0707:26PM" is 2007 at 07:26 and "Aug081907:33PM" 2019 at 07:33.
     re: new RegExp(
-      `(?<![\\p{L}])(${MONTH_WORD})\\.?\\s*([O0-3]?\\d)(?:st|nd|rd|th)?(?:\\s*[,.]\\s*['’"]?|\\s+['’"]?|['’"]\\s*|(?=(?:19|20)\\d{2}[0-2]?\\d:[0-5]\\d))((?:19|20)\\d{2}|\\d{2})${YEAR_END}`,
+      `(?<![\\p{L}])(${MONTH_WORD})\\.?\\s*([O0-3]?\\d)(?:st|nd|rd|th)?(?:\\s*[,.]\\s*['’′"]?|\\s+['’′"]?|['’′"]\\s*|(?=(?:19|20)\\d{2}[0-2]?\\d:[0-5]\\d)|(?<=[\\p{L}.\\s][O0-3]\\d)(?=\\d{2}[0-2]?\\d:[0-5]\\d))((?:19|20)\\d{2}(?!:)|\\d{2})${YEAR_END}`,
       'iu',
     ),
     read: (g) => sure(iso(expandYear(Number(g[3])), monthOf(g[1]!)!, Number(g[2]!.replace(/O/i, '0')))),
@@ -106,7 +106,9 @@ const PATTERNS: Array<{ re: RegExp; read: Reader }> = [
 ];
 
 /** Every date printed in `line`, left to right (one per place). */
-export function datesIn(line: string, dayFirst: boolean): DateMatch[] {
+export function datesIn(printed: string, dayFirst: boolean): DateMatch[] {
+  // OCR reads the O of a month as a zero ("0ct30"); the same length, so places stay where they were.
+  const line = printed.replace(/(?<![\p{L}\d])0(?=(ct|kt)\p{L}*\.?\s*\d)/giu, 'O');
   const found: DateMatch[] = [];
   for (const { re, read } of PATTERNS) {
     for (const match of line.matchAll(new RegExp(re.source, `${re.flags}g`))) {
