@@ -82,11 +82,11 @@ describe('dates in every layout and language', () => {
     ['27.10.2025 17:15', true, '2025-10-27'],
     ['12 06 2011', true, '2011-06-12'],
     // Tills that print "Mon DD'YY" with the time glued on, and OCR's quote and O for the apostrophe and 0.
-    ["Chk 7545 Dec26'0707:26PM Gst 0", false, '2007-12-26'],
-    ["Mar06' 16 05:47PM", false, '2016-03-06'],
-    ["chk 1924 Jun28' 1705:36P", false, '2017-06-28'],
-    ['JUNO3" 14 2:40PM', false, '2014-06-03'],
-    ['Sat Aug 2620173:33 PM', false, '2017-08-26'],
+    ["Chk 3318 Feb17'0809:41PM Gst 2", false, '2008-02-17'],
+    ["Apr04' 12 11:20AM", false, '2012-04-04'],
+    ["chk 6620 Sep19' 1511:02A", false, '2015-09-19'],
+    ['MAYO7" 13 6:15PM', false, '2013-05-07'],
+    ['Fri Jul 1420184:05 PM', false, '2018-07-14'],
     // The two-digit year glued to the day and the time, a prime for the apostrophe, and OCR's zero for a month's O.
     ['Nov141906:12PM', false, '2019-11-14'],
     ['Nov14′1906:12PM', false, '2019-11-14'],

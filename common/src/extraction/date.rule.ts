@@ -46,7 +46,7 @@ type Reader = (g: RegExpExecArray, dayFirst: boolean) => Omit<DateMatch, 'index'
 
 /**
  * Where a year may end: not inside a longer number or an amount ("12.50"), but a time may follow it
- * glued on, as tills print "Dec26'0707:26PM" and "05 February 201715:45", or after a comma ("07/05/08,02:35 PM").
+ * glued on, as tills print "Feb17'0809:41PM" and "11 March 201814:20", or after a comma ("03/11/09,04:15 PM").
  */
 const YEAR_END = '(?:(?![\\d]|[.,]\\d)|(?=[0-2]?\\d:[0-5]\\d)|(?=,\\s?[0-2]?\\d:[0-5]\\d))';
 const sure = (date: string | null) => (date ? { date, ambiguous: false } : null);
@@ -74,9 +74,9 @@ const PATTERNS: Array<{ re: RegExp; read: Reader }> = [
   // May 7, 2018 · August 3 , 2014 · Jun 30,2022 · Mar. 24 2026
   {
     // The day and the year apart: "MAYO 300" (an item and its size) is no date.
-    // "Jun17'13", "Mar06' 16": the year's apostrophe (or OCR's quote or prime) alone parts it from the day; "Aug 2620173:33 PM",
-    // "Aug081907:33PM" (a day of two digits): nothing does, a time following. OCR reads a day's 0 as O ("JUNO3' 14"). A year of four digits is
-    // 19xx or 20xx and never a time's hour, so "Dec26'0707:26PM" is 2007 at 07:26 and "Aug081907:33PM" 2019 at 07:33.
+    // "Sep19'15", "Apr04' 12": the year's apostrophe (or OCR's quote or prime) alone parts it from the day; "Jul 1420184:05 PM",
+    // "Nov141906:12PM" (a day of two digits): nothing does, a time following. OCR reads a day's 0 as O ("MAYO7' 13"). A year of
+    // four digits is 19xx or 20xx and never a time's hour, so "Feb17'0809:41PM" is 2008 at 09:41 and "Nov141906:12PM" 2019 at 06:12.
     re: new RegExp(
       `(?<![\\p{L}])(${MONTH_WORD})\\.?\\s*([O0-3]?\\d)(?:st|nd|rd|th)?(?:\\s*[,.]\\s*['’′"]?|\\s+['’′"]?|['’′"]\\s*|(?=(?:19|20)\\d{2}[0-2]?\\d:[0-5]\\d)|(?<=[\\p{L}.\\s][O0-3]\\d)(?=\\d{2}[0-2]?\\d:[0-5]\\d))((?:19|20)\\d{2}(?!:)|\\d{2})${YEAR_END}`,
       'iu',
@@ -107,7 +107,7 @@ const PATTERNS: Array<{ re: RegExp; read: Reader }> = [
 
 /** Every date printed in `line`, left to right (one per place). */
 export function datesIn(printed: string, dayFirst: boolean): DateMatch[] {
-  // OCR reads the O of a month as a zero ("0ct30"); the same length, so places stay where they were.
+  // OCR reads the O of a month as a zero ("0ct02"); the same length, so places stay where they were.
   const line = printed.replace(/(?<![\p{L}\d])0(?=(ct|kt)\p{L}*\.?\s*\d)/giu, 'O');
   const found: DateMatch[] = [];
   for (const { re, read } of PATTERNS) {
