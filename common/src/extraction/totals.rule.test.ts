@@ -169,7 +169,7 @@ describe('a subtotal the tax makes into the total', () => {
     ['not a line whose amount the tax does not make into the total', 'BAGEL 3.10\nMUFFIN 2.40\nTax 0.44\nTOTAL 5.94', null],
     ['not a tip above the tax', 'MEAL 20.00\nTIP 5.00\nTax 1.60\nTOTAL 26.60', null],
     ['the abbreviation tills print ("SUBTTL")', 'NOODLES 8.90\nRICE 10.50\nSUBTTL 19.40\nGST 1.36\nTOTAL 20.76', 19.4],
-    ['of several subtotals, the one the tax makes into the total', 'BURGER 6.00\nFood Sub-Total 6.00\nCoupon -0.50\nOther Sub-Total -0.50\nSUB TOTAL 5.50\nSales Tax 0.44\nTOTAL: 5.94', 5.5],
+    ['of several subtotals, the one the tax makes into the total', 'BURGER 6.00\nKitchen Sub-Total 6.00\nCoupon -0.50\nPromo Sub-Total -0.50\nSUB TOTAL 5.50\nSales Tax 0.44\nTOTAL: 5.94', 5.5],
   ])('%s', (_case, text, subtotal) => {
     expect(findTotals(lines(text)).subtotal).toBe(subtotal);
   });
@@ -178,11 +178,11 @@ describe('a subtotal the tax makes into the total', () => {
 describe('a rate table that makes the total', () => {
   it('states the tax even above the rates of a currency that was only assumed', () => {
     // Dollars assumed for a receipt that prints no currency: a 17.5 % rate is no US sales tax, but the table adds up.
-    const text = 'CURRY 80.00\nTotal Amount 94.00\nVAT Analysis Net VAT Gross\nA = VAT @ 17.5 80.00 14.00 94.00';
+    const text = 'CURRY 80.00\nAmount Due 94.00\nRate Net VAT Gross\nS VAT @ 17.5 80.00 14.00 94.00';
     expect(findTotals(lines(text), undefined, 'USD').tax).toBe(14);
   });
   it('leaves a table that does not make the total to the usual rates', () => {
-    const text = 'CURRY 80.00\nTotal Amount 96.00\nVAT Analysis Net VAT Gross\nA = VAT @ 17.5 80.00 14.00 94.00';
+    const text = 'CURRY 80.00\nAmount Due 96.00\nRate Net VAT Gross\nS VAT @ 17.5 80.00 14.00 94.00';
     expect(findTotals(lines(text), undefined, 'USD').tax).toBeNull();
   });
 });

@@ -410,7 +410,7 @@ export function findTotalsWithSources(
     votes.delete(c.amount);
     first.subtotal ??= { amount: c.amount, line: c.line };
   }
-  // Several subtotals ("Food Sub-Total", "Other Sub-Total", "SUB TOTAL"): the one the tax makes into a printed total, else the first.
+  // Several subtotals ("Kitchen Sub-Total", "Promo Sub-Total", "SUB TOTAL"): the one the tax makes into a printed total, else the first.
   const taxed = first.tax && subtotals.length > 1 ? subtotals.find((s) => votes.has(round2(s.amount + first.tax!.amount))) : undefined;
   if (taxed) first.subtotal = taxed;
   const subtotal = first.subtotal?.amount ?? null;
@@ -459,7 +459,7 @@ export function findTotalsWithSources(
   const tax = decided && completedTax(decided, [...taxLines, ...rateLines], { subtotal, total, tip, discount }, currency);
   // The total illegible but the subtotal and its tax read: they make it.
   if (evidence.fromSubtotal && tax && tax.amount > 0 && tax.line > first.subtotal!.line) total = round2(subtotal! + tax.amount + (tip ?? 0) - (discount ?? 0));
-  // A subtotal whose label OCR garbled ("Sub/Tt1 31.24", "Amount : 27.15"): the amount beside the tax that it makes into the total.
+  // A subtotal whose label OCR garbled ("Svb/7tI 11.75", "Amount : 9.00"): the amount beside the tax that it makes into the total.
   const besideTax = subtotal === null && tax && tax.amount > 0 && total !== null ? subtotalBesideTax(lines, kinds, tax, round2(total - (tip ?? 0) + (discount ?? 0)), read) : null;
   if (besideTax) first.subtotal = besideTax;
   const printedSubtotal = subtotal ?? besideTax?.amount ?? null;
