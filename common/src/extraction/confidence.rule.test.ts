@@ -60,6 +60,8 @@ describe('doubts about the merchant', () => {
     ['the first name-like line, nothing saying it is a business', { name: 'ZENITH OPTICAL', confidence: 0.5, via: 'header', rank: 0, score: 1 }, 'merchantUnconfirmed'],
     ['the first name-like line, printed again below', { name: 'Lotus Thai', confidence: 0.5, via: 'header', rank: 0, score: 1, repeated: true }, null],
     ['a line under others', { name: 'Family Restaurant', confidence: 0.7, via: 'header', rank: 1, score: 4 }, 'merchantBelowHeader'],
+    ['a name with a business word whose next line may be more of it', { name: 'HOLLOWAY HARDWARE', confidence: 0.7, via: 'header', rank: 0, score: 4, mayContinue: true }, 'merchantMayContinue'],
+    ['a known chain, whatever follows it', { name: 'Lidl', confidence: 0.8, via: 'chain', mayContinue: true }, null],
     ['a legal name at the foot', { name: 'Feinkost Albers GmbH', confidence: 0.5, via: 'foot', rank: 8, score: 4 }, 'merchantBelowHeader'],
   ])('%s → %s', (_, m, code) => {
     expect(merchantDoubt(m)).toBe(code);

@@ -73,6 +73,7 @@ export function merchantDoubt(m: FoundMerchant | null): IssueCode | null {
   // A known chain named in the header, or anywhere when the header names nothing else (its loyalty card, its web address).
   if (m.via === 'service' || m.via === 'chain' || m.via === 'mention') return null;
   if (m.via === 'foot' || (m.rank ?? 0) > 0) return 'merchantBelowHeader';
+  if (m.mayContinue) return 'merchantMayContinue';
   return (m.score ?? 0) >= NAME_SCORE || m.repeated ? null : 'merchantUnconfirmed';
 }
 

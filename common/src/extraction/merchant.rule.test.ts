@@ -45,6 +45,17 @@ describe('merchant', () => {
     expect(findMerchant(undefined, ['Lotus Thai', 'Lotus Thai Catering', 'TOTAL 30.94'])?.repeated).toBe(false);
   });
 
+  it.each<[string, string[], boolean]>([
+    ['a plain line under the name that may be the rest of it', ['HOLLOWAY', 'BRANDT', '754 Main Street', 'TOTAL 30.94'], true],
+    ['an address under it', ['HOLLOWAY BRANDT', '754 Main Street', 'TOTAL 30.94'], false],
+    ['a phone number under it', ['HOLLOWAY BRANDT', 'Tel 555-0188', 'TOTAL 30.94'], false],
+    ['a name ending in its legal form', ['KEDAI MAJU SDN BHD', 'TAMAN SRI', 'TOTAL 30.94'], false],
+    ['a trade word the name took in, then the address', ['GREEN LEAF', 'MARKET', '12 Rose Ave', 'TOTAL 30.94'], false],
+    ['a sentence under it', ['HOLLOWAY BRANDT', 'Quality goods since the old days', 'TOTAL 30.94'], false],
+  ])('says whether the name may go on: %s', (_, lines, continues) => {
+    expect(findMerchant(undefined, lines)?.mayContinue).toBe(continues);
+  });
+
   it('applies the spec’s shape rules', () => {
     expect(isNameLike('ab')).toBe(false);
     expect(isNameLike('x'.repeat(51))).toBe(false);

@@ -205,7 +205,16 @@ export function findMerchant(
   if (!named) return null;
   // A header line holding a known chain's name is that chain's, as printed.
   const via = holdsChain ? 'chain' : named.line >= SCANNED_LINES ? 'foot' : 'header';
-  return { name: named.name, confidence: named.confidence, line: named.line, via, rank: named.rank, score: named.score, repeated: printedAgain(named.name, lines, named.line) };
+  return {
+    name: named.name,
+    confidence: named.confidence,
+    line: named.line,
+    via,
+    rank: named.rank,
+    score: named.score,
+    repeated: printedAgain(named.name, lines, named.line),
+    mayContinue: via === 'header' && mayContinue(named.name, lines, named.line),
+  };
 }
 
 /**
@@ -222,6 +231,37 @@ export interface FoundMerchant {
   score?: number;
   /** The name is printed again further down ("Thank you for dining at …", its web address). */
   repeated?: boolean;
+  /** The line under the name could be more of it ("BERGDORF" / "GOODMAN"): a person should look. */
+  mayContinue?: boolean;
+}
+
+/** Lines this long are no name's next line but a sentence. */
+const MAX_NEXT_LINE_WORDS = 3;
+
+/**
+ * Whether the line under a name read from the header (past the lines already joined to it) may be
+ * the rest of it: a few plain words, no digits, no address, store, greeting or trade word alone. A
+ * name ending in its legal form ("… SDN BHD") is whole.
+ */
+function mayContinue(name: string, lines: readonly string[], line: number): boolean {
+  if (LEGAL_FORM.test(name)) return false;
+  const letters = nameLetters(name);
+  let next = line + 1;
+  // The name's own lines, joined into it already.
+  while (next < lines.length && nameLetters(cleanMerchantLine(lines[next]!)).length > 0 && letters.includes(nameLetters(cleanMerchantLine(lines[next]!)))) next++;
+  const raw = lines[next];
+  if (raw === undefined) return false;
+  const clean = cleanMerchantLine(raw);
+  return (
+    clean.split(' ').length <= MAX_NEXT_LINE_WORDS &&
+    !/\d/.test(raw) &&
+    isNameLike(clean) &&
+    !isJunkLine(clean) &&
+    !GENERIC_LINE.test(clean) &&
+    !ADDRESS_LINE.test(clean) &&
+    !neverAName(raw) &&
+    !STORE_LINE.test(raw)
+  );
 }
 
 /** Names this short recur by chance. */

@@ -26,6 +26,7 @@ export const ISSUE_TEXTS = {
   merchantNotFound: 'Merchant not found',
   merchantBelowHeader: 'Merchant read from a line below the header',
   merchantUnconfirmed: 'Merchant not confirmed by a business word or known chain',
+  merchantMayContinue: 'Merchant name may continue on the next line',
   currencyAssumed: 'Currency not printed; assumed from your choice',
   currencyDefault: 'Currency not printed; assumed USD',
   currencyWeak: 'Currency not printed; assumed from the receipt\'s country',
@@ -59,6 +60,7 @@ export const ISSUE_FIELDS: Readonly<Record<IssueCode, { field: IssueField | null
   merchantNotFound: { field: 'merchantName', fields: ['merchantName'] },
   merchantBelowHeader: { field: 'merchantName', fields: ['merchantName'] },
   merchantUnconfirmed: { field: 'merchantName', fields: ['merchantName'] },
+  merchantMayContinue: { field: 'merchantName', fields: ['merchantName'] },
   currencyAssumed: { field: 'currency', fields: ['currency'] },
   currencyDefault: { field: 'currency', fields: ['currency'] },
   currencyWeak: { field: 'currency', fields: ['currency'] },
@@ -67,7 +69,7 @@ export const ISSUE_FIELDS: Readonly<Record<IssueCode, { field: IssueField | null
 /** The doubts about key fields: raised by extraction, not by the record's values, so kept until a person changes the field. */
 export const DOUBT_CODES: ReadonlySet<IssueCode> = new Set<IssueCode>([
   'totalNotFound', 'totalUnconfirmed', 'totalHandwritten', 'dateNotFound', 'dateEitherWay', 'dateFarFromOthers',
-  'merchantNotFound', 'merchantBelowHeader', 'merchantUnconfirmed', 'currencyAssumed', 'currencyDefault', 'currencyWeak',
+  'merchantNotFound', 'merchantBelowHeader', 'merchantUnconfirmed', 'merchantMayContinue', 'currencyAssumed', 'currencyDefault', 'currencyWeak',
 ]);
 
 /**
