@@ -29,7 +29,7 @@ export const ISSUE_TEXTS = {
   merchantMayContinue: 'Merchant name may continue on the next line',
   currencyAssumed: 'Currency not printed; assumed from your choice',
   currencyDefault: 'Currency not printed; assumed USD',
-  currencyWeak: 'Currency not printed; assumed from the receipt\'s country',
+  currencyWeak: 'Currency sign printed, but several currencies use it',
 } as const;
 
 /** What an issue is, for code that places or counts issues; its message is what people read. */
