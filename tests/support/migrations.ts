@@ -1,0 +1,51 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { provisionServices, type TestServices } from './services.js';
+
+/** The project's migrations, as the api applies them. */
+const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../infra/drizzle', import.meta.url));
+
+/** The migrations up to the one tagged `tag` (not including it), in a folder of their own. */
+async function migrationsBefore(tag: string): Promise<string> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'migrations-'));
+  await cp(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalPath = path.join(folder, 'meta/_journal.json');
+  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
+  const upTo = journal.entries.findIndex((e) => e.tag === tag);
+  if (upTo < 0) throw new Error(`no migration tagged ${tag}`);
+  await writeFile(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
+  return folder;
+}
+
+/**
+ * A real PostgreSQL database of the suite's own, to test what the migration tagged `tag` does to
+ * data: `migrateBefore()` brings it to the state before that migration, `migrateAll()` runs the
+ * rest. Set up before the suite's tests and removed after them.
+ */
+export function databaseAtMigration(tag: string) {
+  let services: TestServices | undefined;
+  let client: pg.Client | undefined;
+  let before: string | undefined;
+  beforeAll(async () => {
+    services = await provisionServices();
+    client = new pg.Client({ connectionString: services.databaseUrl });
+    await client.connect();
+    before = await migrationsBefore(tag);
+  });
+  afterAll(async () => {
+    await client?.end();
+    await services?.cleanup();
+    if (before) await rm(before, { recursive: true, force: true });
+  });
+  return {
+    query: <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => client!.query<R>(text, values),
+    migrateBefore: () => migrate(drizzle(client!), { migrationsFolder: before! }),
+    migrateAll: () => migrate(drizzle(client!), { migrationsFolder: MIGRATIONS_FOLDER }),
+  };
+}
