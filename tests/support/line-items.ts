@@ -1,9 +1,10 @@
 import type { LineItem } from '@receipts/common';
 import { nameSimilarity } from './sroie.js';
 
-/** A receipt's labelled line items, as its set's labels give them (descriptions and amounts). */
-export interface LabelledItems {
-  items: Array<{ description: string; amount: number }>;
+/** A labelled line item, as a set's labels give it (its description and amount). */
+export interface LabelledItem {
+  description: string;
+  amount: number;
 }
 
 /** A found item counts when its amount is exact and its description similar (≥ 0.6); each label matches once. */
@@ -15,7 +16,7 @@ export interface ItemTally {
   fn: number;
 }
 
-export function matchItems(found: readonly LineItem[], labelled: LabelledItems['items']): ItemTally {
+export function matchItems(found: readonly LineItem[], labelled: readonly LabelledItem[]): ItemTally {
   const open = [...labelled];
   let tp = 0;
   for (const item of found) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ReceiptRecord } from '@receipts/common';
-import type { LabelledItems } from './line-items.js';
+import type { LabelledItem } from './line-items.js';
 import { receiptsDir } from './service-process.js';
 import { labelDate, labelTotal, MERCHANT_SIMILARITY, nameSimilarity, type SroieLabel } from './sroie.js';
 import type { WorldLabel } from './receipts-world.js';
@@ -53,7 +53,7 @@ export interface LabelledReceipt {
   /** The name as printed and its other printed forms. */
   merchants: string[];
   secondary: Partial<Record<'subtotal' | 'tax' | 'tip', number>>;
-  items?: LabelledItems['items'];
+  items?: LabelledItem[];
 }
 
 interface MoreLabel {

@@ -246,9 +246,13 @@ const MAX_NEXT_LINE_WORDS = 3;
 function mayContinue(name: string, lines: readonly string[], line: number): boolean {
   if (LEGAL_FORM.test(name)) return false;
   const letters = nameLetters(name);
-  let next = line + 1;
   // The name's own lines, joined into it already.
-  while (next < lines.length && nameLetters(cleanMerchantLine(lines[next]!)).length > 0 && letters.includes(nameLetters(cleanMerchantLine(lines[next]!)))) next++;
+  const joined = (raw: string) => {
+    const own = nameLetters(cleanMerchantLine(raw));
+    return own.length > 0 && letters.includes(own);
+  };
+  let next = line + 1;
+  while (next < lines.length && joined(lines[next]!)) next++;
   const raw = lines[next];
   if (raw === undefined) return false;
   const clean = cleanMerchantLine(raw);
