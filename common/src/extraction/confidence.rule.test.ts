@@ -52,19 +52,23 @@ describe('doubts about the date', () => {
 });
 
 describe('doubts about the merchant', () => {
-  it.each<[string, Parameters<typeof merchantDoubt>[0], string | null]>([
-    ['none', null, 'merchantNotFound'],
-    ['a known chain in the header', { name: 'Lidl', confidence: 0.8, via: 'chain' }, null],
-    ['a chain named elsewhere, no name in the header', { name: 'Lidl', confidence: 0.5, via: 'mention' }, null],
-    ['the first name-like line, with a business word', { name: 'ACME TRADING SDN BHD', confidence: 0.7, via: 'header', rank: 0, score: 5 }, null],
-    ['the first name-like line, nothing saying it is a business', { name: 'ZENITH OPTICAL', confidence: 0.5, via: 'header', rank: 0, score: 1 }, 'merchantUnconfirmed'],
-    ['the first name-like line, printed again below', { name: 'Lotus Thai', confidence: 0.5, via: 'header', rank: 0, score: 1, repeated: true }, null],
-    ['a line under others', { name: 'Family Restaurant', confidence: 0.7, via: 'header', rank: 1, score: 4 }, 'merchantBelowHeader'],
-    ['a name with a business word whose next line may be more of it', { name: 'HOLLOWAY HARDWARE', confidence: 0.7, via: 'header', rank: 0, score: 4, mayContinue: true }, 'merchantMayContinue'],
-    ['a known chain, whatever follows it', { name: 'Lidl', confidence: 0.8, via: 'chain', mayContinue: true }, null],
-    ['a legal name at the foot', { name: 'Feinkost Albers GmbH', confidence: 0.5, via: 'foot', rank: 8, score: 4 }, 'merchantBelowHeader'],
-  ])('%s → %s', (_, m, code) => {
-    expect(merchantDoubt(m)).toBe(code);
+  it.each<[string, Parameters<typeof merchantDoubt>[0], number | null, string | null]>([
+    ['none', null, null, 'merchantNotFound'],
+    ['a known chain in the header', { name: 'Lidl', confidence: 0.8, via: 'chain' }, null, null],
+    ['a chain named elsewhere, no name in the header', { name: 'Lidl', confidence: 0.5, via: 'mention' }, null, null],
+    ['the first name-like line, with a business word', { name: 'ACME TRADING SDN BHD', confidence: 0.7, via: 'header', rank: 0, score: 5 }, null, null],
+    ['the first name-like line, nothing saying it is a business', { name: 'ZENITH OPTICAL', confidence: 0.5, via: 'header', rank: 0, score: 1 }, null, 'merchantUnconfirmed'],
+    ['the first name-like line, read surely', { name: 'ZENITH OPTICAL', confidence: 0.5, via: 'header', rank: 0, score: 1 }, 0.97, null],
+    ['the first name-like line, read unsurely (a logo’s scraps)', { name: 'Wr-fnetq ouxo', confidence: 0.5, via: 'header', rank: 0, score: 1 }, 0.61, 'merchantUnconfirmed'],
+    ['the first name-like line, printed again below', { name: 'Lotus Thai', confidence: 0.5, via: 'header', rank: 0, score: 1, repeated: true }, null, null],
+    ['a line under others', { name: 'Family Restaurant', confidence: 0.7, via: 'header', rank: 1, score: 4 }, null, 'merchantBelowHeader'],
+    ['a name with a business word whose next line may be more of it', { name: 'HOLLOWAY HARDWARE', confidence: 0.7, via: 'header', rank: 0, score: 4, mayContinue: true }, null, 'merchantMayContinue'],
+    ['a known chain, whatever follows it', { name: 'Lidl', confidence: 0.8, via: 'chain', mayContinue: true }, null, null],
+    ['a line under others, read surely', { name: 'ELMWOOD PA', confidence: 0.5, via: 'header', rank: 2, score: 0 }, 0.99, 'merchantBelowHeader'],
+    ['a name read surely whose next line may be more of it', { name: 'CANTINA', confidence: 0.5, via: 'header', rank: 0, score: 1, mayContinue: true }, 0.98, 'merchantMayContinue'],
+    ['a legal name at the foot', { name: 'Feinkost Albers GmbH', confidence: 0.5, via: 'foot', rank: 8, score: 4 }, null, 'merchantBelowHeader'],
+  ])('%s', (_, m, lineConfidence, code) => {
+    expect(merchantDoubt(m, lineConfidence)).toBe(code);
   });
 });
 
@@ -86,6 +90,7 @@ it('names each doubt with its message, in field order', () => {
     total: total({ votes: votes(['total']) }),
     date: { value: '2026-05-07', byService: false, eitherWay: true, farFromOthers: false },
     merchant: { name: 'Lidl', confidence: 0.8, via: 'chain' },
+    merchantLineConfidence: null,
     currency: { code: 'EUR', printed: 0, hinted: true, country: null },
     dateOrder: null,
   });

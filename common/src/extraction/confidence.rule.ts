@@ -29,6 +29,8 @@ export interface KeyFieldEvidence {
     farFromOthers: boolean;
   };
   merchant: FoundMerchant | null;
+  /** How surely the engine read the merchant's line (0..1, a text layer's 1), where the engine gives its lines. */
+  merchantLineConfidence: number | null;
   currency: CurrencyDecision;
   /** How the receipt's country writes numeric dates, when the evidence names a country. */
   dateOrder: 'dmy' | 'mdy' | 'either' | null;
@@ -38,6 +40,11 @@ export interface KeyFieldEvidence {
 export const PRINTED_CURRENCY = 1.5;
 /** A header line's name score (merchant.rule.ts) from which it is taken as the name: a business word, capitals, no noise. */
 export const NAME_SCORE = 3;
+/**
+ * A header's first name-like line read this surely is printed text: where it is the wrong line, it is
+ * mostly a logo's or the background's scraps read as letters, which engines read unsurely.
+ */
+export const LEGIBLE_NAME_LINE = 0.9;
 
 const LABELS = new Set(['strong', 'inclusive', 'total', 'rounding']);
 const PAYMENTS = new Set(['payment', 'change']);
@@ -68,13 +75,13 @@ export function dateDoubt(e: KeyFieldEvidence['date'], dateOrder: KeyFieldEviden
   return null;
 }
 
-export function merchantDoubt(m: FoundMerchant | null): IssueCode | null {
+export function merchantDoubt(m: FoundMerchant | null, lineConfidence: number | null = null): IssueCode | null {
   if (m === null) return 'merchantNotFound';
   // A known chain named in the header, or anywhere when the header names nothing else (its loyalty card, its web address).
   if (m.via === 'service' || m.via === 'chain' || m.via === 'mention') return null;
   if (m.via === 'foot' || (m.rank ?? 0) > 0) return 'merchantBelowHeader';
   if (m.mayContinue) return 'merchantMayContinue';
-  return (m.score ?? 0) >= NAME_SCORE || m.repeated ? null : 'merchantUnconfirmed';
+  return (m.score ?? 0) >= NAME_SCORE || m.repeated || (lineConfidence ?? 0) >= LEGIBLE_NAME_LINE ? null : 'merchantUnconfirmed';
 }
 
 export function currencyDoubt(c: CurrencyDecision): IssueCode | null {
@@ -85,7 +92,7 @@ export function currencyDoubt(c: CurrencyDecision): IssueCode | null {
 
 /** The flags a receipt's key fields raise, as the messages people read, in field order. */
 export function keyFieldDoubts(e: KeyFieldEvidence): string[] {
-  return [totalDoubt(e.total), dateDoubt(e.date, e.dateOrder), merchantDoubt(e.merchant), currencyDoubt(e.currency)]
+  return [totalDoubt(e.total), dateDoubt(e.date, e.dateOrder), merchantDoubt(e.merchant, e.merchantLineConfidence), currencyDoubt(e.currency)]
     .filter((code): code is IssueCode => code !== null)
     .map((code) => ISSUE_TEXTS[code]);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { receiptRecordSchema, type ReceiptRecord } from '../receipt.schema.js';
 import { extractReceipt, extractReceiptWithSources, netInclusiveSubtotal, rawTextPreview, textLines } from './extract-receipt.js';
-import { totalMismatch } from './validation.rules.js';
+import { ISSUE_TEXTS, totalMismatch } from './validation.rules.js';
 
 describe('rawTextPreview (spec §9)', () => {
   it.each<[string, string]>([
@@ -134,6 +134,22 @@ describe('extractReceiptWithSources', () => {
     // No tax line printed: the difference is not called a tax.
     const untaxed = extractReceiptWithSources({ content: text.replace('State Tax\n', ''), documents: [{ fields: {} }] }).receipt;
     expect(untaxed).toMatchObject({ subtotal: null, tax: null, total: 29.62 });
+  });
+
+  it('takes a header name the engine read surely, and doubts one it read unsurely', () => {
+    // Blank lines count: the merchant's line in `lines` is its place in `content`.
+    const texts = ['', 'QUILLBY LANE', '14 Harbour Rd', 'TOTAL 8.40', 'CASH 10.00', 'CHANGE 1.60'];
+    const read = (nameConfidence: number) =>
+      extractReceiptWithSources({
+        content: texts.join('\n'),
+        documents: [{ fields: {} }],
+        lines: texts.map((text, i) => ({ page: 0, text, confidence: i === 1 ? nameConfidence : 0.99, box: { x: 0.1, y: i / 10, width: 0.5, height: 0.05 } })),
+      });
+    expect(read(0.97).receipt.merchantName).toBe('QUILLBY LANE');
+    expect(read(0.97).doubts).not.toContain(ISSUE_TEXTS.merchantUnconfirmed);
+    expect(read(0.55).doubts).toContain(ISSUE_TEXTS.merchantUnconfirmed);
+    // Without lines (a plain text), nothing says how surely it was read.
+    expect(extractReceiptWithSources({ content: texts.join('\n'), documents: [{ fields: {} }] }).doubts).toContain(ISSUE_TEXTS.merchantUnconfirmed);
   });
 
   it('lowers the quality when the printed sums contradict the total', () => {

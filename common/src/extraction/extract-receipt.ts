@@ -218,6 +218,7 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
     },
     date: { value: record.date ?? null, byService: dateField !== null, eitherWay: dateFromText?.eitherWay ?? false, farFromOthers: dateFromText?.farFromOthers ?? false },
     merchant,
+    merchantLineConfidence: sources.merchantName === undefined ? null : (doc.lines?.[sources.merchantName]?.confidence ?? null),
     currency: currencyDecision,
     dateOrder,
   };
