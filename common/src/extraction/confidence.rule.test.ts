@@ -64,6 +64,7 @@ describe('doubts about the merchant', () => {
     ['a line under others', { name: 'Family Restaurant', confidence: 0.7, via: 'header', rank: 1, score: 4 }, null, 'merchantBelowHeader'],
     ['a name with a business word whose next line may be more of it', { name: 'HOLLOWAY HARDWARE', confidence: 0.7, via: 'header', rank: 0, score: 4, mayContinue: true }, null, 'merchantMayContinue'],
     ['a known chain, whatever follows it', { name: 'Lidl', confidence: 0.8, via: 'chain', mayContinue: true }, null, null],
+    ['a line under titles only', { name: 'Family Restaurant', confidence: 0.7, via: 'header', rank: 1, score: 4, underTitlesOnly: true }, null, null],
     ['a line under others, read surely', { name: 'ELMWOOD PA', confidence: 0.5, via: 'header', rank: 2, score: 0 }, 0.99, 'merchantBelowHeader'],
     ['a name read surely whose next line may be more of it', { name: 'CANTINA', confidence: 0.5, via: 'header', rank: 0, score: 1, mayContinue: true }, 0.98, 'merchantMayContinue'],
     ['a legal name at the foot', { name: 'Feinkost Albers GmbH', confidence: 0.5, via: 'foot', rank: 8, score: 4 }, null, 'merchantBelowHeader'],

@@ -79,7 +79,7 @@ export function merchantDoubt(m: FoundMerchant | null, lineConfidence: number | 
   if (m === null) return 'merchantNotFound';
   // A known chain named in the header, or anywhere when the header names nothing else (its loyalty card, its web address).
   if (m.via === 'service' || m.via === 'chain' || m.via === 'mention') return null;
-  if (m.via === 'foot' || (m.rank ?? 0) > 0) return 'merchantBelowHeader';
+  if (m.via === 'foot' || ((m.rank ?? 0) > 0 && !m.underTitlesOnly)) return 'merchantBelowHeader';
   if (m.mayContinue) return 'merchantMayContinue';
   return (m.score ?? 0) >= NAME_SCORE || m.repeated || (lineConfidence ?? 0) >= LEGIBLE_NAME_LINE ? null : 'merchantUnconfirmed';
 }

@@ -56,6 +56,17 @@ describe('merchant', () => {
     expect(findMerchant(undefined, lines)?.mayContinue).toBe(continues);
   });
 
+  it.each<[string, string[], boolean]>([
+    ['a document title above it', ['TAX INVOICE', 'ORCHARD PANTRY', '12 Rose Ave', 'TOTAL 30.94'], true],
+    ['a greeting above it', ['Welcome', 'ORCHARD PANTRY', '12 Rose Ave', 'TOTAL 30.94'], true],
+    ['a line that may be a name above it', ['Quillby', 'ORCHARD PANTRY', '12 Rose Ave', 'TOTAL 30.94'], false],
+  ])('says whether only titles stand above a lower name: %s', (_, lines, titlesOnly) => {
+    const found = findMerchant(undefined, lines);
+    expect(found?.name).toBe('ORCHARD PANTRY');
+    expect(found?.rank).toBe(1);
+    expect(found?.underTitlesOnly).toBe(titlesOnly);
+  });
+
   it('applies the spec’s shape rules', () => {
     expect(isNameLike('ab')).toBe(false);
     expect(isNameLike('x'.repeat(51))).toBe(false);

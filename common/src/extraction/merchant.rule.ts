@@ -214,7 +214,17 @@ export function findMerchant(
     score: named.score,
     repeated: printedAgain(named.name, lines, named.line),
     mayContinue: via === 'header' && mayContinue(named.name, lines, named.line),
+    underTitlesOnly: via === 'header' && named.rank > 0 && onlyTitlesAbove(lines, named.line),
   };
+}
+
+/** Every line kept above the name titles the document or greets ("TAX INVOICE", "Welcome"): no name was passed over. */
+function onlyTitlesAbove(lines: readonly string[], line: number): boolean {
+  return lines
+    .slice(0, line)
+    .map(cleanMerchantLine)
+    .filter((l) => !isJunkLine(l))
+    .every((l) => GENERIC_LINE.test(l) || SUMS_WORDS_ONLY.test(l));
 }
 
 /**
@@ -233,6 +243,8 @@ export interface FoundMerchant {
   repeated?: boolean;
   /** The line under the name could be more of it ("BERGDORF" / "GOODMAN"): a person should look. */
   mayContinue?: boolean;
+  /** Only document titles and greetings stand above the name: it is the header's first name all the same. */
+  underTitlesOnly?: boolean;
 }
 
 /** Lines this long are no name's next line but a sentence. */
