@@ -34,6 +34,11 @@ export interface RecognizedLine {
   box: TextBox;
   /** 0..1 */
   confidence: number;
+  /**
+   * The other reader's text of this line's box, where it was asked: the line a total the rules
+   * could not confirm was read from. Two readers seldom misread a line the same way.
+   */
+  readAgain?: string;
 }
 
 export interface RecognizedDocument {

@@ -10,6 +10,8 @@ const total = (e: Partial<KeyFieldEvidence['total']>): KeyFieldEvidence['total']
   sumAgrees: false,
   itemsAgree: false,
   contradicted: false,
+  readAgainAgrees: false,
+  itemsDisagree: false,
   ...e,
 });
 
@@ -29,6 +31,11 @@ describe('doubts about the total', () => {
     ['the subtotal standing in for a total never printed', { votes: votes([], { fromSubtotal: true }) }, 'totalHandwritten'],
     ['a tip line left blank', { votes: votes(['total', 'payment'], { blankLabel: true }) }, 'totalHandwritten'],
     ['a tip line left blank, but the printed sum makes the total', { votes: votes(['total', 'sum'], { blankLabel: true }), sumAgrees: true }, null],
+    ['a total line the other reader read the same', { votes: votes(['total']), readAgainAgrees: true }, null],
+    ['a total line the other reader read the same, but the items make another sum', { votes: votes(['total']), readAgainAgrees: true, itemsDisagree: true }, 'totalUnconfirmed'],
+    ['a card line alone, read the same by the other reader (which line is the total is not a reading)', { votes: votes(['payment']), readAgainAgrees: true }, 'totalUnconfirmed'],
+    ['a total line the other reader read the same, but cash less change says another amount', { votes: votes(['total', 'payment']), readAgainAgrees: true, contradicted: true }, 'totalUnconfirmed'],
+    ['a subtotal standing in, read the same by the other reader', { votes: votes([], { fromSubtotal: true }), readAgainAgrees: true }, 'totalHandwritten'],
     ['the service’s field', { byService: true }, null],
     ['the service’s field, contradicted', { byService: true, contradicted: true }, 'totalUnconfirmed'],
   ])('%s → %s', (_, e, code) => {

@@ -20,6 +20,10 @@ export interface KeyFieldEvidence {
     itemsAgree: boolean;
     /** The printed fields, or cash less change, say another amount. */
     contradicted: boolean;
+    /** The other reader read the same amount on the total's line. */
+    readAgainAgrees: boolean;
+    /** Items were read, every one with its amount, and they make none of the receipt's sums. */
+    itemsDisagree: boolean;
   };
   date: {
     value: string | null;
@@ -52,7 +56,10 @@ const PAYMENTS = new Set(['payment', 'change']);
 /**
  * Doubts about the total: none, or what a person should check. A total is taken as read when
  * independent lines agree on it: three kinds of line, or two with the printed fields adding up
- * to it, or a total label and a payment (card, cash less change) of the same amount.
+ * to it, or a total label and a payment (card, cash less change) of the same amount; or a total
+ * label whose amount the other reader read alike, the items not saying otherwise (both readers
+ * can misread a digit alike; and agreement says what the line reads, not that it is the total's:
+ * an item's or a tax table's line read alike by both is no total).
  */
 export function totalDoubt(e: KeyFieldEvidence['total']): IssueCode | null {
   if (e.value === null) return 'totalNotFound';
@@ -62,8 +69,9 @@ export function totalDoubt(e: KeyFieldEvidence['total']): IssueCode | null {
   if (e.contradicted || !votes) return 'totalUnconfirmed';
   const support = new Set(votes.support);
   const arithmetic = e.sumAgrees || e.itemsAgree;
-  const labelAndPayment = [...support].some((s) => LABELS.has(s)) && [...support].some((s) => PAYMENTS.has(s));
-  return support.size >= 3 || (arithmetic && support.size >= 2) || labelAndPayment ? null : 'totalUnconfirmed';
+  const labelled = [...support].some((s) => LABELS.has(s));
+  const labelAndPayment = labelled && [...support].some((s) => PAYMENTS.has(s));
+  return support.size >= 3 || (arithmetic && support.size >= 2) || labelAndPayment || (labelled && e.readAgainAgrees && !e.itemsDisagree) ? null : 'totalUnconfirmed';
 }
 
 export function dateDoubt(e: KeyFieldEvidence['date'], dateOrder: KeyFieldEvidence['dateOrder']): IssueCode | null {

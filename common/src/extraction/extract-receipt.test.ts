@@ -152,6 +152,21 @@ describe('extractReceiptWithSources', () => {
     expect(extractReceiptWithSources({ content: texts.join('\n'), documents: [{ fields: {} }] }).doubts).toContain(ISSUE_TEXTS.merchantUnconfirmed);
   });
 
+  it('takes a total the other reader read the same on its line', () => {
+    const texts = ['QUILLBY LANE GROCERS LTD', '14 Harbour Rd', 'TOTAL 18.05', '12/03/2026'];
+    const read = (readAgain?: string) =>
+      extractReceiptWithSources({
+        content: texts.join('\n'),
+        documents: [{ fields: {} }],
+        lines: texts.map((text, i) => ({ page: 0, text, confidence: 0.95, box: { x: 0.1, y: i / 10, width: 0.5, height: 0.05 }, ...(i === 2 && readAgain !== undefined ? { readAgain } : {}) })),
+      }).doubts;
+    expect(read()).toContain(ISSUE_TEXTS.totalUnconfirmed);
+    expect(read('TOTAL 18.05')).not.toContain(ISSUE_TEXTS.totalUnconfirmed);
+    // A digit the first reader lost: the amounts differ, the doubt stays.
+    expect(read('TOTAL 118.05')).toContain(ISSUE_TEXTS.totalUnconfirmed);
+    expect(read('TOTAL | $y')).toContain(ISSUE_TEXTS.totalUnconfirmed);
+  });
+
   it('lowers the quality when the printed sums contradict the total', () => {
     const agree = extractReceipt({ content: 'SHOP LTD\n01/02/2026\nSUBTOTAL 10.00\nTAX 1.00\nTOTAL 11.00', documents: [{ fields: {} }] });
     const disagree = extractReceipt({ content: 'SHOP LTD\n01/02/2026\nSUBTOTAL 10.00\nTAX 1.00\nTOTAL 15.00', documents: [{ fields: {} }] });

@@ -14,7 +14,7 @@ import { findMerchant, type NameWeights } from './merchant.rule.js';
 import { amountReader, ZERO_DECIMAL_CURRENCIES } from './money.rule.js';
 import { computeQuality, type FieldConfidences } from './quality.rule.js';
 import { findTotalsWithSources, type TotalVoteWeights } from './totals.rule.js';
-import { sumConfirmsTotal, totalMismatch, totalTolerance } from './validation.rules.js';
+import { itemsIssue, sumConfirmsTotal, totalMismatch, totalTolerance } from './validation.rules.js';
 
 export const RAW_TEXT_PREVIEW = 200;
 /** How sure a value read from plain text by a rule is, compared with a service's own confidence. */
@@ -215,6 +215,8 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
       // Items making the subtotal confirm the total through sumAgrees; here they make the total itself.
       itemsAgree: items.length >= 2 && record.total != null && itemsAgree(itemsTotal, items.length, null, record.total) && itemLinesHold(items),
       contradicted: disagreement,
+      readAgainAgrees: readAgainAgrees(doc, sources.total, record.total, currency),
+      itemsDisagree: itemsIssue(record) !== null,
     },
     date: { value: record.date ?? null, byService: dateField !== null, eitherWay: dateFromText?.eitherWay ?? false, farFromOthers: dateFromText?.farFromOthers ?? false },
     merchant,
@@ -223,6 +225,12 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
     dateOrder,
   };
   return { receipt: record, sources, doubts: keyFieldDoubts(evidence) };
+}
+
+/** The other reader's text of the total's line holds the total. */
+function readAgainAgrees(doc: RecognizedDocument, line: number | undefined, total: number | null | undefined, currency: string): boolean {
+  const again = line === undefined ? undefined : doc.lines?.[line]?.readAgain;
+  return again !== undefined && total != null && amountReader(currency)(again).some((a) => Math.abs(a - total) < 0.005);
 }
 
 const tradesIn = (countries: readonly string[], currency: string) => countries.some((c) => currencyForCountry(c) === currency);

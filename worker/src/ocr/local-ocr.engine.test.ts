@@ -5,10 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { printedReceipt } from '../../../tests/support/printed-receipt.js';
 import { worldDir } from '../../../tests/support/receipts-world.js';
 import { receiptsDir } from '../../../tests/support/service-process.js';
-import { boxOnOriginal, createLocalOcrEngine } from './local-ocr.engine.js';
+import { boxOnOriginal, createLocalOcrEngine, lineCrop } from './local-ocr.engine.js';
 import { probeNativeTesseract } from './tesseract-native.reader.js';
 import type { DecodedDocument, PageImage } from './ocr-engine.js';
 import { sharedFileThere } from '../../../tests/support/shared-sets.js';
+import { extractReceiptWithSources, ISSUE_TEXTS } from '@receipts/common';
 
 /** A made-up receipt as a decoded single-page document, shrunk by `scale`. */
 async function printed(lines: string[], options: { fontSize?: number; blur?: number; scale?: number } = {}): Promise<DecodedDocument> {
@@ -38,6 +39,24 @@ describe('boxOnOriginal', () => {
   it('keeps a box inside the page', () => {
     const page: PageImage = { image: Buffer.alloc(0), width: 100, height: 100 };
     expect(boxOnOriginal(page, { x: -10, y: 90, width: 30, height: 30 })).toEqual({ x: 0, y: 0.9, width: 0.2, height: expect.closeTo(0.1) });
+  });
+});
+
+describe('lineCrop', () => {
+  const page = async (width: number, height: number): Promise<PageImage> => ({
+    image: await sharp({ create: { width, height, channels: 3, background: '#ffffff' } }).png().toBuffer(),
+    width,
+    height,
+  });
+  it('cuts a small line out with a margin and scales it up to a readable height', async () => {
+    // A 200 × 20 box with 4 px above and below and 20 px beside is 240 × 28, scaled to 64 px high.
+    const meta = await sharp(await lineCrop(await page(800, 600), { x: 100, y: 300, width: 200, height: 20 })).metadata();
+    expect(meta).toMatchObject({ height: 64, width: 549 });
+  });
+  it('keeps the cut inside the page', async () => {
+    // 80 px beside it: from x 270 to the page's right edge (130 px); 16 px below it, none above the page's top.
+    const meta = await sharp(await lineCrop(await page(400, 300), { x: 350, y: 0, width: 100, height: 80 })).metadata();
+    expect(meta).toMatchObject({ width: 130, height: 96 });
   });
 });
 
@@ -73,6 +92,19 @@ describe('the local engine', () => {
     const doc = await read(await printed(lines, { fontSize: 28, blur: 3, scale: 0.5 }));
     expect(doc.readBy).toBe('paddle');
     expect(doc.content).toMatch(/4[.,]34/);
+  });
+
+  it('has the other reader read a total nothing else confirms, and the rules take it when both read it alike', async () => {
+    const lines = ['CORNER GROCERY', 'DATE 14/03/2024', 'TOTAL 18.05', 'THANK YOU'];
+    const doc = await read(await printed(lines));
+    expect(doc.readBy).toBe('tesseract:eng');
+    const total = doc.lines!.find((l) => l.text.includes('TOTAL'))!;
+    // tesseract read the page; PaddleOCR read the total's line again.
+    expect(total.readAgain).toMatch(/18[.,]05/);
+    expect(doc.lines!.filter((l) => l.readAgain !== undefined)).toHaveLength(1);
+    const { receipt, doubts } = extractReceiptWithSources(doc, { now: new Date('2024-04-01') });
+    expect(receipt.total).toBe(18.05);
+    expect(doubts).not.toContain(ISSUE_TEXTS.totalUnconfirmed);
   });
 
   describe.skipIf(!sharedFileThere(path.join(receiptsDir, 'X51005568881.jpg'), 'the local engine on a shared scan'))('on a shared scan turned upside down (../shared/receipts)', () => {
