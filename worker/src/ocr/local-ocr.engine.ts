@@ -80,6 +80,8 @@ async function orientedDocument(doc: PreparedDocument, signal: AbortSignal): Pro
 
 interface EngineReading extends Reading {
   doc: RecognizedDocument;
+  /** Which of `doc.lines` the rules read the total from. */
+  totalLine?: number;
   /** The pages as read and each of `doc.lines`' box on them, in pixels (a PDF's text layer and a vision model's reading have none). */
   read?: { pages: PageImage[]; boxes: Array<PageLine['box']> };
 }
@@ -104,13 +106,7 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
   async function readWithTesseract(doc: PreparedDocument, hints: RecognizeHints, signal: AbortSignal): Promise<EngineReading> {
     const read = async (languages: string[]) => {
       const pages = await Promise.all(
-        doc.pages.map((page) =>
-          tesseract.recognize(page.image, languages, signal).catch((err: unknown) => {
-            // A page tesseract cannot finish in time reads as nothing: the other reader decides.
-            if (err instanceof TesseractTimeoutError) return { lines: [], confidence: 0 };
-            throw err;
-          }),
-        ),
+        doc.pages.map((page) => tesseract.recognize(page.image, languages, signal).catch(nothingInTime)),
       );
       return reading(doc.pages, pages, `tesseract:${languages.join('+')}`, hints);
     };
@@ -131,12 +127,7 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
     const ocr = paddleOcr();
     const pages = [];
     for (const page of doc.pages) {
-      const read = await ocr.recognizePage(page.image, signal).catch((err: unknown) => {
-        // As with tesseract: a page not read in time reads as nothing, and the other reader decides.
-        if (err instanceof PaddleTimeoutError) return { lines: [], confidence: 0 };
-        throw err;
-      });
-      pages.push(read);
+      pages.push(await ocr.recognizePage(page.image, signal).catch(nothingInTime));
     }
     return reading(doc.pages, pages, 'paddle', hints);
   }
@@ -176,8 +167,7 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
    */
   async function readTotalAgain(first: EngineReading, hints: RecognizeHints, signal: AbortSignal): Promise<EngineReading> {
     if (!first.read || !first.doubts.includes(ISSUE_TEXTS.totalUnconfirmed)) return first;
-    const { sources } = extractReceiptWithSources(first.doc, { currencyCode: hints.currencyCode, now: hints.now });
-    const index = sources.total;
+    const index = first.totalLine;
     const line = index === undefined ? undefined : first.doc.lines?.[index];
     if (index === undefined || !line) return first;
     const withReadAgain = (text: string): RecognizedDocument => ({ ...first.doc, lines: first.doc.lines!.map((l, i) => (i === index ? { ...l, readAgain: text } : l)) });
@@ -256,7 +246,7 @@ async function askSecondOpinion(
   }
 }
 
-/** A line not read in time reads as nothing: the doubt it was asked about stays. */
+/** A page or line a reader cannot finish in time reads as nothing: the other reader decides, or the doubt it was asked about stays. */
 function nothingInTime(err: unknown): { lines: PageLine[]; confidence: number } {
   if (err instanceof TesseractTimeoutError || err instanceof PaddleTimeoutError) return { lines: [], confidence: 0 };
   throw err;
@@ -296,10 +286,10 @@ export async function lineCrop(page: PageImage, box: PageLine['box']): Promise<B
   return (height < LINE_CROP_HEIGHT ? crop.resize({ height: LINE_CROP_HEIGHT }) : crop).png().toBuffer();
 }
 
-/** What the rules make of a reading: the receipt and their doubts about its key fields. */
-function extracted(doc: RecognizedDocument, hints: RecognizeHints): Pick<Reading, 'receipt' | 'doubts'> {
-  const { receipt, doubts } = extractReceiptWithSources(doc, { currencyCode: hints.currencyCode, now: hints.now });
-  return { receipt, doubts };
+/** What the rules make of a reading: the receipt, their doubts about its key fields and the total's line. */
+function extracted(doc: RecognizedDocument, hints: RecognizeHints): Pick<EngineReading, 'receipt' | 'doubts' | 'totalLine'> {
+  const { receipt, doubts, sources } = extractReceiptWithSources(doc, { currencyCode: hints.currencyCode, now: hints.now });
+  return { receipt, doubts, totalLine: sources.total };
 }
 
 /** The box of a prepared page's pixels on the original page: the bounds of its four mapped corners. */
