@@ -94,6 +94,8 @@ export const receiptListSchema = z.object({
   total: z.number().int(),
   page: z.number().int(),
   pageSize: z.number().int(),
+  /** The currencies of all the owner's receipts (whatever the filters): the currency filter's choices. */
+  currencies: z.array(z.string()),
 });
 export type ReceiptList = z.infer<typeof receiptListSchema>;
 

@@ -1,5 +1,5 @@
 import { isFinal, SPENDING_TOP_MERCHANTS, type ReceiptFilter, type ReceiptListQuery, type SpendingQuery, type SpendingRow } from '@receipts/common';
-import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
 import { receiptEdits, receipts, uploads, type ReceiptEditRow, type ReceiptRow, type UploadRow } from './db/schema.js';
 import type { QuotaOwner } from './quota.service.js';
@@ -39,6 +39,13 @@ export interface LibraryRow {
 }
 
 /** A receipt's view fields, its file name, and where an export page stopped (the upload's creation time as text keeps its microseconds). */
+/**
+ * Which of a scope's receipts an export page holds: the valid ones (or the others, or all), the
+ * importable ones among them; or those an import file carrying `valid` or `importable` receipts
+ * leaves out.
+ */
+export type ExportPick = { valid: boolean | 'both'; importableOnly?: boolean } | { leftOutOf: 'valid' | 'importable' };
+
 export type ExportRow = ReceiptFields & { filename: string; at: string; uploadId: string };
 
 export interface ExportCounts {
@@ -128,6 +135,12 @@ export class ReceiptRepository {
       this.db.select({ n: count() }).from(receipts).innerJoin(uploads, eq(uploads.id, receipts.uploadId)).where(where),
     ]);
     return { rows, total: counted!.n };
+  }
+
+  /** The currencies of all the owner's receipts, in code order: what the library may be filtered by. */
+  async currencies(owner: QuotaOwner): Promise<string[]> {
+    const rows = await this.db.selectDistinct({ currency: receipts.currency }).from(receipts).innerJoin(uploads, eq(uploads.id, receipts.uploadId)).where(ownedBy(owner)).orderBy(receipts.currency);
+    return rows.map((r) => r.currency);
   }
 
   /** The owner's receipt with its upload; another owner's is null, as if it did not exist. */
@@ -275,15 +288,17 @@ export class ReceiptRepository {
    */
   async exportPage(
     scope: ReceiptScope,
-    pick: { valid: boolean | 'both'; importableOnly?: boolean },
+    pick: ExportPick,
     after: { at: string; id: string } | null,
     limit: number,
   ): Promise<ExportRow[]> {
     const money = (column: typeof receipts.total) => sql`${column}::float8`;
+    const carried = 'leftOutOf' in pick ? (pick.leftOutOf === 'importable' ? and(receipts.valid, importable)! : receipts.valid) : undefined;
     const where = and(
       scope,
-      pick.valid === 'both' ? undefined : eq(receipts.valid, pick.valid),
-      pick.importableOnly ? importable : undefined,
+      carried ? not(carried) : undefined,
+      'leftOutOf' in pick || pick.valid === 'both' ? undefined : eq(receipts.valid, pick.valid),
+      'leftOutOf' in pick || !pick.importableOnly ? undefined : importable,
       after ? sql`(${uploads.createdAt}, ${uploads.id}) > (${after.at}::timestamptz, ${after.id}::uuid)` : undefined,
     );
     const result = await this.db.execute(sql`

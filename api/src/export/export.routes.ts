@@ -28,6 +28,7 @@ export function exportRoutes(service: ExportService, log: Logger): Router {
       'X-Export-Rows': String(prepared.rows),
       'X-Export-Issues': String(prepared.withIssues),
       'X-Export-Skipped': String(prepared.skipped),
+      ...(prepared.currencies ? { 'X-Export-Currencies': prepared.currencies.join(',') } : {}),
     });
     const started = Date.now();
     try {

@@ -88,6 +88,7 @@ describe('export service: import files and the export pack', () => {
       [
         'March.csv',
         'March.xlsx',
+        'left-out-of-import.txt',
         'originals/2024-03-05_Corner-Pantry_12.50.png',
         'originals/2024-03-05_Corner-Pantry_12.50_2.png',
         'originals/2024-03-07_etc-passwd_3.00.png',
@@ -102,6 +103,7 @@ describe('export service: import files and the export pack', () => {
 
     const csv = parseCsv(entries.get('March.csv')!, { columns: true }) as Array<Record<string, string>>;
     expect(csv.map((r) => r.Amount)).toEqual(['-12.50', '-12.50', '-3.00']);
+    expect(entries.get('left-out-of-import.txt')!.toString('utf8')).toContain('cafe.png (2024-03-09, Café Müller): needs review (Missing total).');
 
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(entries.get('March.xlsx') as unknown as ExcelJS.Buffer);
@@ -170,11 +172,62 @@ describe('export service: import files and the export pack', () => {
       status: 400,
       message: 'The DATEV bookings are in euros, and some of these receipts are in USD. Filter the export to EUR.',
     });
-    expect(await refusal(exports.prepare(owner, exportRequestSchema.parse({ preset: 'ofx' })))).toMatchObject({
-      status: 400,
-      message: 'OFX bank statement files hold one currency, and these receipts are in EUR, USD. Filter the export by currency.',
-    });
     const dollars = await download(owner, { preset: 'ofx', currency: 'USD' });
     expect(dollars.bytes.toString('utf8')).toContain('<CURDEF>USD');
+  });
+
+  it('splits a selection in several currencies into one import file per currency, in one zip', async () => {
+    const owner = await subscriber();
+    await stored(owner, { merchantName: 'Tesco', date: '2024-07-01', total: 12.5, currency: 'GBP' });
+    await stored(owner, { merchantName: 'Rewe', date: '2024-07-02', total: 7.2, currency: 'EUR' });
+    await stored(owner, { merchantName: 'Aldi', date: '2024-07-03', total: 3.1, currency: 'EUR' });
+    await stored(owner, { merchantName: 'Linella', date: '2024-07-04', total: 100, currency: 'MDL', valid: false, issues: ['Missing total'] });
+
+    for (const preset of ['quickbooks', 'xero', 'ynab', 'qif', 'ofx'] as const) {
+      const split = await download(owner, { preset, name: 'July' });
+      expect(split).toMatchObject({ filename: 'July.zip', rows: 3 });
+      const entries = await unzip(split.bytes);
+      const extension = preset === 'qif' || preset === 'ofx' ? preset : 'csv';
+      expect([...entries.keys()].sort()).toEqual([`July-EUR.${extension}`, `July-GBP.${extension}`]);
+      const euros = entries.get(`July-EUR.${extension}`)!.toString('utf8');
+      expect(euros).toContain(preset === 'ofx' ? '<CURDEF>EUR' : '7.20');
+      expect(euros).toContain('3.10');
+      expect(euros).not.toContain('12.50');
+      expect(entries.get(`July-GBP.${extension}`)!.toString('utf8')).toContain('12.50');
+    }
+    // One currency chosen: one plain file, as before.
+    const pounds = await download(owner, { preset: 'quickbooks', currency: 'GBP', name: 'July' });
+    expect(pounds.filename).toBe('July.csv');
+    expect((parseCsv(pounds.bytes, { columns: true }) as Array<Record<string, string>>).map((r) => r.Amount)).toEqual(['-12.50']);
+    // Files that carry the currency in a column hold them all.
+    const firefly = parseCsv((await download(owner, { preset: 'firefly' })).bytes, { columns: true }) as Array<Record<string, string>>;
+    expect(firefly.map((r) => r.Currency)).toEqual(['GBP', 'EUR', 'EUR']);
+
+    // The pack: the workbook with every receipt, a file per currency, and a note of what the files left out.
+    const pack = await unzip((await download(owner, { format: 'zip', preset: 'xero', name: 'July' })).bytes);
+    expect([...pack.keys()].filter((k) => !k.startsWith('originals/')).sort()).toEqual(['July-EUR.csv', 'July-GBP.csv', 'July.xlsx', 'left-out-of-import.txt']);
+    expect(pack.get('left-out-of-import.txt')!.toString('utf8')).toBe(
+      '1 receipt is not in the Xero file. The workbook lists every receipt, these on its Validation Issues sheet or without a date or total:\r\n\r\n' +
+        'scan.png (2024-07-04, Linella): needs review (Missing total).\r\n',
+    );
+  });
+
+  it('packs the workbook and originals even when no receipt is ready for the import file, and says why', async () => {
+    const owner = await subscriber();
+    await stored(owner, { merchantName: 'Blurred', date: '2024-08-01', total: 9, valid: false, issues: ['Date not found'] }, 'blurred.png');
+    await stored(owner, { merchantName: 'Undated', date: null, total: 4, quality: 0.3, valid: false }, 'undated.png');
+
+    expect(await refusal(exports.prepare(owner, exportRequestSchema.parse({ preset: 'quickbooks' })))).toMatchObject({ status: 400, message: expect.stringMatching(/^No valid receipts with a date and a total for QuickBooks to export/) });
+    const pack = await download(owner, { format: 'zip', preset: 'quickbooks' });
+    expect(pack).toMatchObject({ rows: 2 });
+    const entries = await unzip(pack.bytes);
+    expect([...entries.keys()].sort()).toEqual(['left-out-of-import.txt', 'originals/2024-08-01_Blurred_9.00.png', 'originals/undated_Undated_4.00.png', 'receipts_export.xlsx']);
+    const note = entries.get('left-out-of-import.txt')!.toString('utf8');
+    expect(note).toMatch(/^2 receipts are not in the QuickBooks file\./);
+    expect(note).toContain('blurred.png (2024-08-01, Blurred): needs review (Date not found).');
+    expect(note).toContain('undated.png (no date, Undated): needs review (Quality below 60%).');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(entries.get('receipts_export.xlsx') as unknown as ExcelJS.Buffer);
+    expect(workbook.getWorksheet('Validation Issues')!.rowCount).toBe(3);
   });
 });

@@ -6,8 +6,12 @@ import {
   EXPORT_FILES,
   EXPORT_PRESET_LABELS,
   LARGE_EXPORT_WARNING,
+  PACK_LEFT_OUT_NOTE,
+  currencyFileName,
   datevBatchProblem,
   fireflyImportConfig,
+  leftOutHeading,
+  leftOutLine,
   SAMPLE_EXPORT_NAME,
   sampleExport,
   sheetNamesOf,
@@ -19,6 +23,7 @@ import {
 import {
   toReceiptView,
   type ExportCounts,
+  type ExportPick,
   StoredFileMissingError,
   type FileStore,
   type Logger,
@@ -30,7 +35,7 @@ import {
 import iconv from 'iconv-lite';
 import { HttpError, notFound } from '../http-error.js';
 import type { Owner } from '../session.js';
-import { writePack } from './export-pack.writer.js';
+import { writePack, type GeneratedEntry } from './export-pack.writer.js';
 import { roomIn, writeWorkbook, type OriginalLink } from './workbook.writer.js';
 
 /**
@@ -48,15 +53,19 @@ export interface PreparedExport {
   rows: number;
   withIssues: number;
   skipped: number;
+  /** A selection in several currencies split into one import file per currency: those currencies. */
+  currencies?: string[];
   write(out: Writable): Promise<void>;
 }
 
-/** An import file ready to stream: its context checked, its receipts counted. */
+/** An import file ready to stream: its context checked, its receipts (one currency's, when split) counted. */
 interface PlannedFile {
   file: ImportFile;
   context: ImportContext;
+  scope: ReceiptScope;
+  /** Its name as the download or in a zip. */
+  name: string;
   rows: number;
-  skipped: number;
 }
 
 const CONTENT_TYPES = {
@@ -98,18 +107,42 @@ export class ExportService {
       return { filename: `${request.name}.xlsx`, contentType: CONTENT_TYPES.xlsx, rows: valid, withIssues, skipped: 0, write: (out) => workbook(out) };
     }
 
-    const planned = await this.plan(owner, request, counts);
-    const writeFile = (out: Writable) => writeImportFile(out, planned, this.pages(scope, { valid: true, importableOnly: planned.file.carries === 'importable' }));
-    const fileName = `${request.name}.${planned.file.extension}`;
+    const file = EXPORT_FILES[request.preset];
+    const label = EXPORT_PRESET_LABELS[request.preset];
+    const planned = await this.plan(owner, request, scope, counts);
+    // The workbook and the originals are what a person needs to review receipts: a pack is never refused for lack of importable ones.
+    if (planned.length === 0 && request.format !== 'zip') throw nothingValid(total, file.carries === 'valid' ? undefined : label);
+    const carried = planned.reduce((sum, p) => sum + p.rows, 0);
+    const skipped = file.carries === 'valid' ? 0 : counts.valid - counts.importable;
+    const writeFile = (p: PlannedFile) => (out: Writable) => writeImportFile(out, p, this.pages(p.scope, { valid: true, importableOnly: p.file.carries === 'importable' }));
+    const entryOf = (p: PlannedFile): GeneratedEntry => ({ name: p.name, store: false, write: writeFile(p) });
+    const split = planned.length > 1 ? { currencies: planned.map((p) => p.context.currency) } : {};
     if (request.format !== 'zip') {
-      return { filename: fileName, contentType: planned.file.contentType, rows: planned.rows, withIssues, skipped: planned.skipped, write: writeFile };
+      if (planned.length === 1) {
+        const [only] = planned as [PlannedFile];
+        return { filename: only.name, contentType: file.contentType, rows: carried, withIssues, skipped, write: writeFile(only) };
+      }
+      // One file per currency, in one zip: an accounting import books in one currency.
+      return {
+        filename: `${request.name}.zip`,
+        contentType: CONTENT_TYPES.zip,
+        rows: carried,
+        withIssues,
+        skipped,
+        ...split,
+        write: (out) => writePack(out, { originals: noOriginals(), openOriginal: async () => null, entries: planned.map(entryOf), texts: [] }, this.log),
+      };
     }
+    const leftOut = total - carried;
+    const leftOutNote: GeneratedEntry[] =
+      leftOut > 0 ? [{ name: PACK_LEFT_OUT_NOTE, store: false, write: (out) => this.writeLeftOut(out, scope, { leftOutOf: file.carries }, leftOutHeading(leftOut, label)) }] : [];
     return {
       filename: `${request.name}.zip`,
       contentType: CONTENT_TYPES.zip,
       rows: total,
       withIssues,
-      skipped: planned.skipped,
+      skipped,
+      ...split,
       write: (out) =>
         writePack(
           out,
@@ -121,18 +154,29 @@ export class ExportService {
                 if (err instanceof StoredFileMissingError) return null;
                 throw err;
               }),
-            entries: [
-              { name: `${request.name}.xlsx`, store: true, write: workbook },
-              { name: fileName, store: false, write: writeFile },
-            ],
+            entries: [{ name: `${request.name}.xlsx`, store: true, write: workbook }, ...planned.map(entryOf), ...leftOutNote],
             texts:
-              request.preset === 'firefly'
-                ? [{ name: `${request.name}.json`, text: JSON.stringify(fireflyImportConfig(planned.context.dateFormat, planned.context.now), null, 2) }]
+              request.preset === 'firefly' && planned[0]
+                ? [{ name: `${request.name}.json`, text: JSON.stringify(fireflyImportConfig(planned[0].context.dateFormat, planned[0].context.now), null, 2) }]
                 : [],
           },
           this.log,
         ),
     };
+  }
+
+  /** The pack's note of the receipts its import file left out: a line each, why, a page at a time. */
+  private async writeLeftOut(out: Writable, scope: ReceiptScope, pick: ExportPick, heading: string): Promise<void> {
+    out.write(heading);
+    for await (const page of this.pages(scope, pick)) {
+      out.write(page.map(leftOutLine).join(''));
+      await roomIn(out);
+    }
+    await new Promise<void>((resolve, reject) => {
+      out.once('finish', resolve);
+      out.once('error', reject);
+      out.end();
+    });
   }
 
   /** The home page's sample result as a workbook, in `currency` at the demo rates: no account or receipts needed. */
@@ -160,17 +204,16 @@ export class ExportService {
     return fireflyImportConfig(request.dateFormat ?? EXPORT_FILES.firefly.defaultDateFormat);
   }
 
-  /** The preset's file for these receipts, or why it cannot be written. */
-  private async plan(owner: Owner, request: ExportRequest, counts: ExportCounts): Promise<PlannedFile> {
+  /**
+   * The preset's file for these receipts (none when it would carry none), or why it cannot be
+   * written. A file that books in one currency is one file per currency when the receipts are in
+   * several.
+   */
+  private async plan(owner: Owner, request: ExportRequest, scope: ReceiptScope, counts: ExportCounts): Promise<PlannedFile[]> {
     const file = EXPORT_FILES[request.preset];
-    const label = EXPORT_PRESET_LABELS[request.preset];
     const byValidity = file.carries === 'valid';
-    const rows = byValidity ? counts.valid : counts.importable;
-    if (rows === 0) throw nothingValid(counts.total, byValidity ? undefined : label);
+    if ((byValidity ? counts.valid : counts.importable) === 0) return [];
     const currencies = (byValidity ? counts.validCurrencies : counts.importableCurrencies).toSorted();
-    if (file.currencies === 'single' && currencies.length > 1) {
-      throw new HttpError(400, 'VALIDATION_FAILED', `${label} files hold one currency, and these receipts are in ${currencies.join(', ')}. Filter the export by currency.`);
-    }
     if (file.currencies === 'EUR' && currencies.some((c) => c !== 'EUR')) {
       throw new HttpError(
         400,
@@ -183,19 +226,21 @@ export class ExportService {
       const problem = datevBatchProblem(counts.from, counts.to, datev);
       if (problem) throw new HttpError(400, 'VALIDATION_FAILED', problem);
     }
-    return {
+    const now = new Date();
+    const planned = (fileScope: ReceiptScope, fileCounts: ExportCounts, currency: string, name: string): PlannedFile => ({
       file,
-      rows,
-      skipped: byValidity ? 0 : counts.valid - counts.importable,
-      context: {
-        currency: currencies[0] ?? 'USD',
-        from: counts.from,
-        to: counts.to,
-        dateFormat: request.dateFormat ?? file.defaultDateFormat,
-        now: new Date(),
-        datev,
-      },
-    };
+      scope: fileScope,
+      name,
+      rows: byValidity ? fileCounts.valid : fileCounts.importable,
+      context: { currency, from: fileCounts.from, to: fileCounts.to, dateFormat: request.dateFormat ?? file.defaultDateFormat, now, datev },
+    });
+    if (file.currencies !== 'single' || currencies.length <= 1) return [planned(scope, counts, currencies[0] ?? 'USD', `${request.name}.${file.extension}`)];
+    return Promise.all(
+      currencies.map(async (currency) => {
+        const ofCurrency = this.receipts.scope(owner, { ...request, currency }, request.ids);
+        return planned(ofCurrency, await this.receipts.exportCounts(ofCurrency), currency, currencyFileName(request.name, currency, file.extension));
+      }),
+    );
   }
 
   /**
@@ -203,7 +248,7 @@ export class ExportService {
    * The next page is asked for before this one is handed out, so the database works while the
    * file is written.
    */
-  private async *pages(scope: ReceiptScope, pick: { valid: boolean | 'both'; importableOnly: boolean }): AsyncGenerator<ExportSource[]> {
+  private async *pages(scope: ReceiptScope, pick: ExportPick): AsyncGenerator<ExportSource[]> {
     let pending = this.receipts.exportPage(scope, pick, null, PAGE_SIZE);
     for (;;) {
       const rows = await pending;
@@ -232,6 +277,9 @@ export class ExportService {
     }
   }
 }
+
+/** A zip of import files alone holds no originals. */
+async function* noOriginals(): AsyncGenerator<OriginalRow[]> {}
 
 function nothingValid(total: number, product?: string): HttpError {
   const target = product ? ` with a date and a total for ${product}` : '';

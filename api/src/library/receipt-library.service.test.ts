@@ -69,13 +69,17 @@ describe('receipt library service', () => {
 
   it('shows an owner only their own receipts, filtered and counted', async () => {
     const owner = visitor();
-    await stored(owner, { merchantName: 'Bakery Blum', total: 4 });
-    await stored(owner, { merchantName: 'Hardware Haus', total: 40, category: 'retail' });
+    await stored(owner, { merchantName: 'Bakery Blum', total: 4, currency: 'EUR' });
+    await stored(owner, { merchantName: 'Hardware Haus', total: 40, category: 'retail', currency: 'GBP' });
     const other = visitor();
-    const theirs = await stored(other);
+    const theirs = await stored(other, { currency: 'MDL' });
     expect((await list(owner)).total).toBe(2);
     expect((await list(owner, { q: 'bakery' })).items.map((r) => r.merchantName)).toEqual(['Bakery Blum']);
     expect((await list(owner, { category: 'retail' })).items.map((r) => r.total)).toEqual([40]);
+    // The currency filter's choices are the owner's currencies, whatever else is filtered.
+    const pounds = await list(owner, { currency: 'gbp' });
+    expect(pounds.items.map((r) => r.merchantName)).toEqual(['Hardware Haus']);
+    expect(pounds.currencies).toEqual(['EUR', 'GBP']);
     expect(await refusal(library.get(owner, theirs))).toEqual({ status: 404, code: 'NOT_FOUND' });
     expect(await refusal(library.correct(owner, theirs, { total: 1 }))).toEqual({ status: 404, code: 'NOT_FOUND' });
   });

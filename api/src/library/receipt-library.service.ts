@@ -77,8 +77,8 @@ export class ReceiptLibraryService {
   ) {}
 
   async list(owner: Owner, query: ReceiptListQuery): Promise<ReceiptList> {
-    const { rows, total } = await this.receipts.list(owner, query);
-    return { items: rows.map(toLibraryReceipt), total, page: query.page, pageSize: query.pageSize };
+    const [{ rows, total }, currencies] = await Promise.all([this.receipts.list(owner, query), this.receipts.currencies(owner)]);
+    return { items: rows.map(toLibraryReceipt), total, page: query.page, pageSize: query.pageSize, currencies };
   }
 
   /** The caller's receipt and its upload; another owner's is "not found", never "forbidden". */

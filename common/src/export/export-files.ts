@@ -9,8 +9,9 @@ import { qifFile } from './qif.format.js';
 export const EXPORT_FILES: Readonly<Record<ExportPreset, ImportFile>> = {
   // The Receipts sheet's columns, for Excel: every valid receipt.
   generic: csvFile({ columns: EXPORT_COLUMNS, defaultDateFormat: 'YYYY-MM-DD', line: exportRowValues }, { carries: 'valid', byteOrderMark: true }),
-  quickbooks: csvFile(ACCOUNTING_PRESETS.quickbooks),
-  xero: csvFile(ACCOUNTING_PRESETS.xero),
+  // A bank-statement CSV's amounts have no currency: the account books in one.
+  quickbooks: csvFile(ACCOUNTING_PRESETS.quickbooks, { currencies: 'single' }),
+  xero: csvFile(ACCOUNTING_PRESETS.xero, { currencies: 'single' }),
   ynab: csvFile(ACCOUNTING_PRESETS.ynab, { currencies: 'single' }),
   firefly: csvFile(ACCOUNTING_PRESETS.firefly),
   ofx: ofxFile,

@@ -13,3 +13,4 @@ export * from './datev.format.js';
 export * from './datev-settings.schema.js';
 export * from './pack-names.rule.js';
 export * from './formula-text.rule.js';
+export * from './left-out.rule.js';

@@ -31,8 +31,8 @@ describe('export controls', () => {
   });
 
   it('exports a selection by its ids, everything else by the library filters', () => {
-    expect(exportUrl({ format: 'zip', preset: 'xero', filter: { from: '2024-03-01', to: '2024-03-31', q: '' } })).toBe(
-      '/api/export?format=zip&preset=xero&from=2024-03-01&to=2024-03-31',
+    expect(exportUrl({ format: 'zip', preset: 'xero', filter: { from: '2024-03-01', to: '2024-03-31', q: '', currency: 'GBP' } })).toBe(
+      '/api/export?format=zip&preset=xero&from=2024-03-01&to=2024-03-31&currency=GBP',
     );
     expect(exportUrl({ format: 'csv', preset: 'datev', ids: ['a', 'b'], filter: { from: '2024-03-01' } })).toBe('/api/export?format=csv&preset=datev&ids=a%2Cb');
   });

@@ -1,16 +1,21 @@
+import { currencyOption } from '@receipts/common';
 import type { FormEvent } from 'react';
 import type { LibraryQuery } from '../lib/receipts-api.js';
 import { CategorySelect } from './category-select.js';
 
 export type LibraryFilter = Omit<LibraryQuery, 'page' | 'pageSize'>;
 
-/** The library's search form; applying it hands the filled-in filters over (blank ones left out). */
-export function LibraryFilters({ query, onApply }: { query: LibraryFilter; onApply: (filter: LibraryFilter) => void }) {
+/**
+ * The library's search form; applying it hands the filled-in filters over (blank ones left out).
+ * The currency filter offers the currencies the owner's receipts are in (and the one chosen).
+ */
+export function LibraryFilters({ query, currencies, onApply }: { query: LibraryFilter; currencies: readonly string[]; onApply: (filter: LibraryFilter) => void }) {
+  const choices = [...new Set([...currencies, ...(query.currency ? [query.currency] : [])])].sort();
   const apply = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const text = (k: string) => String(f.get(k) ?? '').trim() || undefined;
-    onApply({ q: text('q'), from: text('from'), to: text('to'), category: text('category'), valid: text('valid') as LibraryQuery['valid'] });
+    onApply({ q: text('q'), from: text('from'), to: text('to'), category: text('category'), currency: text('currency'), valid: text('valid') as LibraryQuery['valid'] });
   };
   return (
     <form className="card filters" onSubmit={apply} role="search" aria-label="Filter receipts">
@@ -27,6 +32,17 @@ export function LibraryFilters({ query, onApply }: { query: LibraryFilter; onApp
         <input id="lib-to" name="to" type="date" defaultValue={query.to} />
       </div>
       <CategorySelect id="lib-category" defaultValue={query.category ?? ''} anyLabel="All" />
+      <div className="form-field">
+        <label htmlFor="lib-currency">Currency</label>
+        <select id="lib-currency" name="currency" defaultValue={query.currency ?? ''}>
+          <option value="">All</option>
+          {choices.map((code) => (
+            <option key={code} value={code}>
+              {currencyOption(code) ? `${code} — ${currencyOption(code)!.label}` : code}
+            </option>
+          ))}
+        </select>
+      </div>
       <div className="form-field">
         <label htmlFor="lib-valid">Validity</label>
         <select id="lib-valid" name="valid" defaultValue={query.valid ?? ''}>

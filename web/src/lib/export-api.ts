@@ -7,12 +7,13 @@ export type { ExportFormat, ExportPreset };
 export const NO_COMPLETED_RECEIPTS = EXPORT_ERRORS.nothing;
 export const EXPORT_FAILED = 'Export failed. Please try again.';
 
-/** The library filters an export of "all" receipts keeps to (a date range, a search, a category). */
+/** The library filters an export of "all" receipts keeps to (a date range, a search, a category, a currency). */
 export interface ExportFilter {
   q?: string;
   from?: string;
   to?: string;
   category?: string;
+  currency?: string;
 }
 
 export interface ExportOptions {
@@ -46,7 +47,7 @@ export type ExportOutcome = { saved: true; note: string | null } | { saved: fals
 
 const receipts = (n: number) => `${n} receipt${n === 1 ? '' : 's'}`;
 
-/** What a person should know about receipts an import file left out (the workbook lists them on its issues sheet). */
+/** What a person should know about receipts an import file left out (the workbook lists them on its issues sheet), and of files split by currency. */
 function leftOut(res: Response, format: ExportFormat): string | null {
   const count = (name: string) => Number(res.headers.get(name)) || 0;
   const notes: string[] = [];
@@ -56,6 +57,8 @@ function leftOut(res: Response, format: ExportFormat): string | null {
     notes.push(`${receipts(withIssues)} with validation issues ${withIssues === 1 ? 'was' : 'were'} left out${format === 'zip' ? ' of the import file' : ''}: review ${withIssues === 1 ? 'it' : 'them'} in the receipt details.`);
   }
   if (skipped > 0) notes.push(`${receipts(skipped)} without a date or a total ${skipped === 1 ? 'was' : 'were'} left out of the import file.`);
+  const currencies = res.headers.get('x-export-currencies');
+  if (currencies) notes.push(`One import file per currency (${currencies.split(',').join(', ')}): an account books in one currency.`);
   return notes.length > 0 ? notes.join(' ') : null;
 }
 

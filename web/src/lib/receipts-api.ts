@@ -21,6 +21,8 @@ export interface LibraryQuery {
   from?: string;
   to?: string;
   category?: string;
+  /** Three-letter code: an import file books in one currency. */
+  currency?: string;
   valid?: 'true' | 'false';
   page: number;
   pageSize: number;

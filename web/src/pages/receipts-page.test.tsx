@@ -25,13 +25,14 @@ const receipt: LibraryReceipt = {
 };
 
 /** The page against a server running `engines`; returns the bodies of the re-extract requests. */
-function renderWith(engines: EngineName[]) {
+function renderWith(engines: EngineName[], asked: string[] = []) {
   const reextracts: unknown[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
+      asked.push(url);
       if (url === '/api/config') return new Response(JSON.stringify({ analyticsMeasurementId: null, engines }));
-      if (url.startsWith('/api/receipts?')) return new Response(JSON.stringify({ items: [receipt], total: 1, page: 1, pageSize: 25 }));
+      if (url.startsWith('/api/receipts?')) return new Response(JSON.stringify({ items: [receipt], total: 1, page: 1, pageSize: 25, currencies: ['EUR', 'MDL'] }));
       if (url.endsWith('/reextract')) {
         reextracts.push(JSON.parse(String(init?.body)));
         return new Response(JSON.stringify({ id: receipt.uploadId, receiptId: receipt.id, status: 'queued', lane: 'standard' }), { status: 202 });
@@ -66,5 +67,23 @@ describe('re-extracting with an engine', () => {
     fireEvent.change(choice, { target: { value: 'vlm' } });
     fireEvent.click(await reextractButton());
     await waitFor(() => expect(reextracts).toEqual([{ engine: 'vlm' }]));
+  });
+});
+
+describe('filtering by currency', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('offers the currencies the receipts are in, and lists and exports only the one chosen', async () => {
+    const asked: string[] = [];
+    renderWith(['local'], asked);
+    const currency = await screen.findByLabelText('Currency', {}, { timeout: 10_000 });
+    await waitFor(() => expect([...currency.querySelectorAll('option')].map((o) => o.textContent)).toEqual(['All', 'EUR — Euro', 'MDL']));
+    fireEvent.change(currency, { target: { value: 'MDL' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(asked.some((u) => u.startsWith('/api/receipts?') && new URLSearchParams(u.split('?')[1]).get('currency') === 'MDL')).toBe(true));
+    expect(await screen.findByRole('button', { name: /Export matching/ }, { timeout: 10_000 })).toBeTruthy();
   });
 });

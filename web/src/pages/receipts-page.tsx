@@ -68,8 +68,8 @@ export function ReceiptsPage() {
   return (
     <div className="container library">
       <h1>My Receipts</h1>
-      <LibraryFilters query={query} onApply={applyFilters} />
-      <SpendingPanel filter={{ q: query.q, from: query.from, to: query.to, category: query.category, valid: query.valid }} />
+      <LibraryFilters query={query} currencies={list.data?.currencies ?? []} onApply={applyFilters} />
+      <SpendingPanel filter={{ q: query.q, from: query.from, to: query.to, category: query.category, currency: query.currency, valid: query.valid }} />
 
       <div className="library-bar">
         <p className="muted" aria-live="polite">
@@ -91,8 +91,8 @@ export function ReceiptsPage() {
         )}
         <ExportControls
           ids={selected.size > 0 ? [...selected] : undefined}
-          filter={{ q: query.q, from: query.from, to: query.to, category: query.category }}
-          label={selected.size > 0 ? 'Export selected' : query.q || query.from || query.to || query.category ? 'Export matching' : 'Export all'}
+          filter={{ q: query.q, from: query.from, to: query.to, category: query.category, currency: query.currency }}
+          label={selected.size > 0 ? 'Export selected' : query.q || query.from || query.to || query.category || query.currency ? 'Export matching' : 'Export all'}
         />
       </div>
 
