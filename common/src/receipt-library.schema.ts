@@ -158,6 +158,15 @@ export const issueDecisionSchema = z.object({
   issue: safeText({ message: 'Name the issue to accept.' }).min(1, 'Name the issue to accept.').max(1000, 'Not an issue of this receipt.'),
 });
 
+/** POST /api/receipts/flags/accept body: the kind of flag (`flagKind`) to accept on every receipt that needs review for it. */
+export const flagKindDecisionSchema = z.object({
+  kind: safeText({ message: 'Name the kind of flag to accept.' }).min(1, 'Name the kind of flag to accept.').max(1000, 'Not a kind of flag.'),
+});
+
+/** POST /api/receipts/flags/accept answer: how many receipts had the kind of flag accepted. */
+export const flagKindAcceptedSchema = z.object({ receipts: z.number().int() });
+export type FlagKindAccepted = z.infer<typeof flagKindAcceptedSchema>;
+
 /** POST /api/receipts/:id/reextract body; without an engine the server's default is used. */
 export const reextractRequestSchema = z.object({ engine: engineNameSchema.optional() });
 export type ReextractRequest = z.infer<typeof reextractRequestSchema>;

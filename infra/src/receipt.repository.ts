@@ -137,6 +137,16 @@ export class ReceiptRepository {
     return { rows, total: counted!.n };
   }
 
+  /** The owner's receipts that need a person (not valid for export), with what flags them, in upload order. */
+  async needingReview(owner: QuotaOwner): Promise<Array<Pick<ReceiptRow, 'id' | 'issues' | 'quality' | 'acceptedIssues'>>> {
+    return this.db
+      .select({ id: receipts.id, issues: receipts.issues, quality: receipts.quality, acceptedIssues: receipts.acceptedIssues })
+      .from(receipts)
+      .innerJoin(uploads, eq(uploads.id, receipts.uploadId))
+      .where(and(ownedBy(owner), eq(receipts.valid, false)))
+      .orderBy(asc(uploads.createdAt), asc(uploads.id));
+  }
+
   /** The currencies of all the owner's receipts, in code order: what the library may be filtered by. */
   async currencies(owner: QuotaOwner): Promise<string[]> {
     const rows = await this.db.selectDistinct({ currency: receipts.currency }).from(receipts).innerJoin(uploads, eq(uploads.id, receipts.uploadId)).where(ownedBy(owner)).orderBy(receipts.currency);

@@ -1,4 +1,4 @@
-import { issueDecisionSchema, receiptListQuerySchema, receiptPatchSchema, reextractRequestSchema } from '@receipts/common';
+import { flagKindDecisionSchema, issueDecisionSchema, receiptListQuerySchema, receiptPatchSchema, reextractRequestSchema } from '@receipts/common';
 import { Router } from 'express';
 import { HttpError, parseBody, parseId } from '../http-error.js';
 import type { ReceiptLibraryService } from './receipt-library.service.js';
@@ -9,6 +9,12 @@ export function receiptLibraryRoutes(library: ReceiptLibraryService): Router {
 
   router.get('/receipts', async (req, res) => {
     res.json(await library.list(req.owner, parseBody(receiptListQuerySchema, req.query)));
+  });
+
+  /** Accepts one kind of flag ({ kind }, as `flagKind` names it) on every receipt that needs review for it: { receipts }. */
+  router.post('/receipts/flags/accept', async (req, res) => {
+    const { kind } = parseBody(flagKindDecisionSchema, req.body);
+    res.json(await library.acceptFlagKind(req.owner, kind));
   });
 
   router.get('/receipts/:id', async (req, res) => {

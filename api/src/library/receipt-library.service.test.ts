@@ -84,6 +84,32 @@ describe('receipt library service', () => {
     expect(await refusal(library.correct(owner, theirs, { total: 1 }))).toEqual({ status: 404, code: 'NOT_FOUND' });
   });
 
+  it('accepts one kind of flag on every receipt that needs review for it, and only that kind', async () => {
+    const owner = { userId: null, anonId: visitor().anonId, clientIp: null };
+    const OLD = 'Date out of reasonable range';
+    const oldOnly = await stored(owner, { date: '2019-05-01', issues: [OLD], valid: false });
+    const oldAndMismatch = await stored(owner, { date: '2019-05-02', issues: [OLD, 'Total mismatch: 12.00 vs calculated 11.00'], valid: false });
+    const mismatchOnly = await stored(owner, { issues: ['Total mismatch: 3.50 vs calculated 3.40'], valid: false });
+    const acceptedAlready = await stored(owner, { date: '2019-05-03', issues: [OLD], valid: false });
+    await library.acceptIssue(owner, acceptedAlready, OLD);
+    const stranger = visitor();
+    const theirs = await stored(stranger, { date: '2019-05-04', issues: [OLD], valid: false });
+
+    expect(await library.acceptFlagKind(owner, OLD)).toEqual({ receipts: 2 });
+    expect(await library.get(owner, oldOnly)).toMatchObject({ valid: true, acceptedIssues: [{ issue: OLD, userId: null }] });
+    // Its other flag still needs a person.
+    expect(await library.get(owner, oldAndMismatch)).toMatchObject({ valid: false, acceptedIssues: [{ issue: OLD }] });
+    expect(await library.get(owner, mismatchOnly)).toMatchObject({ valid: false, acceptedIssues: [] });
+    // Another visitor's receipt is theirs to accept.
+    expect((await library.get(stranger, theirs)).valid).toBe(false);
+
+    // A mismatch is one kind whatever its amounts.
+    expect(await library.acceptFlagKind(owner, 'Total mismatch: {total} vs calculated {calculated}')).toEqual({ receipts: 2 });
+    expect((await library.get(owner, oldAndMismatch)).valid).toBe(true);
+    expect((await library.get(owner, mismatchOnly)).valid).toBe(true);
+    expect(await library.acceptFlagKind(owner, OLD)).toEqual({ receipts: 0 });
+  });
+
   it('deletes a receipt with its upload and original', async () => {
     const owner = visitor();
     const id = await stored(owner);

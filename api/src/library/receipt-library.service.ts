@@ -1,13 +1,16 @@
 import {
   applyPatch,
   doubtsAfterEdit,
+  flagKind,
   isExportValid,
   keptAcceptances,
   learnedRules,
+  openFlags,
   receiptChanges,
   reviewFlags,
   receiptIssues,
   type EngineName,
+  type FlagKindAccepted,
   type IssueAcceptance,
   type LibraryReceipt,
   type ReceiptDetail,
@@ -144,6 +147,31 @@ export class ReceiptLibraryService {
     });
     if (unknown) throw new HttpError(400, 'VALIDATION_FAILED', 'This receipt is not flagged with that issue any more. Reload it and look again.');
     return this.decided(owner, id, outcome);
+  }
+
+  /**
+   * Accepts one kind of flag (`flagKind`: "Date out of reasonable range", or a mismatch whatever
+   * its amounts) on every receipt that needs review for it, each recorded with who and when, as
+   * if accepted one by one; a receipt being read again is left as it is. Answers how many receipts
+   * had it accepted.
+   */
+  async acceptFlagKind(owner: Owner, kind: string): Promise<FlagKindAccepted> {
+    const ofKind = (current: Pick<ReceiptRow, 'issues' | 'quality' | 'acceptedIssues'>) =>
+      openFlags(current, current.issues, current.acceptedIssues).filter((flag) => flagKind(flag) === kind);
+    let accepted = 0;
+    for (const candidate of await this.receipts.needingReview(owner)) {
+      if (ofKind(candidate).length === 0) continue;
+      const outcome = await this.receipts.correct(candidate.id, (current) => {
+        const flags = ofKind(current);
+        if (flags.length === 0) return null;
+        const at = new Date().toISOString();
+        const acceptedIssues: IssueAcceptance[] = [...current.acceptedIssues, ...flags.map((issue) => ({ issue, userId: owner.userId, at }))];
+        const view = toReceiptView(current);
+        return { columns: { acceptedIssues, valid: isExportValid(view, view.issues, acceptedIssues) }, changes: {} };
+      });
+      if (outcome === 'changed') accepted += 1;
+    }
+    return { receipts: accepted };
   }
 
   /** Takes an acceptance back: the flag keeps the receipt off the Receipts sheet again. */

@@ -14,6 +14,7 @@ import {
   missingKeyFields,
   openFlags,
   readIssue,
+  flagKind,
   reviewFlags,
   taxRateIssue,
   totalIssue,
@@ -127,6 +128,15 @@ describe('issue codes read back from the messages (stored and sent as text)', ()
     expect(readIssue('Total mismatch')).toBeNull();
     expect(readIssue('Note: Invalid date format')).toBeNull();
     expect(readIssue('Invalid date format.')).toBeNull();
+  });
+
+  it.each([
+    ['Total mismatch: 12.00 vs calculated 11.00', 'Total mismatch: {total} vs calculated {calculated}'],
+    ['Total mismatch: 3.50 vs calculated 3.40', 'Total mismatch: {total} vs calculated {calculated}'],
+    ['Date out of reasonable range', 'Date out of reasonable range'],
+    ['Quality below 60%', 'Quality below 60%'],
+  ])('%s is a flag of the kind %s', (message, kind) => {
+    expect(flagKind(message)).toBe(kind);
   });
 });
 

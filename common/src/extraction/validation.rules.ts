@@ -107,6 +107,16 @@ export function readIssue(message: string): ReceiptIssue | null {
   return code ? { code, field: ISSUE_FIELDS[code].field, message } : null;
 }
 
+/**
+ * What kind of flag a message is, as people see kinds: its issue's template ("Total mismatch:
+ * {total} vs calculated {calculated}") whatever its amounts; any other flag (low quality) is its
+ * own kind. Flags of one kind are accepted together.
+ */
+export function flagKind(message: string): string {
+  const issue = readIssue(message);
+  return issue ? ISSUE_TEXTS[issue.code] : message;
+}
+
 /** Every field the issue a message states concerns (none for a message that is no receipt issue). */
 export function fieldsOfIssue(message: string): IssueField[] {
   const issue = readIssue(message);
