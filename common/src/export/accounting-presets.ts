@@ -58,8 +58,8 @@ const quickbooks: AccountingPreset = {
     const date = formatDay(source.receipt.date, dateFormat);
     const amount = spent(source);
     if (!date || amount === null) return null;
-    const { merchantName, receiptNumber } = source.receipt;
-    const description = `${merchantName || 'Receipt'}${receiptNumber ? ` #${receiptNumber}` : ''}`;
+    const { merchantName, receiptNumber, tin } = source.receipt;
+    const description = `${merchantName || 'Receipt'}${receiptNumber ? ` #${receiptNumber}` : ''}${tin ? `, ${vatNumber(tin)}` : ''}`;
     return [date, description.slice(0, 250), amount];
   },
 };
@@ -76,8 +76,8 @@ const xero: AccountingPreset = {
     const date = formatDay(source.receipt.date, dateFormat);
     const amount = spent(source);
     if (!date || amount === null) return null;
-    const { merchantName, category, paymentMethod, receiptNumber } = source.receipt;
-    const description = [`${category} receipt`, paymentMethod ? `paid by ${paymentMethod}` : null, source.filename]
+    const { merchantName, category, paymentMethod, receiptNumber, tin } = source.receipt;
+    const description = [`${category} receipt`, tin ? vatNumber(tin) : null, paymentMethod ? `paid by ${paymentMethod}` : null, source.filename]
       .filter(Boolean)
       .join(', ');
     return [date, amount, merchantName ?? null, description, receiptNumber ?? null, null];
@@ -89,10 +89,13 @@ export function categoryLabel(category: string): string {
   return category.charAt(0).toUpperCase() + category.slice(1);
 }
 
-/** Receipt number, payment and file, for a memo or notes column. */
-function memoOf(source: ExportSource): string {
-  const { receiptNumber, paymentMethod } = source.receipt;
-  return [receiptNumber ? `Receipt #${receiptNumber}` : null, paymentMethod ? `paid by ${paymentMethod}` : null, source.filename]
+/** The merchant's VAT or tax number as a memo names it (what a bookkeeper reclaims VAT with). */
+export const vatNumber = (tin: string) => `VAT no. ${tin}`;
+
+/** Receipt number, the merchant's VAT number, payment and file, for a memo or notes column. */
+export function memoOf(source: ExportSource): string {
+  const { receiptNumber, tin, paymentMethod } = source.receipt;
+  return [receiptNumber ? `Receipt #${receiptNumber}` : null, tin ? vatNumber(tin) : null, paymentMethod ? `paid by ${paymentMethod}` : null, source.filename]
     .filter(Boolean)
     .join(', ');
 }

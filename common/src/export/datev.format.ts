@@ -82,6 +82,20 @@ export function datevTaxKey(receipt: Pick<ReceiptView, 'total' | 'tax'>, taxKeys
   return null;
 }
 
+/**
+ * The bookings of a receipt: one per VAT rate where the receipt prints a rate table whose gross
+ * amounts make its total (each with its rate's BU-Schlüssel, none for a rate the settings do not
+ * key), else one of the gross total with the key its tax matches (`datevTaxKey`).
+ */
+export function datevBookings(receipt: Pick<ReceiptView, 'total' | 'tax' | 'taxRates'>, taxKeys: DatevSettings['taxKeys']): Array<{ amount: number; key: string | null }> {
+  const total = receipt.total ?? 0;
+  const rates = receipt.taxRates ?? [];
+  const gross = rates.reduce((sum, r) => sum + r.gross, 0);
+  const keyed = rates.length > 1 && rates.every((r) => r.rate !== null && r.gross > 0) && Math.abs(gross - total) <= 0.011;
+  if (!keyed) return [{ amount: total, key: datevTaxKey(receipt, taxKeys) }];
+  return rates.map((r) => ({ amount: r.gross, key: taxKeys.find((k) => k.rate === r.rate)?.key ?? null }));
+}
+
 /** Kasse for cash (or no payment read), Bank for card, wallet and the rest. */
 export function datevPaymentAccount(paymentMethod: string | undefined, settings: Pick<DatevSettings, 'cashAccount' | 'bankAccount'>): string {
   return !paymentMethod || paymentMethod === 'cash' ? settings.cashAccount : settings.bankAccount;
@@ -126,10 +140,11 @@ export function datevHeader(settings: DatevSettings, from: string, to: string, n
 }
 
 /**
- * DATEV Buchungsstapel (EXTF 700), one booking per receipt: the gross total paid from Kasse or
- * Bank (Konto, Haben) to the category's expense account (Gegenkonto) with the BU-Schlüssel of
- * its VAT rate; Belegdatum DDMM, the receipt number as Belegfeld 1, the merchant as Buchungstext.
- * Semicolons, Windows-1252, CRLF, as DATEV Rechnungswesen imports it. Euros only.
+ * DATEV Buchungsstapel (EXTF 700), a booking per receipt and VAT rate (`datevBookings`): the gross
+ * amount paid from Kasse or Bank (Konto, Haben) to the category's expense account (Gegenkonto)
+ * with the BU-Schlüssel of its rate; Belegdatum DDMM, the receipt number as Belegfeld 1, the
+ * merchant as Buchungstext, the merchant's tax number as Beleginfo 1. Semicolons,
+ * Windows-1252, CRLF, as DATEV Rechnungswesen imports it. Euros only.
  */
 export const datevFile: ImportFile = {
   extension: 'csv',
@@ -143,18 +158,27 @@ export const datevFile: ImportFile = {
     return {
       head: `${datevHeader(datev, from ?? today, to ?? today, now)}${CRLF}${DATEV_COLUMNS.join(';')}${CRLF}`,
       record({ receipt }) {
-        if (!receipt.date || typeof receipt.total !== 'number') return null;
-        const fields = new Array<string>(DATEV_COLUMNS.length).fill('');
-        fields[AT['Umsatz (ohne Soll/Haben-Kz)']!] = datevAmount(receipt.total);
-        fields[AT['Soll/Haben-Kennzeichen']!] = '"H"';
-        fields[AT['WKZ Umsatz']!] = '"EUR"';
-        fields[AT.Konto!] = datevPaymentAccount(receipt.paymentMethod, datev);
-        fields[AT['Gegenkonto (ohne BU-Schlüssel)']!] = datev.expenseAccounts[receipt.category];
-        fields[AT['BU-Schlüssel']!] = datevText(datevTaxKey(receipt, datev.taxKeys) ?? '', 4);
-        fields[AT.Belegdatum!] = `${receipt.date.slice(8, 10)}${receipt.date.slice(5, 7)}`;
-        fields[AT['Belegfeld 1']!] = datevText(datevDocumentNumber(receipt.receiptNumber ?? ''), 36);
-        fields[AT.Buchungstext!] = datevText(receipt.merchantName || 'Beleg', 60);
-        return fields.join(';') + CRLF;
+        const { date } = receipt;
+        if (!date || typeof receipt.total !== 'number') return null;
+        return datevBookings(receipt, datev.taxKeys)
+          .map(({ amount, key }) => {
+            const fields = new Array<string>(DATEV_COLUMNS.length).fill('');
+            fields[AT['Umsatz (ohne Soll/Haben-Kz)']!] = datevAmount(amount);
+            fields[AT['Soll/Haben-Kennzeichen']!] = '"H"';
+            fields[AT['WKZ Umsatz']!] = '"EUR"';
+            fields[AT.Konto!] = datevPaymentAccount(receipt.paymentMethod, datev);
+            fields[AT['Gegenkonto (ohne BU-Schlüssel)']!] = datev.expenseAccounts[receipt.category];
+            fields[AT['BU-Schlüssel']!] = datevText(key ?? '', 4);
+            fields[AT.Belegdatum!] = `${date.slice(8, 10)}${date.slice(5, 7)}`;
+            fields[AT['Belegfeld 1']!] = datevText(datevDocumentNumber(receipt.receiptNumber ?? ''), 36);
+            fields[AT.Buchungstext!] = datevText(receipt.merchantName || 'Beleg', 60);
+            if (receipt.tin) {
+              fields[AT['Beleginfo - Art 1']!] = datevText('USt-IdNr./Steuernr.', 20);
+              fields[AT['Beleginfo - Inhalt 1']!] = datevText(receipt.tin, 210);
+            }
+            return fields.join(';') + CRLF;
+          })
+          .join('');
       },
       tail: () => '',
     };

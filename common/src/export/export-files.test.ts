@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReceiptView } from '../receipt.schema.js';
 import { FIREFLY_COLUMNS, fireflyImportConfig, type DateFormat, type ExportPreset } from './accounting-presets.js';
 import { DEFAULT_DATEV_SETTINGS, datevSettingsSchema } from './datev-settings.schema.js';
-import { DATEV_COLUMNS, datevBatchProblem, datevDocumentNumber, datevTaxKey, fiscalYearStart } from './datev.format.js';
+import { DATEV_COLUMNS, datevBatchProblem, datevBookings, datevDocumentNumber, datevTaxKey, fiscalYearStart } from './datev.format.js';
 import { EXPORT_FILES } from './export-files.js';
 import type { ExportSource } from './export-rows.js';
 import type { ImportContext } from './import-file.js';
@@ -58,6 +58,16 @@ function write(preset: ExportPreset, over: Partial<ImportContext> = {}): string 
   });
   return writer.head + SOURCES.map((s) => writer.record(s) ?? '').join('') + writer.tail();
 }
+
+describe('the merchant’s VAT number and the receipt number', () => {
+  it.each(['quickbooks', 'xero', 'ynab', 'firefly', 'ofx', 'qif', 'datev', 'generic'] as const)('are in the %s file', (preset) => {
+    const file = EXPORT_FILES[preset];
+    const writer = file.open({ currency: 'EUR', from: '2024-03-05', to: '2024-03-05', dateFormat: file.defaultDateFormat, now: new Date(), datev: DEFAULT_DATEV_SETTINGS });
+    const text = writer.record(source({ receiptNumber: 'CS-0012', tin: 'GB123456789' }))!;
+    expect(text).toContain('GB123456789');
+    expect(text).toContain('CS-0012');
+  });
+});
 
 describe('OFX', () => {
   it('is a bank statement ofx-js reads: one debit per receipt, the receipt id as FITID, the sum as balance', () => {
@@ -181,6 +191,29 @@ describe('DATEV Buchungsstapel', () => {
     expect(at(cash, 'Buchungstext')).toBe('Café "Zur Post" & Söhne <GmbH>');
     expect(at(noTax, 'BU-Schlüssel')).toBe('');
     expect(at(noTax, 'Gegenkonto (ohne BU-Schlüssel)')).toBe('4980');
+  });
+
+  it('books a receipt with a rate table once per rate, each with its key, and names the merchant’s tax number', () => {
+    const writer = EXPORT_FILES.datev.open({ currency: 'EUR', from: '2024-03-05', to: '2024-03-05', dateFormat: 'YYYY-MM-DD', now: new Date(), datev: DEFAULT_DATEV_SETTINGS });
+    const taxRates = [
+      { rate: 19, net: 0.75, tax: 0.14, gross: 0.89 },
+      { rate: 7, net: 11.36, tax: 0.8, gross: 12.16 },
+    ];
+    const split = source({ total: 13.05, tax: 0.94, taxRates, tin: 'DE812706034', paymentMethod: 'card' });
+    const rows = parseCsv(iconv.decode(iconv.encode(writer.record(split)!, 'win1252'), 'win1252'), { delimiter: ';', relax_column_count: true }) as string[][];
+    const at = (row: string[], column: string) => row[DATEV_COLUMNS.indexOf(column)];
+    expect(rows.map((row) => [at(row, 'Umsatz (ohne Soll/Haben-Kz)'), at(row, 'BU-Schlüssel'), at(row, 'Belegdatum')])).toEqual([
+      ['0,89', '9', '0503'],
+      ['12,16', '8', '0503'],
+    ]);
+    for (const row of rows) expect([at(row, 'Beleginfo - Art 1'), at(row, 'Beleginfo - Inhalt 1')]).toEqual(['USt-IdNr./Steuernr.', 'DE812706034']);
+    // A table whose gross amounts do not make the total (a rate misread) is booked once, gross.
+    expect(datevBookings({ total: 20, tax: 1.5, taxRates: [...taxRates] }, DEFAULT_DATEV_SETTINGS.taxKeys)).toEqual([{ amount: 20, key: null }]);
+    // A rate the settings do not key is booked without a key, for the adviser.
+    expect(datevBookings({ total: 13.05, tax: 0.94, taxRates: [{ ...taxRates[0]!, rate: 16 }, taxRates[1]!] }, DEFAULT_DATEV_SETTINGS.taxKeys)).toEqual([
+      { amount: 0.89, key: null },
+      { amount: 12.16, key: '8' },
+    ]);
   });
 
   it('writes Windows-1252: umlauts as single bytes', () => {

@@ -19,10 +19,25 @@ const receipt = (over: Partial<ReceiptView> = {}): ReceiptView => ({
 });
 
 describe('export rows', () => {
-  it('has filename, every receipt field and 20 item slots of four columns', () => {
+  it('has filename, every receipt field and 20 item slots of four columns, then three VAT rates', () => {
     expect(EXPORT_COLUMNS.slice(0, 3)).toEqual(['filename', 'merchantName', 'date']);
     expect(EXPORT_COLUMNS.filter((c) => c.startsWith('item_'))).toHaveLength(80);
-    expect(EXPORT_COLUMNS.at(-1)).toBe('item_20_amount');
+    expect(EXPORT_COLUMNS.slice(EXPORT_COLUMNS.indexOf('item_20_amount') + 1)).toEqual([
+      ...['vat_1_rate', 'vat_1_net', 'vat_1_tax', 'vat_1_gross'],
+      ...['vat_2_rate', 'vat_2_net', 'vat_2_tax', 'vat_2_gross'],
+      ...['vat_3_rate', 'vat_3_net', 'vat_3_tax', 'vat_3_gross'],
+    ]);
+  });
+
+  it('writes net, tax and gross per VAT rate as the receipt prints them, in their slots', () => {
+    const taxRates = [
+      { rate: 19, net: 0.75, tax: 0.14, gross: 0.89 },
+      { rate: 7, net: 11.36, tax: 0.8, gross: 12.16 },
+    ];
+    const row = exportRow({ filename: 'e.jpg', receipt: receipt({ currency: 'EUR', tax: 0.94, total: 13.05, taxRates }) });
+    expect(row).toMatchObject({ vat_1_rate: 19, vat_1_net: 0.75, vat_1_tax: 0.14, vat_1_gross: 0.89, vat_2_rate: 7, vat_2_net: 11.36, vat_2_tax: 0.8, vat_2_gross: 12.16 });
+    expect([row.vat_3_rate, row.vat_3_net, row.vat_3_tax, row.vat_3_gross]).toEqual([null, null, null, null]);
+    expect(exportRow({ filename: 'f.jpg', receipt: receipt({}) }).vat_1_gross).toBeNull();
   });
 
   it('fills slots in order, names empty descriptions and stops at 20 items', () => {

@@ -12,8 +12,14 @@ const ITEM_COLUMNS = Array.from({ length: MAX_ITEM_SLOTS }, (_, i) => [
   `item_${i + 1}_amount`,
 ]).flat();
 
-/** Columns of the Receipts sheet (spec §3 export row). */
-export const EXPORT_COLUMNS: readonly string[] = ['filename', ...RECEIPT_FIELDS, ...ITEM_COLUMNS];
+/** VAT rates a row holds: receipts print one, two or three (a reduced, a standard and a zero rate). */
+export const MAX_VAT_SLOTS = 3;
+
+/** Net, tax and gross per VAT rate as the receipt's rate table prints them: what a bookkeeper reclaims. */
+const VAT_COLUMNS = Array.from({ length: MAX_VAT_SLOTS }, (_, i) => [`vat_${i + 1}_rate`, `vat_${i + 1}_net`, `vat_${i + 1}_tax`, `vat_${i + 1}_gross`]).flat();
+
+/** Columns of the Receipts sheet: the spec §3 export row, then the VAT rates after the item slots. */
+export const EXPORT_COLUMNS: readonly string[] = ['filename', ...RECEIPT_FIELDS, ...ITEM_COLUMNS, ...VAT_COLUMNS];
 /**
  * Columns of the Validation Issues sheet: the spec §3 issue row, with the date, tax and currency
  * beside the total so the sheet can be worked from without the app.
@@ -32,10 +38,11 @@ export interface ExportSource {
 
 const MONEY_COLUMNS = new Set(['subtotal', 'tax', 'tip', 'discount', 'total']);
 export function isMoneyColumn(column: string): boolean {
-  return MONEY_COLUMNS.has(column) || /^item_\d+_(unitPrice|amount)$/.test(column);
+  return MONEY_COLUMNS.has(column) || /^item_\d+_(unitPrice|amount)$/.test(column) || /^vat_\d+_(net|tax|gross)$/.test(column);
 }
 
 const ITEMS_AT = 1 + RECEIPT_FIELDS.length;
+const VAT_AT = ITEMS_AT + ITEM_COLUMNS.length;
 
 /** An export row as values in EXPORT_COLUMNS order (what a streamed sheet writes, without a keyed object per row). */
 export function exportRowValues({ filename, receipt }: ExportSource): CellValue[] {
@@ -52,10 +59,15 @@ export function exportRowValues({ filename, receipt }: ExportSource): CellValue[
     values[at + 2] = item.unitPrice ?? null;
     values[at + 3] = item.amount ?? null;
   }
+  const rates = (receipt.taxRates ?? []).slice(0, MAX_VAT_SLOTS);
+  for (let i = 0; i < rates.length; i++) {
+    const { rate, net, tax, gross } = rates[i]!;
+    values.splice(VAT_AT + i * 4, 4, rate, net, tax, gross);
+  }
   return values;
 }
 
-/** The spec §3 export row: filename (default unknown.pdf), every receipt field, 20 item slots. */
+/** The spec §3 export row: filename (default unknown.pdf), every receipt field, 20 item slots; then the VAT rates. */
 export function exportRow(source: ExportSource): ExportRow {
   const values = exportRowValues(source);
   return Object.fromEntries(EXPORT_COLUMNS.map((column, i) => [column, values[i]!]));

@@ -1,4 +1,4 @@
-import { categoryLabel, formatDay, spent } from './accounting-presets.js';
+import { categoryLabel, formatDay, memoOf, spent } from './accounting-presets.js';
 import { formulaSafe } from './formula-text.rule.js';
 import type { ImportFile } from './import-file.js';
 
@@ -29,9 +29,7 @@ export const qifFile: ImportFile = {
       const date = formatDay(receipt.date, dateFormat);
       const amount = spent(source);
       if (!date || amount === null) return null;
-      const memo = [receipt.receiptNumber ? `Receipt #${receipt.receiptNumber}` : null, receipt.paymentMethod ? `paid by ${receipt.paymentMethod}` : null, source.filename]
-        .filter(Boolean)
-        .join(', ');
+      const memo = memoOf(source);
       const fields = [`D${date}`, `T${amount}`, `P${qifText(receipt.merchantName || 'Receipt')}`];
       if (memo) fields.push(`M${qifText(memo)}`);
       fields.push(`L${categoryLabel(receipt.category)}`, '^');
