@@ -131,7 +131,8 @@ describe('accounts and quotas', () => {
 
     // Signed in before confirming: the account says so, and confirming needs the signed-in account.
     expect(await post(visitor(), '/api/auth/verify-email', { token })).toEqual({ status: 401, body: { error: 'UNAUTHENTICATED', message: 'Authentication required' } });
-    expect((await post(v, '/api/auth/login', { email, password: PASSWORD })).status).toBe(200);
+    // The account's first sign-in ever is welcomed, not welcomed back (the later ones are).
+    expect(await post(v, '/api/auth/login', { email, password: PASSWORD })).toMatchObject({ status: 200, body: { message: 'Welcome!' } });
     expect(await v.json<UserProfile>('/api/user/profile')).toEqual({ status: 200, body: { username: email.split('@')[0], email, userType: 'user', emailVerified: false } });
     expect(await post(v, '/api/auth/verify-email', { token: 'not-the-token' })).toEqual({
       status: 400,

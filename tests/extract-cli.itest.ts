@@ -24,7 +24,7 @@ describe('extract CLI', () => {
     });
     const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toEqual({ file: fake, error: 'This file is not a JPG, PNG, WebP, HEIC or PDF file.' });
+    expect(lines[0]).toEqual({ file: fake, error: 'This file is not a JPG, PNG, WebP, HEIC, TIFF, GIF or PDF file.' });
     expect(lines[2]).toMatchObject({ file: path.join(dir, 'missing.jpg'), error: expect.stringMatching(/ENOENT/) });
 
     const read = lines[1]!;

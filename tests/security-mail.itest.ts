@@ -242,4 +242,51 @@ describe('security, third round (issue 43): mail and confirmation', () => {
       }
     });
   });
+
+  describe('links in account mails, without PUBLIC_URL', () => {
+    let deployment: Deployment;
+
+    beforeAll(async () => {
+      // A Deployment trusts a proxy on loopback (TRUST_PROXY), and is not in production.
+      deployment = await Deployment.start('postgres', { SMTP_URL: sink.url });
+    });
+
+    afterAll(async () => {
+      await deployment?.stop();
+    });
+
+    const post = (v: Visitor, url: string, body: unknown, headers: Record<string, string> = {}) =>
+      v.json(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+    /** The one mail to `email` whose text has `path`: its link (whole, on a line of its own) and its raw text. */
+    async function linkTo(email: string, path: string, count: number): Promise<{ link: string; raw: string }> {
+      const mail = (await sink.mailsTo(email, count)).filter((m) => m.decoded.includes(`${path}?token=`)).at(-1);
+      const link = new RegExp(`^(\\S+${escaped(path)}\\?token=[\\w-]{43})\\r?$`, 'm').exec(mail!.decoded)?.[1];
+      if (!link) throw new Error(`no whole ${path} link in:\n${mail!.decoded}`);
+      return { link, raw: mail!.raw };
+    }
+
+    it('point at the address the page was opened at, come whole in the raw text, and follow a trusted proxy', async () => {
+      const email = `lan-${randomUUID()}@example.test`;
+      const visitor = new Visitor(deployment.baseUrl, uniqueIp());
+      expect((await post(visitor, '/api/auth/register', { email, password: 'Secret123' })).status).toBe(202);
+      const confirmation = await linkTo(email, '/verify-email', 1);
+      expect(confirmation.link.startsWith(`${deployment.baseUrl}/verify-email?token=`)).toBe(true);
+      // Nothing a mail program shows raw cuts or escapes the link.
+      expect(confirmation.raw).toMatch(/^Content-Transfer-Encoding: base64\r?$/m);
+      expect(confirmation.raw).not.toContain('=3D');
+
+      expect((await post(visitor, '/api/auth/forgot-password', { email })).status).toBe(200);
+      expect((await linkTo(email, '/reset-password', 2)).link.startsWith(`${deployment.baseUrl}/reset-password?token=`)).toBe(true);
+      // Through the proxy in front: the address the browser used there.
+      const proxied = { 'X-Forwarded-Host': 'receipts.lan:8443', 'X-Forwarded-Proto': 'https' };
+      expect((await post(visitor, '/api/auth/forgot-password', { email }, proxied)).status).toBe(200);
+      const reset = await linkTo(email, '/reset-password', 3);
+      expect(reset.link.startsWith('https://receipts.lan:8443/reset-password?token=')).toBe(true);
+      // The link works as mailed.
+      const token = reset.link.split('token=')[1]!;
+      expect((await post(new Visitor(deployment.baseUrl, uniqueIp()), '/api/auth/reset-password', { token, password: 'Changed123', confirmPassword: 'Changed123' })).status).toBe(200);
+    });
+  });
 });

@@ -18,7 +18,7 @@ import {
   UserRepository,
   type Runtime,
 } from '@receipts/infra';
-import express from 'express';
+import express, { type Request } from 'express';
 import { AccountDataService } from './account/account-data.service.js';
 import { AccountDeletionService } from './account/account-deletion.service.js';
 import { AccountSettingsService } from './account/account-settings.service.js';
@@ -43,6 +43,7 @@ import { receiptLibraryRoutes } from './library/receipt-library.routes.js';
 import { ReceiptLibraryService } from './library/receipt-library.service.js';
 import { spendingRoutes } from './library/spending.routes.js';
 import { SpendingService } from './library/spending.service.js';
+import { linkBase } from './link-base.js';
 import { requireUser, resolveOwner } from './owner.middleware.js';
 import { merchantRuleRoutes } from './rules/merchant-rule.routes.js';
 import { MerchantRuleService } from './rules/merchant-rule.service.js';
@@ -98,7 +99,8 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   const waiters = new UploadWaiters();
   const intakeRows = new IntakeRepository(db);
   const mailIntake = intakeFormat(config);
-  const accounts = new AccountService(users, uploadRows, mailer, config.publicUrl, config.ADMIN_EMAILS);
+  const accounts = new AccountService(users, uploadRows, mailer, config.ADMIN_EMAILS);
+  const links = (req: Request) => linkBase(req, config);
   const profiles = new ProfileService(billingRows, accounts);
   const billing = new BillingService(billingRows, mailer, config, log);
   const deletion = new AccountDeletionService(accounts, billing, uploads);
@@ -141,13 +143,14 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
     }),
     devices: new KnownDevices(config.sessionSecret, secureCookies),
   };
-  app.use('/api/auth', authRoutes(accounts, profiles, users, log, signIns));
+  app.use('/api/auth', authRoutes(accounts, profiles, users, log, signIns, links));
   // The password is checked again on each of these: few guesses per address.
   app.use(['/api/user/password', '/api/user/email', '/api/user/account'], limit('account', { perAddress: 30 }));
   const exports = new ExportService(receipts, users, files, log);
-  const data = new AccountDataService(exports, uploadRows, files, log);
-  app.use('/api/user', accountRoutes({ users, profiles, quota, deletion, settings: new AccountSettingsService(users, accounts), data, log }));
-  app.use('/api/user', merchantRuleRoutes(new MerchantRuleService(merchantRules)));
+  const rules = new MerchantRuleService(merchantRules);
+  const data = new AccountDataService(exports, uploadRows, files, { profiles, rules, users }, log);
+  app.use('/api/user', accountRoutes({ users, profiles, quota, deletion, settings: new AccountSettingsService(users, accounts), data, links, log }));
+  app.use('/api/user', merchantRuleRoutes(rules));
   app.use('/api', currencyRoutes());
   app.use('/api', clientConfigRoutes(config));
   app.use('/api', billingRoutes(billing, users, accounts));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sniffMimeType } from '@receipts/common';
+import { fileTypeList, INTAKE_REFUSAL_TEXTS, sniffMimeType, USER_MESSAGES } from '@receipts/common';
 
 const bytes = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 
@@ -27,4 +27,22 @@ describe('sniffMimeType', () => {
       expect(sniffMimeType(bytes(head))).toBeNull();
     },
   );
+});
+
+describe('the accepted types in messages', () => {
+  it('the wrong-file-type message names every accepted type, TIFF and GIF too', () => {
+    expect(USER_MESSAGES.unsupportedFile).toBe('This file is not a JPG, PNG, WebP, HEIC, TIFF, GIF or PDF file.');
+  });
+
+  it('lists the intake types (no GIF) in its refusal', () => {
+    expect(INTAKE_REFUSAL_TEXTS['no-receipt']).toBe('We found no receipt in the message: attach a JPG, PNG, WebP, HEIC, TIFF or PDF file, or forward the e-mail receipt itself.');
+  });
+
+  it.each([
+    [['application/pdf'], 'or', 'PDF'],
+    [['image/png', 'application/pdf'], 'or', 'PNG or PDF'],
+    [['image/jpeg', 'image/gif', 'application/pdf'], 'and', 'JPG, GIF and PDF'],
+  ] as const)('lists %j with %s as %j', (types, conjunction, text) => {
+    expect(fileTypeList(types, conjunction)).toBe(text);
+  });
 });

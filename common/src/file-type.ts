@@ -2,6 +2,23 @@
 export const ACCEPTED_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/tiff', 'image/gif', 'application/pdf'] as const;
 export type AcceptedMime = (typeof ACCEPTED_MIME_TYPES)[number];
 
+/** The name people know each accepted type by; a type added above without one does not compile. */
+const FILE_TYPE_NAMES: Record<AcceptedMime, string> = {
+  'image/jpeg': 'JPG',
+  'image/png': 'PNG',
+  'image/webp': 'WebP',
+  'image/heic': 'HEIC',
+  'image/tiff': 'TIFF',
+  'image/gif': 'GIF',
+  'application/pdf': 'PDF',
+};
+
+/** "JPG, PNG or PDF": the types' names for a sentence, so what a message lists is what is accepted. */
+export function fileTypeList(types: readonly AcceptedMime[], conjunction: 'or' | 'and' = 'or'): string {
+  const names = types.map((t) => FILE_TYPE_NAMES[t]);
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} ${conjunction} ${names.at(-1)}`;
+}
+
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Receipts are one or two pages; longer PDFs and multi-page TIFFs are read (and pictured for review) up to here. */
 export const MAX_DOCUMENT_PAGES = 5;

@@ -1,4 +1,4 @@
-import { MAX_UPLOAD_BYTES, type AcceptedMime } from './file-type.js';
+import { fileTypeList, MAX_UPLOAD_BYTES, type AcceptedMime } from './file-type.js';
 import { isReceiptText } from './extraction/receipt-text.rule.js';
 
 /**
@@ -91,7 +91,7 @@ export const INTAKE_REFUSAL_TEXTS: Record<IntakeRefusal, string> = {
   'too-large': 'The message is larger than we accept.',
   'too-many-attachments': 'The message has more attachments (or parts) than we accept in one message. Send them in smaller groups.',
   'too-complex': 'The message is built in a way we do not read (too many elements, too deeply nested, or tables too large). Forward the receipt as an attachment instead.',
-  'no-receipt': 'We found no receipt in the message: attach a JPG, PNG, WebP, HEIC, TIFF or PDF file, or forward the e-mail receipt itself.',
+  'no-receipt': `We found no receipt in the message: attach a ${fileTypeList(INTAKE_MIME_TYPES)} file, or forward the e-mail receipt itself.`,
   'attachment-too-large': 'The file is larger than the 10MB limit.',
   'over-quota': 'Your receipt limit is used up, so this one was not processed.',
 };

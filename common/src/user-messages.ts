@@ -1,3 +1,4 @@
+import { ACCEPTED_MIME_TYPES, fileTypeList } from './file-type.js';
 import { FREE_DAILY_LIMIT } from './quota.rules.js';
 
 /**
@@ -6,7 +7,7 @@ import { FREE_DAILY_LIMIT } from './quota.rules.js';
  * ISSUE_TEXTS, quotaExceededMessage).
  */
 export const USER_MESSAGES = {
-  unsupportedFile: 'This file is not a JPG, PNG, WebP, HEIC or PDF file.',
+  unsupportedFile: `This file is not a ${fileTypeList(ACCEPTED_MIME_TYPES)} file.`,
   fileTooLarge: 'The file is larger than the 10MB limit.',
   fileEmpty: 'The file is empty.',
   /** An accepted upload whose file could not be written to storage. */
@@ -17,6 +18,10 @@ export const USER_MESSAGES = {
   vlmRefused: 'The vision model refused the request; its settings on this server need attention.',
   vlmUnreadable: 'The vision model gave no usable reading of this receipt. Please try another engine.',
   invalidCredentials: 'Invalid email or password',
+  /** Sign-in's answer (spec §8), to an account that signed in before. */
+  welcomeBack: 'Welcome back!',
+  /** Sign-in's answer to an account's very first sign-in: nobody is welcomed back the first time. */
+  welcome: 'Welcome!',
   invalidResetLink: 'This password reset link is invalid or has expired.',
   passwordResetSuccessful: 'Password reset successful!',
   noClientSecret: 'No client secret received',

@@ -157,7 +157,7 @@ export const configSchema = z.object({
   /** Price per million prompt and completion tokens, for the cost counter in /metrics (a hosted model); unset counts tokens only. */
   VLM_PRICE_INPUT_PER_MTOK: z.coerce.number().nonnegative().optional(),
   VLM_PRICE_OUTPUT_PER_MTOK: z.coerce.number().nonnegative().optional(),
-  /** Where links in e-mails point; defaults to http://localhost:PORT. */
+  /** Where links in e-mails point; unset: the address of the request that mails them (linkBase in api), else http://localhost:PORT. */
   PUBLIC_URL: z.url().optional(),
   /** SMTP server for e-mail (smtp://user:pass@host:port); unset writes mail under DATA_DIR/mail. */
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),

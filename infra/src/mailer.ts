@@ -14,11 +14,16 @@ export interface MailMessage {
   autoReply?: { inReplyTo?: string };
 }
 
-/** The message as nodemailer takes it. */
+/**
+ * The message as nodemailer takes it. The text goes as base64: a link is longer than the 76
+ * characters quoted-printable allows a line, so there it was cut by soft line breaks and its
+ * `token=` written `token=3D`, which a reader shown the raw text followed to a dead link.
+ */
 function envelope(from: string, { autoReply, ...message }: MailMessage) {
-  if (!autoReply) return { from, ...message };
+  const base = { from, ...message, textEncoding: 'base64' as const };
+  if (!autoReply) return base;
   const thread = autoReply.inReplyTo ? { inReplyTo: autoReply.inReplyTo, references: autoReply.inReplyTo } : {};
-  return { from, ...message, ...thread, headers: { 'Auto-Submitted': 'auto-replied' } };
+  return { ...base, ...thread, headers: { 'Auto-Submitted': 'auto-replied' } };
 }
 
 export interface Mailer {

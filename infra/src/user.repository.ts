@@ -46,6 +46,11 @@ export class UserRepository {
     return user ?? null;
   }
 
+  /** Notes that the account signed in now (not a change of the account: `updated_at` stays). */
+  async recordSignIn(id: string): Promise<void> {
+    await this.db.update(users).set({ lastSignedInAt: sql`now()` }).where(eq(users.id, id));
+  }
+
   /** The user's DATEV export settings; null when they kept the defaults. */
   async datevSettings(id: string): Promise<DatevSettings | null> {
     const [row] = await this.db.select({ settings: users.datevSettings }).from(users).where(eq(users.id, id));

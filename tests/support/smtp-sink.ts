@@ -4,12 +4,23 @@ import { SMTPServer } from 'smtp-server';
 export interface ReceivedMail {
   to: string[];
   raw: string;
-  /** The message with quoted-printable soft breaks and escapes undone, for finding links. */
+  /** The message with its text readable (decodeMail), for finding links. */
   decoded: string;
 }
 
-function decodeQuotedPrintable(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+/**
+ * A message's headers as they came and each part's text decoded by its Content-Transfer-Encoding
+ * (base64, what the mailer sends, or quoted-printable); a part ends at the next boundary line.
+ */
+export function decodeMail(raw: string): string {
+  return raw.replace(
+    /(^Content-Transfer-Encoding: (base64|quoted-printable)\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([\s\S]*?)(?=^--|(?![\s\S]))/gim,
+    (_, head: string, encoding: string, body: string) =>
+      head +
+      (encoding.toLowerCase() === 'base64'
+        ? Buffer.from(body, 'base64').toString('utf8')
+        : body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_h, hex: string) => String.fromCharCode(parseInt(hex, 16)))),
+  );
 }
 
 export interface SmtpSink {
@@ -36,7 +47,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
       stream.on('end', () => {
         const accept = () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, decoded: decodeQuotedPrintable(raw) });
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, decoded: decodeMail(raw) });
           callback();
         };
         if (gate) void gate.promise.then(accept);

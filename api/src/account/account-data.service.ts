@@ -1,10 +1,12 @@
 import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
-import { exportRequestSchema } from '@receipts/common';
-import { StoredFileMissingError, type FileStore, type Logger, type UploadRepository, type UserRow } from '@receipts/infra';
+import { DEFAULT_DATEV_SETTINGS, exportRequestSchema } from '@receipts/common';
+import { StoredFileMissingError, type FileStore, type Logger, type UploadRepository, type UserRepository, type UserRow } from '@receipts/infra';
 import archiver from 'archiver';
+import type { ProfileService } from '../auth/profile.service.js';
 import type { ExportService } from '../export/export.service.js';
 import { HttpError } from '../http-error.js';
+import type { MerchantRuleService } from '../rules/merchant-rule.service.js';
 import type { Owner } from '../session.js';
 
 /** Originals listed per query. */
@@ -26,8 +28,36 @@ export class AccountDataService {
     private readonly exports: ExportService,
     private readonly uploads: UploadRepository,
     private readonly files: FileStore,
+    /** What account.json holds besides the address: the plan, the learned rules, the DATEV settings. */
+    private readonly account: {
+      profiles: Pick<ProfileService, 'subscription'>;
+      rules: Pick<MerchantRuleService, 'list'>;
+      users: Pick<UserRepository, 'datevSettings'>;
+    },
     private readonly log: Logger,
   ) {}
+
+  /**
+   * account.json: what the account pages show of the account, as they show it. Nothing secret:
+   * no password hash, no Stripe customer or subscription ids, no tokens.
+   */
+  private async details(user: UserRow): Promise<string> {
+    const { profiles, rules, users } = this.account;
+    const [subscription, learnedRules, datev] = await Promise.all([profiles.subscription(user.id), rules.list(user.id), users.datevSettings(user.id)]);
+    return JSON.stringify(
+      {
+        email: user.email,
+        username: user.username,
+        createdAt: user.createdAt.toISOString(),
+        subscription,
+        learnedRules,
+        datevSettings: { settings: datev ?? DEFAULT_DATEV_SETTINGS, saved: datev !== null },
+        exportedAt: new Date().toISOString(),
+      },
+      null,
+      2,
+    );
+  }
 
   filename(now = new Date()): string {
     return `receipts-data-${now.toISOString().slice(0, 10)}.zip`;
@@ -48,10 +78,7 @@ export class AccountDataService {
     archive.pipe(out);
     const added = (name: string) => Promise.race([once(archive, 'entry').then(() => undefined), stopped]).then(() => this.log.debug({ name }, 'data archive entry'));
 
-    archive.append(
-      JSON.stringify({ email: user.email, username: user.username, createdAt: user.createdAt.toISOString(), exportedAt: new Date().toISOString() }, null, 2),
-      { name: 'account.json' },
-    );
+    archive.append(await this.details(user), { name: 'account.json' });
     await added('account.json');
 
     const workbook = await this.exports.prepare(owner, exportRequestSchema.parse({ format: 'xlsx', name: 'receipts' })).catch((err: unknown) => {

@@ -5,6 +5,7 @@ import { createLogger, createMailer, schema, UploadRepository, UserRepository } 
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../tests/support/database.js';
+import { decodeMail } from '../../../tests/support/smtp-sink.js';
 import { AccountService } from '../auth/account.service.js';
 import { hashPassword } from '../auth/password.js';
 import { AccountSettingsService } from './account-settings.service.js';
@@ -20,7 +21,7 @@ describe('AccountSettingsService.changeEmail (real PostgreSQL, mail written to f
     users = new UserRepository(database.db);
     mailDir = await mkdtemp(path.join(os.tmpdir(), 'settings-mail-'));
     const mailer = createMailer({ from: 'Receipts <no-reply@receipts.test>', dataDir: mailDir, log: createLogger({ level: 'silent', role: 'test' }) });
-    const accounts = new AccountService(users, new UploadRepository(database.db), mailer, 'http://localhost:3000', ['boss@example.test']);
+    const accounts = new AccountService(users, new UploadRepository(database.db), mailer, ['boss@example.test']);
     settings = new AccountSettingsService(users, accounts);
   }, 120_000);
 
@@ -31,7 +32,7 @@ describe('AccountSettingsService.changeEmail (real PostgreSQL, mail written to f
 
   const mailsTo = async (address: string) => {
     const files = await readdir(path.join(mailDir, 'mail')).catch(() => []);
-    const mails = await Promise.all(files.map((f) => readFile(path.join(mailDir, 'mail', f), 'utf8')));
+    const mails = await Promise.all(files.map(async (f) => decodeMail(await readFile(path.join(mailDir, 'mail', f), 'utf8'))));
     return mails.filter((m) => new RegExp(`^To: ${address.replace(/\./g, '\\.')}`, 'm').test(m));
   };
 
@@ -43,7 +44,7 @@ describe('AccountSettingsService.changeEmail (real PostgreSQL, mail written to f
     const confirmed = (await users.byId(inserted!.id))!;
     expect(confirmed.emailVerifiedAt).not.toBeNull();
 
-    const answered = await settings.changeEmail(confirmed, 'boss@example.test', 'Secret123', 'the-asking-session');
+    const answered = await settings.changeEmail(confirmed, 'boss@example.test', 'Secret123', 'the-asking-session', 'http://192.168.1.20:3000');
     expect(answered).toMatchObject({ email: 'boss@example.test', emailVerifiedAt: null });
 
     const moved = (await users.byId(inserted!.id))!;
@@ -52,10 +53,11 @@ describe('AccountSettingsService.changeEmail (real PostgreSQL, mail written to f
     expect(moved.emailVerifiedAt).toBeNull();
     expect(moved.createdBeforeVerification).toBe(false);
     const [link] = await mailsTo('boss@example.test');
-    expect(link).toContain('/verify-email?token=');
+    expect(link).toMatch(/^http:\/\/192\.168\.1\.20:3000\/verify-email\?token=[\w-]{43}$/m);
     const [notice] = await mailsTo('old@example.test');
     expect(notice).toContain('Subject: Your e-mail address was changed');
-    expect(notice!.replace(/=\r?\n/g, '')).toContain('changed to boss@example.test');
+    expect(notice).toContain('changed to boss@example.test');
+    expect(notice).toContain('http://192.168.1.20:3000/forgot-password');
   });
 
   it('confirms only the address a link was mailed to, even when the address changed without voiding it', async () => {

@@ -18,25 +18,26 @@ export class AccountSettingsService {
   }
 
   /** A new password; every other session of the account is signed out, the one asking (`sid`) stays, and the address is told. */
-  async changePassword(user: UserRow, currentPassword: string, password: string, sid: string): Promise<void> {
+  async changePassword(user: UserRow, currentPassword: string, password: string, sid: string, links: string): Promise<void> {
     await this.confirm(user, currentPassword);
     await this.users.changePassword(user.id, await hashPassword(password), sid);
-    await this.accounts.sendChangeNotice(user.email, { kind: 'password' });
+    await this.accounts.sendChangeNotice(user.email, { kind: 'password' }, links);
   }
 
   /**
    * Moves the account to another address, unless that address has an account (said without
    * saying whose): every other session is signed out, the old address is told, the new one gets
    * its link. Answers the account as it now stands (unconfirmed, so no admin rights yet).
+   * `links`: what the mails' links start with.
    */
-  async changeEmail(user: UserRow, email: string, currentPassword: string, sid: string): Promise<UserRow> {
+  async changeEmail(user: UserRow, email: string, currentPassword: string, sid: string, links: string): Promise<UserRow> {
     if (email === user.email) throw new HttpError(400, 'VALIDATION_FAILED', ACCOUNT_MESSAGES.emailUnchanged);
     await this.confirm(user, currentPassword);
     if (!(await this.users.changeEmail(user.id, email, sid))) throw new HttpError(400, 'VALIDATION_FAILED', ACCOUNT_MESSAGES.emailTaken);
     const moved = await this.users.byId(user.id);
     if (!moved) throw new HttpError(401, 'UNAUTHENTICATED', 'Authentication required');
-    await this.accounts.sendConfirmation(moved);
-    await this.accounts.sendChangeNotice(user.email, { kind: 'email', newEmail: moved.email });
+    await this.accounts.sendConfirmation(moved, links);
+    await this.accounts.sendChangeNotice(user.email, { kind: 'email', newEmail: moved.email }, links);
     return moved;
   }
 }

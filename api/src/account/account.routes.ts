@@ -1,6 +1,6 @@
 import { ACCOUNT_MESSAGES, changeEmailSchema, changePasswordSchema, DEFAULT_DATEV_SETTINGS, datevSettingsSchema, deleteAccountSchema } from '@receipts/common';
 import type { Logger, QuotaService, UserRepository } from '@receipts/infra';
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { parseBody } from '../http-error.js';
 import { currentUser, requireUser } from '../owner.middleware.js';
 import type { AccountDataService } from './account-data.service.js';
@@ -24,9 +24,11 @@ export function accountRoutes(deps: {
   deletion: AccountDeletionService;
   settings: AccountSettingsService;
   data: AccountDataService;
+  /** What links in the mails a request causes start with (linkBase). */
+  links: (req: Request) => string;
   log: Logger;
 }): Router {
-  const { profiles, quota, deletion, settings, data, log } = deps;
+  const { profiles, quota, deletion, settings, data, links, log } = deps;
   const signedIn = currentUser(deps.users);
   const router = Router();
 
@@ -45,14 +47,14 @@ export function accountRoutes(deps: {
   /** { currentPassword, password, confirmPassword }: other sessions are signed out, this one stays. */
   router.post('/password', signedIn, async (req, res) => {
     const { currentPassword, password } = parseBody(changePasswordSchema, req.body);
-    await settings.changePassword(req.user!, currentPassword, password, req.sessionID);
+    await settings.changePassword(req.user!, currentPassword, password, req.sessionID, links(req));
     res.json({ message: ACCOUNT_MESSAGES.passwordChanged });
   });
 
   /** { email, currentPassword }: answers with the profile under the new address. */
   router.post('/email', signedIn, async (req, res) => {
     const { email, currentPassword } = parseBody(changeEmailSchema, req.body);
-    const moved = await settings.changeEmail(req.user!, email, currentPassword, req.sessionID);
+    const moved = await settings.changeEmail(req.user!, email, currentPassword, req.sessionID, links(req));
     res.json({ message: ACCOUNT_MESSAGES.emailChanged, user: await profiles.profile(moved) });
   });
 

@@ -19,14 +19,14 @@ const newToken = () => {
 
 /**
  * Accounts: creation, address confirmation, credentials, password reset, and taking over an
- * anonymous visitor's uploads.
+ * anonymous visitor's uploads. The methods that mail take `links`, what the mail's links start
+ * with (linkBase of the request that caused it).
  */
 export class AccountService {
   constructor(
     private readonly users: UserRepository,
     private readonly uploads: UploadRepository,
     private readonly mailer: Mailer,
-    private readonly publicUrl: string,
     private readonly adminEmails: string[],
   ) {}
 
@@ -35,22 +35,22 @@ export class AccountService {
    * gets an unconfirmed account and a confirmation link; an address that has an account gets a
    * mail saying so. Only the mailbox's owner learns which.
    */
-  async register(email: string, password: string): Promise<void> {
+  async register(email: string, password: string, links: string): Promise<void> {
     // Hashed for a known address too: the work takes as long either way.
     const passwordHash = await hashPassword(password);
     const user = await this.users.insert({ email, username: email.split('@')[0]!, passwordHash });
-    if (user) await this.sendConfirmation(user);
-    else await this.sendAlreadyRegistered(email);
+    if (user) await this.sendConfirmation(user, links);
+    else await this.sendAlreadyRegistered(email, links);
   }
 
   /** Mails a confirmation link to the account's address (after sign-up, a resend, or a new address). */
-  async sendConfirmation(user: UserRow): Promise<void> {
+  async sendConfirmation(user: UserRow, links: string): Promise<void> {
     const { token, tokenHash } = newToken();
     await this.users.addConfirmationToken({ tokenHash, userId: user.id, email: user.email, expiresAt: new Date(Date.now() + CONFIRMATION_TOKEN_TTL_MS) });
     await this.mailer.send({
       to: user.email,
       subject: 'Confirm your e-mail address',
-      text: `Welcome to Receipts.\n\nConfirm that this address is yours: open this link and sign in with the password you chose (the link works once, for 24 hours):\n${this.publicUrl}/verify-email?token=${token}\n\n${USER_MESSAGES.unconfirmedAllowance}\n\nIf you did not sign up, ignore this e-mail: without the password chosen at sign-up nobody can confirm the account.`,
+      text: `Welcome to Receipts.\n\nConfirm that this address is yours: open this link and sign in with the password you chose (the link works once, for 24 hours):\n${links}/verify-email?token=${token}\n\n${USER_MESSAGES.unconfirmedAllowance}\n\nIf you did not sign up, ignore this e-mail: without the password chosen at sign-up nobody can confirm the account.`,
     });
   }
 
@@ -58,27 +58,27 @@ export class AccountService {
    * Tells an account's (old) address that its password or address was changed: the owner of a
    * mailbox learns at once if someone else did it, and how to take the account back.
    */
-  async sendChangeNotice(to: string, change: { kind: 'password' } | { kind: 'email'; newEmail: string }): Promise<void> {
+  async sendChangeNotice(to: string, change: { kind: 'password' } | { kind: 'email'; newEmail: string }, links: string): Promise<void> {
     const what = change.kind === 'password' ? 'The password of your Receipts account was changed.' : `The e-mail address of your Receipts account was changed to ${change.newEmail}.`;
     await this.mailer.send({
       to,
       subject: change.kind === 'password' ? 'Your password was changed' : 'Your e-mail address was changed',
-      text: `${what} Every other session of the account was signed out.\n\nIf it was you, there is nothing to do.\n\nIf it was not you, choose a new password here straight away${change.kind === 'email' ? ' (the link goes to the new address, so write to support if you cannot reach it)' : ''}:\n${this.publicUrl}/forgot-password`,
+      text: `${what} Every other session of the account was signed out.\n\nIf it was you, there is nothing to do.\n\nIf it was not you, choose a new password here straight away${change.kind === 'email' ? ' (the link goes to the new address, so write to support if you cannot reach it)' : ''}:\n${links}/forgot-password`,
     });
   }
 
-  private async sendAlreadyRegistered(email: string): Promise<void> {
+  private async sendAlreadyRegistered(email: string, links: string): Promise<void> {
     await this.mailer.send({
       to: email,
       subject: 'You already have a Receipts account',
-      text: `Someone, hopefully you, tried to sign up for Receipts with this address. It already has an account, so nothing was created or changed.\n\nSign in here:\n${this.publicUrl}/login\n\nForgot your password? Choose a new one here:\n${this.publicUrl}/forgot-password\n\nIf it was not you, ignore this e-mail.`,
+      text: `Someone, hopefully you, tried to sign up for Receipts with this address. It already has an account, so nothing was created or changed.\n\nSign in here:\n${links}/login\n\nForgot your password? Choose a new one here:\n${links}/forgot-password\n\nIf it was not you, ignore this e-mail.`,
     });
   }
 
   /** A new confirmation link for a signed-in account whose address is not confirmed; older links stop working. */
-  async resendConfirmation(user: UserRow): Promise<void> {
+  async resendConfirmation(user: UserRow, links: string): Promise<void> {
     if (this.isEmailVerified(user)) throw new AlreadyConfirmedError();
-    await this.sendConfirmation(user);
+    await this.sendConfirmation(user, links);
   }
 
   /**
@@ -111,6 +111,12 @@ export class AccountService {
     return isEmailVerified(user, this.adminEmails);
   }
 
+  /** Notes a sign-in to `user` (as read before it); whether the account had signed in before. */
+  async recordSignIn(user: UserRow): Promise<boolean> {
+    await this.users.recordSignIn(user.id);
+    return user.lastSignedInAt !== null;
+  }
+
   /** Moves an anonymous visitor's uploads to the account they just signed in to. */
   claimAnonymousUploads(anonId: string, userId: string): Promise<number> {
     return this.uploads.claimAnonymous(anonId, userId);
@@ -125,12 +131,12 @@ export class AccountService {
   }
 
   /** Sends a reset link when the address has an account; the caller answers the same either way. */
-  async requestPasswordReset(email: string): Promise<void> {
+  async requestPasswordReset(email: string, links: string): Promise<void> {
     const user = await this.users.byEmail(email);
     if (!user) return;
     const { token, tokenHash } = newToken();
     await this.users.addResetToken({ tokenHash, userId: user.id, expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS) });
-    const link = `${this.publicUrl}/reset-password?token=${token}`;
+    const link = `${links}/reset-password?token=${token}`;
     await this.mailer.send({
       to: user.email,
       subject: 'Reset your password',

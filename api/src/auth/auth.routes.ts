@@ -39,7 +39,15 @@ export interface SignInGuards {
   devices: KnownDevices;
 }
 
-export function authRoutes(accounts: AccountService, profiles: ProfileService, users: UserRepository, log: Logger, signIns: SignInGuards): Router {
+/** `links`: what links in the mails a request causes start with (linkBase). */
+export function authRoutes(
+  accounts: AccountService,
+  profiles: ProfileService,
+  users: UserRepository,
+  log: Logger,
+  signIns: SignInGuards,
+  links: (req: Request) => string,
+): Router {
   const router = Router();
   const signedIn = currentUser(users);
   const strategy = new LocalStrategy({ usernameField: 'email', passwordField: 'password', session: false }, (email, password, done) => {
@@ -70,7 +78,8 @@ export function authRoutes(accounts: AccountService, profiles: ProfileService, u
   // tell on the next request what the answer does not. The new account signs in by /login.
   router.post('/register', async (req, res) => {
     const { email, password } = parseBody(registerSchema, req.body);
-    afterAnswer(email, 'registration', () => accounts.register(email, password));
+    const base = links(req);
+    afterAnswer(email, 'registration', () => accounts.register(email, password, base));
     res.status(202).json({ message: USER_MESSAGES.accountCreated });
   });
 
@@ -87,7 +96,7 @@ export function authRoutes(accounts: AccountService, profiles: ProfileService, u
 
   router.post('/resend-verification', signedIn, async (req, res) => {
     try {
-      await accounts.resendConfirmation(req.user!);
+      await accounts.resendConfirmation(req.user!, links(req));
     } catch (err) {
       if (err instanceof AlreadyConfirmedError) throw new HttpError(409, 'CONFLICT', USER_MESSAGES.emailAlreadyConfirmed);
       throw err;
@@ -105,7 +114,8 @@ export function authRoutes(accounts: AccountService, profiles: ProfileService, u
     if (!user) throw invalidCredentials();
     await signIn(req, accounts, user);
     signIns.devices.remember(res, email, device);
-    res.json({ message: 'Welcome back!', user: await profiles.profile(user) });
+    const returning = await accounts.recordSignIn(user);
+    res.json({ message: returning ? USER_MESSAGES.welcomeBack : USER_MESSAGES.welcome, user: await profiles.profile(user) });
   });
 
   router.post('/logout', async (req, res) => {
@@ -116,7 +126,8 @@ export function authRoutes(accounts: AccountService, profiles: ProfileService, u
 
   router.post('/forgot-password', async (req, res) => {
     const { email } = parseBody(forgotPasswordSchema, req.body);
-    afterAnswer(email, 'password reset mail', () => accounts.requestPasswordReset(email));
+    const base = links(req);
+    afterAnswer(email, 'password reset mail', () => accounts.requestPasswordReset(email, base));
     res.json({ message: 'If an account exists for that e-mail, a link to reset its password is on its way.' });
   });
 

@@ -64,6 +64,8 @@ export const users = pgTable(
     createdBeforeVerification: boolean('created_before_verification').notNull().default(false),
     /** The DATEV export's accounts and numbers (account page); null: the SKR03 defaults. */
     datevSettings: jsonb('datev_settings').$type<DatevSettings>(),
+    /** The latest sign-in; null: never signed in, so the first sign-in is welcomed, not welcomed back. */
+    lastSignedInAt: timestamp('last_signed_in_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [uniqueIndex('users_email_idx').on(t.email), uniqueIndex('users_stripe_customer_idx').on(t.stripeCustomerId)],

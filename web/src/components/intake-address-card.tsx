@@ -1,4 +1,4 @@
-import type { IntakeAddressView } from '@receipts/common';
+import { fileTypeList, INTAKE_MIME_TYPES, type IntakeAddressView } from '@receipts/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { messageOf } from '../lib/api.js';
 import { intakeKeys, renewIntakeAddress, turnOffIntakeAddress } from '../lib/intake-api.js';
@@ -30,7 +30,7 @@ export function IntakeAddressCard({ confirmed }: { confirmed: boolean }) {
     <section className="card" aria-labelledby="intake-title">
       <h2 id="intake-title">E-mail Receipts</h2>
       <p className="muted">
-        Mail or forward receipts to your private address. Each attached JPG, PNG, WebP, HEIC, TIFF or PDF becomes an upload, and an e-mail that is itself the receipt
+        Mail or forward receipts to your private address. Each attached {fileTypeList(INTAKE_MIME_TYPES)} becomes an upload, and an e-mail that is itself the receipt
         becomes one too.
       </p>
       {!confirmed && (

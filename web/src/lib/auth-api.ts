@@ -2,7 +2,8 @@ import type { forgotPasswordSchema, LoginInput, RegisterInput, resetPasswordSche
 import type { z } from 'zod';
 import { apiPost } from './api.js';
 
-export const login = (input: LoginInput) => apiPost('/api/auth/login', input);
+/** `message`: the welcome, which the server words by whether the account signed in before. */
+export const login = (input: LoginInput) => apiPost<{ message: string; user: UserProfile }>('/api/auth/login', input);
 export const register = (input: RegisterInput) => apiPost('/api/auth/register', input);
 export const forgotPassword = (input: z.infer<typeof forgotPasswordSchema>) => apiPost('/api/auth/forgot-password', input);
 export const signOut = () => apiPost('/api/auth/logout');

@@ -30,7 +30,7 @@ export default function AccountPage() {
       <div className="dashboard-head">
         <div>
           <h1>Account</h1>
-          <p className="muted">
+          <p className="muted account-email">
             {profile.username} · {profile.email}
           </p>
         </div>

@@ -1,6 +1,8 @@
-import { AUTH_MESSAGES } from '@receipts/common';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { AUTH_MESSAGES, USER_MESSAGES } from '@receipts/common';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '../components/toaster.js';
+import { dismissToast } from '../lib/toast.js';
 import { renderAt } from '../test-support.js';
 import { LoginPage } from './login-page.js';
 import { RegisterPage } from './register-page.js';
@@ -49,6 +51,29 @@ describe('auth forms (spec §5 messages)', () => {
     const [, init] = fetchMock.mock.calls.find(([url]) => url === '/api/auth/login')!;
     expect(JSON.parse(init.body)).toEqual({ email: 'a@example.com', password: 'secret1' });
     expect(init.headers).toMatchObject({ 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' });
+  });
+
+  it.each([
+    ['welcomes a first sign-in', USER_MESSAGES.welcome],
+    ['welcomes back an account that signed in before', USER_MESSAGES.welcomeBack],
+  ])('login %s as the server words it', async (_, welcome) => {
+    fetchMock.mockImplementation(async (url: string) =>
+      url === '/api/auth/login'
+        ? new Response(JSON.stringify({ message: welcome, user: { username: 'a', email: 'a@example.com', userType: 'user', emailVerified: true } }), { status: 200 })
+        : new Response(JSON.stringify({ error: 'UNAUTHENTICATED', message: 'Authentication required' }), { status: 401 }),
+    );
+    renderAt(
+      <>
+        <LoginPage />
+        <Toaster />
+      </>,
+      '/login',
+    );
+    fill('Email', 'a@example.com');
+    fill('Password', 'secret1');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText(welcome)).toBeTruthy();
+    act(() => dismissToast());
   });
 
   it('register needs a strong password and a matching confirmation, and does not send the confirmation', async () => {

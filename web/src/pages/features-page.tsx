@@ -1,4 +1,4 @@
-import { CATEGORIES, MEASURED_ACCURACY, SUPPORTED_CURRENCY_COUNT } from '@receipts/common';
+import { ACCEPTED_MIME_TYPES, CATEGORIES, fileTypeList, MEASURED_ACCURACY, SUPPORTED_CURRENCY_COUNT } from '@receipts/common';
 import { Link } from 'react-router-dom';
 import { usePageTitle } from '../hooks/use-page-title.js';
 
@@ -10,7 +10,7 @@ const SECTIONS = [
     id: 'core',
     title: 'Core features',
     items: [
-      ['Upload photos and PDFs', 'JPG, PNG, WebP, HEIC and PDF up to 10MB each; drop many at once.'],
+      ['Upload photos and PDFs', `${fileTypeList(ACCEPTED_MIME_TYPES, 'and')} up to 10MB each; drop many at once.`],
       ['Live processing', 'Every file reports its real steps — reading, recognising text, extracting, checking, saving — as they happen.'],
       ['Structured fields', 'Merchant, date, time, subtotal, tax, tip, discount, total, payment method, receipt number, TIN and line items.'],
       ['Excel export', 'A workbook with three sheets: Receipts, Validation Issues and Summary.'],

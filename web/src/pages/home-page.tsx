@@ -1,7 +1,9 @@
 import {
+  ACCEPTED_MIME_TYPES,
   BUNDLED_OCR_LANGUAGES,
   CATEGORIES,
   currencyOption,
+  fileTypeList,
   FREE_DAILY_LIMIT,
   MEASURED_ACCURACY,
   MEASURED_OCR_LANGUAGES,
@@ -41,7 +43,7 @@ const FEATURES = [
   { title: 'Live progress', text: 'See every step — reading, recognising, extracting, checking — as it happens, in every open tab.' },
   { title: 'Validation checks', text: 'Totals that do not add up, odd tax rates and impossible dates are flagged beside the field.' },
   { title: 'Fix what OCR missed', text: 'Correct any field in the receipt details; the checks run again on your corrections.' },
-  { title: 'Photos and PDFs', text: 'JPG, PNG, WebP, HEIC, TIFF, GIF and PDF files up to 10MB, scanned or digital.' },
+  { title: 'Photos and PDFs', text: `${fileTypeList(ACCEPTED_MIME_TYPES, 'and')} files up to 10MB, scanned or digital.` },
   { title: 'Private by design', text: 'Receipt images are deleted after 90 days; your extracted data stays until you delete it.' },
 ];
 

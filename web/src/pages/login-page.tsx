@@ -17,8 +17,8 @@ export function LoginPage() {
     schema: loginSchema,
     values: (form) => ({ email: form.get('email'), password: form.get('password') }),
     send: async (data) => {
-      await login(data);
-      toast({ title: 'Welcome back!' });
+      const { message } = await login(data);
+      toast({ title: message });
       await done();
     },
     failed: (err) => toast({ title: 'Login failed', description: messageOf(err, USER_MESSAGES.invalidCredentials), variant: 'destructive' }),

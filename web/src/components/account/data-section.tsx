@@ -7,7 +7,7 @@ export function DataSection() {
       <h2 id="data-title">Download all my data</h2>
       <p>
         One zip file with every receipt as an Excel workbook (Receipts, Validation Issues and Summary sheets), the original files you uploaded, and your
-        account details.
+        account details: your plan, the rules learned from your corrections and your DATEV settings.
       </p>
       <p className="muted small">Original files are kept for 90 days after upload; the extracted data stays until you delete your account.</p>
       <a className="btn btn-outline" href={ACCOUNT_DATA_URL} download>

@@ -24,7 +24,7 @@ export function EmailSection({ email }: { email: string }) {
     <section className="card account-section" aria-labelledby="email-title">
       <h2 id="email-title">Change e-mail</h2>
       <p className="muted">
-        Signed in as <strong data-testid="account-email">{email}</strong>. Receipts, reset links and notices go to this address.
+        Signed in as <strong className="account-email" data-testid="account-email">{email}</strong>. Receipts, reset links and notices go to this address.
       </p>
       <form id="email-form" onSubmit={onSubmit} noValidate>
         <TextField label="New e-mail" name="email" type="email" autoComplete="email" error={errors.email} />

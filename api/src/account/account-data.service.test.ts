@@ -1,0 +1,111 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { DEFAULT_DATEV_SETTINGS } from '@receipts/common';
+import {
+  BillingRepository,
+  createLogger,
+  createMailer,
+  LocalFileStore,
+  MerchantRuleRepository,
+  ReceiptRepository,
+  UploadRepository,
+  UserRepository,
+} from '@receipts/infra';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, type TestDatabase } from '../../../tests/support/database.js';
+import { unzip } from '../../../tests/support/unzip.js';
+import { AccountService } from '../auth/account.service.js';
+import { hashPassword } from '../auth/password.js';
+import { ProfileService } from '../auth/profile.service.js';
+import { ExportService } from '../export/export.service.js';
+import { MerchantRuleService } from '../rules/merchant-rule.service.js';
+import { AccountDataService } from './account-data.service.js';
+
+describe('AccountDataService: "Download my data" (real PostgreSQL)', () => {
+  let database: TestDatabase;
+  let dir: string;
+  let users: UserRepository;
+  let billing: BillingRepository;
+  let rules: MerchantRuleRepository;
+  let data: AccountDataService;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    dir = await mkdtemp(path.join(os.tmpdir(), 'account-data-'));
+    const log = createLogger({ level: 'silent', role: 'test' });
+    users = new UserRepository(database.db);
+    billing = new BillingRepository(database.db);
+    rules = new MerchantRuleRepository(database.db);
+    const uploads = new UploadRepository(database.db);
+    const files = new LocalFileStore(path.join(dir, 'uploads'));
+    const mailer = createMailer({ from: 'Receipts <no-reply@receipts.test>', dataDir: dir, log });
+    const profiles = new ProfileService(billing, new AccountService(users, uploads, mailer, []));
+    const exports = new ExportService(new ReceiptRepository(database.db), users, files, log);
+    data = new AccountDataService(exports, uploads, files, { profiles, rules: new MerchantRuleService(rules), users }, log);
+  }, 120_000);
+
+  afterAll(async () => {
+    await database?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** The account.json of the user's download, and its text. */
+  async function accountJson(userId: string): Promise<{ json: Record<string, unknown>; text: string }> {
+    const user = (await users.byId(userId))!;
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (c: Buffer) => chunks.push(c));
+    await data.write(user, out);
+    const text = (await unzip(Buffer.concat(chunks))).get('account.json')!.toString('utf8');
+    return { json: JSON.parse(text) as Record<string, unknown>, text };
+  }
+
+  it('holds the plan, the learned rules and the DATEV settings, and no secret', async () => {
+    const user = (await users.insert({ email: 'keeper@example.test', username: 'keeper', passwordHash: await hashPassword('Secret123') }))!;
+    await billing.setStripeCustomer(user.id, 'cus_KeeperSecretish');
+    const periodEnd = new Date(Date.now() + 20 * 24 * 3600_000);
+    await billing.saveSubscription({
+      userId: user.id,
+      planId: 'professional',
+      status: 'active',
+      stripeSubscriptionId: 'sub_KeeperSecretish',
+      currentPeriodStart: new Date(Date.now() - 10 * 24 * 3600_000),
+      currentPeriodEnd: periodEnd,
+      receiptLimit: 500,
+    });
+    await rules.learn(user.id, [
+      { kind: 'merchant', match: 'ZENITH OPTICAL GALLERY', value: 'Zenith Optical' },
+      { kind: 'category', match: 'Zenith Optical', value: 'pharmacy' },
+    ]);
+    await users.saveDatevSettings(user.id, { ...DEFAULT_DATEV_SETTINGS, consultantNumber: 4711, clientNumber: 815 });
+
+    const { json, text } = await accountJson(user.id);
+    expect(json).toMatchObject({
+      email: 'keeper@example.test',
+      username: 'keeper',
+      subscription: { planName: 'Professional', status: 'active', isActive: true, currentPeriodEnd: periodEnd.toISOString(), receiptLimit: 500 },
+      datevSettings: { saved: true, settings: { ...DEFAULT_DATEV_SETTINGS, consultantNumber: 4711, clientNumber: 815 } },
+    });
+    expect((json.learnedRules as Array<Record<string, unknown>>).map(({ kind, match, value }) => ({ kind, match, value }))).toEqual(
+      expect.arrayContaining([
+        { kind: 'merchant', match: 'ZENITH OPTICAL GALLERY', value: 'Zenith Optical' },
+        { kind: 'category', match: 'Zenith Optical', value: 'pharmacy' },
+      ]),
+    );
+    expect(json.learnedRules).toHaveLength(2);
+    expect(text).not.toContain(user.passwordHash);
+    expect(text).not.toMatch(/passwordHash|cus_|sub_|stripe/i);
+  });
+
+  it('says Free, no rules and the default DATEV settings for an account that set none', async () => {
+    const user = (await users.insert({ email: 'fresh@example.test', username: 'fresh', passwordHash: await hashPassword('Secret123') }))!;
+    const { json } = await accountJson(user.id);
+    expect(json).toMatchObject({
+      subscription: { planName: 'Free', status: 'free', isActive: false, currentPeriodEnd: null },
+      learnedRules: [],
+      datevSettings: { saved: false, settings: DEFAULT_DATEV_SETTINGS },
+    });
+  });
+});
