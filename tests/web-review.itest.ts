@@ -36,6 +36,10 @@ const LINES: Record<string, string[]> = {
   [OLD]: ['OLD TOWN BAKERY', 'DATE 21/09/2019 09:30', 'BREAD 3.20', 'MILK 2.10', 'TOTAL 5.30'],
 };
 const OUT_OF_RANGE = 'Date out of reasonable range';
+/** Two more old receipts for the review inbox (deleted again once reviewed). */
+const INBOX = ['inbox-old-deli.jpg', 'inbox-old-kiosk.jpg'];
+LINES[INBOX[0]!] = ['HARBOUR DELI', 'DATE 14/05/2019 12:10', 'SOUP 4.20', 'BREAD 1.30', 'TOTAL 5.50'];
+LINES[INBOX[1]!] = ['CORNER KIOSK', 'DATE 22/06/2019 08:45', 'NEWSPAPER 2.40', 'COFFEE 2.10', 'TOTAL 4.50'];
 
 let dir: string;
 let deployment: Deployment;
@@ -341,6 +345,49 @@ describe('reviewing and exporting in a real browser', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it('serves the app’s scripts and styles compressed, and no page shifts its layout by 0.1 or more', async () => {
+    const assets: Array<{ url: string; encoding?: string; bytes: number }> = [];
+    const onResponse = async (res: import('playwright-core').Response) => {
+      if (!/\/assets\/.+\.(js|css)$/.test(res.url())) return;
+      const sizes = await res.request().sizes();
+      assets.push({ url: res.url(), encoding: (await res.allHeaders())['content-encoding'], bytes: sizes.responseBodySize });
+    };
+    page.on('response', onResponse);
+    const shifts: Record<string, number> = {};
+    const moved: Record<string, string[]> = {};
+    try {
+      for (const route of ['/', '/dashboard', '/receipts', '/review', '/pricing', '/account', '/features']) {
+        // A fresh load each time: the shifts a person sees arriving at the page.
+        await page.goto(`${deployment.baseUrl}${route}`, { waitUntil: 'networkidle' });
+        await page.waitForTimeout(500);
+        // Lighthouse's CLS, upper bound: every shift not caused by input, summed.
+        [shifts[route], moved[route]] = await page.evaluate(
+          () =>
+            new Promise<[number, string[]]>((resolve) => {
+              let total = 0;
+              const what = new Set<string>();
+              type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Array<{ node?: Node }> };
+              new PerformanceObserver((list) => {
+                for (const entry of list.getEntries() as Shift[]) {
+                  if (entry.hadRecentInput) continue;
+                  total += entry.value;
+                  for (const { node } of entry.sources) if (node instanceof Element) what.add(`${node.tagName.toLowerCase()}.${[...node.classList].join('.')}`);
+                }
+              }).observe({ type: 'layout-shift', buffered: true });
+              setTimeout(() => resolve([total, [...what]]), 200);
+            }),
+        );
+      }
+    } finally {
+      page.off('response', onResponse);
+    }
+    console.log(`layout shift per page: ${JSON.stringify(shifts)}; what moved: ${JSON.stringify(moved)}`);
+    console.log(`assets: ${assets.length}, ${assets.filter((a) => a.encoding === 'br').length} as Brotli, ${Math.round(assets.reduce((s, a) => s + a.bytes, 0) / 1024)} KB sent`);
+    expect(assets.length).toBeGreaterThan(0);
+    expect(assets.filter((a) => a.bytes > 1024 && a.encoding !== 'br')).toEqual([]);
+    expect(Object.entries(shifts).filter(([, shift]) => shift >= 0.1)).toEqual([]);
+  });
+
   it('the pricing page marks a subscriber’s plan, and no label overflows its button', async () => {
     await page.goto(`${deployment.baseUrl}/pricing`);
     await expect(page.getByText('Current plan', { exact: true }).count()).resolves.toBe(0);
@@ -360,6 +407,89 @@ describe('reviewing and exporting in a real browser', () => {
     await page.getByRole('heading', { name: 'Payment Successful' }).waitFor();
     await page.getByText('Business', { exact: true }).first().waitFor();
   });
+
+  it('the review inbox goes through the receipts that need a person by keyboard alone, and on a phone', async () => {
+    await page.goto(`${deployment.baseUrl}/`);
+    await page.getByTestId('file-input').setInputFiles(INBOX.map(file));
+    for (const name of INBOX) await row(name).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).waitFor({ timeout: 180_000 });
+    try {
+      await reviewInbox();
+    } finally {
+      // The later tests count the first two receipts only.
+      await page.setViewportSize({ width: 1280, height: 900 });
+      for (const name of INBOX) {
+        const { id } = await detailOf(name);
+        const status = await page.evaluate((receipt) => fetch(`/api/receipts/${receipt}`, { method: 'DELETE', headers: { 'X-Requested-With': 'XMLHttpRequest' } }).then((r) => r.status), id);
+        expect(status).toBe(204);
+      }
+    }
+  });
+
+  async function reviewInbox(): Promise<void> {
+    const waiting = async () => (await page.evaluate(async () => ((await (await fetch('/api/receipts?valid=false&pageSize=1')).json()) as { total: number }).total));
+    const before = await waiting();
+    expect(before).toBeGreaterThanOrEqual(2);
+    // The nav counts them.
+    await page.getByRole('link', { name: `Review, ${before} receipt${before === 1 ? '' : 's'} waiting` }).waitFor();
+
+    await page.goto(`${deployment.baseUrl}/review`);
+    const shown = page.locator('.review-bar p');
+    await shown.filter({ hasText: /^Receipt 1 of \d+/ }).waitFor();
+    // → until the first inbox receipt shows.
+    for (let i = 0; i < before && !(await shown.textContent())!.includes(INBOX[0]!); i++) {
+      await page.keyboard.press('ArrowRight');
+      await page.waitForTimeout(100);
+    }
+    await shown.filter({ hasText: INBOX[0]! }).waitFor();
+    await page.getByRole('button', { name: `Accept: ${OUT_OF_RANGE}` }).waitFor();
+    // C corrects, starting at a doubtful field; Escape drops what was typed and stays on the receipt.
+    await page.keyboard.press('c');
+    const form = page.getByRole('form', { name: 'Correct the receipt' });
+    await form.waitFor();
+    const focused = () =>
+      page.evaluate(() => {
+        const field = document.activeElement as HTMLInputElement;
+        return { id: field.id, value: field.value, doubtful: field.getAttribute('aria-invalid') === 'true' };
+      });
+    const start = await focused();
+    expect(start.doubtful).toBe(true);
+    await page.keyboard.type('1234');
+    expect((await focused()).value).not.toBe(start.value);
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    await shown.filter({ hasText: INBOX[0]! }).waitFor();
+    await page.keyboard.press('c');
+    await expect(form.locator(`#${start.id}`).inputValue()).resolves.toBe(start.value);
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    await page.screenshot({ path: screenshotPath('review-inbox') });
+    // A accepts every flag of this receipt: it leaves the inbox.
+    await page.keyboard.press('a');
+    await toastWith(`${INBOX[0]} is ready for export.`).waitFor();
+    await expect.poll(waiting).toBe(before - 1);
+    const first = await detailOf(INBOX[0]!);
+    expect(first.valid).toBe(true);
+    expect(first.acceptedIssues).toEqual(expect.arrayContaining([{ issue: OUT_OF_RANGE, userId: expect.any(String), at: expect.any(String) }]));
+
+    // One kind of flag on every receipt, after a confirmation; by keyboard: focus, Enter, Tab to confirm.
+    const kind = page.getByRole('region', { name: 'Accept one kind of flag on every receipt' }).locator('li', { hasText: OUT_OF_RANGE }).getByRole('button');
+    await kind.focus();
+    await page.keyboard.press('Enter');
+    const confirm = page.getByRole('dialog', { name: 'Accept this flag on every receipt?' });
+    await confirm.waitFor();
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toMatch(/^Accept on \d+ receipts?$/);
+    await page.keyboard.press('Enter');
+    await confirm.waitFor({ state: 'detached' });
+    await expect.poll(async () => (await detailOf(INBOX[1]!)).acceptedIssues?.map((a) => a.issue)).toContain(OUT_OF_RANGE);
+
+    // On a phone: the inbox fits the width, the picture above the fields.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto(`${deployment.baseUrl}/review`);
+    await page.getByRole('heading', { name: 'Review', exact: true }).waitFor();
+    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(375);
+    await page.screenshot({ path: screenshotPath('review-inbox-phone'), fullPage: true });
+  }
 
   it('the account page changes the e-mail and the password, end to end', async () => {
     await page.goto(`${deployment.baseUrl}/dashboard`);

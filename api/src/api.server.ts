@@ -51,6 +51,7 @@ import { metricsRoute, requestContext } from './request-context.js';
 import { authRateLimit, requireXhrHeader, securityHeaders, type RateLimits } from './security.js';
 import { DatabaseSessionStore, sessionMiddleware } from './session.js';
 import { createSocketGateway } from './socket.gateway.js';
+import { staticAssets } from './static-assets.js';
 import { uploadRoutes } from './uploads/upload.routes.js';
 import { UploadService } from './uploads/upload.service.js';
 import { UploadWaiters } from './uploads/upload-waiters.js';
@@ -164,7 +165,7 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   app.use('/api', exportRoutes(exports, log));
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   if (existsSync(config.webDistDir)) {
-    app.use(express.static(config.webDistDir, { index: false, maxAge: '1h' }));
+    app.use(staticAssets(config.webDistDir));
     // The single-page app routes every other path itself.
     app.get('/{*path}', (_req, res) => res.sendFile(path.join(config.webDistDir, 'index.html')));
   }

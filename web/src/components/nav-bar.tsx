@@ -1,8 +1,9 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useLogout, useProfile } from '../hooks/use-account.js';
 import { NAV_LINKS, PRODUCT_NAME } from '../lib/site.js';
+import { ReviewLink } from './review-link.js';
 
 function initials(name: string): string {
   return name.trim().slice(0, 2).toUpperCase() || '?';
@@ -14,6 +15,19 @@ export function NavBar() {
   const [open, setOpen] = useState(false);
   const isAdmin = profile?.userType === 'admin';
   const close = () => setOpen(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+
+  // Escape closes the open menu and gives focus back to its button, as the desktop menu does.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      toggle.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
 
   return (
     <header className="navbar">
@@ -37,51 +51,54 @@ export function NavBar() {
           {loading ? (
             <span className="avatar avatar-loading" aria-label="Loading account" role="status" />
           ) : profile ? (
-            <DropdownMenu.Root>
-              <DropdownMenu.Trigger className="user-trigger" aria-label={`Account menu for ${profile.username}`}>
-                <span className="avatar" aria-hidden="true">
-                  {initials(profile.username)}
-                </span>
-                <span className="user-name">{profile.username}</span>
-              </DropdownMenu.Trigger>
-              <DropdownMenu.Portal>
-                <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
-                  <DropdownMenu.Label className="menu-label">
-                    <strong>{profile.username}</strong>
-                    <span>{profile.email}</span>
-                  </DropdownMenu.Label>
-                  <DropdownMenu.Separator className="menu-separator" />
-                  <DropdownMenu.Item asChild className="menu-item">
-                    <Link to="/dashboard">Dashboard</Link>
-                  </DropdownMenu.Item>
-                  <DropdownMenu.Item asChild className="menu-item">
-                    <Link to="/receipts">My Receipts</Link>
-                  </DropdownMenu.Item>
-                  <DropdownMenu.Item asChild className="menu-item">
-                    <Link to="/account">Account</Link>
-                  </DropdownMenu.Item>
-                  <DropdownMenu.Item asChild className="menu-item">
-                    <Link to="/billing">Billing</Link>
-                  </DropdownMenu.Item>
-                  {isAdmin && (
+            <>
+              <ReviewLink className="nav-review" />
+              <DropdownMenu.Root>
+                <DropdownMenu.Trigger className="user-trigger" aria-label={`Account menu for ${profile.username}`}>
+                  <span className="avatar" aria-hidden="true">
+                    {initials(profile.username)}
+                  </span>
+                  <span className="user-name">{profile.username}</span>
+                </DropdownMenu.Trigger>
+                <DropdownMenu.Portal>
+                  <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
+                    <DropdownMenu.Label className="menu-label">
+                      <strong>{profile.username}</strong>
+                      <span>{profile.email}</span>
+                    </DropdownMenu.Label>
+                    <DropdownMenu.Separator className="menu-separator" />
                     <DropdownMenu.Item asChild className="menu-item">
-                      <Link to="/admin">Admin Panel</Link>
+                      <Link to="/dashboard">Dashboard</Link>
                     </DropdownMenu.Item>
-                  )}
-                  <DropdownMenu.Separator className="menu-separator" />
-                  <DropdownMenu.Item
-                    className="menu-item"
-                    disabled={pending}
-                    onSelect={(e) => {
-                      e.preventDefault();
-                      void logout();
-                    }}
-                  >
-                    {pending ? 'Signing out...' : 'Sign out'}
-                  </DropdownMenu.Item>
-                </DropdownMenu.Content>
-              </DropdownMenu.Portal>
-            </DropdownMenu.Root>
+                    <DropdownMenu.Item asChild className="menu-item">
+                      <Link to="/receipts">My Receipts</Link>
+                    </DropdownMenu.Item>
+                    <DropdownMenu.Item asChild className="menu-item">
+                      <Link to="/account">Account</Link>
+                    </DropdownMenu.Item>
+                    <DropdownMenu.Item asChild className="menu-item">
+                      <Link to="/billing">Billing</Link>
+                    </DropdownMenu.Item>
+                    {isAdmin && (
+                      <DropdownMenu.Item asChild className="menu-item">
+                        <Link to="/admin">Admin Panel</Link>
+                      </DropdownMenu.Item>
+                    )}
+                    <DropdownMenu.Separator className="menu-separator" />
+                    <DropdownMenu.Item
+                      className="menu-item"
+                      disabled={pending}
+                      onSelect={(e) => {
+                        e.preventDefault();
+                        void logout();
+                      }}
+                    >
+                      {pending ? 'Signing out...' : 'Sign out'}
+                    </DropdownMenu.Item>
+                  </DropdownMenu.Content>
+                </DropdownMenu.Portal>
+              </DropdownMenu.Root>
+            </>
           ) : (
             <div className="nav-auth">
               <Link to="/login" className="btn btn-ghost">
@@ -93,6 +110,7 @@ export function NavBar() {
             </div>
           )}
           <button
+            ref={toggle}
             type="button"
             className="menu-toggle"
             aria-expanded={open}
@@ -128,8 +146,12 @@ export function NavBar() {
               <Link to="/receipts" onClick={close}>
                 My Receipts
               </Link>
+              <ReviewLink onClick={close} />
               <Link to="/account" onClick={close}>
                 Account
+              </Link>
+              <Link to="/billing" onClick={close}>
+                Billing
               </Link>
               {isAdmin && (
                 <Link to="/admin" onClick={close}>

@@ -1,5 +1,5 @@
 import type { SourcedField } from '@receipts/common';
-import type { FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import { emptyItem, moveItem, type DraftCheck, type DraftItem, type FieldTarget, type ItemPart, type ReceiptDraft } from '../lib/receipt-draft.js';
 import { issuesByField } from '../lib/upload-rules.js';
 import { CategorySelect } from './category-select.js';
@@ -79,13 +79,19 @@ export function ReceiptCorrectionForm({
     );
   };
 
+  // Correcting starts at the first doubtful field (or the first field): typing goes where a person looks.
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    (form.current?.querySelector<HTMLInputElement>('input[aria-invalid="true"]') ?? form.current?.querySelector<HTMLInputElement>('input'))?.focus();
+  }, []);
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSave();
   };
 
   return (
-    <form className="correction-form" onSubmit={submit} noValidate aria-label="Correct the receipt">
+    <form ref={form} className="correction-form" onSubmit={submit} noValidate aria-label="Correct the receipt">
       <p className="muted small">Click a field, then a line on the picture to fill it from there — or type.</p>
       <div className="form-grid">
         {TEXT_FIELDS.map(([field, label, props]) => input(field, label, props))}

@@ -1,52 +1,13 @@
-import type { ReceiptDetail, ReceiptView } from '@receipts/common';
+import type { ReceiptView } from '@receipts/common';
 import * as Dialog from '@radix-ui/react-dialog';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
-import { messageOf } from '../lib/api.js';
-import { checkDraft, draftOf, fieldsReadFrom, linesOf, patchOf, valueFromLine, type FieldTarget, type ReceiptDraft } from '../lib/receipt-draft.js';
-import { acceptIssue, receiptKey, reopenIssue, saveReceipt } from '../lib/receipts-api.js';
-import { toast } from '../lib/toast.js';
-import { ReceiptChecks } from './receipt-checks.js';
-import { ReceiptCorrectionForm } from './receipt-correction-form.js';
-import { ReceiptDetailsView } from './receipt-details-view.js';
-import { ReceiptPicture } from './receipt-picture.js';
-import '../styles/review.css';
-
-const LABELS: Record<string, string> = {
-  merchantName: 'Merchant',
-  date: 'Date',
-  time: 'Time',
-  paymentMethod: 'Payment method',
-  receiptNumber: 'Receipt number',
-  tin: 'TIN',
-  subtotal: 'Subtotal',
-  tax: 'Tax',
-  tip: 'Tip',
-  discount: 'Discount',
-  total: 'Total',
-  description: 'description',
-  qty: 'quantity',
-  unitPrice: 'price',
-  amount: 'amount',
-};
-const labelOf = (target: FieldTarget) => ('field' in target ? LABELS[target.field] : `item ${target.item + 1}'s ${LABELS[target.part]}`);
-
-/** The lines a draft's field or item points at (a field filled from a line points there). */
-function draftLines(draft: ReceiptDraft, target: FieldTarget): number[] {
-  const line = 'field' in target ? draft.sources[target.field] : draft.items[target.item]?.line;
-  return typeof line === 'number' ? [line] : [];
-}
-
-/** A line picked on the picture fills the target field (its value read from the line), which then points there. */
-function filled(draft: ReceiptDraft, target: FieldTarget, value: string, line: number): ReceiptDraft {
-  if ('field' in target) return { ...draft, values: { ...draft.values, [target.field]: value }, sources: { ...draft.sources, [target.field]: line } };
-  return { ...draft, items: draft.items.map((item, i) => (i === target.item ? { ...item, [target.part]: value, line } : item)) };
-}
+import { useRef, useState } from 'react';
+import { ReceiptReview, type ReceiptReviewHandle } from './receipt-review.js';
 
 /**
- * The Receipt Details dialog: the picture of the receipt beside its fields. A field shows where
- * it was read; the flags can be accepted after looking; Correct fields edits every field and
- * item, checked again as it is typed, filled from a line picked on the picture.
+ * The Receipt Details dialog: the receipt under review (receipt-review.tsx) with Export to Excel
+ * and Close. It opens with focus on the dialog itself, not on the first flag's Accept; Escape
+ * while correcting stops correcting (what was typed is dropped, the dialog stays open) and
+ * closes the dialog only after that.
  */
 export function ReceiptDetailsModal({
   receipt,
@@ -63,108 +24,36 @@ export function ReceiptDetailsModal({
   onExport?: () => void;
   onSaved?: (receipt: ReceiptView) => void;
 }) {
-  const client = useQueryClient();
   // Opened from a list without a Radix trigger: focus goes back to whatever opened it.
   const [opener] = useState(() => document.activeElement as HTMLElement | null);
-  const detailQuery = useQuery<ReceiptDetail>({ queryKey: receiptKey(receipt.id), refetchOnMount: 'always' });
-  const detail = detailQuery.data;
-  const current: ReceiptView = detail ?? receipt;
-  const fieldLines = detail?.fieldLines ?? {};
-  const lines = detail?.lines ?? [];
-
-  const [draft, setDraft] = useState<ReceiptDraft | null>(null);
-  const [target, setTarget] = useState<FieldTarget | null>(null);
-  const [picked, setPicked] = useState<number | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const check = useMemo(() => (draft ? checkDraft(draft, current) : null), [draft, current]);
-
-  const stored = (next: ReceiptDetail) => {
-    client.setQueryData(receiptKey(next.id), next);
-    onSaved?.(next);
-  };
-  const run = async (work: () => Promise<ReceiptDetail>, failure: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      stored(await work());
-      return true;
-    } catch (err) {
-      const message = messageOf(err, failure);
-      if (draft) setError(message);
-      else toast({ title: failure, description: message, variant: 'destructive' });
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const startEditing = () => {
-    setDraft(draftOf(current, fieldLines));
-    setPicked(null);
-    setError(null);
-  };
-  const stopEditing = () => {
-    setDraft(null);
-    setTarget(null);
-    setError(null);
-  };
-  const save = async () => {
-    if (!draft || !check) return;
-    if (Object.keys(check.errors).length > 0) {
-      setError('Correct the values marked in red first.');
-      return;
-    }
-    if (await run(() => saveReceipt(current.id, patchOf(draft, check.record)), 'Could not save the changes. Please try again.')) {
-      toast({ title: 'Receipt updated' });
-      stopEditing();
-    }
-  };
-
-  const pickLine = (index: number) => {
-    if (draft && target) {
-      const value = valueFromLine(target, lines[index]!.text, draft.values.currency);
-      if (value === null) {
-        toast({ title: `Nothing for the ${labelOf(target)} on that line`, description: `“${lines[index]!.text}”` });
-        return;
-      }
-      setDraft(filled(draft, target, value, index));
-      return;
-    }
-    setTarget(null);
-    setPicked(index);
-  };
-
-  const highlight = picked !== null ? [picked] : target ? (draft ? draftLines(draft, target) : linesOf(fieldLines, target)) : [];
-  const hint = draft
-    ? target
-      ? `Click a line to fill ${labelOf(target)}.`
-      : 'Click a field of the form, then a line here to fill it.'
-    : picked !== null
-      ? `“${lines[picked]?.text}”${fieldsReadFrom(fieldLines, picked).length > 0 ? ` — read for ${fieldsReadFrom(fieldLines, picked).join(', ')}` : ''}`
-      : lines.length > 0
-        ? 'Click a field to see where it was read.'
-        : undefined;
-
-  const missing = detailQuery.isPending
-    ? 'Loading the picture...'
-    : detail && !detail.originalAvailable
-      ? 'The picture of this receipt was deleted after 90 days; its data stays.'
-      : 'There is no picture of this receipt.';
+  const review = useRef<ReceiptReviewHandle>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const [editing, setEditing] = useState(false);
 
   return (
     <Dialog.Root
       open={open}
       onOpenChange={(o) => {
-        if (!o) stopEditing();
+        if (!o) review.current?.stopEditing();
         onOpenChange(o);
       }}
     >
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content
+          ref={content}
           className="dialog dialog-wide"
           aria-describedby={undefined}
+          onOpenAutoFocus={(e) => {
+            // The first focusable element would be a flag's Accept: one Enter from accepting unseen.
+            e.preventDefault();
+            content.current?.focus();
+          }}
+          onEscapeKeyDown={(e) => {
+            if (!editing) return;
+            e.preventDefault();
+            review.current?.stopEditing();
+          }}
           onCloseAutoFocus={(e) => {
             e.preventDefault();
             opener?.focus();
@@ -172,75 +61,26 @@ export function ReceiptDetailsModal({
         >
           <Dialog.Title className="dialog-title">Receipt Details</Dialog.Title>
           {filename && <p className="muted dialog-subtitle">{filename}</p>}
-          <div className="review-layout">
-            <ReceiptPicture
-              receiptId={current.id}
-              pages={detail?.pages ?? 0}
-              lines={lines}
-              highlight={highlight}
-              onPickLine={pickLine}
-              hint={hint}
-              missing={missing}
-            />
-            <div className="review-panel">
-              {draft && check ? (
-                <ReceiptCorrectionForm
-                  draft={draft}
-                  check={check}
-                  onChange={setDraft}
-                  onTarget={(t) => {
-                    setTarget(t);
-                    setPicked(null);
-                  }}
-                  target={target}
-                  saving={busy}
-                  error={error}
-                  onCancel={stopEditing}
-                  onSave={() => void save()}
-                  accepted={new Set((current.acceptedIssues ?? []).map((a) => a.issue))}
-                />
-              ) : (
-                <>
-                  <ReceiptDetailsView
-                    receipt={detail ? { ...current, rawText: detail.fullText } : current}
-                    locator={{
-                      has: (t) => linesOf(fieldLines, t).length > 0,
-                      active: target,
-                      show: (t) => {
-                        setPicked(null);
-                        setTarget(t);
-                      },
-                    }}
-                    checks={
-                      <ReceiptChecks
-                        receipt={current}
-                        busy={busy}
-                        onAccept={(flag) => void run(() => acceptIssue(current.id, flag), 'Could not accept the flag')}
-                        onReopen={(flag) => void run(() => reopenIssue(current.id, flag), 'Could not take the acceptance back')}
-                      />
-                    }
-                  />
-                  <div className="dialog-actions">
-                    {onSaved && (
-                      <button type="button" className="btn btn-outline" onClick={startEditing}>
-                        Correct fields
-                      </button>
-                    )}
-                    {onExport && (
-                      <button type="button" className="btn btn-primary" onClick={onExport}>
-                        Export to Excel
-                      </button>
-                    )}
-                    <Dialog.Close asChild>
-                      <button type="button" className="btn btn-ghost">
-                        Close
-                      </button>
-                    </Dialog.Close>
-                  </div>
-                </>
-              )}
-            </div>
-          </div>
+          <ReceiptReview
+            ref={review}
+            receipt={receipt}
+            onSaved={onSaved}
+            onEditingChange={setEditing}
+            actions={
+              <>
+                {onExport && (
+                  <button type="button" className="btn btn-primary" onClick={onExport}>
+                    Export to Excel
+                  </button>
+                )}
+                <Dialog.Close asChild>
+                  <button type="button" className="btn btn-ghost">
+                    Close
+                  </button>
+                </Dialog.Close>
+              </>
+            }
+          />
           <Dialog.Close className="dialog-x" aria-label="Close">
             ✕
           </Dialog.Close>

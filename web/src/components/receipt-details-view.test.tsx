@@ -74,6 +74,19 @@ describe('accepting flags', () => {
     expect(screen.getByText(/accepted Jan 2, 2026/)).toBeTruthy();
   });
 
+  it('shows a field whose flag a person accepted as checked, not with the warning', () => {
+    const r = receipt({
+      date: '2019-01-01',
+      total: 20000,
+      issues: ['Date out of reasonable range', 'Unusually large total amount'],
+      acceptedIssues: [{ issue: 'Date out of reasonable range', userId: 'u1', at: '2026-01-02T10:00:00.000Z' }],
+    });
+    render(<ReceiptDetailsView receipt={r} />);
+    expect(within(fieldOf('Date')).getByRole('note').textContent).toBe('✓ Checked by you');
+    expect(fieldOf('Date').className).not.toContain('detail-field-issue');
+    expect(within(fieldOf('Total')).getByRole('note').textContent).toBe('⚠ Unusually large total amount');
+  });
+
   it('says a receipt whose every flag was accepted is ready for export', () => {
     const r = receipt({ valid: true, issues: ['Date out of reasonable range'], acceptedIssues: [{ issue: 'Date out of reasonable range', userId: null, at: '2026-01-02T10:00:00.000Z' }] });
     render(<ReceiptChecks receipt={r} busy={false} />);

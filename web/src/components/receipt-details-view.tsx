@@ -18,11 +18,14 @@ const same = (a: FieldTarget | null, b: FieldTarget) =>
 /** Spec §2 Receipt Details: fields only when present, money when not null, USD when no currency; a field read from a line shows its place. */
 export function ReceiptDetailsView({ receipt, locator, checks }: { receipt: ReceiptView; locator?: Locator; checks?: ReactNode }) {
   const currency = receipt.currency ?? 'USD';
-  const { byField } = issuesByField(receipt.issues);
+  // A flag a person accepted is answered: its field shows that, not the warning.
+  const accepted = new Set((receipt.acceptedIssues ?? []).map((a) => a.issue));
+  const { byField } = issuesByField(receipt.issues.filter((i) => !accepted.has(i)));
+  const { byField: checkedByField } = issuesByField(receipt.issues.filter((i) => accepted.has(i)));
   const locate = (target: FieldTarget): Locate | undefined =>
     locator?.has(target) ? { active: same(locator.active, target), onClick: () => locator.show(target) } : undefined;
   const field = (key: SourcedField, label: string, value: ReactNode, issues?: string[]) => (
-    <DetailField key={key} label={label} issues={issues} locate={locate({ field: key })}>
+    <DetailField key={key} label={label} issues={issues} checked={!!checkedByField[key as IssueField]} locate={locate({ field: key })}>
       {value}
     </DetailField>
   );
@@ -51,7 +54,7 @@ export function ReceiptDetailsView({ receipt, locator, checks }: { receipt: Rece
                 ? field(key, label, <span className={key === 'total' ? 'amount-total' : undefined}>{formatMoney(receipt[key]!, currency)}</span>, byField[key as IssueField])
                 : null,
             )}
-            <DetailField label="Currency" issues={byField.currency}>
+            <DetailField label="Currency" issues={byField.currency} checked={!!checkedByField.currency}>
               {currency}
             </DetailField>
           </dl>

@@ -24,10 +24,13 @@ export interface Locate {
   onClick: () => void;
 }
 
-/** One line of the details: its label (a button showing its place on the receipt when known), its value and the issues about it. */
-export function DetailField({ label, children, issues, locate }: { label: string; children: ReactNode; issues?: string[]; locate?: Locate }) {
+/**
+ * One line of the details: its label (a button showing its place on the receipt when known), its
+ * value and the open issues about it; `checked` when a person accepted every flag it had.
+ */
+export function DetailField({ label, children, issues, checked, locate }: { label: string; children: ReactNode; issues?: string[]; checked?: boolean; locate?: Locate }) {
   return (
-    <div className={`detail-field${issues?.length ? ' detail-field-issue' : ''}${locate?.active ? ' detail-field-active' : ''}`}>
+    <div className={`detail-field${issues?.length ? ' detail-field-issue' : checked ? ' detail-field-checked' : ''}${locate?.active ? ' detail-field-active' : ''}`}>
       <dt>
         {locate ? (
           <button type="button" className="field-locate" aria-pressed={locate.active} aria-label={`Show ${label} on the receipt`} onClick={locate.onClick}>
@@ -40,6 +43,11 @@ export function DetailField({ label, children, issues, locate }: { label: string
       <dd>
         {children}
         <IssueNotes issues={issues} role="note" />
+        {!issues?.length && checked && (
+          <span className="checked-note" role="note">
+            ✓ Checked by you
+          </span>
+        )}
       </dd>
     </div>
   );

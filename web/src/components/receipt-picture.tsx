@@ -19,6 +19,7 @@ export function ReceiptPicture({
   onPickLine,
   hint,
   missing,
+  pending = false,
 }: {
   receiptId: string;
   pages: number;
@@ -29,6 +30,8 @@ export function ReceiptPicture({
   hint?: string;
   /** Why there is no picture (pages = 0). */
   missing: string;
+  /** The receipt's pages are still being asked for: the picture's place is kept, so nothing moves when it comes. */
+  pending?: boolean;
 }) {
   const viewport = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
@@ -57,7 +60,7 @@ export function ReceiptPicture({
 
   if (pages === 0) {
     return (
-      <div className="picture picture-missing" data-testid="receipt-picture">
+      <div className={`picture picture-missing${pending ? ' picture-pending' : ''}`} data-testid="receipt-picture" aria-busy={pending}>
         <p className="muted">{missing}</p>
       </div>
     );

@@ -5,6 +5,7 @@ import { io, type Socket } from 'socket.io-client';
 import { dismissedUploads } from '../lib/browser-storage.js';
 import { accountKeys } from '../lib/account-api.js';
 import { trackOcrResult } from '../lib/analytics.js';
+import { isReceiptsQuery } from '../lib/receipts-api.js';
 import { getUpload, listUploads } from '../lib/uploads-api.js';
 import { useUploadStore } from '../stores/upload-store.js';
 
@@ -52,6 +53,8 @@ export function useLiveUploads(identity: string): void {
           learn(e.id);
           store().patch(e.id, { status: 'completed', progress: 100, step: null, receiptData: e.receipt, duplicateOf: e.duplicateOf, error: undefined });
           trackOcrResult(e.receipt);
+          // A new receipt: the library, the review inbox and its count in the nav read again (those on screen).
+          void client.invalidateQueries({ predicate: (q) => isReceiptsQuery(q.queryKey) });
         });
         socket.on('upload:failed', (e) => {
           learn(e.id);

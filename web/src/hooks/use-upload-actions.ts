@@ -4,6 +4,7 @@ import { dismissedUploads } from '../lib/browser-storage.js';
 import { accountKeys } from '../lib/account-api.js';
 import { trackUpload } from '../lib/analytics.js';
 import type { UploadMethod } from '../lib/analytics-events.js';
+import { isReceiptsQuery } from '../lib/receipts-api.js';
 import { precheckFile, uploadErrorMessage } from '../lib/upload-rules.js';
 import { cancelUpload, deleteUpload, sendUpload } from '../lib/uploads-api.js';
 import { useUploadStore, type UploadItem } from '../stores/upload-store.js';
@@ -75,7 +76,7 @@ export function useUploadActions(signedIn: boolean) {
     async (item: UploadItem) => {
       await deleteUpload(item.id);
       useUploadStore.getState().remove(item.id);
-      void client.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/receipts') });
+      void client.invalidateQueries({ predicate: (q) => isReceiptsQuery(q.queryKey) });
     },
     [client],
   );

@@ -1,4 +1,4 @@
-import type { EngineName, Lane, ReceiptDetail, ReceiptPatch } from '@receipts/common';
+import type { EngineName, FlagKindAccepted, Lane, ReceiptDetail, ReceiptPatch } from '@receipts/common';
 import { apiJson } from './api.js';
 
 /** The read of one receipt with its lines, where each field was read and its pages: its url is its key. */
@@ -15,6 +15,14 @@ export function saveReceipt(id: string, patch: ReceiptPatch): Promise<ReceiptDet
 /** Accepts a flag after looking (the receipt is right as it stands), or takes that back. */
 export const acceptIssue = (id: string, issue: string) => apiJson<ReceiptDetail>(`/api/receipts/${id}/issues/accept`, { method: 'POST', json: { issue } });
 export const reopenIssue = (id: string, issue: string) => apiJson<ReceiptDetail>(`/api/receipts/${id}/issues/reopen`, { method: 'POST', json: { issue } });
+/** Accepts one kind of flag (`flagKind`) on every receipt that needs review for it. */
+export const acceptFlagKind = (kind: string) => apiJson<FlagKindAccepted>('/api/receipts/flags/accept', { method: 'POST', json: { kind } });
+
+/** The receipts that need a person, newest first (as the library lists them): the review inbox; its total is the count in the nav. */
+export const REVIEW_QUEUE_SIZE = 200;
+export const reviewQueueUrl = (pageSize = REVIEW_QUEUE_SIZE) => `/api/receipts?valid=false&page=1&pageSize=${pageSize}`;
+/** Every read of the receipts (the library, the review inbox and its count), to read again after a change. */
+export const isReceiptsQuery = (key: readonly unknown[]) => String(key[0]).startsWith('/api/receipts');
 
 export interface LibraryQuery {
   q?: string;

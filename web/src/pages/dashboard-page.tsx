@@ -81,8 +81,6 @@ export function DashboardPage() {
         </article>
       </div>
 
-      <SpendingPanel />
-
       <div className="dashboard-grid">
         <QuotaPanel quota={quota} subscribed={active} />
         <section className="card" aria-labelledby="sub-title">
@@ -156,6 +154,9 @@ export function DashboardPage() {
           </div>
         </section>
       </div>
+
+      {/* Below the cards: the charts arrive last and are the tallest, so they move nothing above them. */}
+      <SpendingPanel />
     </div>
   );
 }

@@ -10,7 +10,7 @@ import { SpendingPanel } from '../components/spending-panel.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { messageOf } from '../lib/api.js';
 import { configKey } from '../lib/config-api.js';
-import { deleteReceipt, libraryUrl, reextractReceipt, type LibraryQuery } from '../lib/receipts-api.js';
+import { deleteReceipt, isReceiptsQuery, libraryUrl, reextractReceipt, type LibraryQuery } from '../lib/receipts-api.js';
 import { toast } from '../lib/toast.js';
 
 const PAGE_SIZE = 25;
@@ -30,7 +30,7 @@ export function ReceiptsPage() {
     // While a receipt is being read again, look for the new result every few seconds.
     refetchInterval: (q) => (q.state.data?.items.some((r) => r.uploadStatus === 'queued' || r.uploadStatus === 'processing') ? 3000 : false),
   });
-  const refresh = () => client.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/receipts') });
+  const refresh = () => client.invalidateQueries({ predicate: (q) => isReceiptsQuery(q.queryKey) });
 
   const remove = useMutation({
     mutationFn: (id: string) => deleteReceipt(id),
@@ -69,7 +69,6 @@ export function ReceiptsPage() {
     <div className="container library">
       <h1>My Receipts</h1>
       <LibraryFilters query={query} currencies={list.data?.currencies ?? []} onApply={applyFilters} />
-      <SpendingPanel filter={{ q: query.q, from: query.from, to: query.to, category: query.category, currency: query.currency, valid: query.valid }} />
 
       <div className="library-bar">
         <p className="muted" aria-live="polite">
@@ -119,6 +118,9 @@ export function ReceiptsPage() {
       )}
 
       <Pager page={query.page} pages={pages} onPage={(page) => setQuery((q) => ({ ...q, page }))} />
+
+      {/* Below the list: the charts arrive last and are the tallest, so they move nothing above them. */}
+      <SpendingPanel filter={{ q: query.q, from: query.from, to: query.to, category: query.category, currency: query.currency, valid: query.valid }} />
 
       {open && (
         <ReceiptDetailsModal
