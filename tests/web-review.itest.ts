@@ -371,7 +371,7 @@ describe('reviewing and exporting in a real browser', () => {
                 for (const entry of list.getEntries() as Shift[]) {
                   if (entry.hadRecentInput) continue;
                   total += entry.value;
-                  for (const { node } of entry.sources) if (node instanceof Element) what.add(`${node.tagName.toLowerCase()}.${[...node.classList].join('.')}`);
+                  for (const { node } of entry.sources) if (node instanceof Element) what.add(`${node.tagName.toLowerCase()}.${Array.from(node.classList).join('.')}`);
                 }
               }).observe({ type: 'layout-shift', buffered: true });
               setTimeout(() => resolve([total, [...what]]), 200);
@@ -402,9 +402,11 @@ describe('reviewing and exporting in a real browser', () => {
     await expect(page.getByTestId('plan-enterprise').getByRole('button').textContent()).resolves.toBe('Upgrade to Enterprise');
     const overflowing = await page.locator('.plan .btn').evaluateAll((buttons) => buttons.filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => b.textContent));
     expect(overflowing).toEqual([]);
-    // A subscriber whose plan is active does see the success page.
+    // A subscriber whose plan is active does see the success page; with no payment taken (billing test mode), it says so.
     await page.goto(`${deployment.baseUrl}/success`);
-    await page.getByRole('heading', { name: 'Payment Successful' }).waitFor();
+    await page.getByRole('heading', { name: 'Plan activated' }).waitFor();
+    await page.getByText('Test mode: no payment was taken on this server.').waitFor();
+    await expect(page.getByText('Payment Successful').count()).resolves.toBe(0);
     await page.getByText('Business', { exact: true }).first().waitFor();
   });
 

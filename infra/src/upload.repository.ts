@@ -6,10 +6,11 @@ import {
   type DuplicateOf,
   type EngineName,
   type Lane,
+  type LaneTimes,
   type UploadStatus,
   type UploadView,
 } from '@receipts/common';
-import { TransactionRollbackError, and, asc, count, desc, eq, inArray, isNull, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { TransactionRollbackError, and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from './db/database.js';
 import { receiptEdits, receipts, uploads, users, type ReceiptRow, type UploadRow } from './db/schema.js';
@@ -296,6 +297,27 @@ export class UploadRepository {
       this.createStatements.set(key, statement);
     }
     return statement;
+  }
+
+  /**
+   * How long the uploads of the last `hours` took from arrival to result, per lane: the median
+   * and the 95th percentile of those read completely. Uploads that arrived in the window only, so
+   * a re-extraction of an old upload (its arrival long ago) does not count its age.
+   */
+  async processingTimes(hours: number): Promise<LaneTimes[]> {
+    const took = sql`extract(epoch from ${uploads.finishedAt} - ${uploads.createdAt}) * 1000`;
+    const rows = await this.db
+      .select({
+        lane: uploads.lane,
+        receipts: count(),
+        p50Ms: sql<number>`percentile_cont(0.5) within group (order by ${took})`.mapWith(Number),
+        p95Ms: sql<number>`percentile_cont(0.95) within group (order by ${took})`.mapWith(Number),
+      })
+      .from(uploads)
+      .where(and(eq(uploads.status, 'completed'), isNotNull(uploads.finishedAt), gte(uploads.createdAt, sql`now() - make_interval(hours => ${hours})`)))
+      .groupBy(uploads.lane)
+      .orderBy(uploads.lane);
+    return rows;
   }
 
   /** A worker takes a queued upload (or one a crashed worker left processing); null when it ended or is gone. */

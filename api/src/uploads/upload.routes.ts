@@ -60,6 +60,11 @@ export function uploadRoutes(service: UploadService, waiters: UploadWaiters, wai
     res.json(await service.list(req.owner));
   });
 
+  /** How long receipts took per lane over the last day: { lanes: [{ lane, receipts, p50Ms, p95Ms }], hours }. */
+  router.get('/uploads/processing-times', async (_req, res) => {
+    res.json(await service.processingTimes());
+  });
+
   router.get('/uploads/:id', async (req, res) => {
     res.json(await service.get(req.owner, parseId(req.params.id)));
   });

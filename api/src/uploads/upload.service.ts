@@ -1,5 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { engineNotConfiguredMessage, isFinal, laneFor, quotaExceededMessage, sniffMimeType, USER_MESSAGES, type EngineName, type UploadView } from '@receipts/common';
+import {
+  engineNotConfiguredMessage,
+  isFinal,
+  laneFor,
+  PROCESSING_TIMES_HOURS,
+  quotaExceededMessage,
+  sniffMimeType,
+  USER_MESSAGES,
+  type EngineName,
+  type ProcessingTimes,
+  type UploadView,
+} from '@receipts/common';
 import {
   metrics,
   notifyQuota,
@@ -34,6 +45,9 @@ export interface IncomingFile {
   sha256?: string;
 }
 
+/** Processing times change slowly and every dashboard view asks: read at most once a minute. */
+const PROCESSING_TIMES_TTL_MS = 60_000;
+
 const unavailable = () =>
   new HttpError(503, 'SERVICE_UNAVAILABLE', 'The processing queue is unavailable right now. Please try again in a minute.');
 
@@ -46,6 +60,8 @@ export class UploadService {
   private readonly announcer: QuotaAnnouncer;
   /** Accepted uploads whose file is being stored, by id. */
   private readonly storing = new Map<string, Promise<boolean>>();
+  /** The last processing-time figures and when they were asked for. */
+  private times: { at: number; read: Promise<ProcessingTimes> } | null = null;
 
   constructor(private readonly deps: UploadServiceDeps) {
     this.announcer = new QuotaAnnouncer(deps.quota, deps.bus, (err) =>
@@ -101,6 +117,23 @@ export class UploadService {
    */
   async stored(id: string): Promise<boolean> {
     return (await this.storing.get(id)) ?? true;
+  }
+
+  /**
+   * How long receipts took on each lane over the last day (what the dashboard and pricing say
+   * instead of a promise), asked of the database at most once a minute.
+   */
+  async processingTimes(): Promise<ProcessingTimes> {
+    const now = Date.now();
+    if (!this.times || now - this.times.at > PROCESSING_TIMES_TTL_MS) {
+      const read = this.deps.uploads.processingTimes(PROCESSING_TIMES_HOURS).then((lanes) => ({ lanes, hours: PROCESSING_TIMES_HOURS }));
+      this.times = { at: now, read };
+      // A failed read is not kept: the next request asks again.
+      read.catch(() => {
+        if (this.times?.read === read) this.times = null;
+      });
+    }
+    return this.times.read;
   }
 
   /** Waits for every upload still being stored (shutdown: an accepted upload is not left without its file). */

@@ -2,12 +2,13 @@ import { PLANS } from '@receipts/common';
 import { useQuery } from '@tanstack/react-query';
 import { billingKeys, type Catalogue } from '../lib/billing-api.js';
 
-/** The plans with the price ids they are sold at; the built-in catalogue until the api answers. */
-export function usePlans(): { catalogue: Catalogue; loaded: boolean } {
+/** The plans with the price ids they are sold at; the built-in catalogue until the api answers (`settled`: it answered or failed). */
+export function usePlans(): { catalogue: Catalogue; loaded: boolean; settled: boolean } {
   const query = useQuery<Catalogue | null>({ queryKey: billingKeys.plans });
   return {
     catalogue: query.data ?? { plans: PLANS.map((p) => ({ ...p, stripePriceId: null })), publishableKey: null, testMode: false },
     loaded: Boolean(query.data),
+    settled: !query.isPending,
   };
 }
 

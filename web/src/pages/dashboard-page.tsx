@@ -1,4 +1,4 @@
-import { FREE_DAILY_LIMIT } from '@receipts/common';
+import { FREE_DAILY_LIMIT, LANE_LABELS } from '@receipts/common';
 import { useEffect, useRef } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { IntakeAddressCard } from '../components/intake-address-card.js';
@@ -6,6 +6,7 @@ import { QuotaPanel } from '../components/quota-panel.js';
 import { SpendingPanel } from '../components/spending-panel.js';
 import { useLogout, useProfile, useQuota, useSubscription } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
+import { useLaneSpeed } from '../hooks/use-processing-times.js';
 import { greetedAccounts } from '../lib/browser-storage.js';
 import { resetLabel } from '../lib/quota-levels.js';
 import { SUPPORT_EMAIL } from '../lib/site.js';
@@ -18,6 +19,7 @@ export function DashboardPage() {
   const { quota } = useQuota();
   const { subscription } = useSubscription(Boolean(profile));
   const { logout, pending } = useLogout();
+  const speedOf = useLaneSpeed();
   // Read once per account, before this visit is remembered: a first visit is greeted, not welcomed back.
   const greeted = useRef(new Map<string, boolean>());
   if (profile && !greeted.current.has(profile.email)) greeted.current.set(profile.email, greetedAccounts.has(profile.email));
@@ -36,6 +38,9 @@ export function DashboardPage() {
   if (!profile) return <Navigate to={`/login?redirect=${encodeURIComponent('/dashboard')}`} replace />;
 
   const active = Boolean(subscription?.isActive);
+  const lane = active ? 'express' : 'standard';
+  // Measured over the last day, never promised (the spec's "2-3 min" and "10+ min" were neither).
+  const speed = speedOf(lane);
 
   return (
     <div className="container dashboard">
@@ -71,8 +76,12 @@ export function DashboardPage() {
         </article>
         <article className="card stat-card">
           <h2>Processing Speed</h2>
-          <p className="stat-card-value">{active ? '2-3 min' : '10+ min'}</p>
-          <p className="muted">{active ? 'Express Lane' : 'Standard Queue'}</p>
+          <p className="stat-card-value" data-testid="speed-value">
+            {speed ? speed.typical : '—'}
+          </p>
+          <p className="muted">
+            {LANE_LABELS[lane]} · {speed ? `typical, ${speed.within} (${speed.basis})` : 'too few receipts read in the last day to say'}
+          </p>
         </article>
         <article className="card stat-card">
           <h2>Quota Reset</h2>

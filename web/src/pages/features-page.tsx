@@ -35,9 +35,12 @@ const SECTIONS = [
     id: 'integrations',
     title: 'Integrations',
     items: [
-      ['Excel', 'Native .xlsx files, or CSV for any spreadsheet.'],
-      ['QuickBooks', 'A layout shaped for QuickBooks expense imports.'],
-      ['Xero', 'A layout shaped for Xero bill imports.'],
+      ['Excel', 'Native .xlsx files (every field, the line items and the VAT per rate), or CSV for any spreadsheet.'],
+      ['QuickBooks and Xero', 'Their bank-statement CSVs, one file per currency: each receipt a payment, with the merchant, receipt number and VAT number.'],
+      ['YNAB and Firefly III', 'YNAB’s file import and Firefly III’s CSV with the data importer’s configuration beside it.'],
+      ['OFX and QIF', 'Bank statements Quicken, GnuCash, Wave and QuickBooks Desktop read.'],
+      ['DATEV', 'A Buchungsstapel for your tax adviser: your accounts, a booking per VAT rate with its tax key.'],
+      ['Export pack', 'A zip of the workbook, the import file and every original, with a note of what the import left out and why.'],
     ],
   },
   {

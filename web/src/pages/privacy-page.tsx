@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { SUPPORT_EMAIL } from '../lib/site.js';
 
@@ -26,7 +27,9 @@ export function PrivacyPage() {
       </p>
       <h2>Your rights</h2>
       <p>
-        Ask for a copy or the deletion of your data at <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
+        Your <Link to="/account">account page</Link> gives you a copy of all your data (Download my data: your receipts, originals, settings, plan and
+        rules) and deletes your account with everything in it, at once. Anything else, or a visitor without an account: write to{' '}
+        <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
       </p>
     </div>
   );

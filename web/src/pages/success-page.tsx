@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { useProfile, useRefreshAccount } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
+import { usePlans } from '../hooks/use-plans.js';
 import { accountKeys } from '../lib/account-api.js';
 import { planFromParam } from '../lib/subscribe-flow.js';
 
@@ -14,10 +15,12 @@ const CONFIRM_WAIT_MS = 30_000;
 /**
  * Spec §2 Payment Successful, shown only for a payment there is: a signed-in subscriber whose plan
  * is active, or one Stripe just sent back (`redirect_status`) while the plan is being activated.
- * Anyone else — anonymous, or signed in without a payment — goes to /pricing.
+ * Anyone else — anonymous, or signed in without a payment — goes to /pricing. On a server in
+ * billing test mode no payment was taken: the page says "Plan activated" and so.
  */
 export function SuccessPage() {
-  usePageTitle('Payment Successful');
+  const { catalogue, settled } = usePlans();
+  usePageTitle(catalogue.testMode ? 'Plan activated' : 'Payment Successful');
   const [params] = useSearchParams();
   const { signedIn, loading } = useProfile();
   const refresh = useRefreshAccount();
@@ -41,7 +44,7 @@ export function SuccessPage() {
     return () => clearTimeout(timer);
   }, [returnedFromPayment, active]);
 
-  if (loading || (signedIn && subscription.isPending)) {
+  if (loading || !settled || (signedIn && subscription.isPending)) {
     return (
       <div className="container page-loading" role="status">
         Checking your payment...
@@ -78,7 +81,8 @@ export function SuccessPage() {
         <span className="success-icon" aria-hidden="true">
           ✓
         </span>
-        <h1>Payment Successful</h1>
+        <h1>{catalogue.testMode ? 'Plan activated' : 'Payment Successful'}</h1>
+        {catalogue.testMode && <p className="notice">Test mode: no payment was taken on this server.</p>}
         {plan ? (
           <>
             <p>
