@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { heicClaiming, hugeImagePdf, pathBombPdf } from '../../../tests/support/decode-bombs.js';
+import { textPdf } from '../../../tests/support/pdf-fixtures.js';
 import { alive } from '../../../tests/support/process-output.js';
 import { UnreadableFileError } from '../ocr/ocr-engine.js';
 import { DecodeSandbox } from './decode.sandbox.js';
@@ -111,6 +112,21 @@ describe('DecodeSandbox', () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => sandbox.decode(png, 'image/png', never())));
     expect(results.every((r) => r.pages.length === 1)).toBe(true);
     expect(new Set(lines.filter((l) => l.msg === 'file decoded').map((l) => l.decoderPid)).size).toBe(2);
+  });
+
+  it('lets a PDF go before the pictures waiting for a process, the pictures keeping their order', async () => {
+    const { sandbox } = sandboxWith({ DECODE_PROCESSES: 1 });
+    const photo = await sharp({ create: { width: 1600, height: 2200, channels: 3, background: '#d0d0d0' } }).jpeg().toBuffer();
+    const done: string[] = [];
+    const decode = (name: string, bytes: Buffer, mime: 'image/jpeg' | 'application/pdf') => sandbox.decode(bytes, mime, never()).then(() => done.push(name));
+    // The first picture holds the one process; the rest wait.
+    await Promise.all([
+      decode('photo 1', photo, 'image/jpeg'),
+      decode('photo 2', photo, 'image/jpeg'),
+      decode('photo 3', photo, 'image/jpeg'),
+      decode('text pdf', textPdf([['CORNER SHOP', 'TOTAL 4.20']]), 'application/pdf'),
+    ]);
+    expect(done).toEqual(['photo 1', 'text pdf', 'photo 2', 'photo 3']);
   });
 
   it('leaves no listener on a signal that outlives its decodes', async () => {

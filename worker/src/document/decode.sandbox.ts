@@ -100,7 +100,11 @@ export class DecodeSandbox {
         outcome(value);
       };
       const job: Job = { id: this.nextId++, bytes, mimeType, signal, resolve: settle(resolve), reject: settle(reject) };
-      this.queue.push(job);
+      // A PDF waits behind no picture: its text (or its few pages) is read in a fraction of a photo's
+      // decode, and a text PDF needs no OCR after it. Pictures keep their order among themselves.
+      const firstPicture = mimeType === 'application/pdf' ? this.queue.findIndex((waiting) => waiting.mimeType !== 'application/pdf') : -1;
+      if (firstPicture >= 0) this.queue.splice(firstPicture, 0, job);
+      else this.queue.push(job);
       this.dispatch();
     });
   }
