@@ -52,6 +52,8 @@ export const receiptDetailSchema = libraryReceiptSchema.extend({
   pages: z.number().int().min(0),
   /** The reader that produced the text, e.g. `tesseract:deu`, `paddle`, `pdf-text`; null for receipts read before it was recorded. */
   readBy: z.string().nullable(),
+  /** Per page, the quarter turn (clockwise, degrees) that shows its picture the way it was read upright; empty: as stored. */
+  pageTurns: z.array(z.number().int()),
 });
 export type ReceiptDetail = z.infer<typeof receiptDetailSchema>;
 

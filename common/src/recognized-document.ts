@@ -51,4 +51,6 @@ export interface RecognizedDocument {
   lines?: RecognizedLine[];
   /** Which reader produced the text, e.g. `tesseract:eng`, `paddle`, `pdf-text`, `documentai`. */
   readBy?: string;
+  /** Per page, the quarter turn (clockwise, degrees) that shows its picture the way it was read. */
+  pageTurns?: number[];
 }

@@ -160,15 +160,17 @@ export class ReceiptRepository {
   }
 
   /** What the details screen adds to a library row: the whole text, its lines, and the history of edits. */
-  async details(id: string): Promise<{ text: string; lines: ReceiptRow['lines']; fieldLines: ReceiptRow['fieldLines']; readBy: string | null; edits: ReceiptEditRow[] }> {
+  async details(
+    id: string,
+  ): Promise<{ text: string; lines: ReceiptRow['lines']; fieldLines: ReceiptRow['fieldLines']; readBy: string | null; pageTurns: number[]; edits: ReceiptEditRow[] }> {
     const [[full], edits] = await Promise.all([
       this.db
-        .select({ text: receipts.rawText, lines: receipts.lines, fieldLines: receipts.fieldLines, readBy: receipts.readBy })
+        .select({ text: receipts.rawText, lines: receipts.lines, fieldLines: receipts.fieldLines, readBy: receipts.readBy, pageTurns: receipts.pageTurns })
         .from(receipts)
         .where(eq(receipts.id, id)),
       this.db.select().from(receiptEdits).where(eq(receiptEdits.receiptId, id)).orderBy(asc(receiptEdits.createdAt)),
     ]);
-    return { text: full?.text ?? '', lines: full?.lines ?? [], fieldLines: full?.fieldLines ?? {}, readBy: full?.readBy ?? null, edits };
+    return { text: full?.text ?? '', lines: full?.lines ?? [], fieldLines: full?.fieldLines ?? {}, readBy: full?.readBy ?? null, pageTurns: full?.pageTurns ?? [], edits };
   }
 
   /**

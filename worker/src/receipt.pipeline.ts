@@ -40,6 +40,8 @@ export interface PipelineResult {
   fieldLines: ReceiptSources;
   /** Which reader produced the text (`tesseract:eng`, `paddle`, `pdf-text`, …). */
   readBy?: string;
+  /** Per page, the quarter turn that shows its picture the way it was read (empty: as decoded). */
+  pageTurns: number[];
   /** Time the engine spent recognising the pages (the OCR histogram). */
   ocrMs: number;
   /** Each page as a viewer shows it (PNG), the frame the lines' boxes are in: what the review screen shows. */
@@ -87,6 +89,7 @@ export async function runPipeline(
     lines,
     fieldLines: lines.length > 0 ? sources : {},
     readBy: recognized.readBy,
+    pageTurns: recognized.pageTurns ?? [],
     issues,
     valid: isExportValid(receipt, issues),
     ocrMs,

@@ -240,7 +240,7 @@ async function storePictures(files: FileStore, uploadId: string, pngs: readonly 
 
 /** The receipt row a pipeline result makes. */
 function extractedReceipt(result: PipelineResult): ExtractedReceipt {
-  const { receipt, merchantRead, fullText, lines, fieldLines, readBy, issues, valid } = result;
+  const { receipt, merchantRead, fullText, lines, fieldLines, readBy, pageTurns, issues, valid } = result;
   return {
     ...receiptColumns(receipt),
     merchantRead: merchantRead ?? null,
@@ -249,6 +249,7 @@ function extractedReceipt(result: PipelineResult): ExtractedReceipt {
     lines,
     fieldLines,
     readBy: readBy ?? null,
+    pageTurns,
     issues,
     valid,
   };

@@ -100,6 +100,7 @@ export class ReceiptLibraryService {
       lines: details.lines,
       fieldLines: details.fieldLines,
       readBy: details.readBy,
+      pageTurns: details.pageTurns,
       pages,
       edits: details.edits.map((e) => ({ id: e.id, kind: e.kind, changes: e.changes, at: e.createdAt.toISOString() })),
     };

@@ -237,6 +237,8 @@ export const receipts = pgTable(
     fieldLines: jsonb('field_lines').$type<ReceiptSources>().notNull().default({}),
     /** The reader that produced the text (`tesseract:eng`, `paddle`, `pdf-text`, `documentai`). */
     readBy: text('read_by'),
+    /** Per page, the quarter turn (clockwise, degrees) that shows its picture the way it was read upright. */
+    pageTurns: jsonb('page_turns').$type<number[]>().notNull().default([]),
     issues: jsonb('issues').$type<string[]>().notNull(),
     /** Flags (issues, low quality) a person accepted after looking, with who and when; `valid` counts them. */
     acceptedIssues: jsonb('accepted_issues').$type<IssueAcceptance[]>().notNull().default([]),

@@ -20,6 +20,7 @@ export function ReceiptPicture({
   hint,
   missing,
   pending = false,
+  turn = 0,
 }: {
   receiptId: string;
   pages: number;
@@ -32,11 +33,15 @@ export function ReceiptPicture({
   missing: string;
   /** The receipt's pages are still being asked for: the picture's place is kept, so nothing moves when it comes. */
   pending?: boolean;
+  /** The quarter turn the receipt was read at: its picture starts turned so, upright as it was read. */
+  turn?: number;
 }) {
   const viewport = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [zoom, setZoom] = useState<number>(1);
-  const [rotation, setRotation] = useState(0);
+  const [rotation, setRotation] = useState(turn);
+  // The receipt's reading arrives after the first render: its turn is where the picture starts.
+  useEffect(() => setRotation(turn), [turn]);
   const [ratios, setRatios] = useState<Record<number, number>>({});
   const [failed, setFailed] = useState<Record<number, boolean>>({});
 

@@ -171,6 +171,7 @@ export function ReceiptReview({
         hint={hint}
         missing={missing}
         pending={detailQuery.isPending}
+        turn={detail?.pageTurns?.[0] ?? 0}
       />
       <div className="review-panel">
         {draft && check ? (

@@ -4,10 +4,10 @@ import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiptsDir } from '../../../tests/support/service-process.js';
-import type { PageImage } from '../ocr/ocr-engine.js';
+import { uprightTurn, type PageImage } from '../ocr/ocr-engine.js';
 import { closeOrientationDetector, detectOrientation } from '../ocr/orientation.detector.js';
 import { TesseractTimeoutError } from '../ocr/tesseract.reader.js';
-import { chooseTurn, OSD_SIDE, orientPage, osdProbe } from './orientation.step.js';
+import { chooseTurn, OSD_SIDE, orientPage, osdProbe, turnPage } from './orientation.step.js';
 import { syntheticPhoto } from './prepare-page.fixture.js';
 import { sharedFileThere } from '../../../tests/support/shared-sets.js';
 
@@ -30,6 +30,16 @@ describe('orientPage on made-up print', () => {
     const { rotated, page } = await orientPage(await turned(receipt, turn), { signal });
     expect(rotated).toBe((360 - turn) % 360);
     expect([page.width, page.height]).toEqual([photo.paper.width, photo.paper.height]);
+  });
+});
+
+describe('uprightTurn', () => {
+  it('names the turn a page was read at, so its picture can be shown that way', async () => {
+    const page = { image: await sharp({ create: { width: 40, height: 60, channels: 3, background: '#fff' } }).png().toBuffer(), width: 40, height: 60 };
+    expect(uprightTurn(page)).toBe(0);
+    for (const turn of [90, 180, 270] as const) expect(uprightTurn(await turnPage(page, turn))).toBe(turn);
+    // Turned twice: the turns add up.
+    expect(uprightTurn(await turnPage(await turnPage(page, 90), 180))).toBe(270);
   });
 });
 

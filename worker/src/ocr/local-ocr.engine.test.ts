@@ -77,6 +77,18 @@ describe('the local engine', () => {
     }
     // The total's line sits 7 lines down of 8 on the page.
     expect(total.box.y).toBeGreaterThan(0.6);
+    // Read as it was stored: its picture needs no turn.
+    expect(doc.pageTurns).toBeUndefined();
+  });
+
+  it('says the turn a sideways page was read at, so its picture can be shown upright', async () => {
+    const lines = ['CORNER GROCERY', 'DATE 14/03/2024', 'MILK 2.49', 'BREAD 1.85', 'SUBTOTAL 4.34', 'TAX 0.35', 'TOTAL 4.69', 'THANK YOU'];
+    // Stored turned a quarter counter-clockwise: a quarter clockwise shows it upright.
+    const png = await sharp(await printedReceipt(lines)).rotate(270).png().toBuffer();
+    const { width = 0, height = 0 } = await sharp(png).metadata();
+    const doc = await read({ mimeType: 'image/png', original: png, pages: [{ image: png, width, height }] });
+    expect(doc.content).toContain('TOTAL 4.69');
+    expect(doc.pageTurns).toEqual([90]);
   });
 
   it('reads a German receipt again in German', async () => {
@@ -115,6 +127,7 @@ describe('the local engine', () => {
       expect(doc.content).toMatch(/10[.,]40/);
       // The first line read is the shop's name, at the top of the upright page: the bottom of the stored one.
       expect(doc.lines![0]!.box.y).toBeGreaterThan(0.5);
+      expect(doc.pageTurns).toEqual([180]);
     });
   });
 

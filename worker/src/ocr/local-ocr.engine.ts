@@ -6,7 +6,7 @@ import { giveHeapHeadroom } from '../heap-headroom.js';
 import { guessOrientation, turnPage } from '../document/orientation.step.js';
 import { orientPrepared, preparePage, type PreparedPage } from '../document/prepare-page.js';
 import { firstPassLanguages, mayBeOtherScript, retryLanguages } from './language.choice.js';
-import { originalPoint, type DecodedDocument, type OcrEngine, type PageImage, type PageLine, type RecognizeHints } from './ocr-engine.js';
+import { originalPoint, uprightTurn, type DecodedDocument, type OcrEngine, type PageImage, type PageLine, type RecognizeHints } from './ocr-engine.js';
 import { PaddleTimeoutError, type PaddleOcr } from './paddle-ocr.engine.js';
 import { createPaddlePool } from './paddle-ocr.pool.js';
 import { readingOrder } from './reading-order.js';
@@ -261,7 +261,14 @@ function reading(images: PageImage[], pages: Array<{ lines: PageLine[]; confiden
   const ordered = pages.flatMap((page, n) => readingOrder(page.lines).map((line) => ({ n, line })));
   const lines: RecognizedLine[] = ordered.map(({ n, line }) => ({ page: n, text: line.text, confidence: line.confidence, box: boxOnOriginal(images[n]!, line.box) }));
   const confidence = meanConfidence(pages);
-  const doc: RecognizedDocument = { content: lines.map((l) => l.text).join('\n'), documents: [{ confidence, fields: {} }], lines, readBy };
+  const pageTurns = images.map(uprightTurn);
+  const doc: RecognizedDocument = {
+    content: lines.map((l) => l.text).join('\n'),
+    documents: [{ confidence, fields: {} }],
+    lines,
+    readBy,
+    ...(pageTurns.some((t) => t !== 0) ? { pageTurns } : {}),
+  };
   return { doc, confidence, ...extracted(doc, hints), read: { pages: images, boxes: ordered.map(({ line }) => line.box) } };
 }
 

@@ -20,6 +20,19 @@ export function originalPoint(page: PageImage, x: number, y: number): [number, n
   return page.toOriginal ? page.toOriginal(x, y) : [x / page.width, y / page.height];
 }
 
+/**
+ * The quarter turn (clockwise, degrees) that shows the original page as this image reads: where
+ * the image's top-to-bottom runs on the original page. A page read as decoded is 0; one turned to
+ * be read upright gives the turn that shows its picture upright too.
+ */
+export function uprightTurn(page: PageImage): 0 | 90 | 180 | 270 {
+  const [x0, y0] = originalPoint(page, page.width / 2, 0);
+  const [x1, y1] = originalPoint(page, page.width / 2, page.height);
+  const [dx, dy] = [x1 - x0, y1 - y0];
+  if (Math.abs(dy) >= Math.abs(dx)) return dy >= 0 ? 0 : 180;
+  return dx > 0 ? 90 : 270;
+}
+
 /** A line read from a page image, its box in that image's pixels. */
 export interface PageLine {
   text: string;
