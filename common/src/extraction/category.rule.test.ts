@@ -20,3 +20,26 @@ describe('categorize (spec §5)', () => {
     expect(categorize(merchant, items)).toBe(category);
   });
 });
+
+describe('categorize: a known chain says what it sells', () => {
+  it.each<[string, string | undefined, string, string]>([
+    // Nothing in the name or items says groceries: the chain does.
+    ['REWE Markt GmbH', 'REWE', 'EMMENTALER 2,59', 'grocery'],
+    ['Moto', 'Moto', 'COFFEE LATTE', 'gas'],
+    ['Rossmann', 'Rossmann', 'DUSCHGEL', 'pharmacy'],
+    ['Greggs', 'Greggs', 'SAUSAGE ROLL', 'restaurant'],
+    ['HORNBACH', 'Hornbach', 'SCHRAUBEN', 'retail'],
+    // Without a chain, the spec's rule as before.
+    ['REWE Markt GmbH', undefined, 'EMMENTALER 2,59', 'other'],
+  ])('%s (chain %s) with items %j → %s', (merchant, chain, items, category) => {
+    expect(categorize(merchant, items, chain)).toBe(category);
+  });
+
+  it('knows what every known chain sells, once', async () => {
+    const { CHAIN_CATEGORIES, KNOWN_CHAINS } = await import('./known-chains.table.js');
+    const listed = Object.values(CHAIN_CATEGORIES).flat();
+    expect(new Set(listed).size).toBe(listed.length);
+    expect([...new Set(KNOWN_CHAINS.map((c) => c.name))].filter((name) => !listed.includes(name))).toEqual([]);
+    expect(listed.filter((name) => !KNOWN_CHAINS.some((c) => c.name === name))).toEqual([]);
+  });
+});

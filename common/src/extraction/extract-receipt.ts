@@ -187,7 +187,8 @@ export function extractReceiptWithSources(doc: RecognizedDocument, options: Extr
     discount: pick(fieldMoney(fields.Discount), fromText.discount, totalSources.discount, 'discount'),
     total,
     paymentMethod: payment?.value,
-    category: categorize(merchant?.name, itemWords(items)),
+    // A chain that named the merchant (in the header, or standing in for a header with no name) says what it sells.
+    category: categorize(merchant?.name, itemWords(items), merchant?.via === 'chain' || merchant?.via === 'mention' ? chain?.chain.name : undefined),
     receiptNumber: receiptNumber?.value,
     tin: tin?.value,
     quality: 0,

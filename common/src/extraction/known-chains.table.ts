@@ -87,3 +87,43 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
   ...chains(['SG'], ['FairPrice', 'Cold Storage', 'Giant', 'Sheng Siong']),
   ...chains(['MY'], ['Mydin', 'Giant', 'Tesco', 'AEON', '99 Speedmart', 'Econsave', 'Guardian', 'Watsons']),
 ];
+
+/**
+ * What each known chain sells, by its name in KNOWN_CHAINS (every chain has one): a receipt the
+ * chain names gets that category, whatever words its lines hold ("REWE Markt" is groceries, "Moto"
+ * a motorway service station).
+ */
+export const CHAIN_CATEGORIES: Readonly<Record<Exclude<Category, 'other'>, readonly string[]>> = {
+  grocery: [
+    'Walmart', 'Kroger', 'Safeway', 'Albertsons', 'Publix', 'Meijer', "Trader Joe's", 'Whole Foods Market', 'Wegmans', 'H-E-B',
+    'Food Lion', 'Giant Eagle', 'Stop & Shop', 'ShopRite', 'Hy-Vee', 'Sprouts Farmers Market', 'Piggly Wiggly', 'Costco Wholesale',
+    'Loblaws', 'Loblaw', 'Sobeys', 'Metro', 'No Frills', 'Real Canadian Superstore', 'Save-On-Foods', 'FreshCo', 'Farm Boy', 'Food Basics',
+    'Provigo', 'IGA', 'Tesco', "Sainsbury's", 'Asda', 'Morrisons', 'Waitrose', 'Co-op Food', 'Iceland', 'REWE', 'EDEKA',
+    'Kaufland', 'Netto Marken-Discount', 'Penny', 'Marktkauf', 'Globus', 'Tegut', 'Norma', 'Famila', 'Spar', 'Billa', 'Hofer',
+    'Lidl', 'Aldi', 'Carrefour', 'E.Leclerc', 'Auchan', 'Intermarché', 'Monoprix', 'Franprix', 'Casino', 'Super U', 'Système U',
+    'Picard', 'Biocoop', 'Cora', 'Mercadona', 'Eroski', 'Alcampo', 'Hipercor', 'Caprabo', 'Ahorramás', 'Bonpreu', 'Continente',
+    'Pingo Doce', 'Minipreço', 'Jumbo', 'Esselunga', 'Conad', 'Coop Italia', 'Carrefour Market', 'Eurospin', 'Pam Panorama',
+    'Despar', 'Iper', 'Albert Heijn', 'Dirk', 'Hoogvliet', 'Colruyt', 'Delhaize', 'Coop', 'Migros', 'Denner', 'Volg', 'Coles',
+    'Countdown', 'New World', "PAK'nSAVE", 'Woolworths', 'AEON', 'Ito-Yokado', 'Seven-Eleven', 'FamilyMart', 'Lawson', 'Seiyu',
+    'Summit', 'Reliance Fresh', 'DMart', 'Big Bazaar', 'More Supermarket', 'Spar Hypermarket', 'Star Bazaar', 'Nature’s Basket',
+    'Pão de Açúcar', 'Assaí Atacadista', 'Atacadão', 'Líder', 'Unimarc', 'Santa Isabel', 'Tottus', 'Soriana', 'Chedraui',
+    'Bodega Aurrera', 'Oxxo', 'La Comer', 'SM Supermarket', 'Puregold', 'Robinsons Supermarket', 'FairPrice', 'Cold Storage',
+    'Giant', 'Sheng Siong', 'Mydin', '99 Speedmart', 'Econsave',
+  ],
+  restaurant: [
+    "Dunkin'", 'Chipotle', 'Panera Bread', 'Taco Bell', "Wendy's", 'Chick-fil-A', 'Starbucks', "McDonald's", 'Subway', 'Burger King',
+    'Tim Hortons', 'Greggs', 'Pret A Manger', 'Jollibee',
+  ],
+  gas: ['Moto', 'Welcome Break', 'Aral', 'Shell', 'Esso'],
+  pharmacy: [
+    'Walgreens', 'CVS Pharmacy', 'Shoppers Drug Mart', 'Boots', 'Superdrug', 'Rossmann', 'Müller', 'Kruidvat', 'Chemist Warehouse',
+    'Matsumoto Kiyoshi', 'Drogasil', 'Mercury Drug', 'Guardian', 'Watsons',
+  ],
+  retail: [
+    'Target', 'Home Depot', "Lowe's", "Dillard's", "Macy's", 'Best Buy', 'Dollar General', 'Family Dollar', 'Dollar Tree', 'Staples',
+    'Canadian Tire', 'Dollarama', 'Marks & Spencer', 'WHSmith', 'Wilko', 'Poundland', 'Hornbach', 'OBI', 'Bauhaus', 'Toom',
+    'Thalia', 'Tchibo', 'IKEA', 'Decathlon', 'Leroy Merlin', 'Fnac', 'Boulanger', 'El Corte Inglés', 'Worten', 'HEMA', 'Manor',
+    'Big W', 'Bunnings', 'Kmart', 'Uniqlo', 'Daiso', 'Don Quijote', 'Yodobashi Camera', 'Bic Camera', 'Reliance Digital', 'Croma',
+    'Mercado Livre', 'Falabella',
+  ],
+};
