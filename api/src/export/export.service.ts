@@ -172,7 +172,11 @@ export class ExportService {
       out.write(page.map(leftOutLine).join(''));
       await roomIn(out);
     }
-    await ended(out);
+    await new Promise<void>((resolve, reject) => {
+      out.once('finish', resolve);
+      out.once('error', reject);
+      out.end();
+    });
   }
 
   /** The home page's sample result as a workbook, in `currency` at the demo rates: no account or receipts needed. */
@@ -299,12 +303,7 @@ async function writeImportFile(out: Writable, { file, context }: PlannedFile, pa
   }
   const tail = writer.tail();
   if (tail) out.write(encode(tail));
-  await ended(out);
-}
-
-/** Ends a written stream; resolves once all of it is flushed, rejects if it fails. */
-function ended(out: Writable): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
+  await new Promise<void>((resolve, reject) => {
     out.once('finish', resolve);
     out.once('error', reject);
     out.end();
