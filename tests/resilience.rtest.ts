@@ -226,7 +226,9 @@ describe('resilience: 1 api + 3 workers on private PostgreSQL and Redis', () => 
     const ids = await sendBatch(visitor, 12);
     const { processing: inFlight = 0 } = await until(() => statusCounts(ids), (c) => (c.processing ?? 0) >= 3, 'every worker busy', slowly);
     const drained = workers.shift()!;
-    expect(await drained.stop('SIGTERM')).toBe(0);
+    const code = await drained.stop('SIGTERM');
+    // How it ended, and what it printed, say why when it did not exit cleanly.
+    expect({ code, signal: drained.proc.signalCode }, drained.output().slice(-6000)).toEqual({ code: 0, signal: null });
     await waitAllEnded(ids, 'SIGTERM');
     const outcome = await account('SIGTERM 1 of 3 workers with active jobs', userId, ids, inFlight);
     expect(outcome.completed).toBe(12);

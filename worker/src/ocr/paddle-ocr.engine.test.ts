@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -129,6 +131,42 @@ describe('createPaddleOcr', () => {
     expect((await own.recognizePage(image, signal)).lines.map((l) => l.text)).toContain('TOTAL 12.34');
     await own.close();
   });
+
+  it('closes mid-page without taking the process down, and the process then exits cleanly', async () => {
+    // Ended inside an onnxruntime run, the thread took the whole process with it (SIGABRT, in one
+    // close of two): a worker stopping with a page in hand did not exit 0. A process of its own
+    // shows how it ends; each close lands in the page's detector tiles (350–500 ms each).
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'paddle-close-'));
+    const page = path.join(dir, 'page.png');
+    await writeFile(page, await tallPage());
+    const engine = new URL('./paddle-ocr.engine.ts', import.meta.url).href;
+    const script = `
+      const { createPaddleOcr } = await import(${JSON.stringify(engine)});
+      const image = (await import('node:fs')).readFileSync(${JSON.stringify(page)});
+      const ocr = createPaddleOcr();
+      const signal = new AbortController().signal;
+      for (const afterMs of [250, 500, 750]) {
+        await ocr.recognizePage(image, signal);
+        const reading = ocr.recognizePage(image, signal).then(() => 'read', (err) => err.message);
+        await new Promise((resolve) => setTimeout(resolve, afterMs));
+        await ocr.close();
+        console.log(await reading);
+      }
+      process.exit(0);`;
+    try {
+      const ended = await new Promise<{ code: number | null; signal: string | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('exit', (code, signal) => resolve({ code, signal, out }));
+      });
+      expect({ code: ended.code, signal: ended.signal }, ended.out).toEqual({ code: 0, signal: null });
+      expect(ended.out.match(/The Paddle OCR engine was closed/g)?.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('fails a page not read in time and ends its thread; the page behind it gets a new thread and its own time', async () => {
     const own = createPaddleOcr({ pageTimeoutMs: 1 });

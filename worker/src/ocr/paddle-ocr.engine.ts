@@ -31,6 +31,28 @@ interface Page {
  */
 export const PADDLE_PAGE_TIMEOUT_MS = 90_000;
 
+/**
+ * How long a thread told to stop may take to leave its tile or crop (a detector tile is up to half
+ * a second) before it is ended outright, for a thread that never comes back.
+ */
+const STOP_GRACE_MS = 10_000;
+
+/** Threads' exits, for stopping one that may have ended already. */
+const exits = new WeakMap<Worker, Promise<void>>();
+
+/**
+ * Ends a thread once it is out of native code: terminated mid-run, onnxruntime's binding aborts
+ * the whole process ("terminate called after throwing an instance of 'Napi::Error'"), and so
+ * does a process exiting while it runs. Told to stop, the thread finishes its tile or crop,
+ * releases its sessions and exits (paddle-ocr.thread.ts).
+ */
+function stopThread(worker: Worker): Promise<void> {
+  worker.ref();
+  worker.postMessage({ type: 'stop' } satisfies PaddleThreadRequest);
+  const ended = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
+  return exits.get(worker)!.finally(() => clearTimeout(ended));
+}
+
 export class PaddleTimeoutError extends Error {
   override name = 'PaddleTimeoutError';
   constructor(ms: number) {
@@ -68,6 +90,7 @@ export function createPaddleOcr(options: { maxSide?: number; pageTimeoutMs?: num
 
   function start(): Worker {
     const worker = startModuleThread(import.meta.url, 'paddle-ocr.thread', { workerData: data });
+    exits.set(worker, new Promise((resolve) => worker.once('exit', () => resolve())));
     worker.on('message', (reply: PaddleThreadReply) => {
       if (thread !== worker) return; // closed, or ended for being late, while the page was read
       const was = finishReading();
@@ -107,7 +130,7 @@ export function createPaddleOcr(options: { maxSide?: number; pageTimeoutMs?: num
       thread = null;
       finishReading()?.page?.reject(new PaddleTimeoutError(pageTimeoutMs));
       // Its sessions go with it; the next page loads them again in a new thread.
-      void reader.terminate();
+      void stopThread(reader);
       dispatch();
     }, pageTimeoutMs);
     reading = { id: page.id, page, timer };
@@ -144,7 +167,7 @@ export function createPaddleOcr(options: { maxSide?: number; pageTimeoutMs?: num
       const closed = new Error('The Paddle OCR engine was closed');
       finishReading()?.page?.reject(closed);
       for (const page of queue.splice(0)) page.reject(closed);
-      await worker?.terminate();
+      if (worker) await stopThread(worker);
     },
   };
   threads.set(ocr, () => thread);

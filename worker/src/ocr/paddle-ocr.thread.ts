@@ -11,7 +11,7 @@ export interface PaddleThreadData {
   maxSide: number;
 }
 
-export type PaddleThreadRequest = { type: 'page'; id: number; image: Uint8Array } | { type: 'abort'; id: number };
+export type PaddleThreadRequest = { type: 'page'; id: number; image: Uint8Array } | { type: 'abort'; id: number } | { type: 'stop' };
 
 export type PaddleThreadReply =
   | { type: 'done'; id: number; result: { lines: OcrLine[]; confidence: number } }
@@ -37,17 +37,33 @@ async function recognizePage(image: Uint8Array, signal: AbortSignal): Promise<{ 
 }
 
 /** Pages being read, by id: a cancelled one stops at its next tile or crop. */
-const reading = new Map<number, AbortController>();
+const reading = new Map<number, { controller: AbortController; done: Promise<void> }>();
+
+/**
+ * Leaves onnxruntime and sharp before the thread ends: ended (terminate, process.exit) while a
+ * run is in native code, their bindings abort the whole process. The page in hand stops at its
+ * next tile or crop, the sessions are released, and with its port closed the thread exits.
+ */
+async function stop(): Promise<void> {
+  for (const page of reading.values()) page.controller.abort(new Error('The Paddle OCR engine was closed'));
+  await Promise.allSettled([...reading.values()].map((page) => page.done));
+  const loaded = await models?.catch(() => null);
+  if (loaded) await Promise.allSettled([loaded.detector.release(), loaded.recognizer.release()]);
+  port.close();
+}
 
 port.on('message', (request: PaddleThreadRequest) => {
+  if (request.type === 'stop') {
+    void stop();
+    return;
+  }
   if (request.type === 'abort') {
-    reading.get(request.id)?.abort(new Error('The page was cancelled'));
+    reading.get(request.id)?.controller.abort(new Error('The page was cancelled'));
     return;
   }
   const controller = new AbortController();
-  reading.set(request.id, controller);
   const reply = (message: PaddleThreadReply) => port.postMessage(message);
-  recognizePage(request.image, controller.signal)
+  const done = recognizePage(request.image, controller.signal)
     .then(
       (result) => reply({ type: 'done', id: request.id, result }),
       (err: unknown) => {
@@ -56,4 +72,5 @@ port.on('message', (request: PaddleThreadRequest) => {
       },
     )
     .finally(() => reading.delete(request.id));
+  reading.set(request.id, { controller, done });
 });
