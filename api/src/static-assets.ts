@@ -17,15 +17,17 @@ const HOUR = 'public, max-age=3600';
  */
 export function staticAssets(dir: string): Router {
   const root = path.resolve(dir);
-  // The build does not change under a running server: each file's copies are looked up once.
-  const copies = new Map<string, Promise<Encoding[]>>();
-  const copiesOf = (file: string) => {
-    let found = copies.get(file);
-    if (!found) {
-      const names = Object.keys(ENCODINGS) as Encoding[];
-      found = Promise.all(names.map((e) => stat(file + ENCODINGS[e]).then((s) => s.isFile(), () => false))).then((has) => names.filter((_, i) => has[i]));
-      copies.set(file, found);
-    }
+  // The build does not change under a running server: a file's copies, once found, are kept.
+  // Paths without copies (app routes, any path a client makes up) are looked up each time, so
+  // no request can grow this map beyond the build's own files.
+  const copies = new Map<string, Encoding[]>();
+  const copiesOf = async (file: string): Promise<Encoding[]> => {
+    const known = copies.get(file);
+    if (known) return known;
+    const names = Object.keys(ENCODINGS) as Encoding[];
+    const has = await Promise.all(names.map((e) => stat(file + ENCODINGS[e]).then((s) => s.isFile(), () => false)));
+    const found = names.filter((_, i) => has[i]);
+    if (found.length > 0) copies.set(file, found);
     return found;
   };
   const caching = (res: Response, urlPath: string) => res.setHeader('Cache-Control', HASHED.test(urlPath) ? YEAR : HOUR);

@@ -46,6 +46,12 @@ export interface LibraryRow {
  */
 export type ExportPick = { valid: boolean | 'both'; importableOnly?: boolean } | { leftOutOf: 'valid' | 'importable' };
 
+/** The condition an export page's pick puts on the scope's receipts (none for all of them). */
+function picked(pick: ExportPick): SQL | undefined {
+  if ('leftOutOf' in pick) return not(pick.leftOutOf === 'importable' ? and(receipts.valid, importable)! : receipts.valid);
+  return and(pick.valid === 'both' ? undefined : eq(receipts.valid, pick.valid), pick.importableOnly ? importable : undefined);
+}
+
 export type ExportRow = ReceiptFields & { filename: string; at: string; uploadId: string };
 
 export interface ExportCounts {
@@ -305,12 +311,9 @@ export class ReceiptRepository {
     limit: number,
   ): Promise<ExportRow[]> {
     const money = (column: typeof receipts.total) => sql`${column}::float8`;
-    const carried = 'leftOutOf' in pick ? (pick.leftOutOf === 'importable' ? and(receipts.valid, importable)! : receipts.valid) : undefined;
     const where = and(
       scope,
-      carried ? not(carried) : undefined,
-      'leftOutOf' in pick || pick.valid === 'both' ? undefined : eq(receipts.valid, pick.valid),
-      'leftOutOf' in pick || !pick.importableOnly ? undefined : importable,
+      picked(pick),
       after ? sql`(${uploads.createdAt}, ${uploads.id}) > (${after.at}::timestamptz, ${after.id}::uuid)` : undefined,
     );
     const result = await this.db.execute(sql`

@@ -172,11 +172,7 @@ export class ExportService {
       out.write(page.map(leftOutLine).join(''));
       await roomIn(out);
     }
-    await new Promise<void>((resolve, reject) => {
-      out.once('finish', resolve);
-      out.once('error', reject);
-      out.end();
-    });
+    await ended(out);
   }
 
   /** The home page's sample result as a workbook, in `currency` at the demo rates: no account or receipts needed. */
@@ -303,7 +299,12 @@ async function writeImportFile(out: Writable, { file, context }: PlannedFile, pa
   }
   const tail = writer.tail();
   if (tail) out.write(encode(tail));
-  await new Promise<void>((resolve, reject) => {
+  await ended(out);
+}
+
+/** Ends a written stream; resolves once all of it is flushed, rejects if it fails. */
+function ended(out: Writable): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     out.once('finish', resolve);
     out.once('error', reject);
     out.end();

@@ -199,14 +199,14 @@ describe('DATEV Buchungsstapel', () => {
       { rate: 19, net: 0.75, tax: 0.14, gross: 0.89 },
       { rate: 7, net: 11.36, tax: 0.8, gross: 12.16 },
     ];
-    const split = source({ total: 13.05, tax: 0.94, taxRates, tin: 'DE812706034', paymentMethod: 'card' });
+    const split = source({ total: 13.05, tax: 0.94, taxRates, tin: 'DE123456789', paymentMethod: 'card' });
     const rows = parseCsv(iconv.decode(iconv.encode(writer.record(split)!, 'win1252'), 'win1252'), { delimiter: ';', relax_column_count: true }) as string[][];
     const at = (row: string[], column: string) => row[DATEV_COLUMNS.indexOf(column)];
     expect(rows.map((row) => [at(row, 'Umsatz (ohne Soll/Haben-Kz)'), at(row, 'BU-Schlüssel'), at(row, 'Belegdatum')])).toEqual([
       ['0,89', '9', '0503'],
       ['12,16', '8', '0503'],
     ]);
-    for (const row of rows) expect([at(row, 'Beleginfo - Art 1'), at(row, 'Beleginfo - Inhalt 1')]).toEqual(['USt-IdNr./Steuernr.', 'DE812706034']);
+    for (const row of rows) expect([at(row, 'Beleginfo - Art 1'), at(row, 'Beleginfo - Inhalt 1')]).toEqual(['USt-IdNr./Steuernr.', 'DE123456789']);
     // A table whose gross amounts do not make the total (a rate misread) is booked once, gross.
     expect(datevBookings({ total: 20, tax: 1.5, taxRates: [...taxRates] }, DEFAULT_DATEV_SETTINGS.taxKeys)).toEqual([{ amount: 20, key: null }]);
     // A rate the settings do not key is booked without a key, for the adviser.

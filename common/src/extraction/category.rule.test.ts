@@ -24,13 +24,13 @@ describe('categorize (spec §5)', () => {
 describe('categorize: a known chain says what it sells', () => {
   it.each<[string, string | undefined, string, string]>([
     // Nothing in the name or items says groceries: the chain does.
-    ['REWE Markt GmbH', 'REWE', 'EMMENTALER 2,59', 'grocery'],
+    ['REWE Markt GmbH', 'REWE', 'VOLLMILCH 1,19', 'grocery'],
     ['Moto', 'Moto', 'COFFEE LATTE', 'gas'],
     ['Rossmann', 'Rossmann', 'DUSCHGEL', 'pharmacy'],
     ['Greggs', 'Greggs', 'SAUSAGE ROLL', 'restaurant'],
     ['HORNBACH', 'Hornbach', 'SCHRAUBEN', 'retail'],
     // Without a chain, the spec's rule as before.
-    ['REWE Markt GmbH', undefined, 'EMMENTALER 2,59', 'other'],
+    ['REWE Markt GmbH', undefined, 'VOLLMILCH 1,19', 'other'],
   ])('%s (chain %s) with items %j → %s', (merchant, chain, items, category) => {
     expect(categorize(merchant, items, chain)).toBe(category);
   });
