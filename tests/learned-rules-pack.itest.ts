@@ -1,7 +1,7 @@
 // The built service end to end: corrections become rules the worker applies to the next
 // receipts, the account's rule and DATEV routes, and the export pack and import files over HTTP,
 // read back with independent readers (yauzl, ofx-js, qif2json, csv-parse).
-import type { MerchantRuleView, ReceiptDetail, ReceiptList } from '@receipts/common';
+import type { CategoryView, MerchantRuleView, ReceiptDetail, ReceiptList } from '@receipts/common';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parseSync as parseOfx } from 'ofx-js';
 import { parse as parseQif } from 'qif2json';
@@ -138,5 +138,38 @@ describe('rules learned from corrections, and the export pack over HTTP', () => 
     const [header] = parseCsv(Buffer.from(await datev.arrayBuffer()).toString('latin1'), { delimiter: ';', relax_column_count: true }) as string[][];
     expect(header!.slice(0, 5)).toEqual(['EXTF', '700', '21', 'Buchungsstapel', '13']);
     expect(header!.slice(10, 12)).toEqual(['4711', '815']);
+  });
+
+  it('books a category of the user’s own to its DATEV account, with the tags, and deletes it into other', async () => {
+    const made = await owner.json<CategoryView>('/api/user/categories', { method: 'POST', ...json({ name: 'Eyewear', datevAccount: '4985' }) });
+    expect(made).toMatchObject({ status: 201, body: { name: 'Eyewear', builtIn: false, datevAccount: '4985', receipts: 0 } });
+    expect((await owner.json('/api/user/categories', { method: 'POST', ...json({ name: 'eyewear' }) })).status).toBe(409);
+    expect((await owner.json('/api/user/categories', { method: 'POST', ...json({ name: 'Tools', datevAccount: '12' }) })).status).toBe(400);
+
+    // One that is ready for export: DATEV books only those.
+    const [receipt] = (await owner.json<ReceiptList>('/api/receipts?valid=true&pageSize=1')).body.items;
+    const patched = await owner.json<ReceiptDetail>(`/api/receipts/${receipt!.id}`, { method: 'PATCH', ...json({ category: 'eyewear', tags: ['client A', 'Client A', 'glasses'] }) });
+    expect(patched).toMatchObject({ status: 200, body: { category: 'Eyewear', tags: ['client A', 'glasses'] } });
+    expect((await owner.json(`/api/receipts/${receipt!.id}`, { method: 'PATCH', ...json({ tags: ['a,b'] }) })).status).toBe(400);
+    expect((await owner.json<ReceiptList>('/api/receipts?tag=GLASSES')).body.items.map((r) => r.id)).toEqual([receipt!.id]);
+    const listed = (await owner.json<{ categories: CategoryView[] }>('/api/user/categories')).body.categories;
+    expect(listed.find((c) => c.name === 'Eyewear')).toMatchObject({ receipts: 1 });
+
+    const datev = await owner.request(`/api/export?preset=datev&tag=glasses`);
+    expect(datev.status).toBe(200);
+    const rows = parseCsv(Buffer.from(await datev.arrayBuffer()).toString('latin1'), { delimiter: ';', relax_column_count: true }) as string[][];
+    const [columns, booking] = [rows[1]!, rows[2]!];
+    expect(booking[columns.indexOf('Gegenkonto (ohne BU-Schlüssel)')]).toBe('4985');
+    expect(booking[columns.indexOf('Beleginfo - Inhalt 2')]).toBe('client A, glasses');
+
+    // Renamed, then deleted: the receipt follows, then goes to other.
+    expect((await owner.json<CategoryView>('/api/user/categories/Eyewear', { method: 'PATCH', ...json({ name: 'Glasses' }) })).body).toMatchObject({ name: 'Glasses', receipts: 1 });
+    expect((await owner.json<ReceiptDetail>(`/api/receipts/${receipt!.id}`)).body.category).toBe('Glasses');
+    expect((await owner.request('/api/user/categories/Glasses', { method: 'DELETE' })).status).toBe(204);
+    expect((await owner.json<ReceiptDetail>(`/api/receipts/${receipt!.id}`)).body).toMatchObject({ category: 'other', tags: ['client A', 'glasses'] });
+    expect((await owner.request('/api/user/categories/grocery', { method: 'DELETE' })).status).toBe(400);
+
+    const stranger = new Visitor(deployment.baseUrl, uniqueIp());
+    expect((await stranger.json('/api/user/categories')).status).toBe(401);
   });
 });

@@ -6,6 +6,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { formatMoney, MAX_UPLOAD_BYTES, USER_MESSAGES, type ReceiptDetail } from '@receipts/common';
+import { parse as parseCsv } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
@@ -321,6 +322,47 @@ describe('reviewing and exporting in a real browser', () => {
     expect(exported).toMatchObject({ item_1_desc: 'RYE BREAD (EDITED)', item_1_amount: 3.25 });
     await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('a category of one’s own, made on the account page, with tags, reaches the workbook and the DATEV file', async () => {
+    await page.goto(`${deployment.baseUrl}/account`);
+    await page.getByLabel('New category').fill('Office supplies');
+    await page.getByLabel('DATEV account (optional)').fill('4930');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByLabel('Name of Office supplies').waitFor();
+    await page.locator('#categories-title').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath('account-categories') });
+
+    await page.goto(`${deployment.baseUrl}/receipts`);
+    await page.locator('.library-table tbody tr', { hasText: OLD }).getByRole('button', { name: 'Details' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Receipt Details' });
+    await dialog.getByRole('button', { name: 'Correct fields' }).click();
+    await dialog.getByRole('combobox', { name: 'Category' }).selectOption('Office supplies');
+    await dialog.getByLabel('Tags').fill('client A, travel');
+    // DATEV books euros.
+    await dialog.getByLabel('Currency').fill('EUR');
+    await dialog.getByRole('button', { name: 'Save corrections' }).click();
+    await dialog.getByRole('button', { name: 'Correct fields' }).waitFor();
+    await dialog.getByText('client A, travel').waitFor();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export to Excel' }).click()]);
+    const [exported] = rowsOf((await workbookOf(download)).getWorksheet('Receipts')!);
+    expect(exported).toMatchObject({ filename: OLD, category: 'Office supplies', tags: 'client A, travel', status: 'Checked by you' });
+    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The library filters by the tag; DATEV books the receipt to the category's account, the tags beside it.
+    await page.getByLabel('Tag', { exact: true }).fill('TRAVEL');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.locator('.library-table tbody tr').count()).toBe(1);
+    const datev = await page.evaluate(async () => {
+      const res = await fetch('/api/export?preset=datev&tag=travel', { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+      return { status: res.status, text: new TextDecoder('windows-1252').decode(await res.arrayBuffer()) };
+    });
+    expect(datev.status).toBe(200);
+    const [, columns, booking] = parseCsv(datev.text, { delimiter: ';', relax_column_count: true }) as string[][];
+    expect(booking![columns!.indexOf('Gegenkonto (ohne BU-Schlüssel)')]).toBe('4930');
+    expect(booking![columns!.indexOf('Beleginfo - Inhalt 2')]).toBe('client A, travel');
   });
 
   it('/receipts at 375 px shows a card per receipt with its total and status, and scrolls no sideways', async () => {

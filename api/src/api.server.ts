@@ -5,6 +5,7 @@ import { availableEngines } from '@receipts/common';
 import {
   BillingRepository,
   MerchantRuleRepository,
+  CategoryRepository,
   connectProducerRedis,
   createReceiptQueue,
   createRedis,
@@ -46,6 +47,8 @@ import { SpendingService } from './library/spending.service.js';
 import { linkBase } from './link-base.js';
 import { requireUser, resolveOwner } from './owner.middleware.js';
 import { merchantRuleRoutes } from './rules/merchant-rule.routes.js';
+import { categoryRoutes } from './categories/category.routes.js';
+import { CategoryService } from './categories/category.service.js';
 import { MerchantRuleService } from './rules/merchant-rule.service.js';
 import { metricsRoute, requestContext } from './request-context.js';
 import { authRateLimit, requireXhrHeader, securityHeaders, type RateLimits } from './security.js';
@@ -87,6 +90,7 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   const billingRows = new BillingRepository(db);
   const receipts = new ReceiptRepository(db);
   const merchantRules = new MerchantRuleRepository(db);
+  const categoryRows = new CategoryRepository(db);
   const quota = new QuotaService(db, config.ADMIN_EMAILS);
   const uploads = new UploadService({
     uploads: uploadRows,
@@ -147,11 +151,13 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   app.use('/api/auth', authRoutes(accounts, profiles, users, log, signIns, links));
   // The password is checked again on each of these: few guesses per address.
   app.use(['/api/user/password', '/api/user/email', '/api/user/account'], limit('account', { perAddress: 30 }));
-  const exports = new ExportService(receipts, users, files, log);
-  const rules = new MerchantRuleService(merchantRules);
-  const data = new AccountDataService(exports, uploadRows, files, { profiles, rules, users }, log);
+  const exports = new ExportService(receipts, users, categoryRows, files, log);
+  const categories = new CategoryService(categoryRows, users);
+  const rules = new MerchantRuleService(merchantRules, categories);
+  const data = new AccountDataService(exports, uploadRows, files, { profiles, categories, rules, users }, log);
   app.use('/api/user', accountRoutes({ users, profiles, quota, deletion, settings: new AccountSettingsService(users, accounts), data, links, log }));
   app.use('/api/user', merchantRuleRoutes(rules));
+  app.use('/api/user', categoryRoutes(categories));
   app.use('/api', currencyRoutes());
   app.use('/api', clientConfigRoutes(config));
   app.use('/api', billingRoutes(billing, users, accounts));
@@ -161,7 +167,7 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   app.use('/admin/queues', session, adminOnly, queueDashboard(jobs.queue));
   app.use('/api/intake', requireUser, intakeRoutes(new IntakeAddressService(intakeRows, mailIntake)));
   app.use('/api', spendingRoutes(new SpendingService(receipts)));
-  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, uploadRows, uploads, files, merchantRules, log)));
+  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, uploadRows, uploads, files, merchantRules, categories, log)));
   app.use('/api', exportRoutes(exports, log));
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   if (existsSync(config.webDistDir)) {

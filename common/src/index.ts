@@ -5,6 +5,7 @@ export * from './processing-times.rules.js';
 export * from './progress.js';
 export * from './queue.js';
 export * from './receipt.schema.js';
+export * from './categories.rules.js';
 export * from './socket-events.js';
 export * from './upload.schema.js';
 export * from './recognized-document.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyMerchantRules, findRule, learnedRules, merchantKey, type MerchantRule } from './merchant-rules.rule.js';
+import { applyMerchantRules, findRule, learnedRules, merchantKey, ruleTags, type MerchantRule } from './merchant-rules.rule.js';
 import type { ReceiptRecord } from './receipt.schema.js';
 
 const rule = (kind: MerchantRule['kind'], match: string, value: string): MerchantRule => ({ kind, match, matchKey: merchantKey(match), value });
@@ -71,6 +71,13 @@ describe('applyMerchantRules', () => {
     expect(applyMerchantRules(receipt(), [rule('merchant', 'KEDAI RUNCIT AH SENG', 'Ah Seng')]).receipt.category).toBe('retail');
   });
 
+  it('files a merchant under a category of the user’s own, and gives it the user’s tags', () => {
+    const rules = [rule('category', 'KEDAI RUNCIT AH SENG', 'Office supplies'), rule('tags', 'KEDAI RUNCIT AH SENG', 'client A, travel')];
+    const { receipt: out, applied } = applyMerchantRules(receipt(), rules);
+    expect(out).toMatchObject({ category: 'Office supplies', tags: ['client A', 'travel'] });
+    expect(applied.map((r) => r.kind)).toEqual(['category', 'tags']);
+  });
+
   it('leaves a receipt no rule matches as extracted', () => {
     const original = receipt();
     expect(applyMerchantRules(original, [rule('category', 'Somewhere else', 'gas')])).toEqual({ receipt: original, merchantRead: original.merchantName, applied: [] });
@@ -94,8 +101,25 @@ describe('learnedRules', () => {
     ]);
   });
 
+  it('learns the tags a person gave the merchant’s receipt, and nothing from tags taken off', () => {
+    expect(learnedRules({ merchantName: 'Shell' }, { merchantName: 'Shell', category: 'gas', tags: ['car', 'client A'] }, { tags: {} })).toEqual([
+      { kind: 'tags', match: 'Shell', value: 'car, client A' },
+    ]);
+    expect(learnedRules({ merchantName: 'Shell' }, { merchantName: 'Shell', category: 'gas', tags: [] }, { tags: {} })).toEqual([]);
+  });
+
   it('learns nothing without a merchant to key it on', () => {
     expect(learnedRules({ merchantRead: null, merchantName: null }, { merchantName: 'Shell', category: 'gas' }, { merchantName: {} })).toEqual([]);
     expect(learnedRules({ merchantName: 'X' }, { merchantName: null, category: 'gas' }, { category: {} })).toEqual([]);
+  });
+});
+
+describe('ruleTags', () => {
+  it.each([
+    ['car, client A', ['car', 'client A']],
+    ['car,,Car , ', ['car']],
+    ['', []],
+  ])('%j → %j', (value, expected) => {
+    expect(ruleTags(value)).toEqual(expected);
   });
 });

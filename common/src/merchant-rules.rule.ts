@@ -1,16 +1,18 @@
 import { z } from 'zod';
+import { uniqueTags } from './categories.rules.js';
 import { safeText } from './control-characters.rule.js';
 import { categorize } from './extraction/category.rule.js';
 import { editDistance } from './extraction/edit-distance.js';
 import { itemWords } from './extraction/items.rule.js';
-import { categorySchema, type Category, type ReceiptRecord } from './receipt.schema.js';
+import type { ReceiptRecord } from './receipt.schema.js';
 
 /**
  * Rules a user's corrections teach (per user): `merchant` renames a merchant as the extraction
  * read it to the name the user gave it; `category` files a merchant's receipts under the
- * user's category. The spec's keyword categories stay the fallback for merchants without one.
+ * user's category (a built-in one or their own); `tags` gives them the user's tags (the value
+ * lists them: `ruleTags`). The spec's keyword categories stay the fallback for merchants without one.
  */
-export const MERCHANT_RULE_KINDS = ['merchant', 'category'] as const;
+export const MERCHANT_RULE_KINDS = ['merchant', 'category', 'tags'] as const;
 export type MerchantRuleKind = (typeof MERCHANT_RULE_KINDS)[number];
 
 export interface MerchantRule {
@@ -113,13 +115,17 @@ export function applyMerchantRules(
     applied.push(rename);
   }
   const file = findRule(rules, 'category', next.merchantName);
-  const category = categorySchema.safeParse(file?.value);
-  if (file && category.success) {
-    next = { ...next, category: category.data };
+  if (file) {
+    next = { ...next, category: file.value };
     applied.push(file);
   } else if (rename) {
     const byName = categorize(rename.value, itemWords(next.items));
     if (byName !== 'other') next = { ...next, category: byName };
+  }
+  const tag = findRule(rules, 'tags', next.merchantName);
+  if (tag && ruleTags(tag.value).length > 0) {
+    next = { ...next, tags: ruleTags(tag.value) };
+    applied.push(tag);
   }
   return { receipt: next, merchantRead, applied };
 }
@@ -131,13 +137,20 @@ export function applyMerchantRules(
  */
 export function learnedRules(
   before: { merchantRead?: string | null; merchantName?: string | null },
-  after: { merchantName?: string | null; category: Category },
-  changed: { merchantName?: unknown; category?: unknown },
+  after: { merchantName?: string | null; category: string; tags?: readonly string[] },
+  changed: { merchantName?: unknown; category?: unknown; tags?: unknown },
 ): Array<Pick<MerchantRule, 'kind' | 'match' | 'value'>> {
   const learned: Array<Pick<MerchantRule, 'kind' | 'match' | 'value'>> = [];
   const read = (before.merchantRead ?? before.merchantName)?.trim();
   const name = after.merchantName?.trim();
   if (changed.merchantName && read && name && merchantKey(read)) learned.push({ kind: 'merchant', match: read, value: name });
   if (changed.category && name && merchantKey(name)) learned.push({ kind: 'category', match: name, value: after.category });
+  // Tags taken off teach nothing: the merchant's next receipts simply get none from this one.
+  if (changed.tags && name && merchantKey(name) && after.tags?.length) learned.push({ kind: 'tags', match: name, value: after.tags.join(', ') });
   return learned;
+}
+
+/** The tags a `tags` rule's value lists (tags hold no comma). */
+export function ruleTags(value: string): string[] {
+  return uniqueTags(value.split(',').map((tag) => tag.trim()).filter(Boolean));
 }

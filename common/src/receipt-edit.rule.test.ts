@@ -17,6 +17,15 @@ const record: ReceiptRecord = {
 };
 
 describe('receipt corrections', () => {
+  it('takes tags and a category of one’s own, records the tags as a change, and an empty list as none', () => {
+    const tagged = applyPatch(record, receiptPatchSchema.parse({ tags: ['client A', 'Client a', 'travel'], category: 'Office supplies' }));
+    expect(tagged).toMatchObject({ tags: ['client A', 'travel'], category: 'Office supplies' });
+    expect(receiptChanges(record, tagged)).toEqual({ category: { from: 'retail', to: 'Office supplies' }, tags: { from: [], to: ['client A', 'travel'] } });
+    const untagged = applyPatch(tagged, receiptPatchSchema.parse({ tags: [] }));
+    expect(untagged.tags).toBeUndefined();
+    expect(receiptChanges(record, applyPatch(record, receiptPatchSchema.parse({ tags: [] })))).toEqual({});
+  });
+
   it('applies a patch, clearing fields given as null, and lists what changed', () => {
     const patch = receiptPatchSchema.parse({ total: 12, tax: null, currency: 'myr', items: [{ description: 'NAILS', qty: 2, unitPrice: 6, amount: 12 }] });
     const after = applyPatch(record, patch);

@@ -1,8 +1,8 @@
 import { RECEIPT_DETAIL_FIELDS, type ReceiptRecord } from './receipt.schema.js';
 import type { ReceiptPatch } from './receipt-library.schema.js';
 
-/** The fields a person may correct (quality and the recognized text are the extraction's own). */
-export const EDITABLE_FIELDS = [...RECEIPT_DETAIL_FIELDS, 'items'] as const;
+/** The fields a person may correct (quality and the recognized text are the extraction's own), and their tags. */
+export const EDITABLE_FIELDS = [...RECEIPT_DETAIL_FIELDS, 'items', 'tags'] as const;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 
 export type ReceiptChanges = Partial<Record<EditableField, { from: unknown; to: unknown }>>;
@@ -10,6 +10,7 @@ export type ReceiptChanges = Partial<Record<EditableField, { from: unknown; to: 
 /** A value as it is compared and recorded: absent is null, USD is written out. */
 function normalized(record: ReceiptRecord, field: EditableField): unknown {
   if (field === 'currency') return record.currency ?? 'USD';
+  if (field === 'tags') return record.tags ?? [];
   return record[field] ?? null;
 }
 
@@ -22,6 +23,7 @@ export function applyPatch(record: ReceiptRecord, patch: ReceiptPatch): ReceiptR
     next[field] = value === null ? undefined : value;
   }
   if (next.currency === 'USD') next.currency = undefined;
+  if (Array.isArray(next.tags) && next.tags.length === 0) next.tags = undefined;
   return next as ReceiptRecord;
 }
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { safeText } from './control-characters.rule.js';
 import { CELL_TEXT_MAX, WORKBOOK_ERRORS } from './export/workbook.rules.js';
 import { ISO_4217 } from './extraction/currency.rule.js';
-import { AMOUNT_TOO_LARGE, categorySchema, lineItemSchema, MONEY_MAX, receiptViewSchema } from './receipt.schema.js';
+import { AMOUNT_TOO_LARGE, lineItemSchema, MONEY_MAX, receiptViewSchema } from './receipt.schema.js';
+import { categoryNameSchema, tagSchema, tagsSchema } from './categories.rules.js';
 import { duplicateOfSchema } from './duplicate.schema.js';
 import { engineNameSchema } from './ocr-engine.rules.js';
 import { SOURCED_FIELDS, type SourcedField } from './extraction/extract-receipt.js';
@@ -67,7 +68,10 @@ export const receiptFilterSchema = z.object({
   /** Receipt date range, inclusive. */
   from: isoDay.optional(),
   to: isoDay.optional(),
-  category: categorySchema.optional(),
+  /** A category's name, whatever its case. */
+  category: categoryNameSchema.optional(),
+  /** Receipts carrying this tag, whatever its case. */
+  tag: tagSchema.optional(),
   currency: z
     .string()
     .transform((c) => c.toUpperCase())
@@ -136,7 +140,10 @@ export const receiptPatchSchema = z
     discount: money,
     total: money,
     paymentMethod: cellText,
-    category: categorySchema,
+    /** One of the owner's categories (the service checks which). */
+    category: categoryNameSchema,
+    /** The receipt's tags, sent whole. */
+    tags: tagsSchema,
     receiptNumber: cellText,
     tin: cellText,
     items: z

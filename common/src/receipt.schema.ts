@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+/** The spec's categories: what the extraction files a receipt under, and every owner's defaults (categories.rules.ts adds one's own). */
 export const CATEGORIES = ['grocery', 'restaurant', 'gas', 'retail', 'pharmacy', 'other'] as const;
 export const categorySchema = z.enum(CATEGORIES);
 export type Category = z.infer<typeof categorySchema>;
@@ -45,7 +46,8 @@ export const receiptRecordSchema = z.object({
   discount: money,
   total: money,
   paymentMethod: z.string().optional(),
-  category: categorySchema,
+  /** One of the spec's categories, or after its owner's correction or rule one of their own. */
+  category: z.string(),
   receiptNumber: z.string().optional(),
   tin: z.string().optional(),
   quality: z.number().min(0).max(1),
@@ -54,6 +56,8 @@ export const receiptRecordSchema = z.object({
   taxRates: z.array(taxRateSchema).optional(),
   /** Preview of the recognized text: 200 characters, then `...` when cut. */
   rawText: z.string(),
+  /** The owner's own tags; absent when it has none. */
+  tags: z.array(z.string()).optional(),
 });
 export type ReceiptRecord = z.infer<typeof receiptRecordSchema>;
 

@@ -86,15 +86,19 @@ describe('spendingSummary', () => {
 
 describe('spendingQuerySchema', () => {
   it('takes the library filters and refuses what they refuse', () => {
-    expect(spendingQuerySchema.parse({ from: '2024-01-01', to: '2024-12-31', category: 'gas', currency: 'eur', valid: 'true', q: ' shell ' })).toEqual({
+    expect(spendingQuerySchema.parse({ from: '2024-01-01', to: '2024-12-31', category: 'gas', tag: ' car ', currency: 'eur', valid: 'true', q: ' shell ' })).toEqual({
       from: '2024-01-01',
       to: '2024-12-31',
       category: 'gas',
+      tag: 'car',
       currency: 'EUR',
       valid: true,
       q: 'shell',
     });
     expect(spendingQuerySchema.safeParse({ from: '1/2/2024' }).success).toBe(false);
-    expect(spendingQuerySchema.safeParse({ category: 'toys' }).success).toBe(false);
+    // A category of one's own is any name (the owner's list decides); an empty one or a tag with a comma is refused.
+    expect(spendingQuerySchema.safeParse({ category: 'Office supplies' }).success).toBe(true);
+    expect(spendingQuerySchema.safeParse({ category: ' ' }).success).toBe(false);
+    expect(spendingQuerySchema.safeParse({ tag: 'a,b' }).success).toBe(false);
   });
 });

@@ -1,4 +1,3 @@
-import type { Category } from './receipt.schema.js';
 import type { CurrencySpending, Spending } from './spending.schema.js';
 
 /** How many merchants a currency's chart names; the rest are one "other" bar. */
@@ -61,7 +60,7 @@ export function spendingSummary(rows: readonly SpendingRow[]): Spending {
     const amount = { total: row.total ?? 0, receipts: row.receipts };
     if (row.set === 'currency') Object.assign(entry, amount);
     else if (row.set === 'month') entry.months.push({ month: row.key!, ...amount });
-    else if (row.set === 'category') entry.categories.push({ category: row.key as Category, ...amount });
+    else if (row.set === 'category') entry.categories.push({ category: row.key!, ...amount });
     else entry.merchants.push({ merchant: row.key === null ? null : (row.label ?? row.key), ...amount });
   }
   const list = [...currencies.values()].map((c) => ({

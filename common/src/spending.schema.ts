@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { receiptListQuerySchema } from './receipt-library.schema.js';
-import { categorySchema } from './receipt.schema.js';
 
-/** GET /api/receipts/spending query: the library's filters (search, receipt-date range, category, currency, validity). */
-export const spendingQuerySchema = receiptListQuerySchema.pick({ q: true, from: true, to: true, category: true, currency: true, valid: true });
+/** GET /api/receipts/spending query: the library's filters (search, receipt-date range, category, tag, currency, validity). */
+export const spendingQuerySchema = receiptListQuerySchema.pick({ q: true, from: true, to: true, category: true, tag: true, currency: true, valid: true });
 export type SpendingQuery = z.infer<typeof spendingQuerySchema>;
 
 const amount = { total: z.number(), receipts: z.number().int() };
@@ -15,7 +14,7 @@ export const currencySpendingSchema = z.object({
   /** `YYYY-MM`, oldest first; months without spending between the first and the last are there with 0. */
   months: z.array(z.object({ month: z.string(), ...amount })),
   /** Largest first. */
-  categories: z.array(z.object({ category: categorySchema, ...amount })),
+  categories: z.array(z.object({ category: z.string(), ...amount })),
   /** The merchants spent most with, largest first; `merchant: null` (last) is every other merchant and the receipts without one. */
   merchants: z.array(z.object({ merchant: z.string().nullable(), ...amount })),
 });

@@ -1,7 +1,7 @@
 export * from './config.js';
 export * from './db/database.js';
 export * as schema from './db/schema.js';
-export type { MerchantRuleRow, QuotaCharge, ReceiptEditRow, ReceiptRow, SubscriptionRow, UploadRow, UserRow } from './db/schema.js';
+export type { MerchantRuleRow, QuotaCharge, ReceiptEditRow, ReceiptRow, SubscriptionRow, UploadRow, UserCategoryRow, UserRow } from './db/schema.js';
 export * from './file-store.js';
 export * from './logger.js';
 export * from './job-queue.js';
@@ -15,6 +15,7 @@ export * from './mailer.js';
 export * from './upload.repository.js';
 export * from './receipt.repository.js';
 export * from './merchant-rule.repository.js';
+export * from './category.repository.js';
 export * from './user.repository.js';
 export * from './session.repository.js';
 export * from './billing.repository.js';

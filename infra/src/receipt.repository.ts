@@ -103,7 +103,9 @@ export class ReceiptRepository {
     if (filter.q) conditions.push(or(ilike(receipts.merchantName, containing(filter.q)), ilike(receipts.rawText, containing(filter.q))));
     if (filter.from) conditions.push(gte(receipts.date, filter.from));
     if (filter.to) conditions.push(lte(receipts.date, filter.to));
-    if (filter.category) conditions.push(eq(receipts.category, filter.category));
+    // Names and tags as their owner typed them, matched whatever the case.
+    if (filter.category) conditions.push(sql`lower(${receipts.category}) = lower(${filter.category})`);
+    if (filter.tag) conditions.push(sql`EXISTS (SELECT 1 FROM unnest(${receipts.tags}) AS tag WHERE lower(tag) = lower(${filter.tag}))`);
     if (filter.currency) conditions.push(eq(receipts.currency, filter.currency));
     if (ids) conditions.push(inArray(receipts.id, [...ids]));
     return and(...conditions) as ReceiptScope;
@@ -323,7 +325,7 @@ export class ReceiptRepository {
              ${money(receipts.discount)} AS "discount", ${money(receipts.total)} AS "total",
              ${receipts.paymentMethod} AS "paymentMethod", ${receipts.category} AS "category",
              ${receipts.receiptNumber} AS "receiptNumber", ${receipts.tin} AS "tin", ${receipts.quality} AS "quality",
-             ${receipts.items} AS "items", ${receipts.taxRates} AS "taxRates", left(${receipts.rawText}, 201) AS "rawText", ${receipts.issues} AS "issues",
+             ${receipts.items} AS "items", ${receipts.taxRates} AS "taxRates", to_jsonb(${receipts.tags}) AS "tags", left(${receipts.rawText}, 201) AS "rawText", ${receipts.issues} AS "issues",
              ${receipts.acceptedIssues} AS "acceptedIssues", ${receipts.valid} AS "valid", ${uploads.filename} AS "filename",
              ${uploads.createdAt}::text AS "at", ${uploads.id} AS "uploadId"
       FROM ${receipts} INNER JOIN ${uploads} ON ${uploads.id} = ${receipts.uploadId}

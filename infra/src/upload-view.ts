@@ -30,6 +30,7 @@ export function receiptColumns(receipt: ReceiptRecord) {
     receiptNumber: receipt.receiptNumber ?? null,
     tin: receipt.tin ?? null,
     items: receipt.items,
+    tags: receipt.tags ?? [],
     taxRates: taxRatesThatHold(receipt),
   };
 }
@@ -57,6 +58,8 @@ export function toReceiptView(row: ReceiptFields): ReceiptView {
     // Only where the receipt prints rates: a receipt without them keeps the spec §3 shape.
     ...(row.taxRates.length > 0 ? { taxRates: row.taxRates } : {}),
     rawText: preview(row.rawText),
+    // Only where it has tags, as with the rates.
+    ...(row.tags.length > 0 ? { tags: row.tags } : {}),
     issues: row.issues,
     acceptedIssues: row.acceptedIssues,
     valid: row.valid,

@@ -130,6 +130,17 @@ describe.each(['postgres', 'pglite'] as const)('upload repository on %s', { time
     expect(edits).toEqual([{ kind: 'reextraction', changes: { total: { from: 10, to: 11 } } }]);
   });
 
+  it('keeps the owner’s tags through a re-extraction, beside those a rule gives the new reading', async () => {
+    const owner = visitor();
+    const { id } = await newUpload(owner);
+    await uploads.claim(id);
+    await uploads.complete(id, { ...receipt(10), tags: ['client A', 'travel'] });
+    await uploads.reextract(owner, id, { engine: null, lane: 'standard' }, await policyOf(owner));
+    await uploads.claim(id);
+    const again = await uploads.complete(id, { ...receipt(10), tags: ['Travel', 'car'] });
+    expect(again!.tags).toEqual(['client A', 'travel', 'car']);
+  });
+
   it('returns a quota unit at most once per upload, whatever ends it', async () => {
     const owner = visitor();
     const policy = await policyOf(owner);

@@ -3,6 +3,7 @@ import {
   isExportValid,
   keptAcceptances,
   receiptChanges,
+  uniqueTags,
   type DuplicateOf,
   type EngineName,
   type Lane,
@@ -363,7 +364,9 @@ export class UploadRepository {
       const [before] = await tx.select().from(receipts).where(eq(receipts.uploadId, id));
       // A re-extraction keeps what a person accepted of the flags the new reading still raises.
       const acceptedIssues = before ? keptAcceptances(before.acceptedIssues, receipt, receipt.issues) : [];
-      const values = { ...receipt, uploadId: id, acceptedIssues, valid: isExportValid(receipt, receipt.issues, acceptedIssues) };
+      // The owner's tags are theirs, not the reading's: a re-extraction keeps them beside any a rule gives.
+      const tags = before ? uniqueTags([...before.tags, ...(receipt.tags ?? [])]) : (receipt.tags ?? []);
+      const values = { ...receipt, tags, uploadId: id, acceptedIssues, valid: isExportValid(receipt, receipt.issues, acceptedIssues) };
       const [row] = await tx
         .insert(receipts)
         .values(values)

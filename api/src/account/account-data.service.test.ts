@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { DEFAULT_DATEV_SETTINGS } from '@receipts/common';
 import {
   BillingRepository,
+  CategoryRepository,
   createLogger,
   createMailer,
   LocalFileStore,
@@ -19,6 +20,7 @@ import { unzip } from '../../../tests/support/unzip.js';
 import { AccountService } from '../auth/account.service.js';
 import { hashPassword } from '../auth/password.js';
 import { ProfileService } from '../auth/profile.service.js';
+import { CategoryService } from '../categories/category.service.js';
 import { ExportService } from '../export/export.service.js';
 import { MerchantRuleService } from '../rules/merchant-rule.service.js';
 import { AccountDataService } from './account-data.service.js';
@@ -42,8 +44,10 @@ describe('AccountDataService: "Download my data" (real PostgreSQL)', () => {
     const files = new LocalFileStore(path.join(dir, 'uploads'));
     const mailer = createMailer({ from: 'Receipts <no-reply@receipts.test>', dataDir: dir, log });
     const profiles = new ProfileService(billing, new AccountService(users, uploads, mailer, []));
-    const exports = new ExportService(new ReceiptRepository(database.db), users, files, log);
-    data = new AccountDataService(exports, uploads, files, { profiles, rules: new MerchantRuleService(rules), users }, log);
+    const categoryRows = new CategoryRepository(database.db);
+    const exports = new ExportService(new ReceiptRepository(database.db), users, categoryRows, files, log);
+    const categories = new CategoryService(categoryRows, users);
+    data = new AccountDataService(exports, uploads, files, { profiles, categories, rules: new MerchantRuleService(rules, categories), users }, log);
   }, 120_000);
 
   afterAll(async () => {
@@ -62,7 +66,7 @@ describe('AccountDataService: "Download my data" (real PostgreSQL)', () => {
     return { json: JSON.parse(text) as Record<string, unknown>, text };
   }
 
-  it('holds the plan, the learned rules and the DATEV settings, and no secret', async () => {
+  it('holds the plan, the categories, the learned rules and the DATEV settings, and no secret', async () => {
     const user = (await users.insert({ email: 'keeper@example.test', username: 'keeper', passwordHash: await hashPassword('Secret123') }))!;
     await billing.setStripeCustomer(user.id, 'cus_KeeperSecretish');
     const periodEnd = new Date(Date.now() + 20 * 24 * 3600_000);
@@ -80,8 +84,10 @@ describe('AccountDataService: "Download my data" (real PostgreSQL)', () => {
       { kind: 'category', match: 'Zenith Optical', value: 'pharmacy' },
     ]);
     await users.saveDatevSettings(user.id, { ...DEFAULT_DATEV_SETTINGS, consultantNumber: 4711, clientNumber: 815 });
+    await new CategoryRepository(database.db).add(user.id, 'Eyewear', '4985');
 
     const { json, text } = await accountJson(user.id);
+    expect((json.categories as Array<Record<string, unknown>>).filter((c) => !c.builtIn)).toEqual([{ name: 'Eyewear', builtIn: false, datevAccount: '4985', receipts: 0 }]);
     expect(json).toMatchObject({
       email: 'keeper@example.test',
       username: 'keeper',

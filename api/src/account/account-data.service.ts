@@ -4,6 +4,7 @@ import { DEFAULT_DATEV_SETTINGS, exportRequestSchema } from '@receipts/common';
 import { StoredFileMissingError, type FileStore, type Logger, type UploadRepository, type UserRepository, type UserRow } from '@receipts/infra';
 import archiver from 'archiver';
 import type { ProfileService } from '../auth/profile.service.js';
+import type { CategoryService } from '../categories/category.service.js';
 import type { ExportService } from '../export/export.service.js';
 import { HttpError } from '../http-error.js';
 import type { MerchantRuleService } from '../rules/merchant-rule.service.js';
@@ -28,9 +29,10 @@ export class AccountDataService {
     private readonly exports: ExportService,
     private readonly uploads: UploadRepository,
     private readonly files: FileStore,
-    /** What account.json holds besides the address: the plan, the learned rules, the DATEV settings. */
+    /** What account.json holds besides the address: the plan, the categories, the learned rules, the DATEV settings. */
     private readonly account: {
       profiles: Pick<ProfileService, 'subscription'>;
+      categories: Pick<CategoryService, 'list'>;
       rules: Pick<MerchantRuleService, 'list'>;
       users: Pick<UserRepository, 'datevSettings'>;
     },
@@ -42,14 +44,20 @@ export class AccountDataService {
    * no password hash, no Stripe customer or subscription ids, no tokens.
    */
   private async details(user: UserRow): Promise<string> {
-    const { profiles, rules, users } = this.account;
-    const [subscription, learnedRules, datev] = await Promise.all([profiles.subscription(user.id), rules.list(user.id), users.datevSettings(user.id)]);
+    const { profiles, categories, rules, users } = this.account;
+    const [subscription, categoryList, learnedRules, datev] = await Promise.all([
+      profiles.subscription(user.id),
+      categories.list(user.id),
+      rules.list(user.id),
+      users.datevSettings(user.id),
+    ]);
     return JSON.stringify(
       {
         email: user.email,
         username: user.username,
         createdAt: user.createdAt.toISOString(),
         subscription,
+        categories: categoryList,
         learnedRules,
         datevSettings: { settings: datev ?? DEFAULT_DATEV_SETTINGS, saved: datev !== null },
         exportedAt: new Date().toISOString(),

@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { exportRequestSchema, type ExportRequest } from '@receipts/common';
-import { LocalFileStore, ReceiptRepository, type FileStore, UserRepository, type ExtractedReceipt } from '@receipts/infra';
+import { CategoryRepository, LocalFileStore, ReceiptRepository, type FileStore, UserRepository, type ExtractedReceipt } from '@receipts/infra';
 import { parse as parseCsv } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ describe('export service: import files and the export pack', () => {
         return stream;
       },
     });
-    exports = new ExportService(new ReceiptRepository(stack.database.db), users, watched, stack.log);
+    exports = new ExportService(new ReceiptRepository(stack.database.db), users, new CategoryRepository(stack.database.db), watched, stack.log);
   }, 120_000);
 
   afterAll(async () => {

@@ -22,6 +22,7 @@ import {
 } from '@receipts/common';
 import {
   toReceiptView,
+  type CategoryRepository,
   type ExportCounts,
   type ExportPick,
   StoredFileMissingError,
@@ -81,6 +82,7 @@ export class ExportService {
   constructor(
     private readonly receipts: ReceiptRepository,
     private readonly users: UserRepository,
+    private readonly categories: CategoryRepository,
     private readonly files: FileStore,
     private readonly log: Logger,
   ) {}
@@ -218,6 +220,7 @@ export class ExportService {
       );
     }
     const datev = request.preset === 'datev' && owner.userId ? ((await this.users.datevSettings(owner.userId)) ?? DEFAULT_DATEV_SETTINGS) : DEFAULT_DATEV_SETTINGS;
+    const categoryAccounts = request.preset === 'datev' && owner.userId ? await this.categories.accounts(owner.userId) : {};
     if (request.preset === 'datev' && counts.from && counts.to) {
       const problem = datevBatchProblem(counts.from, counts.to, datev);
       if (problem) throw new HttpError(400, 'VALIDATION_FAILED', problem);
@@ -228,7 +231,7 @@ export class ExportService {
       scope: fileScope,
       name,
       rows: byValidity ? fileCounts.valid : fileCounts.importable,
-      context: { currency, from: fileCounts.from, to: fileCounts.to, dateFormat: request.dateFormat ?? file.defaultDateFormat, now, datev },
+      context: { currency, from: fileCounts.from, to: fileCounts.to, dateFormat: request.dateFormat ?? file.defaultDateFormat, now, datev, categoryAccounts },
     });
     if (file.currencies !== 'single' || currencies.length <= 1) return [planned(scope, counts, currencies[0] ?? 'USD', `${request.name}.${file.extension}`)];
     return Promise.all(

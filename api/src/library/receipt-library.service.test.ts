@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { receiptListQuerySchema } from '@receipts/common';
-import { MerchantRuleRepository, ReceiptRepository, UserRepository } from '@receipts/infra';
+import { CategoryRepository, MerchantRuleRepository, ReceiptRepository, UserRepository } from '@receipts/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymousOwner as visitor, extracted, openUploadStack, pngFile as png, type UploadStack } from '../../../tests/support/upload-stack.js';
+import { CategoryService } from '../categories/category.service.js';
 import { HttpError } from '../http-error.js';
 import type { Owner } from '../session.js';
 import { UploadService } from '../uploads/upload.service.js';
@@ -17,7 +18,8 @@ describe('receipt library service', () => {
   beforeAll(async () => {
     stack = await openUploadStack();
     rules = new MerchantRuleRepository(stack.database.db);
-    library = new ReceiptLibraryService(new ReceiptRepository(stack.database.db), stack.uploads, new UploadService(stack), stack.files, rules, stack.log);
+    const categories = new CategoryService(new CategoryRepository(stack.database.db), new UserRepository(stack.database.db));
+    library = new ReceiptLibraryService(new ReceiptRepository(stack.database.db), stack.uploads, new UploadService(stack), stack.files, rules, categories, stack.log);
   }, 120_000);
 
   afterAll(async () => {

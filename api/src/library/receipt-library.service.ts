@@ -32,6 +32,7 @@ import {
   type ReceiptRow,
   type UploadRepository,
 } from '@receipts/infra';
+import type { CategoryService } from '../categories/category.service.js';
 import { HttpError, notFound } from '../http-error.js';
 import type { Owner } from '../session.js';
 import type { UploadService } from '../uploads/upload.service.js';
@@ -76,6 +77,7 @@ export class ReceiptLibraryService {
     private readonly uploads: UploadService,
     private readonly files: FileStore,
     private readonly rules: MerchantRuleRepository,
+    private readonly categories: Pick<CategoryService, 'resolve'>,
     private readonly log: Logger,
   ) {}
 
@@ -201,6 +203,8 @@ export class ReceiptLibraryService {
    */
   async correct(owner: Owner, id: string, patch: ReceiptPatch): Promise<ReceiptDetail> {
     const { upload } = await this.find(owner, id);
+    // A category is one of the owner's, spelled as they named it.
+    if (patch.category !== undefined) patch = { ...patch, category: await this.categories.resolve(owner.userId, patch.category) };
     let learned: Array<Pick<MerchantRule, 'kind' | 'match' | 'value'>> = [];
     const outcome = await this.receipts.correct(id, (current) => {
       const before = toReceiptView(current);

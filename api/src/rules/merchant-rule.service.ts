@@ -1,5 +1,6 @@
-import { categorySchema, type MerchantRuleView } from '@receipts/common';
+import { ruleTags, tagsSchema, type MerchantRuleView } from '@receipts/common';
 import type { MerchantRuleRepository, MerchantRuleRow } from '@receipts/infra';
+import type { CategoryService } from '../categories/category.service.js';
 import { HttpError, notFound } from '../http-error.js';
 
 const toView = (row: MerchantRuleRow): MerchantRuleView => ({
@@ -12,20 +13,27 @@ const toView = (row: MerchantRuleRow): MerchantRuleView => ({
 
 /** The rules a user's corrections taught, as the account page lists, edits and deletes them. */
 export class MerchantRuleService {
-  constructor(private readonly rules: MerchantRuleRepository) {}
+  constructor(
+    private readonly rules: MerchantRuleRepository,
+    private readonly categories: Pick<CategoryService, 'resolve'>,
+  ) {}
 
   async list(userId: string): Promise<MerchantRuleView[]> {
     return (await this.rules.list(userId)).map(toView);
   }
 
-  /** A new name for a merchant rule, or a new category (one of the spec's) for a category rule. */
+  /** A new name for a merchant rule, a new category (one of the user's) for a category rule, or new tags (comma-separated). */
   async update(userId: string, id: string, value: string): Promise<MerchantRuleView> {
     const kind = await this.rules.kindOf(userId, id);
     if (!kind) throw notFound('Rule not found');
-    if (kind === 'category' && !categorySchema.safeParse(value).success) {
-      throw new HttpError(400, 'VALIDATION_FAILED', `A category is one of ${categorySchema.options.join(', ')}`);
+    let stored = value;
+    if (kind === 'category') stored = await this.categories.resolve(userId, value);
+    if (kind === 'tags') {
+      const tags = tagsSchema.safeParse(value.split(',').map((tag) => tag.trim()).filter(Boolean));
+      if (!tags.success || tags.data.length === 0) throw new HttpError(400, 'VALIDATION_FAILED', tags.error?.issues[0]?.message ?? 'List the tags, separated by commas.');
+      stored = ruleTags(tags.data.join(',')).join(', ');
     }
-    const row = await this.rules.update(userId, id, value);
+    const row = await this.rules.update(userId, id, stored);
     if (!row) throw notFound('Rule not found');
     return toView(row);
   }

@@ -58,8 +58,8 @@ const quickbooks: AccountingPreset = {
     const date = formatDay(source.receipt.date, dateFormat);
     const amount = spent(source);
     if (!date || amount === null) return null;
-    const { merchantName, receiptNumber, tin } = source.receipt;
-    const description = `${merchantName || 'Receipt'}${receiptNumber ? ` #${receiptNumber}` : ''}${tin ? `, ${vatNumber(tin)}` : ''}`;
+    const { merchantName, receiptNumber, tin, tags } = source.receipt;
+    const description = `${merchantName || 'Receipt'}${receiptNumber ? ` #${receiptNumber}` : ''}${tin ? `, ${vatNumber(tin)}` : ''}${tags?.length ? `, ${tagsText(tags)}` : ''}`;
     return [date, description.slice(0, 250), amount];
   },
 };
@@ -76,8 +76,8 @@ const xero: AccountingPreset = {
     const date = formatDay(source.receipt.date, dateFormat);
     const amount = spent(source);
     if (!date || amount === null) return null;
-    const { merchantName, category, paymentMethod, receiptNumber, tin } = source.receipt;
-    const description = [`${category} receipt`, tin ? vatNumber(tin) : null, paymentMethod ? `paid by ${paymentMethod}` : null, source.filename]
+    const { merchantName, category, paymentMethod, receiptNumber, tin, tags } = source.receipt;
+    const description = [`${category} receipt`, tin ? vatNumber(tin) : null, paymentMethod ? `paid by ${paymentMethod}` : null, tags?.length ? tagsText(tags) : null, source.filename]
       .filter(Boolean)
       .join(', ');
     return [date, amount, merchantName ?? null, description, receiptNumber ?? null, null];
@@ -92,10 +92,13 @@ export function categoryLabel(category: string): string {
 /** The merchant's VAT or tax number as a memo names it (what a bookkeeper reclaims VAT with). */
 export const vatNumber = (tin: string) => `VAT no. ${tin}`;
 
-/** Receipt number, the merchant's VAT number, payment and file, for a memo or notes column. */
+/** The owner's tags as a memo names them. */
+export const tagsText = (tags: readonly string[]) => `tags: ${tags.join(', ')}`;
+
+/** Receipt number, the merchant's VAT number, payment, the owner's tags and file, for a memo or notes column. */
 export function memoOf(source: ExportSource): string {
-  const { receiptNumber, tin, paymentMethod } = source.receipt;
-  return [receiptNumber ? `Receipt #${receiptNumber}` : null, tin ? vatNumber(tin) : null, paymentMethod ? `paid by ${paymentMethod}` : null, source.filename]
+  const { receiptNumber, tin, paymentMethod, tags } = source.receipt;
+  return [receiptNumber ? `Receipt #${receiptNumber}` : null, tin ? vatNumber(tin) : null, paymentMethod ? `paid by ${paymentMethod}` : null, tags?.length ? tagsText(tags) : null, source.filename]
     .filter(Boolean)
     .join(', ');
 }
@@ -116,7 +119,7 @@ const ynab: AccountingPreset = {
 };
 
 /** The Firefly III columns, in the order the data importer's configuration (`fireflyImportConfig`) gives them roles. */
-export const FIREFLY_COLUMNS = ['Date', 'Description', 'Amount', 'Currency', 'Payee', 'Category', 'Notes', 'Receipt ID'] as const;
+export const FIREFLY_COLUMNS = ['Date', 'Description', 'Amount', 'Currency', 'Payee', 'Category', 'Tags', 'Notes', 'Receipt ID'] as const;
 
 /**
  * Firefly III data importer CSV: a negative amount is a withdrawal from the asset account
@@ -130,9 +133,9 @@ const firefly: AccountingPreset = {
     const date = formatDay(source.receipt.date, dateFormat);
     const amount = spent(source);
     if (!date || amount === null) return null;
-    const { merchantName, currency, category, id } = source.receipt;
+    const { merchantName, currency, category, tags, id } = source.receipt;
     const description = `${merchantName || 'Receipt'}${source.receipt.receiptNumber ? ` #${source.receipt.receiptNumber}` : ''}`;
-    return [date, description, amount, currency ?? 'USD', merchantName ?? null, categoryLabel(category), memoOf(source), id];
+    return [date, description, amount, currency ?? 'USD', merchantName ?? null, categoryLabel(category), tags?.length ? tags.join(',') : null, memoOf(source), id];
   },
 };
 
@@ -155,6 +158,7 @@ export function fireflyImportConfig(dateFormat: DateFormat, now: Date = new Date
     Currency: 'currency-code',
     Payee: 'opposing-name',
     Category: 'category-name',
+    Tags: 'tags-comma',
     Notes: 'note',
     'Receipt ID': 'external-id',
   };

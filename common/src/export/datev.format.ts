@@ -140,11 +140,20 @@ export function datevHeader(settings: DatevSettings, from: string, to: string, n
 }
 
 /**
+ * A receipt's Gegenkonto: its category's expense account in the settings, or for one of the
+ * owner's own categories the account they gave it, else `other`'s.
+ */
+export function expenseAccount(category: string, datev: DatevSettings, own: Readonly<Record<string, string>>): string {
+  const builtIn: Readonly<Record<string, string>> = datev.expenseAccounts;
+  return builtIn[category] ?? own[category] ?? datev.expenseAccounts.other;
+}
+
+/**
  * DATEV Buchungsstapel (EXTF 700), a booking per receipt and VAT rate (`datevBookings`): the gross
  * amount paid from Kasse or Bank (Konto, Haben) to the category's expense account (Gegenkonto)
  * with the BU-Schlüssel of its rate; Belegdatum DDMM, the receipt number as Belegfeld 1, the
- * merchant as Buchungstext, the merchant's tax number as Beleginfo 1. Semicolons,
- * Windows-1252, CRLF, as DATEV Rechnungswesen imports it. Euros only.
+ * merchant as Buchungstext, the merchant's tax number as Beleginfo 1, the owner's tags as
+ * Beleginfo 2. Semicolons, Windows-1252, CRLF, as DATEV Rechnungswesen imports it. Euros only.
  */
 export const datevFile: ImportFile = {
   extension: 'csv',
@@ -153,7 +162,7 @@ export const datevFile: ImportFile = {
   carries: 'importable',
   currencies: 'EUR',
   defaultDateFormat: 'YYYY-MM-DD',
-  open({ from, to, now, datev }) {
+  open({ from, to, now, datev, categoryAccounts }) {
     const today = now.toISOString().slice(0, 10);
     return {
       head: `${datevHeader(datev, from ?? today, to ?? today, now)}${CRLF}${DATEV_COLUMNS.join(';')}${CRLF}`,
@@ -167,7 +176,7 @@ export const datevFile: ImportFile = {
             fields[AT['Soll/Haben-Kennzeichen']!] = '"H"';
             fields[AT['WKZ Umsatz']!] = '"EUR"';
             fields[AT.Konto!] = datevPaymentAccount(receipt.paymentMethod, datev);
-            fields[AT['Gegenkonto (ohne BU-Schlüssel)']!] = datev.expenseAccounts[receipt.category];
+            fields[AT['Gegenkonto (ohne BU-Schlüssel)']!] = expenseAccount(receipt.category, datev, categoryAccounts);
             fields[AT['BU-Schlüssel']!] = datevText(key ?? '', 4);
             fields[AT.Belegdatum!] = `${date.slice(8, 10)}${date.slice(5, 7)}`;
             fields[AT['Belegfeld 1']!] = datevText(datevDocumentNumber(receipt.receiptNumber ?? ''), 36);
@@ -175,6 +184,10 @@ export const datevFile: ImportFile = {
             if (receipt.tin) {
               fields[AT['Beleginfo - Art 1']!] = datevText('USt-IdNr./Steuernr.', 20);
               fields[AT['Beleginfo - Inhalt 1']!] = datevText(receipt.tin, 210);
+            }
+            if (receipt.tags?.length) {
+              fields[AT['Beleginfo - Art 2']!] = datevText('Tags', 20);
+              fields[AT['Beleginfo - Inhalt 2']!] = datevText(receipt.tags.join(', '), 210);
             }
             return fields.join(';') + CRLF;
           })

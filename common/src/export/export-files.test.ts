@@ -54,15 +54,52 @@ function write(preset: ExportPreset, over: Partial<ImportContext> = {}): string 
     dateFormat: file.defaultDateFormat,
     now: new Date('2024-04-02T10:11:12.345Z'),
     datev: DEFAULT_DATEV_SETTINGS,
+    categoryAccounts: {},
     ...over,
   });
   return writer.head + SOURCES.map((s) => writer.record(s) ?? '').join('') + writer.tail();
 }
 
+describe('categories and tags of one’s own', () => {
+  const open = (preset: ExportPreset, categoryAccounts: Record<string, string> = {}) => {
+    const file = EXPORT_FILES[preset];
+    return file.open({ currency: 'EUR', from: '2024-03-05', to: '2024-03-05', dateFormat: file.defaultDateFormat, now: new Date(), datev: DEFAULT_DATEV_SETTINGS, categoryAccounts });
+  };
+  const tagged = source({ category: 'Office supplies', tags: ['client A', 'travel'] });
+
+  it.each(['quickbooks', 'xero', 'ynab', 'firefly', 'ofx', 'qif', 'datev', 'generic'] as const)('the tags are in the %s file', (preset) => {
+    const text = iconv.decode(Buffer.from(iconv.encode(open(preset).record(tagged)!, 'win1252')), 'win1252');
+    expect(text).toContain('client A');
+    expect(text).toContain('travel');
+  });
+
+  it('Firefly III gets them as its comma-separated tags column, the category by its name', () => {
+    const writer = open('firefly');
+    const [row] = parseCsv(writer.head + writer.record(tagged)!, { columns: true }) as Array<Record<string, string>>;
+    expect(row).toMatchObject({ Category: 'Office supplies', Tags: 'client A,travel' });
+  });
+
+  it.each([
+    ['a built-in category: its account in the settings', 'restaurant', {}, '4650'],
+    ['one of one’s own with an account: that account', 'Office supplies', { 'Office supplies': '4930' }, '4930'],
+    ['one of one’s own without one: other’s', 'Office supplies', { Travel: '4670' }, '4900'],
+  ])('DATEV books %s', (_, category, accounts, expected) => {
+    const line = open('datev', accounts).record(source({ category }))!;
+    const fields = parseCsv(line, { delimiter: ';' })[0] as string[];
+    expect(fields[DATEV_COLUMNS.indexOf('Gegenkonto (ohne BU-Schlüssel)')]).toBe(expected);
+  });
+
+  it('DATEV carries the tags as Beleginfo 2', () => {
+    const fields = parseCsv(open('datev').record(tagged)!, { delimiter: ';' })[0] as string[];
+    expect(fields[DATEV_COLUMNS.indexOf('Beleginfo - Art 2')]).toBe('Tags');
+    expect(fields[DATEV_COLUMNS.indexOf('Beleginfo - Inhalt 2')]).toBe('client A, travel');
+  });
+});
+
 describe('the merchant’s VAT number and the receipt number', () => {
   it.each(['quickbooks', 'xero', 'ynab', 'firefly', 'ofx', 'qif', 'datev', 'generic'] as const)('are in the %s file', (preset) => {
     const file = EXPORT_FILES[preset];
-    const writer = file.open({ currency: 'EUR', from: '2024-03-05', to: '2024-03-05', dateFormat: file.defaultDateFormat, now: new Date(), datev: DEFAULT_DATEV_SETTINGS });
+    const writer = file.open({ currency: 'EUR', from: '2024-03-05', to: '2024-03-05', dateFormat: file.defaultDateFormat, now: new Date(), datev: DEFAULT_DATEV_SETTINGS, categoryAccounts: {} });
     const text = writer.record(source({ receiptNumber: 'CS-0012', tin: 'GB123456789' }))!;
     expect(text).toContain('GB123456789');
     expect(text).toContain('CS-0012');
@@ -93,7 +130,7 @@ describe('OFX', () => {
   });
 
   it('writes whole amounts for a currency without minor units', () => {
-    const writer = EXPORT_FILES.ofx.open({ currency: 'JPY', from: '2024-03-05', to: '2024-03-05', dateFormat: 'YYYY-MM-DD', now: new Date(), datev: DEFAULT_DATEV_SETTINGS });
+    const writer = EXPORT_FILES.ofx.open({ currency: 'JPY', from: '2024-03-05', to: '2024-03-05', dateFormat: 'YYYY-MM-DD', now: new Date(), datev: DEFAULT_DATEV_SETTINGS, categoryAccounts: {} });
     const text = writer.head + writer.record(source({ currency: 'JPY', total: 1200 }))! + writer.record(source({ currency: 'JPY', total: 80 }))! + writer.tail();
     const statement = parseOfx(text).OFX.BANKMSGSRSV1.STMTTRNRS.STMTRS;
     expect(statement.BANKTRANLIST.STMTTRN.map((t: { TRNAMT: string }) => t.TRNAMT)).toEqual(['-1200', '-80']);
@@ -149,14 +186,15 @@ describe('Firefly III CSV and its importer configuration', () => {
       Currency: 'EUR',
       Payee: 'Café "Zur Post" & Söhne <GmbH>',
       Category: 'Restaurant',
+      Tags: '',
       Notes: 'paid by cash, quittung.pdf',
       'Receipt ID': SOURCES[1]!.receipt.id,
     });
     const config = JSON.parse(JSON.stringify(fireflyImportConfig('YYYY-MM-DD'))) as Record<string, unknown>;
     expect(config).toMatchObject({ version: 3, date: 'Y-m-d', delimiter: 'comma', headers: true, flow: 'file', content_type: 'csv' });
-    expect(config.roles).toEqual(['date_transaction', 'description', 'amount', 'currency-code', 'opposing-name', 'category-name', 'note', 'external-id']);
+    expect(config.roles).toEqual(['date_transaction', 'description', 'amount', 'currency-code', 'opposing-name', 'category-name', 'tags-comma', 'note', 'external-id']);
     expect(config.do_mapping).toHaveLength(FIREFLY_COLUMNS.length);
-    expect(config).toMatchObject({ duplicate_detection_method: 'cell', unique_column_index: 7, unique_column_type: 'external-id' });
+    expect(config).toMatchObject({ duplicate_detection_method: 'cell', unique_column_index: 8, unique_column_type: 'external-id' });
     expect(fireflyImportConfig('DD/MM/YYYY').date).toBe('d/m/Y');
   });
 });
@@ -194,7 +232,7 @@ describe('DATEV Buchungsstapel', () => {
   });
 
   it('books a receipt with a rate table once per rate, each with its key, and names the merchant’s tax number', () => {
-    const writer = EXPORT_FILES.datev.open({ currency: 'EUR', from: '2024-03-05', to: '2024-03-05', dateFormat: 'YYYY-MM-DD', now: new Date(), datev: DEFAULT_DATEV_SETTINGS });
+    const writer = EXPORT_FILES.datev.open({ currency: 'EUR', from: '2024-03-05', to: '2024-03-05', dateFormat: 'YYYY-MM-DD', now: new Date(), datev: DEFAULT_DATEV_SETTINGS, categoryAccounts: {} });
     const taxRates = [
       { rate: 19, net: 0.75, tax: 0.14, gross: 0.89 },
       { rate: 7, net: 11.36, tax: 0.8, gross: 12.16 },
@@ -247,7 +285,7 @@ describe('DATEV Buchungsstapel', () => {
   });
 
   it('writes a merchant and receipt number that are formulas as text, the file still one DATEV reads', () => {
-    const writer = EXPORT_FILES.datev.open({ currency: 'EUR', from: '2024-03-05', to: '2024-03-05', dateFormat: 'YYYY-MM-DD', now: new Date(), datev: DEFAULT_DATEV_SETTINGS });
+    const writer = EXPORT_FILES.datev.open({ currency: 'EUR', from: '2024-03-05', to: '2024-03-05', dateFormat: 'YYYY-MM-DD', now: new Date(), datev: DEFAULT_DATEV_SETTINGS, categoryAccounts: {} });
     const hostile = [
       source({ merchantName: '=HYPERLINK("http://x","y")', receiptNumber: "+1+cmd|' /C calc'!A0" }),
       source({ merchantName: ' \t@SUM(A1)', receiptNumber: '-2+3' }),
@@ -291,7 +329,7 @@ describe('DATEV Buchungsstapel', () => {
 describe('every import file', () => {
   it.each(Object.keys(EXPORT_FILES) as ExportPreset[])('%s starts no text field with a formula', (preset) => {
     const file = EXPORT_FILES[preset];
-    const writer = file.open({ currency: 'EUR', from: '2024-03-05', to: '2024-03-05', dateFormat: file.defaultDateFormat, now: new Date(), datev: DEFAULT_DATEV_SETTINGS });
+    const writer = file.open({ currency: 'EUR', from: '2024-03-05', to: '2024-03-05', dateFormat: file.defaultDateFormat, now: new Date(), datev: DEFAULT_DATEV_SETTINGS, categoryAccounts: {} });
     const hostile = [
       source({ merchantName: '=HYPERLINK("http://x","y")', receiptNumber: "+1+cmd|' /C calc'!A0" }, '@SUM(A1).jpg'),
       source({ merchantName: ' \t@SUM(A1)', receiptNumber: undefined, paymentMethod: undefined }, '-2+3.pdf'),
@@ -314,7 +352,7 @@ describe('every import file', () => {
 
   it.each(Object.keys(EXPORT_FILES) as ExportPreset[])('%s leaves out a receipt without a total', (preset) => {
     const file = EXPORT_FILES[preset];
-    const writer = file.open({ currency: 'EUR', from: null, to: null, dateFormat: 'YYYY-MM-DD' as DateFormat, now: new Date(), datev: DEFAULT_DATEV_SETTINGS });
+    const writer = file.open({ currency: 'EUR', from: null, to: null, dateFormat: 'YYYY-MM-DD' as DateFormat, now: new Date(), datev: DEFAULT_DATEV_SETTINGS, categoryAccounts: {} });
     const missing = writer.record(source({ total: null }));
     if (file.carries === 'importable') expect(missing).toBeNull();
     else expect(missing).toContain('SRI BINTANG HARDWARE');

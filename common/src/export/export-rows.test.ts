@@ -19,14 +19,24 @@ const receipt = (over: Partial<ReceiptView> = {}): ReceiptView => ({
 });
 
 describe('export rows', () => {
-  it('has filename, every receipt field and 20 item slots of four columns, then three VAT rates', () => {
+  it('has filename, every receipt field and 20 item slots of four columns, then three VAT rates, the tags and the status', () => {
     expect(EXPORT_COLUMNS.slice(0, 3)).toEqual(['filename', 'merchantName', 'date']);
     expect(EXPORT_COLUMNS.filter((c) => c.startsWith('item_'))).toHaveLength(80);
     expect(EXPORT_COLUMNS.slice(EXPORT_COLUMNS.indexOf('item_20_amount') + 1)).toEqual([
       ...['vat_1_rate', 'vat_1_net', 'vat_1_tax', 'vat_1_gross'],
       ...['vat_2_rate', 'vat_2_net', 'vat_2_tax', 'vat_2_gross'],
       ...['vat_3_rate', 'vat_3_net', 'vat_3_tax', 'vat_3_gross'],
+      'tags',
+      'status',
     ]);
+  });
+
+  it.each([
+    ['no tags, no flags', {}, { tags: null, status: 'Ready' }],
+    ['tags', { tags: ['client A', 'travel'] }, { tags: 'client A, travel', status: 'Ready' }],
+    ['a flag a person accepted', { acceptedIssues: [{ issue: 'Date out of reasonable range', userId: null, at: '2024-01-01T00:00:00Z' }] }, { tags: null, status: 'Checked by you' }],
+  ] as const)('says a receipt’s tags and status: %s', (_, over, expected) => {
+    expect(exportRow({ filename: 'e.jpg', receipt: receipt(over as Partial<ReceiptView>) })).toMatchObject(expected);
   });
 
   it('writes net, tax and gross per VAT rate as the receipt prints them, in their slots', () => {

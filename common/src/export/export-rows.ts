@@ -18,8 +18,14 @@ export const MAX_VAT_SLOTS = 3;
 /** Net, tax and gross per VAT rate as the receipt's rate table prints them: what a bookkeeper reclaims. */
 const VAT_COLUMNS = Array.from({ length: MAX_VAT_SLOTS }, (_, i) => [`vat_${i + 1}_rate`, `vat_${i + 1}_net`, `vat_${i + 1}_tax`, `vat_${i + 1}_gross`]).flat();
 
-/** Columns of the Receipts sheet: the spec §3 export row, then the VAT rates after the item slots. */
-export const EXPORT_COLUMNS: readonly string[] = ['filename', ...RECEIPT_FIELDS, ...ITEM_COLUMNS, ...VAT_COLUMNS];
+/** The owner's tags (comma-separated), and whether the receipt was ready as read or a person checked its flags. */
+const TAIL_COLUMNS = ['tags', 'status'] as const;
+
+/** A receipt's status on the Receipts sheet. */
+export const EXPORT_STATUS = { ready: 'Ready', checked: 'Checked by you' } as const;
+
+/** Columns of the Receipts sheet: the spec §3 export row, then the VAT rates after the item slots, the tags and the status. */
+export const EXPORT_COLUMNS: readonly string[] = ['filename', ...RECEIPT_FIELDS, ...ITEM_COLUMNS, ...VAT_COLUMNS, ...TAIL_COLUMNS];
 /**
  * Columns of the Validation Issues sheet: the spec §3 issue row, with the date, tax and currency
  * beside the total so the sheet can be worked from without the app.
@@ -43,6 +49,7 @@ export function isMoneyColumn(column: string): boolean {
 
 const ITEMS_AT = 1 + RECEIPT_FIELDS.length;
 const VAT_AT = ITEMS_AT + ITEM_COLUMNS.length;
+const TAIL_AT = VAT_AT + VAT_COLUMNS.length;
 
 /** An export row as values in EXPORT_COLUMNS order (what a streamed sheet writes, without a keyed object per row). */
 export function exportRowValues({ filename, receipt }: ExportSource): CellValue[] {
@@ -64,6 +71,8 @@ export function exportRowValues({ filename, receipt }: ExportSource): CellValue[
     const { rate, net, tax, gross } = rates[i]!;
     values.splice(VAT_AT + i * 4, 4, rate, net, tax, gross);
   }
+  values[TAIL_AT] = receipt.tags?.length ? receipt.tags.join(', ') : null;
+  values[TAIL_AT + 1] = receipt.acceptedIssues?.length ? EXPORT_STATUS.checked : EXPORT_STATUS.ready;
   return values;
 }
 

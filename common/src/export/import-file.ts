@@ -13,6 +13,8 @@ export interface ImportContext {
   dateFormat: DateFormat;
   now: Date;
   datev: DatevSettings;
+  /** The DATEV expense account of each of the owner's own categories that has one. */
+  categoryAccounts: Readonly<Record<string, string>>;
 }
 
 /** One file being written: its opening text, a receipt's record (null: left out), its closing text. */

@@ -1,4 +1,4 @@
-import { categoryLabel, spent, vatNumber } from './accounting-presets.js';
+import { categoryLabel, spent, tagsText, vatNumber } from './accounting-presets.js';
 import { formulaSafe } from './formula-text.rule.js';
 import type { ImportFile } from './import-file.js';
 import { currencyStyle, plainAmount } from './money-format.rule.js';
@@ -84,7 +84,7 @@ export const ofxFile: ImportFile = {
         const amount = spent(source);
         if (!receipt.date || amount === null) return null;
         balance -= Math.round((receipt.total ?? 0) * minor);
-        const memo = [categoryLabel(receipt.category), receipt.receiptNumber ? `#${receipt.receiptNumber}` : null, receipt.tin ? vatNumber(receipt.tin) : null, source.filename]
+        const memo = [categoryLabel(receipt.category), receipt.receiptNumber ? `#${receipt.receiptNumber}` : null, receipt.tin ? vatNumber(receipt.tin) : null, receipt.tags?.length ? tagsText(receipt.tags) : null, source.filename]
           .filter(Boolean)
           .join(' ');
         return (

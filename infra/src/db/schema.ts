@@ -15,7 +15,6 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type {
-  Category,
   DatevSettings,
   DuplicateReason,
   EngineName,
@@ -223,7 +222,10 @@ export const receipts = pgTable(
     discount: money('discount'),
     total: money('total'),
     paymentMethod: text('payment_method'),
-    category: text('category').$type<Category>().notNull(),
+    /** One of the spec's categories, or one of the owner's own (`userCategories`), as it is spelled there. */
+    category: text('category').notNull(),
+    /** The owner's tags, each once whatever its case. */
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
     receiptNumber: text('receipt_number'),
     tin: text('tin'),
     quality: real('quality').notNull(),
@@ -287,7 +289,23 @@ export const merchantRules = pgTable(
   (t) => [uniqueIndex('merchant_rules_user_kind_key_idx').on(t.userId, t.kind, t.matchKey)],
 );
 
+/** A user's own categories beside the spec's six, one per name whatever its case, each with its DATEV expense account (null: `other`'s). */
+export const userCategories = pgTable(
+  'user_categories',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    datevAccount: text('datev_account'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('user_categories_user_name_idx').on(t.userId, sql`lower(${t.name})`)],
+);
+
 export type UploadRow = typeof uploads.$inferSelect;
+export type UserCategoryRow = typeof userCategories.$inferSelect;
 export type MerchantRuleRow = typeof merchantRules.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;

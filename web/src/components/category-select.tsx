@@ -1,11 +1,17 @@
-import { CATEGORIES, type Category } from '@receipts/common';
+import { useCategoryNames } from '../hooks/use-account.js';
 
-/** The spec §3 categories as options; `anyLabel` adds a first option for no category (value ''). */
-export function CategoryOptions({ anyLabel }: { anyLabel?: string }) {
+/**
+ * The categories as options: the built-in six and a signed-in user's own; `anyLabel` adds a first
+ * option for no category (value ''). A `current` value that is none of them (a category deleted
+ * since) is kept as an option so a form does not change it unasked.
+ */
+export function CategoryOptions({ anyLabel, current }: { anyLabel?: string; current?: string }) {
+  const names = useCategoryNames();
+  const shown = current && !names.includes(current) ? [...names, current] : names;
   return (
     <>
       {anyLabel && <option value="">{anyLabel}</option>}
-      {CATEGORIES.map((c) => (
+      {shown.map((c) => (
         <option key={c} value={c}>
           {c}
         </option>
@@ -14,7 +20,7 @@ export function CategoryOptions({ anyLabel }: { anyLabel?: string }) {
   );
 }
 
-type SelectState = { defaultValue: string; value?: never; onChange?: never } | { value: Category; onChange: (category: Category) => void; defaultValue?: never };
+type SelectState = { defaultValue: string; value?: never; onChange?: never } | { value: string; onChange: (category: string) => void; defaultValue?: never };
 
 /** The categories in a labelled select: a form field read on submit (`defaultValue`) or a controlled one (`value`, `onChange`). */
 export function CategorySelect({ id, name = 'category', anyLabel, ...state }: { id: string; name?: string; anyLabel?: string } & SelectState) {
@@ -24,9 +30,9 @@ export function CategorySelect({ id, name = 'category', anyLabel, ...state }: { 
       <select
         id={id}
         name={name}
-        {...(state.onChange ? { value: state.value, onChange: (e) => state.onChange(e.target.value as Category) } : { defaultValue: state.defaultValue })}
+        {...(state.onChange ? { value: state.value, onChange: (e) => state.onChange(e.target.value) } : { defaultValue: state.defaultValue })}
       >
-        <CategoryOptions anyLabel={anyLabel} />
+        <CategoryOptions anyLabel={anyLabel} current={state.onChange ? state.value : state.defaultValue} />
       </select>
     </div>
   );

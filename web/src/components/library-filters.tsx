@@ -15,7 +15,7 @@ export function LibraryFilters({ query, currencies, onApply }: { query: LibraryF
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const text = (k: string) => String(f.get(k) ?? '').trim() || undefined;
-    onApply({ q: text('q'), from: text('from'), to: text('to'), category: text('category'), currency: text('currency'), valid: text('valid') as LibraryQuery['valid'] });
+    onApply({ q: text('q'), from: text('from'), to: text('to'), category: text('category'), tag: text('tag'), currency: text('currency'), valid: text('valid') as LibraryQuery['valid'] });
   };
   return (
     <form className="card filters" onSubmit={apply} role="search" aria-label="Filter receipts">
@@ -32,6 +32,10 @@ export function LibraryFilters({ query, currencies, onApply }: { query: LibraryF
         <input id="lib-to" name="to" type="date" defaultValue={query.to} />
       </div>
       <CategorySelect id="lib-category" defaultValue={query.category ?? ''} anyLabel="All" />
+      <div className="form-field">
+        <label htmlFor="lib-tag">Tag</label>
+        <input id="lib-tag" name="tag" type="search" placeholder="Any" defaultValue={query.tag} />
+      </div>
       <div className="form-field">
         <label htmlFor="lib-currency">Currency</label>
         <select id="lib-currency" name="currency" defaultValue={query.currency ?? ''}>

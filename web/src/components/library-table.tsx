@@ -117,7 +117,15 @@ function LibraryRows({ receipts, selected, onToggle, ...actions }: LibraryProps)
     },
     { header: 'Date', cell: (r) => r.date ?? '—' },
     { header: 'Total', numeric: true, cell: totalOf },
-    { header: 'Category', cell: (r) => r.category },
+    {
+      header: 'Category',
+      cell: (r) => (
+        <>
+          {r.category}
+          {r.tags && r.tags.length > 0 && <span className="muted small"> · {r.tags.join(', ')}</span>}
+        </>
+      ),
+    },
     { header: 'Status', cell: (r) => <StatusTags receipt={r} /> },
     {
       header: 'Actions',

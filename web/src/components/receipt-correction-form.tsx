@@ -109,6 +109,22 @@ export function ReceiptCorrectionForm({
           <IssueNotes issues={byField.currency} />
         </div>
         <CategorySelect id="fix-category" value={draft.category} onChange={(category) => onChange({ ...draft, category })} />
+        <div className="form-field">
+          <label htmlFor="fix-tags">Tags</label>
+          <input
+            id="fix-tags"
+            name="tags"
+            placeholder="e.g. client A, travel"
+            aria-describedby="fix-tags-hint"
+            aria-invalid={Boolean(errors.tags)}
+            value={draft.tags}
+            onChange={(e) => onChange({ ...draft, tags: e.target.value })}
+          />
+          <p id="fix-tags-hint" className="muted small">
+            Separated by commas
+          </p>
+          {errors.tags && <p className="field-error">{errors.tags}</p>}
+        </div>
         {MONEY_FIELDS.map(([field, label]) => input(field, label, { inputMode: 'decimal' }))}
       </div>
       {check.issues.length > 0 && (

@@ -42,6 +42,7 @@ export function ReceiptDetailsView({ receipt, locator, checks }: { receipt: Rece
             {receipt.time && field('time', 'Time', receipt.time)}
             {receipt.paymentMethod && field('paymentMethod', 'Payment method', receipt.paymentMethod)}
             <DetailField label="Category">{receipt.category}</DetailField>
+            {receipt.tags && receipt.tags.length > 0 && <DetailField label="Tags">{receipt.tags.join(', ')}</DetailField>}
             {receipt.receiptNumber && field('receiptNumber', 'Receipt number', receipt.receiptNumber)}
             {receipt.tin && field('tin', 'TIN', receipt.tin)}
           </dl>

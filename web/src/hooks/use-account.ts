@@ -1,13 +1,20 @@
-import { FREE_DAILY_LIMIT, type QuotaView, type SubscriptionView, type UserProfile } from '@receipts/common';
+import { CATEGORIES, FREE_DAILY_LIMIT, type QuotaView, type SubscriptionView, type UserProfile } from '@receipts/common';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { accountKeys } from '../lib/account-api.js';
+import { accountKeys, type CategoryList } from '../lib/account-api.js';
 import { signOut } from '../lib/auth-api.js';
 
 /** The signed-in user, or null for an anonymous visitor (a failed profile call means anonymous). */
 export function useProfile() {
   const query = useQuery<UserProfile | null>({ queryKey: accountKeys.profile, meta: { silent: true } });
   return { profile: query.data ?? null, loading: query.isPending, signedIn: Boolean(query.data) };
+}
+
+/** The categories a receipt can be filed under: the built-in six, and a signed-in user's own after them. */
+export function useCategoryNames(): string[] {
+  const { signedIn } = useProfile();
+  const query = useQuery<CategoryList>({ queryKey: accountKeys.categories, enabled: signedIn, meta: { silent: true } });
+  return query.data?.categories.map((c) => c.name) ?? [...CATEGORIES];
 }
 
 /** Until the quota loads, the anonymous default applies: 0 used of 5 (spec §7). */

@@ -1,4 +1,4 @@
-import type { ChangeEmailInput, ChangePasswordInput, DatevSettings, MerchantRuleView, UserProfile } from '@receipts/common';
+import type { CategoryView, ChangeEmailInput, ChangePasswordInput, DatevSettings, MerchantRuleView, UserProfile } from '@receipts/common';
 import { apiFetch, ApiError, apiJson } from './api.js';
 
 /** Reads of the visitor's account; each key is the url the shared query function reads (spec §7). */
@@ -10,9 +10,18 @@ export const accountKeys = {
   rules: ['/api/user/rules'] as const,
   /** `{ settings, saved }`: the DATEV export's numbers and accounts (the SKR03 defaults until saved). */
   datevSettings: ['/api/user/datev-settings'] as const,
+  /** `{ categories: CategoryView[] }`: the built-in six and the user's own. */
+  categories: ['/api/user/categories'] as const,
 };
 
 export type RuleList = { rules: MerchantRuleView[] };
+export type CategoryList = { categories: CategoryView[] };
+
+const categoryUrl = (name: string) => `/api/user/categories/${encodeURIComponent(name)}`;
+export const addCategory = (name: string, datevAccount: string | null) => apiJson<CategoryView>('/api/user/categories', { method: 'POST', json: { name, datevAccount } });
+export const updateCategory = (name: string, change: { name?: string; datevAccount?: string | null }) =>
+  apiJson<CategoryView>(categoryUrl(name), { method: 'PATCH', json: change });
+export const deleteCategory = (name: string) => apiJson<null>(categoryUrl(name), { method: 'DELETE' });
 export type DatevSettingsView = { settings: DatevSettings; saved: boolean };
 
 export const updateRule = (id: string, value: string) => apiJson<MerchantRuleView>(`/api/user/rules/${id}`, { method: 'PATCH', json: { value } });

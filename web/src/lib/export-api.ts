@@ -7,12 +7,13 @@ export type { ExportFormat, ExportPreset };
 export const NO_COMPLETED_RECEIPTS = EXPORT_ERRORS.nothing;
 export const EXPORT_FAILED = 'Export failed. Please try again.';
 
-/** The library filters an export of "all" receipts keeps to (a date range, a search, a category, a currency). */
+/** The library filters an export of "all" receipts keeps to (a date range, a search, a category, a tag, a currency). */
 export interface ExportFilter {
   q?: string;
   from?: string;
   to?: string;
   category?: string;
+  tag?: string;
   currency?: string;
 }
 

@@ -69,6 +69,19 @@ describe('the correction draft', () => {
     expect(typos.record.items[2]!.amount).toBe(-1.5);
   });
 
+  it.each([
+    ['client A, travel , Client a', ['client A', 'travel'], undefined],
+    [' , ', [], undefined],
+    ['x'.repeat(31), [], 'A tag is at most 30 characters.'],
+    [Array.from({ length: 11 }, (_, i) => `t${i}`).join(','), [], 'At most 10 tags on a receipt.'],
+  ])('reads the tags typed as %j', (typed, tags, error) => {
+    const draft = { ...draftOf({ ...base, tags: ['old'] }, fieldLines), tags: typed };
+    expect(draftOf({ ...base, tags: ['old', 'new'] }, fieldLines).tags).toBe('old, new');
+    const { record, errors } = checkDraft(draft, base, NOW);
+    expect(errors.tags).toBe(error);
+    if (!error) expect(patchOf(draft, record).tags).toEqual(tags);
+  });
+
   it('moves an item only within the list', () => {
     const items = draftOf(base, fieldLines).items;
     expect(moveItem(items, 0, -1).map((i) => i.description)).toEqual(['NAILS', 'HINGES']);

@@ -8,7 +8,9 @@ import {
   doubtsAfterEdit,
   receiptChanges,
   receiptIssues,
-  type Category,
+  TAG_MAX,
+  TAGS_PER_RECEIPT_MAX,
+  uniqueTags,
   type LineItem,
   type ReceiptPatch,
   type ReceiptRecord,
@@ -44,7 +46,9 @@ export interface DraftItem {
 /** The correction form's state: every field as typed, the items, and where each was read. */
 export interface ReceiptDraft {
   values: Record<SourcedField | 'currency', string>;
-  category: Category;
+  category: string;
+  /** The tags as typed, separated by commas. */
+  tags: string;
   items: DraftItem[];
   sources: Partial<Record<SourcedField, number>>;
 }
@@ -86,6 +90,7 @@ export function draftOf(receipt: ReceiptView, fieldLines: FieldLines): ReceiptDr
   return {
     values,
     category: receipt.category,
+    tags: (receipt.tags ?? []).join(', '),
     items: receipt.items.map((item, i) => ({
       key: newKey(),
       description: item.description,
@@ -147,6 +152,10 @@ export function checkDraft(draft: ReceiptDraft, base: ReceiptView, now = new Dat
   if (!/^[A-Z]{3}$/.test(currency)) errors.currency = 'The currency is a three-letter code, such as USD or EUR.';
   record.currency = currency === 'USD' || errors.currency ? undefined : currency;
   record.category = draft.category;
+  const tags = uniqueTags(draft.tags.split(',').map((tag) => tag.trim()).filter(Boolean));
+  if (tags.some((tag) => tag.length > TAG_MAX)) errors.tags = `A tag is at most ${TAG_MAX} characters.`;
+  else if (tags.length > TAGS_PER_RECEIPT_MAX) errors.tags = `At most ${TAGS_PER_RECEIPT_MAX} tags on a receipt.`;
+  record.tags = tags.length > 0 ? tags : undefined;
   record.items = draft.items.map((item, i): LineItem => {
     const qty = numberOf(item.qty);
     if (qty !== null && Number.isNaN(qty)) errors[`items.${i}.qty`] = 'The quantity must be a number.';
@@ -178,6 +187,7 @@ export function patchOf(draft: ReceiptDraft, record: ReceiptRecord): ReceiptPatc
     total: nullable(record.total),
     paymentMethod: nullable(record.paymentMethod),
     category: record.category,
+    tags: record.tags ?? [],
     receiptNumber: nullable(record.receiptNumber),
     tin: nullable(record.tin),
     items: record.items,

@@ -29,6 +29,7 @@ export interface LibraryQuery {
   from?: string;
   to?: string;
   category?: string;
+  tag?: string;
   /** Three-letter code: an import file books in one currency. */
   currency?: string;
   valid?: 'true' | 'false';

@@ -1,7 +1,7 @@
 import type { LibraryQuery } from './receipts-api.js';
 
 /** The library filters the spending charts follow (GET /api/receipts/spending takes the same ones). */
-export type SpendingFilter = Partial<Pick<LibraryQuery, 'q' | 'from' | 'to' | 'category' | 'currency' | 'valid'>>;
+export type SpendingFilter = Partial<Pick<LibraryQuery, 'q' | 'from' | 'to' | 'category' | 'tag' | 'currency' | 'valid'>>;
 
 /** The spending read for a filter: its url is its key, read by the shared query function (spec §7). */
 export function spendingUrl(filter: SpendingFilter): string {

@@ -5,6 +5,7 @@ import { DeleteSection } from '../components/account/delete-section.js';
 import { EmailSection } from '../components/account/email-section.js';
 import { PasswordSection } from '../components/account/password-section.js';
 import { RulesSection } from '../components/account/rules-section.js';
+import { CategoriesSection } from '../components/account/categories-section.js';
 import { useProfile } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import '../styles/account.css';
@@ -41,6 +42,7 @@ export default function AccountPage() {
       <div className="account-sections">
         <EmailSection email={profile.email} />
         <PasswordSection />
+        <CategoriesSection />
         <RulesSection />
         <DatevSection />
         <DataSection />

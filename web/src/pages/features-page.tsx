@@ -22,7 +22,10 @@ const SECTIONS = [
     items: [
       ['Validation', 'Totals are checked against subtotal + tax + tip − discount; odd tax rates, impossible dates and missing fields are flagged.'],
       ['Corrections', 'Fix any field in the receipt details; the checks run again on what you typed.'],
-      ['Categories', `Receipts are sorted into ${CATEGORIES.join(', ')}.`],
+      [
+        'Categories and tags',
+        `Receipts are sorted into ${CATEGORIES.join(', ')}; signed in, add categories of your own (each with its DATEV account) and tags, filter by them, and find them in every export. A merchant you file or tag once is filed and tagged so from then on.`,
+      ],
       ['Currencies', `${SUPPORTED_CURRENCY_COUNT} ISO 4217 currencies recognised from codes, symbols and place names.`],
       [
         'Measured accuracy',

@@ -90,8 +90,8 @@ export function ReceiptsPage() {
         )}
         <ExportControls
           ids={selected.size > 0 ? [...selected] : undefined}
-          filter={{ q: query.q, from: query.from, to: query.to, category: query.category, currency: query.currency }}
-          label={selected.size > 0 ? 'Export selected' : query.q || query.from || query.to || query.category || query.currency ? 'Export matching' : 'Export all'}
+          filter={{ q: query.q, from: query.from, to: query.to, category: query.category, tag: query.tag, currency: query.currency }}
+          label={selected.size > 0 ? 'Export selected' : query.q || query.from || query.to || query.category || query.tag || query.currency ? 'Export matching' : 'Export all'}
         />
       </div>
 
@@ -120,7 +120,7 @@ export function ReceiptsPage() {
       <Pager page={query.page} pages={pages} onPage={(page) => setQuery((q) => ({ ...q, page }))} />
 
       {/* Below the list: the charts arrive last and are the tallest, so they move nothing above them. */}
-      <SpendingPanel filter={{ q: query.q, from: query.from, to: query.to, category: query.category, currency: query.currency, valid: query.valid }} />
+      <SpendingPanel filter={{ q: query.q, from: query.from, to: query.to, category: query.category, tag: query.tag, currency: query.currency, valid: query.valid }} />
 
       {open && (
         <ReceiptDetailsModal

@@ -7,7 +7,9 @@ import { toast } from '../../lib/toast.js';
 import { DataTable, type TableColumn } from '../data-table.js';
 import { CategoryOptions } from '../category-select.js';
 
-/** One rule's value, edited in place: a name for a merchant rule, a category for a category rule. */
+const RULE_KINDS = { merchant: ['Merchant name', 'Name for'], category: ['Category', 'Category for'], tags: ['Tags', 'Tags for'] } as const;
+
+/** One rule's value, edited in place: a name for a merchant rule, a category for a category rule, tags (comma-separated) for a tags rule. */
 function RuleValue({ rule }: { rule: MerchantRuleView }) {
   const client = useQueryClient();
   const [value, setValue] = useState(rule.value);
@@ -20,7 +22,7 @@ function RuleValue({ rule }: { rule: MerchantRuleView }) {
     },
     onError: (err) => toast({ title: 'Could not save the rule', description: messageOf(err, 'Please try again.'), variant: 'destructive' }),
   });
-  const label = rule.kind === 'merchant' ? `Name for ${rule.match}` : `Category for ${rule.match}`;
+  const label = `${RULE_KINDS[rule.kind][1]} ${rule.match}`;
   return (
     <form
       className="field-inline"
@@ -29,12 +31,12 @@ function RuleValue({ rule }: { rule: MerchantRuleView }) {
         save.mutate();
       }}
     >
-      {rule.kind === 'merchant' ? (
-        <input aria-label={label} value={value} maxLength={200} onChange={(e) => setValue(e.target.value)} />
-      ) : (
+      {rule.kind === 'category' ? (
         <select aria-label={label} value={value} onChange={(e) => setValue(e.target.value)}>
-          <CategoryOptions />
+          <CategoryOptions current={rule.value} />
         </select>
+      ) : (
+        <input aria-label={label} value={value} maxLength={200} onChange={(e) => setValue(e.target.value)} />
       )}
       <button type="submit" className="btn btn-outline btn-sm" disabled={save.isPending || value.trim() === '' || value === rule.value}>
         Save
@@ -56,7 +58,7 @@ export function RulesSection() {
     onError: (err) => toast({ title: 'Could not delete the rule', description: messageOf(err, 'Please try again.'), variant: 'destructive' }),
   });
   const columns: ReadonlyArray<TableColumn<MerchantRuleView>> = [
-    { header: 'Rule', cell: (r) => (r.kind === 'merchant' ? 'Merchant name' : 'Category') },
+    { header: 'Rule', cell: (r) => RULE_KINDS[r.kind][0] },
     { header: 'When the merchant reads', rowHeader: true, cell: (r) => r.match },
     { header: 'Use', cell: (r) => <RuleValue key={`${r.id}:${r.value}`} rule={r} /> },
     {
@@ -74,8 +76,8 @@ export function RulesSection() {
     <section className="card account-section account-wide" aria-labelledby="rules-title">
       <h2 id="rules-title">Rules learned from your corrections</h2>
       <p className="muted">
-        When you correct a merchant's name or category, your next receipts from that merchant get the same name and category. Change or delete a rule
-        here; merchants without a rule are categorised by their name and items.
+        When you correct a merchant's name, category or tags, your next receipts from that merchant get the same. Change or delete a rule here;
+        merchants without a rule are categorised by their name and items.
       </p>
       {rules.isError ? (
         <p className="error-text" role="alert">

@@ -1,0 +1,95 @@
+import {
+  CATEGORIES,
+  categoryNameTaken,
+  CUSTOM_CATEGORIES_MAX,
+  DEFAULT_DATEV_SETTINGS,
+  findCategory,
+  isBuiltInCategory,
+  type CategoryView,
+} from '@receipts/common';
+import type { CategoryRepository, UserCategoryRow, UserRepository } from '@receipts/infra';
+import { HttpError, notFound } from '../http-error.js';
+
+/**
+ * A user's categories: the spec's six (built in, the extraction's) and their own, each with how
+ * many receipts it holds; their own with the DATEV expense account it is booked to.
+ */
+export class CategoryService {
+  constructor(
+    private readonly categories: CategoryRepository,
+    private readonly users: UserRepository,
+  ) {}
+
+  async list(userId: string): Promise<CategoryView[]> {
+    const [own, counts] = await Promise.all([this.categories.list(userId), this.categories.counts(userId)]);
+    return [
+      ...CATEGORIES.map((name) => ({ name, builtIn: true, datevAccount: null, receipts: counts.get(name) ?? 0 })),
+      ...own.map((row) => ({ name: row.name, builtIn: false, datevAccount: row.datevAccount, receipts: counts.get(row.name) ?? 0 })),
+    ];
+  }
+
+  /** The names a receipt of this owner may be filed under: the six, and for a signed-in user their own. */
+  async names(userId: string | null): Promise<string[]> {
+    if (!userId) return [...CATEGORIES];
+    return [...CATEGORIES, ...(await this.categories.list(userId)).map((r) => r.name)];
+  }
+
+  /** `name` as the owner's category is spelled, or a 400 naming the choices. */
+  async resolve(userId: string | null, name: string): Promise<string> {
+    const names = await this.names(userId);
+    const found = findCategory(name, names.slice(CATEGORIES.length));
+    if (!found) throw new HttpError(400, 'VALIDATION_FAILED', `A category is one of ${names.join(', ')}.`);
+    return found;
+  }
+
+  async add(userId: string, name: string, datevAccount: string | null): Promise<CategoryView> {
+    const own = await this.categories.list(userId);
+    const taken = categoryNameTaken(name, own.map((r) => r.name));
+    if (taken) throw new HttpError(409, 'CONFLICT', taken);
+    if (own.length >= CUSTOM_CATEGORIES_MAX) throw new HttpError(400, 'VALIDATION_FAILED', `You can have at most ${CUSTOM_CATEGORIES_MAX} categories of your own.`);
+    if (datevAccount) await this.checkAccount(userId, datevAccount);
+    const row = await this.categories.add(userId, name, datevAccount);
+    // Another request made the same name in between.
+    if (!row) throw new HttpError(409, 'CONFLICT', `There is a category named ${name} already.`);
+    return this.view(row, 0);
+  }
+
+  async update(userId: string, name: string, change: { name?: string; datevAccount?: string | null }): Promise<CategoryView> {
+    const own = await this.ownNamed(userId, name);
+    if (change.name !== undefined && change.name.toLowerCase() !== own.name.toLowerCase()) {
+      const taken = categoryNameTaken(change.name, (await this.categories.list(userId)).map((r) => r.name));
+      if (taken) throw new HttpError(409, 'CONFLICT', taken);
+    }
+    if (change.datevAccount) await this.checkAccount(userId, change.datevAccount);
+    const row = await this.categories.update(userId, own.name, change);
+    if (!row) throw notFound('Category not found');
+    return this.view(row, (await this.categories.counts(userId)).get(row.name) ?? 0);
+  }
+
+  /** Deletes one of the user's own; its receipts go to `other`. */
+  async remove(userId: string, name: string): Promise<void> {
+    const own = await this.ownNamed(userId, name);
+    if (!(await this.categories.delete(userId, own.name))) throw notFound('Category not found');
+  }
+
+  /** The user's own category of that name (whatever its case); a built-in one cannot be changed. */
+  private async ownNamed(userId: string, name: string): Promise<UserCategoryRow> {
+    const own = await this.categories.list(userId);
+    const row = own.find((r) => r.name.toLowerCase() === name.trim().toLowerCase());
+    if (row) return row;
+    if (isBuiltInCategory(name.trim())) throw new HttpError(400, 'VALIDATION_FAILED', 'The built-in categories cannot be renamed or deleted.');
+    throw notFound('Category not found');
+  }
+
+  /** An account has as many digits as the user's DATEV settings' Sachkontenlänge, as their other accounts. */
+  private async checkAccount(userId: string, account: string): Promise<void> {
+    const { accountLength } = (await this.users.datevSettings(userId)) ?? DEFAULT_DATEV_SETTINGS;
+    if (account.length !== accountLength) {
+      throw new HttpError(400, 'VALIDATION_FAILED', `Every account must have ${accountLength} digits (the Sachkontenlänge)`);
+    }
+  }
+
+  private view(row: UserCategoryRow, receipts: number): CategoryView {
+    return { name: row.name, builtIn: false, datevAccount: row.datevAccount, receipts };
+  }
+}
