@@ -8,7 +8,6 @@ const COMPARISON: readonly Row[] = [
   ['Receipts', `${FREE_DAILY_LIMIT} per day`, '100 to 10,000 per month'],
   ['Excel, CSV, QuickBooks and Xero export', 'Yes', 'Yes'],
   ['E-mail notifications', 'No', 'Yes'],
-  ['Priority support', 'No', 'Enterprise'],
 ];
 
 const COLUMNS: ReadonlyArray<TableColumn<Row>> = [
