@@ -233,6 +233,25 @@ describe('reviewing and exporting in a real browser', () => {
     expect(String(issue!.issues)).toContain(OUT_OF_RANGE);
   });
 
+  it('the same file again is not read nor counted: its row says when it came, and Skip drops it', async () => {
+    await page.goto(`${deployment.baseUrl}/`);
+    const used = () => page.evaluate(async () => ((await (await fetch('/api/user/quota', { headers: { 'X-Requested-With': 'XMLHttpRequest' } })).json()) as { used: number }).used);
+    const before = await used();
+    const copy = path.join(dir, 'fresh-again.jpg');
+    await writeFile(copy, await readFile(file(FRESH)));
+    await page.getByTestId('file-input').setInputFiles(copy);
+    const again = row('fresh-again.jpg');
+    await again.locator('[data-testid="upload-status"]', { hasText: 'Uploaded before' }).waitFor();
+    await again.getByText(`You uploaded this file before, as ${FRESH} on `).waitFor();
+    await again.getByRole('button', { name: 'Upload fresh-again.jpg again' }).waitFor();
+    await page.screenshot({ path: screenshotPath('upload-duplicate') });
+    expect(await used()).toBe(before);
+    await again.getByRole('button', { name: 'Skip fresh-again.jpg' }).click();
+    await again.waitFor({ state: 'detached' });
+    const uploads = await page.evaluate(async () => (await (await fetch('/api/uploads', { headers: { 'X-Requested-With': 'XMLHttpRequest' } })).json()) as Array<{ filename: string }>);
+    expect(uploads.map((u) => u.filename).sort()).toEqual([FRESH, OLD].sort());
+  });
+
   it('a refused export shows the server’s reason, not "Export failed"', async () => {
     await page.goto(`${deployment.baseUrl}/receipts`);
     await page.getByRole('heading', { name: 'My Receipts' }).waitFor();

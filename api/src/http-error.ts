@@ -9,6 +9,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
+    /** What the caller needs besides the message to act on it (a duplicate's earlier upload). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -34,7 +36,7 @@ export function parseId(id: string): string {
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (err instanceof HttpError) {
-      res.status(err.status).json({ error: err.code, message: err.message });
+      res.status(err.status).json({ ...err.details, error: err.code, message: err.message });
       return;
     }
     if (isServiceUnavailable(err)) {

@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'EMAIL_NOT_VERIFIED',
   'QUOTA_EXCEEDED',
+  /** The same file is among the owner's uploads already; nothing was written or charged (POST /api/ocr with ifDuplicate=ask). */
+  'DUPLICATE_FILE',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL',

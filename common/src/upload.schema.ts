@@ -41,4 +41,18 @@ export const uploadFieldsSchema = z.object({
     .regex(/^[A-Za-z]{3}$/, 'currencyCode must be a three-letter ISO 4217 code')
     .transform((c) => c.toUpperCase())
     .optional(),
+  /**
+   * Not in the spec: `ask` refuses a file the owner uploaded before (409 DUPLICATE_FILE, naming
+   * it) before anything is read or charged, for the page to ask; `upload` (the default, as the
+   * spec's clients send nothing) reads it again and flags it a possible duplicate.
+   */
+  ifDuplicate: z.enum(['ask', 'upload'], { message: 'ifDuplicate is ask or upload' }).default('upload'),
 });
+
+/** The 409 DUPLICATE_FILE answer: the error, and the upload of the same file the owner has. */
+export const duplicateFileErrorSchema = z.object({
+  error: z.literal('DUPLICATE_FILE'),
+  message: z.string(),
+  duplicateOf: z.object({ uploadId: z.string(), filename: z.string(), uploadedAt: z.string() }),
+});
+export type DuplicateFileError = z.infer<typeof duplicateFileErrorSchema>;

@@ -10,6 +10,8 @@ export const USER_MESSAGES = {
   unsupportedFile: `This file is not a ${fileTypeList(ACCEPTED_MIME_TYPES)} file.`,
   fileTooLarge: 'The file is larger than the 10MB limit.',
   fileEmpty: 'The file is empty.',
+  /** POST /api/ocr with ifDuplicate=ask, when the owner uploaded the very same file before: nothing was read or charged. */
+  duplicateFile: (filename: string, day: string) => `You uploaded this file before, as ${filename} on ${day}. It was not read again and used none of your quota.`,
   /** An accepted upload whose file could not be written to storage. */
   originalNotStored: 'The file could not be stored. Please upload it again.',
   documentAiNotConfigured: 'Document AI is not configured on this server.',

@@ -255,6 +255,17 @@ export class UploadRepository {
     }
   }
 
+  /** The owner's earliest live upload of the very same bytes (the one a new upload of them would be flagged a duplicate of), or null. */
+  async sameFile(owner: QuotaOwner, sha256: string): Promise<Pick<UploadRow, 'id' | 'filename' | 'createdAt'> | null> {
+    const [row] = await this.db
+      .select({ id: uploads.id, filename: uploads.filename, createdAt: uploads.createdAt })
+      .from(uploads)
+      .where(and(ownedBy(owner), eq(uploads.sha256, sha256), inArray(uploads.status, LIVE)))
+      .orderBy(asc(uploads.createdAt), asc(uploads.id))
+      .limit(1);
+    return row ?? null;
+  }
+
   /**
    * The upload's insert as a prepared statement, one per kind of owner and number of quota
    * subjects, built once: building it anew (a CTE-laden insert returning every column) was the

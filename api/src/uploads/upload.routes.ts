@@ -41,8 +41,8 @@ export function uploadRoutes(service: UploadService, waiters: UploadWaiters, wai
     if (!req.file) throw new HttpError(400, 'FILE_MISSING', 'No file was sent. Attach it in the form field "file".');
     // busboy refuses a raw control character in the name, but an encoded one (`filename*=UTF-8''a%00b`) decodes to it.
     if (hasControlCharacter(req.file.originalname)) throw new HttpError(400, 'BAD_REQUEST', 'The file name contains characters that are not allowed.');
-    const fields = parseBody(uploadFieldsSchema, { currencyCode: req.body?.currencyCode || undefined }, 'BAD_REQUEST');
-    const upload = await service.create(req.owner, req.file as IncomingFile, fields.currencyCode, { requestId: req.id });
+    const fields = parseBody(uploadFieldsSchema, { currencyCode: req.body?.currencyCode || undefined, ifDuplicate: req.body?.ifDuplicate || undefined }, 'BAD_REQUEST');
+    const upload = await service.create(req.owner, req.file as IncomingFile, fields.currencyCode, { requestId: req.id, ifDuplicate: fields.ifDuplicate });
     if (req.query.wait !== '1') {
       const accepted: UploadAccepted = { id: upload.id, status: 'queued', lane: upload.lane };
       res.status(202).json(accepted);

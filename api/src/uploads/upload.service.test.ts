@@ -102,6 +102,39 @@ describe('upload service', () => {
     expect(await service.list(owner)).toHaveLength(5);
   });
 
+  it('asked to, refuses a file the owner uploaded before, naming it, before a unit is taken or a byte stored', async () => {
+    const owner = visitor();
+    const file = png();
+    const first = await service.create(owner, file, undefined, { ifDuplicate: 'ask' });
+    await service.stored(first.id);
+    const before = await storedFiles();
+    const refused = await service.create(owner, { ...file, originalname: 'again.png' }, undefined, { ifDuplicate: 'ask' }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(HttpError);
+    expect(refused).toMatchObject({
+      status: 409,
+      code: 'DUPLICATE_FILE',
+      message: USER_MESSAGES.duplicateFile('receipt.png', first.createdAt.toISOString().slice(0, 10)),
+      details: { duplicateOf: { uploadId: first.id, filename: 'receipt.png', uploadedAt: first.createdAt.toISOString() } },
+    });
+    expect(await used(owner)).toBe(1);
+    expect(await storedFiles()).toBe(before);
+    expect(await service.list(owner)).toHaveLength(1);
+
+    // Another owner's copy, another file, or one sent without asking are taken; the last is flagged.
+    expect((await service.create(visitor(), file, undefined, { ifDuplicate: 'ask' })).duplicateOf).toBeNull();
+    expect((await service.create(owner, png(), undefined, { ifDuplicate: 'ask' })).duplicateOf).toBeNull();
+    const again = await service.create(owner, file);
+    expect(again).toMatchObject({ duplicateOf: first.id, duplicateReason: 'same-file' });
+    expect(await used(owner)).toBe(3);
+
+    // A copy whose upload failed is no copy: nothing came of it.
+    const other = visitor();
+    const failed = await service.create(other, file);
+    await stack.uploads.fail(failed.id, 'unreadable');
+    expect((await service.create(other, file, undefined, { ifDuplicate: 'ask' })).duplicateOf).toBeNull();
+    await service.drain();
+  });
+
   it('cancels a waiting upload once: the job leaves the queue and the unit comes back', async () => {
     const owner = visitor();
     const { id } = await service.create(owner, png());

@@ -77,7 +77,12 @@ export class UploadService {
    * returns its unit, and a job that could not be queued is left to the recovery sweep, which
    * queues any upload without a job. `stored` tells when that is done; `drain` waits for all.
    */
-  async create(owner: Owner, file: IncomingFile, currencyCode?: string, context: { requestId?: string } = {}): Promise<UploadRow> {
+  async create(
+    owner: Owner,
+    file: IncomingFile,
+    currencyCode?: string,
+    context: { requestId?: string; ifDuplicate?: 'ask' | 'upload' } = {},
+  ): Promise<UploadRow> {
     const { uploads, jobs, quota, log } = this.deps;
     if (file.buffer.length === 0) throw new HttpError(400, 'FILE_EMPTY', USER_MESSAGES.fileEmpty);
     const mimeType = sniffMimeType(file.buffer);
@@ -86,6 +91,18 @@ export class UploadService {
     }
     // Refuse before writing anything when the queue cannot take the job.
     if (!jobs.connected()) throw unavailable();
+    const sha256 = file.sha256 ?? createHash('sha256').update(file.buffer).digest('hex');
+    if (context.ifDuplicate === 'ask') {
+      // Known on arrival: asked before a unit is taken or a page read. (Two copies sent at once both
+      // pass; the insert then flags the later one, as without asking.)
+      const earlier = await uploads.sameFile(owner, sha256);
+      if (earlier) {
+        const uploadedAt = earlier.createdAt.toISOString();
+        throw new HttpError(409, 'DUPLICATE_FILE', USER_MESSAGES.duplicateFile(earlier.filename, uploadedAt.slice(0, 10)), {
+          duplicateOf: { uploadId: earlier.id, filename: earlier.filename, uploadedAt },
+        });
+      }
+    }
     const policy = await quota.policy(owner);
     const lane = laneFor(policy);
     const id = randomUUID();
@@ -96,7 +113,7 @@ export class UploadService {
         filename: file.originalname || 'unknown',
         mimeType,
         size: file.buffer.length,
-        sha256: file.sha256 ?? createHash('sha256').update(file.buffer).digest('hex'),
+        sha256,
         currencyCode: currencyCode ?? null,
         lane,
       },

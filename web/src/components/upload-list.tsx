@@ -19,6 +19,8 @@ function statusText(item: UploadItem): string {
       return 'Completed';
     case 'error':
       return 'Failed';
+    case 'duplicate':
+      return 'Uploaded before';
   }
 }
 
@@ -27,7 +29,19 @@ function statusText(item: UploadItem): string {
  * one dismissed, a completed one either hidden here (its receipt stays in the library and the
  * exports) or deleted with its receipt.
  */
-function RowActions({ item, onRemove, onDelete }: { item: UploadItem; onRemove: () => void; onDelete: () => void }) {
+function RowActions({ item, onRemove, onDelete, onUploadAgain }: { item: UploadItem; onRemove: () => void; onDelete: () => void; onUploadAgain: () => void }) {
+  if (item.status === 'duplicate') {
+    return (
+      <>
+        <button type="button" className="btn btn-outline btn-sm" aria-label={`Upload ${item.filename} again`} title="Reads it again: one more receipt, one more unit" onClick={onUploadAgain}>
+          Upload again
+        </button>
+        <button type="button" className="btn btn-ghost btn-sm" aria-label={`Skip ${item.filename}`} onClick={onRemove}>
+          Skip
+        </button>
+      </>
+    );
+  }
   if (item.status === 'completed') {
     return (
       <>
@@ -60,12 +74,14 @@ function UploadRow({
   onDelete,
   onDetails,
   onKeep,
+  onUploadAgain,
 }: {
   item: UploadItem;
   onRemove: () => void;
   onDelete: () => void;
   onDetails: () => void;
   onKeep: () => void;
+  onUploadAgain: () => void;
 }) {
   const r = item.receiptData;
   return (
@@ -78,25 +94,27 @@ function UploadRow({
           {statusText(item)}
         </span>
         <span className="upload-row-actions">
-          <RowActions item={item} onRemove={onRemove} onDelete={onDelete} />
+          <RowActions item={item} onRemove={onRemove} onDelete={onDelete} onUploadAgain={onUploadAgain} />
         </span>
       </div>
-      <div className="progress-line">
-        <div
-          className="progress"
-          role="progressbar"
-          aria-label={`${item.filename} progress`}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={item.progress}
-        >
-          <div className="progress-fill" style={{ width: `${item.progress}%` }} />
+      {item.status !== 'duplicate' && (
+        <div className="progress-line">
+          <div
+            className="progress"
+            role="progressbar"
+            aria-label={`${item.filename} progress`}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={item.progress}
+          >
+            <div className="progress-fill" style={{ width: `${item.progress}%` }} />
+          </div>
+          <span className="progress-value" data-testid="upload-progress">
+            {item.progress}%
+          </span>
         </div>
-        <span className="progress-value" data-testid="upload-progress">
-          {item.progress}%
-        </span>
-      </div>
-      {item.error && <p className="error-text">{item.error}</p>}
+      )}
+      {item.error && <p className={item.status === 'duplicate' ? 'muted' : 'error-text'}>{item.error}</p>}
       {item.status === 'completed' && r && (
         <div className="upload-result">
           <span>
@@ -127,7 +145,15 @@ function UploadRow({
   );
 }
 
-export function UploadList({ onRemove, onDelete }: { onRemove: (item: UploadItem) => void; onDelete: (item: UploadItem) => void }) {
+export function UploadList({
+  onRemove,
+  onDelete,
+  onUploadAgain,
+}: {
+  onRemove: (item: UploadItem) => void;
+  onDelete: (item: UploadItem) => void;
+  onUploadAgain: (item: UploadItem) => void;
+}) {
   const items = useUploadStore((s) => s.items);
   const patch = useUploadStore((s) => s.patch);
   const [detailsId, setDetailsId] = useState<string | null>(null);
@@ -152,6 +178,7 @@ export function UploadList({ onRemove, onDelete }: { onRemove: (item: UploadItem
             item={item}
             onRemove={() => onRemove(item)}
             onDelete={() => onDelete(item)}
+            onUploadAgain={() => onUploadAgain(item)}
             onDetails={() => setDetailsId(item.id)}
             onKeep={() =>
               void keepUpload(item.id).then(

@@ -88,7 +88,7 @@ export function UploaderCard({ currency, onCurrency }: { currency: string; onCur
   const { quota } = useQuota();
   const { subscription } = useSubscription(signedIn);
   const subscribed = Boolean(subscription?.isActive);
-  const { send, remove, discard } = useUploadActions(signedIn);
+  const { send, uploadAgain, remove, discard } = useUploadActions(signedIn);
   const choose = (files: File[], method: UploadMethod) => {
     send(files, currency, method);
     if (files.length > 0) showUploads();
@@ -121,7 +121,7 @@ export function UploaderCard({ currency, onCurrency }: { currency: string; onCur
           JPG, PNG, PDF, HEIC up to 10MB. Each file moves through the queue live; you can leave and come back.
         </p>
       </section>
-      <UploadList onRemove={(item) => void remove(item)} onDelete={confirmDelete} />
+      <UploadList onRemove={(item) => void remove(item)} onDelete={confirmDelete} onUploadAgain={uploadAgain} />
     </>
   );
 }

@@ -6,6 +6,7 @@ import { trackUpload } from '../lib/analytics.js';
 import type { UploadMethod } from '../lib/analytics-events.js';
 import { isReceiptsQuery } from '../lib/receipts-api.js';
 import { precheckFile, uploadErrorMessage } from '../lib/upload-rules.js';
+import { ApiError } from '../lib/api.js';
 import { cancelUpload, deleteUpload, sendUpload } from '../lib/uploads-api.js';
 import { useUploadStore, type UploadItem } from '../stores/upload-store.js';
 
@@ -19,6 +20,35 @@ async function cancelOnServer(id: string): Promise<void> {
 
 export function useUploadActions(signedIn: boolean) {
   const client = useQueryClient();
+
+  /** Sends the file of row `localId`; a file uploaded before comes back unread for the person to decide, unless they did. */
+  const transmit = useCallback(
+    (localId: string, file: File, currencyCode: string, ifDuplicate: 'ask' | 'upload') => {
+      const store = useUploadStore.getState;
+      sendUpload(file, currencyCode, ifDuplicate).then(
+        (accepted) => {
+          void client.invalidateQueries({ queryKey: accountKeys.quota });
+          if (removedWhileSending.delete(localId)) {
+            dismissedUploads.add(accepted.id);
+            void cancelOnServer(accepted.id);
+            return;
+          }
+          store().accept(localId, accepted.id);
+        },
+        (err: unknown) => {
+          removedWhileSending.delete(localId);
+          if (err instanceof ApiError && err.code === 'DUPLICATE_FILE') {
+            // Nothing was read or charged: the file stays here for "Upload again".
+            store().patch(localId, { status: 'duplicate', error: err.userMessage, currencyCode });
+            return;
+          }
+          store().patch(localId, { status: 'error', error: uploadErrorMessage(err, signedIn), file: undefined });
+          void client.invalidateQueries({ queryKey: accountKeys.quota });
+        },
+      );
+    },
+    [client, signedIn],
+  );
 
   const send = useCallback(
     (files: readonly File[], currencyCode: string, method: UploadMethod) => {
@@ -34,25 +64,20 @@ export function useUploadActions(signedIn: boolean) {
           continue;
         }
         store().add({ id: localId, filename: file.name, status: 'uploading', progress: 0, step: null, file, createdAt: Date.now() });
-        sendUpload(file, currencyCode).then(
-          (accepted) => {
-            void client.invalidateQueries({ queryKey: accountKeys.quota });
-            if (removedWhileSending.delete(localId)) {
-              dismissedUploads.add(accepted.id);
-              void cancelOnServer(accepted.id);
-              return;
-            }
-            store().accept(localId, accepted.id);
-          },
-          (err: unknown) => {
-            removedWhileSending.delete(localId);
-            store().patch(localId, { status: 'error', error: uploadErrorMessage(err, signedIn), file: undefined });
-            void client.invalidateQueries({ queryKey: accountKeys.quota });
-          },
-        );
+        transmit(localId, file, currencyCode, 'ask');
       }
     },
-    [client, signedIn],
+    [transmit],
+  );
+
+  /** Uploads a file the server said was uploaded before, as the person chose: read again and flagged a possible duplicate. */
+  const uploadAgain = useCallback(
+    (item: UploadItem) => {
+      if (item.status !== 'duplicate' || !item.file) return;
+      useUploadStore.getState().patch(item.id, { status: 'uploading', error: undefined });
+      transmit(item.id, item.file, item.currencyCode ?? 'USD', 'upload');
+    },
+    [transmit],
   );
 
   /**
@@ -81,5 +106,5 @@ export function useUploadActions(signedIn: boolean) {
     [client],
   );
 
-  return { send, remove, discard };
+  return { send, uploadAgain, remove, discard };
 }

@@ -7,11 +7,15 @@ const emptyJsonPost = { method: 'POST', headers: { 'Content-Type': 'application/
 export const listUploads = () => apiJson<UploadView[]>('/api/uploads');
 export const getUpload = (id: string) => apiJson<UploadView>(`/api/uploads/${id}`);
 
-/** Sends one file for extraction (spec §7 POST /api/ocr, multipart: file, currencyCode). */
-export function sendUpload(file: File, currencyCode: string): Promise<UploadAccepted> {
+/**
+ * Sends one file for extraction (spec §7 POST /api/ocr, multipart: file, currencyCode); `ask`
+ * has a file uploaded before come back unread (409 DUPLICATE_FILE) for the person to decide.
+ */
+export function sendUpload(file: File, currencyCode: string, ifDuplicate: 'ask' | 'upload'): Promise<UploadAccepted> {
   const form = new FormData();
   form.append('file', file);
   form.append('currencyCode', currencyCode);
+  form.append('ifDuplicate', ifDuplicate);
   return apiJson<UploadAccepted>('/api/ocr', { method: 'POST', body: form });
 }
 

@@ -1,8 +1,11 @@
 import type { DuplicateOf, ReceiptView, UploadView } from '@receipts/common';
 import { create } from 'zustand';
 
-/** Spec §3 upload item, with the server's queue state shown as its own status. */
-export type UploadItemStatus = 'uploading' | 'queued' | 'processing' | 'completed' | 'error';
+/**
+ * Spec §3 upload item, with the server's queue state shown as its own status; `duplicate`: a file
+ * the owner uploaded before, sent back unread for them to upload again or skip.
+ */
+export type UploadItemStatus = 'uploading' | 'queued' | 'processing' | 'completed' | 'error' | 'duplicate';
 
 export interface UploadItem {
   /** The server's upload id, or a local id (`local-…`) while the file is being sent. */
@@ -13,6 +16,8 @@ export interface UploadItem {
   /** The worker's current step (common/src/progress.ts), while processing. */
   step: string | null;
   file?: File;
+  /** The currency the file was sent with, to send it again with (a duplicate uploaded anyway). */
+  currencyCode?: string;
   error?: string;
   receiptData?: ReceiptView;
   /** The earlier upload this one probably repeats. */
@@ -39,7 +44,7 @@ export function itemFromView(u: UploadView): UploadItem | null {
   };
 }
 
-const ORDER: Record<UploadItemStatus, number> = { uploading: 0, queued: 1, processing: 2, completed: 3, error: 3 };
+const ORDER: Record<UploadItemStatus, number> = { uploading: 0, duplicate: 0, queued: 1, processing: 2, completed: 3, error: 3 };
 
 /** Whether `a` is further along than `b`: a later status, or the same with more progress. */
 const isFurther = (a: Pick<UploadItem, 'status' | 'progress'>, b: Pick<UploadItem, 'status' | 'progress'>) =>
