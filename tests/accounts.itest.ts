@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES, USER_MESSAGES, type QuotaView, type UploadView, type UserProfile } from '@receipts/common';
+import { AUTH_MESSAGES, USER_MESSAGES, type QueuePlaces, type QuotaView, type UploadView, type UserProfile } from '@receipts/common';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activateSubscription, signUp } from './support/accounts.js';
@@ -55,6 +55,13 @@ describe('accounts and quotas', () => {
     expect(refused).toHaveLength(15);
     expect(refused[0]!.body).toEqual({ error: 'QUOTA_EXCEEDED', message: 'Daily limit of 5 receipts exceeded. Sign up for more!' });
     expect((await v.json<QuotaView>('/api/user/quota')).body).toMatchObject({ used: 5, limit: 5, percentage: 100, canProcess: false });
+    // Those still waiting have their place in the queue; nobody else's are listed.
+    const places = await v.json<QueuePlaces>('/api/uploads/queue');
+    expect(places.status).toBe(200);
+    for (const place of places.body.uploads) {
+      expect(accepted.map((a) => a.body.id)).toContain(place.id);
+      expect(place.ahead).toBeGreaterThanOrEqual(0);
+    }
 
     await cancelAll(v, accepted.map((a) => a.body.id as string));
     expect((await v.json<QuotaView>('/api/user/quota')).body).toMatchObject({ used: 0, canProcess: true });

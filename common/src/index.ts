@@ -2,6 +2,7 @@ export * from './api-error.schema.js';
 export * from './file-type.js';
 export * from './lane.js';
 export * from './processing-times.rules.js';
+export * from './queue-place.rules.js';
 export * from './progress.js';
 export * from './queue.js';
 export * from './receipt.schema.js';

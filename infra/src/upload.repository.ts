@@ -332,6 +332,32 @@ export class UploadRepository {
     return rows;
   }
 
+  /**
+   * The owner's waiting uploads, each with how many waiting uploads are taken before it: the
+   * express lane's before the standard lane's, then by arrival (the queue's order; lane aging may
+   * move a long-waiting standard upload up, so it is an upper bound).
+   */
+  async queuePlaces(owner: QuotaOwner): Promise<Array<{ id: string; ahead: number }>> {
+    // Written out: inside a subquery the ORM names columns without their table.
+    const ahead = sql<number>`(SELECT count(*) FROM uploads AS q WHERE q.status = 'queued' AND (
+        (q.lane = 'express' AND uploads.lane = 'standard')
+        OR (q.lane = uploads.lane AND (q.created_at, q.id) < (uploads.created_at, uploads.id))))`.mapWith(Number);
+    return this.db
+      .select({ id: uploads.id, ahead })
+      .from(uploads)
+      .where(and(ownedBy(owner), eq(uploads.status, 'queued')))
+      .orderBy(asc(uploads.createdAt));
+  }
+
+  /** How many uploads were finished (read or failed) in the last `ms`: the rate a wait is estimated from. */
+  async finishedWithin(ms: number): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(uploads)
+      .where(and(inArray(uploads.status, ['completed', 'failed']), gte(uploads.finishedAt, sql`now() - make_interval(secs => ${ms / 1000})`)));
+    return Number(row?.n ?? 0);
+  }
+
   /** A worker takes a queued upload (or one a crashed worker left processing); null when it ended or is gone. */
   async claim(id: string): Promise<UploadRow | null> {
     const [claimed] = await move(this.db, 'claim', eq(uploads.id, id), {

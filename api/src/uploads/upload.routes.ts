@@ -65,6 +65,11 @@ export function uploadRoutes(service: UploadService, waiters: UploadWaiters, wai
     res.json(await service.processingTimes());
   });
 
+  /** Where the caller's waiting uploads are in the queue: { uploads: [{ id, ahead, waitMs }] }. */
+  router.get('/uploads/queue', async (req, res) => {
+    res.json(await service.queuePlaces(req.owner));
+  });
+
   router.get('/uploads/:id', async (req, res) => {
     res.json(await service.get(req.owner, parseId(req.params.id)));
   });

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { LANE_PRIORITY, RECEIPT_JOB, RECEIPT_QUEUE, USER_MESSAGES } from '@receipts/common';
 import { createReceiptQueue, createRedis, LocalFileStore, onCancelRequests, ownerRoom, QuotaAnnouncer, ReceiptJobs, type QuotaService } from '@receipts/infra';
 import { Worker } from 'bullmq';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSubscriber } from '../../../tests/support/accounts.js';
 import { anonymousOwner as visitor, extracted, openUploadStack, pngFile as png, type UploadStack } from '../../../tests/support/upload-stack.js';
 import { HttpError } from '../http-error.js';
 import type { Owner } from '../session.js';
@@ -133,6 +135,47 @@ describe('upload service', () => {
     await stack.uploads.fail(failed.id, 'unreadable');
     expect((await service.create(other, file, undefined, { ifDuplicate: 'ask' })).duplicateOf).toBeNull();
     await service.drain();
+  });
+
+  it('says where each waiting upload is in the queue, express before standard, and when it should be read', async () => {
+    // Uploads other tests left waiting are in the queue too: counted first.
+    const waiting = async (lane: string) =>
+      Number(((await stack.database.db.execute(sql`SELECT count(*) AS n FROM uploads WHERE status = 'queued' AND lane = ${lane}`)) as unknown as { rows: Array<{ n: string }> }).rows[0]!.n);
+    const [express, standard] = [await waiting('express'), await waiting('standard')];
+    const owner = visitor();
+    const first = await service.create(owner, png());
+    const second = await service.create(owner, png());
+    const subscriber = await createSubscriber(stack.database.db);
+    const subscriberOwner = { userId: subscriber.userId, anonId: null, clientIp: null };
+    const fast = await service.create(subscriberOwner, png());
+    expect(fast.lane).toBe('express');
+    await service.drain();
+
+    // Nothing finished lately: no estimate.
+    expect(await service.queuePlaces(owner)).toEqual({
+      uploads: [
+        { id: first.id, ahead: express + 1 + standard, waitMs: null },
+        { id: second.id, ahead: express + 1 + standard + 1, waitMs: null },
+      ],
+    });
+    expect((await service.queuePlaces(subscriberOwner)).uploads).toEqual([{ id: fast.id, ahead: express, waitMs: null }]);
+
+    // Three finished in the window: one every 200 s, so the estimate is (ahead + 1) × 200 s.
+    const other = visitor();
+    for (let i = 0; i < 3; i++) {
+      const done = await service.create(other, png());
+      await stack.uploads.claim(done.id);
+      await stack.uploads.complete(done.id, receipt);
+    }
+    const [place] = (await new UploadService(stack).queuePlaces(subscriberOwner)).uploads;
+    const finished = Number(
+      ((await stack.database.db.execute(sql`SELECT count(*) AS n FROM uploads WHERE status IN ('completed', 'failed') AND finished_at > now() - interval '10 minutes'`)) as unknown as {
+        rows: Array<{ n: string }>;
+      }).rows[0]!.n,
+    );
+    expect(place).toEqual({ id: fast.id, ahead: express, waitMs: Math.round(((express + 1) * 600_000) / finished) });
+    // Another owner's waiting uploads are not listed, only counted.
+    expect((await service.queuePlaces(visitor())).uploads).toEqual([]);
   });
 
   it('cancels a waiting upload once: the job leaves the queue and the unit comes back', async () => {

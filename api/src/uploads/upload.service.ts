@@ -4,11 +4,14 @@ import {
   isFinal,
   laneFor,
   PROCESSING_TIMES_HOURS,
+  QUEUE_RATE_WINDOW_MS,
   quotaExceededMessage,
   sniffMimeType,
   USER_MESSAGES,
+  waitEstimateMs,
   type EngineName,
   type ProcessingTimes,
+  type QueuePlaces,
   type UploadView,
 } from '@receipts/common';
 import {
@@ -47,6 +50,8 @@ export interface IncomingFile {
 
 /** Processing times change slowly and every dashboard view asks: read at most once a minute. */
 const PROCESSING_TIMES_TTL_MS = 60_000;
+/** Every page with a waiting upload asks every few seconds: the finishing rate is read at most every 15 s. */
+const FINISHING_RATE_TTL_MS = 15_000;
 
 const unavailable = () =>
   new HttpError(503, 'SERVICE_UNAVAILABLE', 'The processing queue is unavailable right now. Please try again in a minute.');
@@ -62,6 +67,8 @@ export class UploadService {
   private readonly storing = new Map<string, Promise<boolean>>();
   /** The last processing-time figures and when they were asked for. */
   private times: { at: number; read: Promise<ProcessingTimes> } | null = null;
+  /** How many uploads were finished in the rate window, and when that was asked. */
+  private finishing: { at: number; read: Promise<number> } | null = null;
 
   constructor(private readonly deps: UploadServiceDeps) {
     this.announcer = new QuotaAnnouncer(deps.quota, deps.bus, (err) =>
@@ -151,6 +158,24 @@ export class UploadService {
       });
     }
     return this.times.read;
+  }
+
+  /**
+   * Where each of the owner's waiting uploads is in the queue, and about when it will be read,
+   * from the rate receipts were finished at over the last minutes (read at most every 15 s).
+   */
+  async queuePlaces(owner: Owner): Promise<QueuePlaces> {
+    const now = Date.now();
+    if (!this.finishing || now - this.finishing.at > FINISHING_RATE_TTL_MS) {
+      const read = this.deps.uploads.finishedWithin(QUEUE_RATE_WINDOW_MS);
+      this.finishing = { at: now, read };
+      // A failed read is not kept: the next request asks again.
+      read.catch(() => {
+        if (this.finishing?.read === read) this.finishing = null;
+      });
+    }
+    const [places, finished] = await Promise.all([this.deps.uploads.queuePlaces(owner), this.finishing.read]);
+    return { uploads: places.map(({ id, ahead }) => ({ id, ahead, waitMs: waitEstimateMs(ahead, finished) })) };
   }
 
   /** Waits for every upload still being stored (shutdown: an accepted upload is not left without its file). */

@@ -192,6 +192,8 @@ export const uploads = pgTable(
     index('uploads_user_created_idx').on(t.userId, t.createdAt),
     index('uploads_anon_created_idx').on(t.anonId, t.createdAt),
     index('uploads_status_idx').on(t.status),
+    /** The finishing rate a waiting upload's estimate is made from (queuePlaces). */
+    index('uploads_finished_at_idx').on(t.finishedAt),
     index('uploads_user_sha256_idx').on(t.userId, t.sha256),
     index('uploads_anon_sha256_idx').on(t.anonId, t.sha256),
     index('uploads_duplicate_of_idx').on(t.duplicateOf),

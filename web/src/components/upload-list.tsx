@@ -1,4 +1,5 @@
-import { formatMoney, labelOf } from '@receipts/common';
+import { formatMoney, labelOf, queuePlaceText, type QueuePlace, type QueuePlaces } from '@receipts/common';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { messageOf } from '../lib/api.js';
 import { keepUpload } from '../lib/uploads-api.js';
@@ -7,12 +8,15 @@ import { useUploadStore, type UploadItem } from '../stores/upload-store.js';
 import { ExportControls, runExport } from './export-controls.js';
 import { ReceiptDetailsModal } from './receipt-details-modal.js';
 
-function statusText(item: UploadItem): string {
+/** How often the places of waiting uploads are read again while any waits. */
+const QUEUE_PLACES_REFRESH_MS = 5_000;
+
+function statusText(item: UploadItem, place: QueuePlace | undefined): string {
   switch (item.status) {
     case 'uploading':
       return 'Uploading...';
     case 'queued':
-      return 'Waiting in queue';
+      return place ? `Waiting in queue · ${queuePlaceText(place)}` : 'Waiting in queue';
     case 'processing':
       return item.step ? labelOf(item.step) : 'Processing';
     case 'completed':
@@ -75,6 +79,7 @@ function UploadRow({
   onDetails,
   onKeep,
   onUploadAgain,
+  place,
 }: {
   item: UploadItem;
   onRemove: () => void;
@@ -82,6 +87,8 @@ function UploadRow({
   onDetails: () => void;
   onKeep: () => void;
   onUploadAgain: () => void;
+  /** Where it waits in the queue, while it does. */
+  place: QueuePlace | undefined;
 }) {
   const r = item.receiptData;
   return (
@@ -91,7 +98,7 @@ function UploadRow({
           {item.filename}
         </span>
         <span className={`status-pill status-${item.status}`} data-testid="upload-status">
-          {statusText(item)}
+          {statusText(item, place)}
         </span>
         <span className="upload-row-actions">
           <RowActions item={item} onRemove={onRemove} onDelete={onDelete} onUploadAgain={onUploadAgain} />
@@ -160,6 +167,9 @@ export function UploadList({
   const selected = items.find((i) => i.id === detailsId);
   const completedIds = items.filter((i) => i.status === 'completed' && i.receiptData).map((i) => i.receiptData!.id);
   const active = items.filter((i) => i.status === 'uploading' || i.status === 'queued' || i.status === 'processing').length;
+  const waiting = items.some((i) => i.status === 'queued');
+  const places = useQuery<QueuePlaces>({ queryKey: ['/api/uploads/queue'], enabled: waiting, refetchInterval: QUEUE_PLACES_REFRESH_MS, meta: { silent: true } });
+  const placeOf = (id: string) => (waiting ? places.data?.uploads.find((p) => p.id === id) : undefined);
 
   if (items.length === 0) return null;
   return (
@@ -179,6 +189,7 @@ export function UploadList({
             onRemove={() => onRemove(item)}
             onDelete={() => onDelete(item)}
             onUploadAgain={() => onUploadAgain(item)}
+            place={item.status === 'queued' ? placeOf(item.id) : undefined}
             onDetails={() => setDetailsId(item.id)}
             onKeep={() =>
               void keepUpload(item.id).then(

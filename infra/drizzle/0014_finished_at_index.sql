@@ -1,0 +1,1 @@
+CREATE INDEX "uploads_finished_at_idx" ON "uploads" USING btree ("finished_at");
