@@ -406,7 +406,7 @@ describe('reviewing and exporting in a real browser', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
-  it('serves the app’s scripts and styles compressed, and no page shifts its layout by 0.1 or more', async () => {
+  it('serves the app’s scripts and styles compressed, and no page shifts its layout by 0.1 or more, on a desktop or a phone', async () => {
     const assets: Array<{ url: string; encoding?: string; bytes: number }> = [];
     const onResponse = async (res: import('playwright-core').Response) => {
       if (!/\/assets\/.+\.(js|css)$/.test(res.url())) return;
@@ -416,31 +416,40 @@ describe('reviewing and exporting in a real browser', () => {
     page.on('response', onResponse);
     const shifts: Record<string, number> = {};
     const moved: Record<string, string[]> = {};
+    const screens = [
+      ['desktop', { width: 1280, height: 900 }],
+      ['phone', { width: 375, height: 812 }],
+    ] as const;
     try {
-      for (const route of ['/', '/dashboard', '/receipts', '/review', '/pricing', '/account', '/features']) {
-        // A fresh load each time: the shifts a person sees arriving at the page.
-        await page.goto(`${deployment.baseUrl}${route}`, { waitUntil: 'networkidle' });
-        await page.waitForTimeout(500);
-        // Lighthouse's CLS, upper bound: every shift not caused by input, summed.
-        [shifts[route], moved[route]] = await page.evaluate(
-          () =>
-            new Promise<[number, string[]]>((resolve) => {
-              let total = 0;
-              const what = new Set<string>();
-              type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Array<{ node?: Node }> };
-              new PerformanceObserver((list) => {
-                for (const entry of list.getEntries() as Shift[]) {
-                  if (entry.hadRecentInput) continue;
-                  total += entry.value;
-                  for (const { node } of entry.sources) if (node instanceof Element) what.add(`${node.tagName.toLowerCase()}.${Array.from(node.classList).join('.')}`);
-                }
-              }).observe({ type: 'layout-shift', buffered: true });
-              setTimeout(() => resolve([total, [...what]]), 200);
-            }),
-        );
+      for (const [device, viewport] of screens) {
+        await page.setViewportSize(viewport);
+        for (const route of ['/', '/dashboard', '/receipts', '/review', '/pricing', '/account', '/features']) {
+          const key = `${route} (${device})`;
+          // A fresh load each time: the shifts a person sees arriving at the page.
+          await page.goto(`${deployment.baseUrl}${route}`, { waitUntil: 'networkidle' });
+          await page.waitForTimeout(500);
+          // Lighthouse's CLS, upper bound: every shift not caused by input, summed.
+          [shifts[key], moved[key]] = await page.evaluate(
+            () =>
+              new Promise<[number, string[]]>((resolve) => {
+                let total = 0;
+                const what = new Set<string>();
+                type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Array<{ node?: Node }> };
+                new PerformanceObserver((list) => {
+                  for (const entry of list.getEntries() as Shift[]) {
+                    if (entry.hadRecentInput) continue;
+                    total += entry.value;
+                    for (const { node } of entry.sources) if (node instanceof Element) what.add(`${node.tagName.toLowerCase()}.${Array.from(node.classList).join('.')}`);
+                  }
+                }).observe({ type: 'layout-shift', buffered: true });
+                setTimeout(() => resolve([total, [...what]]), 200);
+              }),
+          );
+        }
       }
     } finally {
       page.off('response', onResponse);
+      await page.setViewportSize({ width: 1280, height: 900 });
     }
     console.log(`layout shift per page: ${JSON.stringify(shifts)}; what moved: ${JSON.stringify(moved)}`);
     console.log(`assets: ${assets.length}, ${assets.filter((a) => a.encoding === 'br').length} as Brotli, ${Math.round(assets.reduce((s, a) => s + a.bytes, 0) / 1024)} KB sent`);

@@ -1,6 +1,6 @@
 // The built web app in Debian's Chromium against the real api + worker (embedded mode).
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createReceiptQueue, createRedis } from '@receipts/infra';
@@ -306,6 +306,20 @@ describe('the web app in a real browser', () => {
     const seen = await home.evaluate(() => (window as unknown as { __progress: Record<string, number[]> }).__progress);
     // After the reload the rows still moved live: some showed a step short of 100 before completing.
     expect(batch.some((name) => (seen[name] ?? []).some((p) => p < 100))).toBe(true);
+  });
+
+  it('a subscriber chooses a whole folder: its receipts, in its folders too, are sent, and its other files left out', async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'receipts-folder-'));
+    await mkdir(path.join(folder, 'march'));
+    // Receipts of their own: the same bytes as an earlier upload would come back as uploaded before.
+    await writeMadeUpReceipts(folder, ['folder-a.jpg'], 40);
+    await writeMadeUpReceipts(path.join(folder, 'march'), ['folder-b.jpg'], 41);
+    await writeFile(path.join(folder, 'notes.txt'), 'not a receipt');
+    await home.goto(`${deployment.baseUrl}/`);
+    await home.getByTestId('folder-input').setInputFiles(folder);
+    await home.getByRole('status').filter({ hasText: '2 receipts from the folder; 1 other file left out.' }).waitFor();
+    for (const name of ['folder-a.jpg', 'folder-b.jpg']) await untilCompleted(home, name);
+    await expect(row(home, 'notes.txt').count()).resolves.toBe(0);
   });
 
   it('an unknown path shows Page Not Found', async () => {
