@@ -1,7 +1,11 @@
 // The built service end to end: corrections become rules the worker applies to the next
 // receipts, the account's rule and DATEV routes, and the export pack and import files over HTTP,
 // read back with independent readers (yauzl, ofx-js, qif2json, csv-parse).
-import type { CategoryView, MerchantRuleView, ReceiptDetail, ReceiptList } from '@receipts/common';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { CategoryView, ClientConfig, MerchantRuleView, ReceiptDetail, ReceiptList } from '@receipts/common';
+import ExcelJS from 'exceljs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parseSync as parseOfx } from 'ofx-js';
 import { parse as parseQif } from 'qif2json';
@@ -47,7 +51,12 @@ describe('rules learned from corrections, and the export pack over HTTP', () => 
   };
 
   beforeAll(async () => {
-    deployment = await Deployment.start('postgres');
+    // The operator's rates file, in the ECB's layout, with made-up rates for the days the receipts are of.
+    const ratesDir = await mkdtemp(path.join(os.tmpdir(), 'rates-'));
+    const ratesFile = path.join(ratesDir, 'eurofxref-hist.csv');
+    const days = Array.from({ length: 10 }, (_, i) => daysAgo(i).toISOString().slice(0, 10));
+    await writeFile(ratesFile, ['Date,USD,MYR,GBP,', ...days.map((d) => `${d},1.1000,5.0000,0.8500,`)].join('\n'));
+    deployment = await Deployment.start('postgres', { EXCHANGE_RATES_FILE: ratesFile });
     owner = new Visitor(deployment.baseUrl, uniqueIp());
     const email = `rules-${Math.random().toString(36).slice(2)}@example.test`;
     await signUpUnconfirmed(owner, deployment.services.databaseUrl, email, PASSWORD);
@@ -138,6 +147,22 @@ describe('rules learned from corrections, and the export pack over HTTP', () => 
     const [header] = parseCsv(Buffer.from(await datev.arrayBuffer()).toString('latin1'), { delimiter: ';', relax_column_count: true }) as string[][];
     expect(header!.slice(0, 5)).toEqual(['EXTF', '700', '21', 'Buchungsstapel', '13']);
     expect(header!.slice(10, 12)).toEqual(['4711', '815']);
+  });
+
+  it('adds the totals in a home currency at the rates of the operator’s file, and says what it cannot convert', async () => {
+    expect((await owner.json<ClientConfig>('/api/config')).body.convertibleCurrencies).toEqual(['EUR', 'GBP', 'MYR', 'USD']);
+    const workbook = await owner.request('/api/export?format=xlsx&convertTo=gbp');
+    expect(workbook.status).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(Buffer.from(await workbook.arrayBuffer()) as unknown as ExcelJS.Buffer);
+    const sheet = book.getWorksheet('Receipts')!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    const at = (column: string) => sheet.getRow(2).getCell(header.indexOf(column) + 1).value;
+    // The receipts are in euros by now (the DATEV test): 1 EUR = 0.85 GBP on every day of the file.
+    expect([at('converted_currency'), at('exchange_rate')]).toEqual(['GBP', 0.85]);
+    expect(at('converted_total')).toBeCloseTo((at('total') as number) * 0.85, 2);
+    const lacking = await owner.json<{ message: string }>('/api/export?format=xlsx&convertTo=SGD');
+    expect(lacking).toMatchObject({ status: 400, body: { message: "This server's exchange rates file has no rates for SGD." } });
   });
 
   it('books a category of the user’s own to its DATEV account, with the tags, and deletes it into other', async () => {

@@ -151,7 +151,7 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   app.use('/api/auth', authRoutes(accounts, profiles, users, log, signIns, links));
   // The password is checked again on each of these: few guesses per address.
   app.use(['/api/user/password', '/api/user/email', '/api/user/account'], limit('account', { perAddress: 30 }));
-  const exports = new ExportService(receipts, users, categoryRows, files, log);
+  const exports = new ExportService(receipts, users, categoryRows, files, log, config.exchangeRates);
   const categories = new CategoryService(categoryRows, users);
   const rules = new MerchantRuleService(merchantRules, categories);
   const data = new AccountDataService(exports, uploadRows, files, { profiles, categories, rules, users }, log);

@@ -7,5 +7,7 @@ export const clientConfigSchema = z.object({
   analyticsMeasurementId: z.string().nullable(),
   /** The engines a receipt can be re-extracted with here (only those configured), the default first. */
   engines: z.array(engineNameSchema),
+  /** The currencies an export can convert totals into (the operator's rates file); empty without one. */
+  convertibleCurrencies: z.array(z.string()),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;

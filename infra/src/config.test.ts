@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from './config.js';
 
@@ -30,6 +33,18 @@ describe('parseConfig', () => {
     expect(parseConfig({ METRICS_PUBLIC: 'false' }).METRICS_PUBLIC).toBe(false);
     expect(parseConfig({ METRICS_PUBLIC: 'true' }).METRICS_PUBLIC).toBe(true);
     expect(() => parseConfig({ METRICS_PUBLIC: 'open' })).toThrow(ConfigError);
+  });
+
+  it('reads the operator’s exchange rates file, and names what is wrong with one it cannot use', () => {
+    expect(parseConfig({}).exchangeRates).toBeNull();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rates-'));
+    const good = path.join(dir, 'eurofxref-hist.csv');
+    writeFileSync(good, 'Date,USD,GBP,\n2026-03-06,1.2,0.8,\n');
+    expect(parseConfig({ EXCHANGE_RATES_FILE: good }).exchangeRates?.days).toEqual(['2026-03-06']);
+    const bad = path.join(dir, 'rates.csv');
+    writeFileSync(bad, 'USD,GBP\n1.2,0.8\n');
+    expect(() => parseConfig({ EXCHANGE_RATES_FILE: bad })).toThrow('EXCHANGE_RATES_FILE: The exchange rates file does not start with a Date column (the ECB CSV layout).');
+    expect(() => parseConfig({ EXCHANGE_RATES_FILE: path.join(dir, 'none.csv') })).toThrow(`EXCHANGE_RATES_FILE: cannot read ${path.join(dir, 'none.csv')}`);
   });
 
   it('lists every bad variable at once', () => {

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { availableEngines, ENGINE_NAMES, normalizeEmail, type EngineName } from '@receipts/common';
+import { availableEngines, ENGINE_NAMES, ExchangeRatesFileError, normalizeEmail, parseEcbRates, type EngineName, type ExchangeRates } from '@receipts/common';
 import { z } from 'zod';
 import { decodeConfigShape } from './config.decode.js';
 
@@ -71,6 +72,12 @@ export const configSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
+  /**
+   * Reference exchange rates in the ECB's CSV layout (eurofxref-hist.csv), provided by the
+   * operator: with it, an export can add each total converted to a home currency at its day's
+   * rate. Without it nothing is converted; no rate is ever made up or fetched.
+   */
+  EXCHANGE_RATES_FILE: z.string().optional(),
   SESSION_SECRET: z.string().min(16).optional(),
   /** Failed sign-ins are counted over a window this long (README, "Sign-in limits"). */
   SIGNIN_WINDOW_SECONDS: int(1).default(15 * 60),
@@ -239,6 +246,8 @@ export interface Config extends RawConfig {
   publicUrl: string;
   billingTestMode: boolean;
   stripePrices: Record<'starter' | 'professional' | 'business' | 'enterprise', string | undefined>;
+  /** The operator's reference rates (EXCHANGE_RATES_FILE), read at start; null without one. */
+  exchangeRates: ExchangeRates | null;
 }
 
 export class ConfigError extends Error {
@@ -281,6 +290,15 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env, repoRoot = pro
   if ((raw.INTAKE_SMTP_PORT !== undefined || raw.IMAP_URL) && !raw.INTAKE_DOMAIN) {
     problems.push('INTAKE_DOMAIN: required when INTAKE_SMTP_PORT or IMAP_URL is set (the domain of the intake addresses)');
   }
+  let exchangeRates: ExchangeRates | null = null;
+  if (raw.EXCHANGE_RATES_FILE) {
+    const file = path.resolve(repoRoot, raw.EXCHANGE_RATES_FILE);
+    try {
+      exchangeRates = parseEcbRates(readFileSync(file, 'utf8'));
+    } catch (err) {
+      problems.push(`EXCHANGE_RATES_FILE: ${err instanceof ExchangeRatesFileError ? err.message : `cannot read ${file}`}`);
+    }
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(repoRoot, raw.DATA_DIR);
   return {
@@ -299,6 +317,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env, repoRoot = pro
       enterprise: raw.STRIPE_PRICE_ENTERPRISE,
     },
     publicUrl: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ''),
+    exchangeRates,
   };
 }
 

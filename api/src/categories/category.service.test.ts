@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymousOwner, extracted, openUploadStack, pngFile, type UploadStack } from '../../../tests/support/upload-stack.js';
 import { HttpError } from '../http-error.js';
 import { ReceiptLibraryService } from '../library/receipt-library.service.js';
+import { MerchantRuleService } from '../rules/merchant-rule.service.js';
 import type { Owner } from '../session.js';
 import { UploadService } from '../uploads/upload.service.js';
 import { CategoryService } from './category.service.js';
@@ -99,6 +100,16 @@ describe('categories of one’s own and tags', () => {
         ['tags', 'client A, travel'],
       ]),
     );
+
+    // The account page edits those rules: a category as the owner spells it, tags each once.
+    const ruleService = new MerchantRuleService(rules, categories);
+    const learned = await ruleService.list(owner.userId!);
+    const [categoryRule, tagRule] = [learned.find((r) => r.kind === 'category')!, learned.find((r) => r.kind === 'tags')!];
+    expect((await ruleService.update(owner.userId!, categoryRule.id, 'OFFICE supplies')).value).toBe('Office supplies');
+    expect(await refusal(ruleService.update(owner.userId!, categoryRule.id, 'Toys'))).toMatchObject({ status: 400 });
+    expect((await ruleService.update(owner.userId!, tagRule.id, ' car ,Car, travel ')).value).toBe('car, travel');
+    expect(await refusal(ruleService.update(owner.userId!, tagRule.id, ' , '))).toMatchObject({ status: 400, message: 'List the tags, separated by commas.' });
+    expect(await refusal(ruleService.update(owner.userId!, tagRule.id, 'a'.repeat(31)))).toMatchObject({ status: 400, message: 'A tag is at most 30 characters.' });
 
     // A category nobody made is refused, naming the choices.
     expect(await refusal(library.correct(owner, id, { category: 'Toys' }))).toMatchObject({

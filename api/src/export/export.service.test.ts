@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { exportRequestSchema, type ExportRequest } from '@receipts/common';
+import { EXPORT_ERRORS, exportRequestSchema, parseEcbRates, type ExportRequest } from '@receipts/common';
 import { CategoryRepository, LocalFileStore, ReceiptRepository, type FileStore, UserRepository, type ExtractedReceipt } from '@receipts/infra';
 import { parse as parseCsv } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
@@ -71,6 +71,42 @@ describe('export service: import files and the export pack', () => {
       () => null,
       (err: unknown) => (err instanceof HttpError ? { status: err.status, message: err.message } : err),
     );
+
+  it('adds each total converted to a home currency at its day’s rate from the operator’s file, and nothing where the file has no rate', async () => {
+    const rates = parseEcbRates('Date,USD,GBP,\n2024-05-03,1.2000,0.8000,\n2024-05-02,1.1000,0.8500,\n');
+    const converting = new ExportService(new ReceiptRepository(stack.database.db), users, new CategoryRepository(stack.database.db), new LocalFileStore(stack.storage), stack.log, rates);
+    const owner = await subscriber();
+    await stored(owner, { merchantName: 'Friday Deli', date: '2024-05-03', total: 12, currency: 'USD' });
+    // A Sunday: the Friday's rates.
+    await stored(owner, { merchantName: 'Sunday Kiosk', date: '2024-05-05', total: 6, currency: 'EUR' });
+    await stored(owner, { merchantName: 'Far Away', date: '2024-05-03', total: 100, currency: 'MYR' });
+    const prepared = await converting.prepare(owner, exportRequestSchema.parse({ format: 'xlsx', convertTo: 'gbp' }) as ExportRequest);
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (c: Buffer) => chunks.push(c));
+    await prepared.write(out);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ExcelJS.Buffer);
+    const sheet = workbook.getWorksheet('Receipts')!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header.slice(-4)).toEqual(['converted_currency', 'converted_total', 'exchange_rate', 'rate_date']);
+    const byMerchant = new Map<string, unknown[]>();
+    sheet.eachRow((row, n) => {
+      const cell = (column: string) => row.getCell(header.indexOf(column) + 1).value;
+      if (n > 1) byMerchant.set(String(cell('merchantName')), ['converted_currency', 'converted_total', 'exchange_rate', 'rate_date'].map(cell));
+    });
+    expect(byMerchant.get('Friday Deli')).toEqual(['GBP', 8, 0.666667, new Date('2024-05-03T00:00:00Z')]);
+    expect(byMerchant.get('Sunday Kiosk')).toEqual(['GBP', 4.8, 0.8, new Date('2024-05-03T00:00:00Z')]);
+    // No ringgit in the file: not converted, never guessed.
+    expect(byMerchant.get('Far Away')).toEqual(['GBP', null, null, null]);
+    // The converted total is money in the home currency.
+    expect(sheet.getRow(2).getCell(header.indexOf('converted_total') + 1).numFmt).toContain('£');
+
+    // Refused, before anything is written: no rates file, a currency it lacks, a file that is no workbook.
+    expect(await refusal(exports.prepare(owner, exportRequestSchema.parse({ format: 'xlsx', convertTo: 'GBP' }) as ExportRequest))).toEqual({ status: 400, message: EXPORT_ERRORS.noRates });
+    expect(await refusal(converting.prepare(owner, exportRequestSchema.parse({ format: 'xlsx', convertTo: 'SGD' }) as ExportRequest))).toEqual({ status: 400, message: EXPORT_ERRORS.ratesLack('SGD') });
+    expect(await refusal(converting.prepare(owner, exportRequestSchema.parse({ preset: 'ynab', convertTo: 'GBP' }) as ExportRequest))).toEqual({ status: 400, message: EXPORT_ERRORS.convertInWorkbook });
+  });
 
   it('packs the workbook, the preset file and every original of a date range, the workbook linking to them', async () => {
     const owner = await subscriber();

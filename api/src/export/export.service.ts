@@ -15,6 +15,7 @@ import {
   SAMPLE_EXPORT_NAME,
   sampleExport,
   sheetNamesOf,
+  type ExchangeRates,
   type ExportRequest,
   type ExportSource,
   type ImportContext,
@@ -37,7 +38,7 @@ import iconv from 'iconv-lite';
 import { HttpError, notFound } from '../http-error.js';
 import type { Owner } from '../session.js';
 import { writePack, type GeneratedEntry } from './export-pack.writer.js';
-import { roomIn, writeWorkbook, type OriginalLink } from './workbook.writer.js';
+import { roomIn, writeWorkbook, type HomeCurrency, type OriginalLink } from './workbook.writer.js';
 
 /**
  * Receipts read per query. A page (and the next one, read ahead) must die young: at 1,000 they
@@ -85,6 +86,8 @@ export class ExportService {
     private readonly categories: CategoryRepository,
     private readonly files: FileStore,
     private readonly log: Logger,
+    /** The operator's reference rates (EXCHANGE_RATES_FILE); without them nothing is converted. */
+    private readonly rates: ExchangeRates | null = null,
   ) {}
 
   /**
@@ -100,7 +103,8 @@ export class ExportService {
     if (total > LARGE_EXPORT_WARNING) this.log.warn({ receipts: total }, 'large export');
     const withIssues = total - valid;
     const sheets = sheetNamesOf(request);
-    const workbook = (out: Writable, linkOf?: OriginalLink) => writeWorkbook(out, sheets, this.pages(scope, { valid: 'both', importableOnly: false }), linkOf);
+    const home = this.homeCurrency(request);
+    const workbook = (out: Writable, linkOf?: OriginalLink) => writeWorkbook(out, sheets, this.pages(scope, { valid: 'both', importableOnly: false }), linkOf, home);
 
     if (request.format === 'xlsx' || request.format === 'zip') {
       if (valid > XLSX_MAX_ROWS || withIssues > XLSX_MAX_ROWS) throw new HttpError(400, 'VALIDATION_FAILED', 'Range exceeds format limit');
@@ -175,6 +179,15 @@ export class ExportService {
       await roomIn(out);
     }
     await ended(out);
+  }
+
+  /** The home currency a workbook adds the totals in, checked against what the rates file holds; undefined when none is asked for. */
+  private homeCurrency(request: ExportRequest): HomeCurrency | undefined {
+    if (!request.convertTo) return undefined;
+    if (!this.rates) throw new HttpError(400, 'VALIDATION_FAILED', EXPORT_ERRORS.noRates);
+    if (request.format !== 'xlsx' && request.format !== 'zip') throw new HttpError(400, 'VALIDATION_FAILED', EXPORT_ERRORS.convertInWorkbook);
+    if (!this.rates.rates.has(request.convertTo)) throw new HttpError(400, 'VALIDATION_FAILED', EXPORT_ERRORS.ratesLack(request.convertTo));
+    return { currency: request.convertTo, rates: this.rates };
   }
 
   /** The home page's sample result as a workbook, in `currency` at the demo rates: no account or receipts needed. */

@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import {
+  CONVERSION_COLUMNS,
+  conversionValues,
   EXPORT_COLUMNS,
   ISSUE_COLUMNS,
   SUMMARY_COLUMNS,
@@ -14,6 +16,7 @@ import {
   tallyReceipt,
   type CellValue,
   type ExportRow,
+  type ExchangeRates,
   type ExportSource,
 } from '@receipts/common';
 import { IssueSpool } from './issue.spool.js';
@@ -27,6 +30,12 @@ const SPOOL_PAGE = 500;
 
 /** Where a receipt's original lies beside the workbook (the export pack), if it is there. */
 export type OriginalLink = (source: ExportSource) => string | undefined;
+
+/** The home currency the Receipts sheet adds each total in, and the operator's rates to convert with. */
+export interface HomeCurrency {
+  currency: string;
+  rates: ExchangeRates;
+}
 
 /** Bytes the client may have unread before the export waits: the network drains while the next page is written. */
 const OUT_BACKLOG_MAX = 1024 * 1024;
@@ -70,24 +79,28 @@ function dayCell(value: string): Date | string {
 
 interface SheetLayout {
   columns: readonly string[];
-  /** Per column: how its cells are written. */
-  kinds: Array<'money' | 'date' | 'percent' | 'text'>;
+  /** Per column: how its cells are written; `home`: money in the home currency, whatever the receipt's. */
+  kinds: Array<'money' | 'home' | 'date' | 'percent' | 'text'>;
 }
 
 function layoutOf(columns: readonly string[], percent: readonly string[]): SheetLayout {
   return {
     columns,
-    kinds: columns.map((c) => (isMoneyColumn(c) ? 'money' : c === 'date' ? 'date' : percent.includes(c) ? 'percent' : 'text')),
+    kinds: columns.map((c) =>
+      c === 'converted_total' ? 'home' : isMoneyColumn(c) ? 'money' : c === 'date' || c === 'rate_date' ? 'date' : percent.includes(c) ? 'percent' : 'text',
+    ),
   };
 }
 
 const RECEIPTS = layoutOf(EXPORT_COLUMNS, ['quality']);
+const RECEIPTS_CONVERTED = layoutOf([...EXPORT_COLUMNS, ...CONVERSION_COLUMNS], ['quality']);
 const ISSUES = layoutOf(ISSUE_COLUMNS, []);
 const SUMMARY = layoutOf(SUMMARY_COLUMNS, []);
 
 function widthOf(column: string): number {
   if (column === 'rawText') return 60;
   if (column === 'filename' || column === 'merchantName' || column === 'issues' || column.endsWith('_desc')) return 28;
+  if (column === 'converted_currency' || column === 'converted_total') return 16;
   return 12;
 }
 
@@ -131,7 +144,7 @@ function linkCell(text: string, target: string): FormulaCell {
   return { formula: `HYPERLINK("${formulaText(target)}","${formulaText(text)}")`, result: [...text].slice(0, 255).join('') };
 }
 
-function writeRow(sheet: XlsxSheet, styles: Styles, layout: SheetLayout, row: readonly CellValue[], currency: string, link?: string): void {
+function writeRow(sheet: XlsxSheet, styles: Styles, layout: SheetLayout, row: readonly CellValue[], currency: string, link?: string, home?: string): void {
   const values: XlsxValue[] = new Array(row.length);
   const ids: number[] = new Array(row.length);
   for (let i = 0; i < row.length; i++) {
@@ -141,7 +154,7 @@ function writeRow(sheet: XlsxSheet, styles: Styles, layout: SheetLayout, row: re
     const kind = layout.kinds[i];
     if (typeof value === 'number') {
       values[i] = value;
-      ids[i] = kind === 'money' ? styles.moneyIn(currency) : kind === 'percent' ? styles.percent : 0;
+      ids[i] = kind === 'money' ? styles.moneyIn(currency) : kind === 'home' && home ? styles.moneyIn(home) : kind === 'percent' ? styles.percent : 0;
     } else if (i === 0 && link) {
       values[i] = linkCell(value, link);
       ids[i] = 0;
@@ -163,18 +176,26 @@ function writeRow(sheet: XlsxSheet, styles: Styles, layout: SheetLayout, row: re
  * aside (IssueSpool) while the first sheet is written, since the zip holds one open entry at a
  * time. Each page waits for room in `out`, so memory stays flat whatever the number of receipts.
  */
-export async function writeWorkbook(out: Writable, sheetNames: readonly [string, string, string], pages: ReceiptPages, linkOf?: OriginalLink): Promise<void> {
+export async function writeWorkbook(
+  out: Writable,
+  sheetNames: readonly [string, string, string],
+  pages: ReceiptPages,
+  linkOf?: OriginalLink,
+  home?: HomeCurrency,
+): Promise<void> {
   const workbook = new XlsxWriter(out, 'Receipts to Excel');
   const styles = new Styles(workbook);
   const tally = emptyTally();
   const spool = new IssueSpool();
+  const receipts = home ? RECEIPTS_CONVERTED : RECEIPTS;
+  const valuesOfReceipt = (source: ExportSource) => (home ? [...exportRowValues(source), ...conversionValues(source, home.currency, home.rates)] : exportRowValues(source));
   try {
-    const receiptsSheet = addSheet(workbook, styles, sheetNames[0], RECEIPTS);
+    const receiptsSheet = addSheet(workbook, styles, sheetNames[0], receipts);
     for await (const page of pages) {
       for (const source of drain(page)) {
         tallyReceipt(tally, source.receipt);
         if (source.receipt.valid === false) await spool.push(source);
-        else writeRow(receiptsSheet, styles, RECEIPTS, exportRowValues(source), source.receipt.currency ?? 'USD', linkOf?.(source));
+        else writeRow(receiptsSheet, styles, receipts, valuesOfReceipt(source), source.receipt.currency ?? 'USD', linkOf?.(source), home?.currency);
       }
       await receiptsSheet.caughtUp();
       await roomIn(out);

@@ -1,4 +1,4 @@
-import { ruleTags, tagsSchema, type MerchantRuleView } from '@receipts/common';
+import { tagsSchema, type MerchantRuleView } from '@receipts/common';
 import type { MerchantRuleRepository, MerchantRuleRow } from '@receipts/infra';
 import type { CategoryService } from '../categories/category.service.js';
 import { HttpError, notFound } from '../http-error.js';
@@ -31,7 +31,7 @@ export class MerchantRuleService {
     if (kind === 'tags') {
       const tags = tagsSchema.safeParse(value.split(',').map((tag) => tag.trim()).filter(Boolean));
       if (!tags.success || tags.data.length === 0) throw new HttpError(400, 'VALIDATION_FAILED', tags.error?.issues[0]?.message ?? 'List the tags, separated by commas.');
-      stored = ruleTags(tags.data.join(',')).join(', ');
+      stored = tags.data.join(', ');
     }
     const row = await this.rules.update(userId, id, stored);
     if (!row) throw notFound('Rule not found');

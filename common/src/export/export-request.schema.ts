@@ -28,6 +28,9 @@ export const EXPORT_ERRORS = {
   notArray: 'Invalid input: receipts must be an array',
   nullReceipt: 'Invalid receipt data: null or undefined',
   bookType: 'Unrecognized bookType',
+  noRates: 'This server has no exchange rates file, so nothing is converted. Export without converting, or ask its operator to provide one.',
+  convertInWorkbook: 'Totals are converted in the workbook: export to Excel or as the export pack.',
+  ratesLack: (currency: string) => `This server's exchange rates file has no rates for ${currency}.`,
 } as const;
 
 const ILLEGAL_FILE_CHARS = /[/\\:*?"<>|]/;
@@ -82,6 +85,12 @@ export const exportRequestSchema = receiptFilterSchema
     receiptsSheet: sheetName,
     issuesSheet: sheetName,
     summarySheet: sheetName,
+    /** Adds each total converted to this currency to the Receipts sheet, at its day's rate from the operator's rates file. */
+    convertTo: z
+      .string()
+      .regex(/^[A-Za-z]{3}$/, 'convertTo must be a three-letter ISO 4217 code')
+      .transform((c) => c.toUpperCase())
+      .optional(),
   })
   .superRefine((request, ctx) => {
     const formats = formatsOf(request.preset);

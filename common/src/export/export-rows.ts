@@ -1,5 +1,6 @@
 import { LOW_QUALITY_FLAG, openFlags } from '../extraction/validation.rules.js';
 import { RECEIPT_DETAIL_FIELDS, type ReceiptView } from '../receipt.schema.js';
+import { convertAmount, type ExchangeRates } from './exchange-rates.rules.js';
 
 export const MAX_ITEM_SLOTS = 20;
 
@@ -50,6 +51,19 @@ export function isMoneyColumn(column: string): boolean {
 const ITEMS_AT = 1 + RECEIPT_FIELDS.length;
 const VAT_AT = ITEMS_AT + ITEM_COLUMNS.length;
 const TAIL_AT = VAT_AT + VAT_COLUMNS.length;
+
+/**
+ * Columns after EXPORT_COLUMNS when the export converts to a home currency: the total in it at the
+ * receipt day's reference rate from the operator's rates file, the rate and the day it was fixed;
+ * empty where the file has no rate for the receipt (never a made-up one).
+ */
+export const CONVERSION_COLUMNS = ['converted_currency', 'converted_total', 'exchange_rate', 'rate_date'] as const;
+
+/** A receipt's conversion columns, in CONVERSION_COLUMNS order. */
+export function conversionValues({ receipt }: ExportSource, to: string, rates: ExchangeRates): CellValue[] {
+  const converted = typeof receipt.total === 'number' ? convertAmount(rates, receipt.total, receipt.currency ?? 'USD', to, receipt.date) : null;
+  return converted ? [to, converted.amount, converted.rate, converted.rateDay] : [to, null, null, null];
+}
 
 /** An export row as values in EXPORT_COLUMNS order (what a streamed sheet writes, without a keyed object per row). */
 export function exportRowValues({ filename, receipt }: ExportSource): CellValue[] {

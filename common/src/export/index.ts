@@ -10,6 +10,7 @@ export * from './export-files.js';
 export * from './ofx.format.js';
 export * from './qif.format.js';
 export * from './datev.format.js';
+export * from './exchange-rates.rules.js';
 export * from './datev-settings.schema.js';
 export * from './pack-names.rule.js';
 export * from './formula-text.rule.js';

@@ -1,5 +1,7 @@
-import { EXPORT_PRESET_LABELS, EXPORT_PRESETS, formatsOf } from '@receipts/common';
+import { EXPORT_PRESET_LABELS, EXPORT_PRESETS, formatsOf, type ClientConfig } from '@receipts/common';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { configKey } from '../lib/config-api.js';
 import { downloadExport, FIREFLY_CONFIG_URL, NO_COMPLETED_RECEIPTS, type ExportFilter, type ExportFormat, type ExportOptions, type ExportPreset } from '../lib/export-api.js';
 import { toast } from '../lib/toast.js';
 
@@ -31,9 +33,14 @@ export function ExportControls({ ids, filter, label = 'Export all', name }: { id
   const [preset, setPreset] = useState<ExportPreset>('generic');
   const [format, setFormat] = useState<ExportFormat>('xlsx');
   const [busy, setBusy] = useState(false);
+  const [convertTo, setConvertTo] = useState('');
   const presetId = useId();
   const formatId = useId();
+  const convertId = useId();
   const formats = formatsOf(preset);
+  // Offered where the server has the operator's rates file, for the workbook (alone or in the pack).
+  const convertible = useQuery<ClientConfig | null>({ queryKey: configKey, meta: { silent: true } }).data?.convertibleCurrencies ?? [];
+  const converting = convertible.length > 0 && (format === 'xlsx' || format === 'zip');
   return (
     <div className="export-controls">
       <div className="field-inline">
@@ -65,13 +72,26 @@ export function ExportControls({ ids, filter, label = 'Export all', name }: { id
           ))}
         </select>
       </div>
+      {converting && (
+        <div className="field-inline">
+          <label htmlFor={convertId}>Also in</label>
+          <select id={convertId} value={convertTo} onChange={(e) => setConvertTo(e.target.value)} title="Each total converted at its day's reference rate (ECB), from the rates file of this server">
+            <option value="">No conversion</option>
+            {convertible.map((c) => (
+              <option key={c} value={c}>
+                {c} at the ECB reference rate
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <button
         type="button"
         className="btn btn-primary"
         disabled={busy}
         onClick={() => {
           setBusy(true);
-          void runExport({ format, preset, ids, filter, name }).finally(() => setBusy(false));
+          void runExport({ format, preset, ids, filter, name, convertTo: converting && convertTo ? convertTo : undefined }).finally(() => setBusy(false));
         }}
       >
         {busy ? 'Exporting...' : label}

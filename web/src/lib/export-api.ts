@@ -23,10 +23,13 @@ export interface ExportOptions {
   ids?: readonly string[];
   filter?: ExportFilter;
   name?: string;
+  /** A home currency the workbook adds each total in (the server's rates file has it). */
+  convertTo?: string;
 }
 
 export function exportUrl(options: ExportOptions): string {
   const query = new URLSearchParams({ format: options.format, preset: options.preset });
+  if (options.convertTo) query.set('convertTo', options.convertTo);
   if (options.ids?.length) query.set('ids', options.ids.join(','));
   else for (const [k, v] of Object.entries(options.filter ?? {})) if (v) query.set(k, v);
   if (options.name) query.set('name', options.name);
