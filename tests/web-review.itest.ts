@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { formatMoney, MAX_UPLOAD_BYTES, USER_MESSAGES, type ReceiptDetail } from '@receipts/common';
+import { formatMoney, MAX_UPLOAD_BYTES, openFlags, USER_MESSAGES, type ReceiptDetail } from '@receipts/common';
 import { parse as parseCsv } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
@@ -36,6 +36,20 @@ const LINES: Record<string, string[]> = {
   [FRESH]: ['PINE STREET STATIONERY', `DATE ${recentDay()} 11:05`, 'PAPER A4 4.50', 'PENCILS 2.25', 'TOTAL 6.75'],
   [OLD]: ['OLD TOWN BAKERY', 'DATE 21/09/2019 09:30', 'BREAD 3.20', 'MILK 2.10', 'TOTAL 5.30'],
 };
+/** A German café's receipt with its VAT table: two rates (read back per rate from the workbook and DATEV). */
+const VAT = 'kaffeehaus-mwst.jpg';
+LINES[VAT] = [
+  'KAFFEEHAUS AM RING',
+  `DATUM ${recentDay().replace(/\//g, '.')} 10:12`,
+  'KAFFEE 3,20 A',
+  'KUCHEN 4,50 A',
+  'ZEITUNG 2,38 B',
+  'SUMME EUR 10,08',
+  'MWST% NETTO MWST BRUTTO',
+  'A 7% 7,20 0,50 7,70',
+  'B 19% 2,00 0,38 2,38',
+  'BAR EUR 10,08',
+];
 const OUT_OF_RANGE = 'Date out of reasonable range';
 /** Two more old receipts for the review inbox (deleted again once reviewed). */
 const INBOX = ['inbox-old-deli.jpg', 'inbox-old-kiosk.jpg'];
@@ -384,6 +398,34 @@ describe('reviewing and exporting in a real browser', () => {
     expect(booking![columns!.indexOf('Beleginfo - Inhalt 2')]).toBe('client A, travel');
   });
 
+  it('receipts in two currencies export as one QuickBooks file per currency, in one zip, and the page says so', async () => {
+    // The old receipt is in euros since the test before; the fresh one, read in dollars, is made ready (its flags accepted).
+    const fresh = await detailOf(FRESH);
+    for (const issue of openFlags(fresh, fresh.issues, fresh.acceptedIssues)) {
+      await page.evaluate(
+        async ({ id, issue }) => {
+          await fetch(`/api/receipts/${id}/issues/accept`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' }, body: JSON.stringify({ issue }) });
+        },
+        { id: fresh.id, issue },
+      );
+    }
+    expect((await detailOf(FRESH)).valid).toBe(true);
+    await page.goto(`${deployment.baseUrl}/receipts`);
+    await page.getByRole('heading', { name: 'My Receipts' }).waitFor();
+    await page.getByLabel('Layout').selectOption('quickbooks');
+    await page.getByLabel('Format').selectOption('csv');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export all' }).click()]);
+    expect(download.suggestedFilename()).toBe('receipts_export.zip');
+    const saved = path.join(dir, 'per-currency.zip');
+    await download.saveAs(saved);
+    const zip = await JSZip.loadAsync(await readFile(saved));
+    expect(Object.keys(zip.files).sort()).toEqual(['receipts_export-EUR.csv', 'receipts_export-USD.csv']);
+    const old = await detailOf(OLD);
+    const euros = parseCsv(await zip.file('receipts_export-EUR.csv')!.async('string'), { columns: true }) as Array<Record<string, string>>;
+    expect(euros.map((r) => r.Amount)).toEqual([(-old.total!).toFixed(2)]);
+    await toastWith('One import file per currency (EUR, USD)').waitFor();
+  });
+
   it('/receipts at 375 px shows a card per receipt with its total and status, and scrolls no sideways', async () => {
     await page.setViewportSize({ width: 375, height: 812 });
     await page.goto(`${deployment.baseUrl}/receipts`);
@@ -404,6 +446,44 @@ describe('reviewing and exporting in a real browser', () => {
     const name = row(FRESH).locator('.upload-name');
     await expect(name.evaluate((el) => el.scrollWidth <= el.clientWidth)).resolves.toBe(true);
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('VAT per rate: the review screen, the workbook and a DATEV booking per rate, read back by exceljs and csv-parse', async () => {
+    await page.goto(`${deployment.baseUrl}/`);
+    await page.getByTestId('file-input').setInputFiles(file(VAT));
+    await row(VAT).locator('[data-testid="upload-status"]', { hasText: 'Completed' }).waitFor({ timeout: 180_000 });
+    const receipt = await detailOf(VAT);
+    expect(receipt).toMatchObject({ currency: 'EUR', total: 10.08, valid: true });
+    expect(receipt.taxRates).toEqual([
+      { rate: 7, net: 7.2, tax: 0.5, gross: 7.7 },
+      { rate: 19, net: 2, tax: 0.38, gross: 2.38 },
+    ]);
+
+    await row(VAT).getByRole('button', { name: 'Details' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Receipt Details' });
+    const rates = dialog.getByRole('region', { name: 'Tax by rate' }).getByRole('row');
+    await expect.poll(() => rates.allTextContents()).toEqual(['RateNetTaxGross', '7 %€7.20€0.50€7.70', '19 %€2.00€0.38€2.38']);
+    await page.screenshot({ path: screenshotPath('details-tax-by-rate') });
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export to Excel' }).click()]);
+    const [exported] = rowsOf((await workbookOf(download)).getWorksheet('Receipts')!);
+    expect(exported).toMatchObject({ vat_1_rate: 7, vat_1_net: 7.2, vat_1_tax: 0.5, vat_1_gross: 7.7, vat_2_rate: 19, vat_2_net: 2, vat_2_tax: 0.38, vat_2_gross: 2.38 });
+    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+
+    const datev = await page.evaluate(async (id) => {
+      const res = await fetch(`/api/export?preset=datev&ids=${id}`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+      return new TextDecoder('windows-1252').decode(await res.arrayBuffer());
+    }, receipt.id);
+    const [, columns, ...bookings] = parseCsv(datev, { delimiter: ';', relax_column_count: true }) as string[][];
+    const field = (booking: string[], name: string) => booking[columns!.indexOf(name)];
+    // The default SKR03 keys: 8 for 7 %, 9 for 19 %.
+    expect(bookings.map((b) => [field(b, 'Umsatz (ohne Soll/Haben-Kz)'), field(b, 'BU-Schlüssel')])).toEqual([
+      ['7,70', '8'],
+      ['2,38', '9'],
+    ]);
+
+    // Gone again: the tests after this one count the receipts.
+    const removed = await page.evaluate(async (id) => (await fetch(`/api/uploads/${id}`, { method: 'DELETE', headers: { 'X-Requested-With': 'XMLHttpRequest' } })).status, receipt.uploadId);
+    expect(removed).toBe(204);
   });
 
   it('serves the app’s scripts and styles compressed, and no page shifts its layout by 0.1 or more, on a desktop or a phone', async () => {

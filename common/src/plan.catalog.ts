@@ -18,9 +18,9 @@ export interface Plan {
 /**
  * What every plan gives. The plans differ by their monthly receipts only: spec §9's "Advanced OCR
  * accuracy", "Bulk processing" and "Priority support" are left out, for nothing is built that a
- * plan would change (every receipt is read the same way, any number of files is dropped at once,
- * and there is no support desk to put anyone first). Times are measured, not promised: the
- * pricing page says them (processing-times.rules.ts).
+ * plan would change (every receipt is read the same way, anyone drops any number of files or a
+ * whole folder at once, and there is no support desk to put anyone first). Times are measured,
+ * not promised: the pricing page says them (processing-times.rules.ts).
  */
 const base = ['Express lane, ahead of the standard queue', 'Excel, QuickBooks, Xero, DATEV and more exports', 'E-mail notifications'];
 
