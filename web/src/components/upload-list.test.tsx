@@ -1,4 +1,4 @@
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useUploadStore } from '../stores/upload-store.js';
 import { renderAt } from '../test-support.js';
@@ -39,6 +39,28 @@ describe('the upload list', () => {
     renderAt(<UploadList onRemove={vi.fn()} onDelete={vi.fn()} onUploadAgain={vi.fn()} />);
     expect(await screen.findByText('Waiting in queue · 2 ahead · about 30 s')).toBeTruthy();
     expect(screen.getByText('Waiting in queue · 3 ahead')).toBeTruthy();
+  });
+
+  it('narrows the list, and the export of the completed ones, to one currency when they are in several', async () => {
+    const done = (id: string, filename: string, currency: string | undefined) => ({
+      ...item(id, filename, 'completed'),
+      receiptData: { id: `${id.slice(0, -1)}9`, category: 'other', quality: 0.9, items: [], rawText: '', issues: [], valid: true, total: 1, ...(currency ? { currency } : {}) },
+    });
+    useUploadStore.setState({ items: [done(WAITING, 'euro.jpg', 'EUR'), done(BEHIND, 'dollar.jpg', undefined)] });
+    renderAt(<UploadList onRemove={vi.fn()} onDelete={vi.fn()} onUploadAgain={vi.fn()} />);
+    const currency = await screen.findByLabelText('Currency');
+    expect([...(currency as HTMLSelectElement).options].map((o) => o.value)).toEqual(['', 'EUR', 'USD']);
+    fireEvent.change(currency, { target: { value: 'EUR' } });
+    expect(screen.getAllByTestId('upload-row').map((r) => r.getAttribute('aria-label'))).toEqual(['euro.jpg']);
+    fireEvent.change(currency, { target: { value: '' } });
+    expect(screen.getAllByTestId('upload-row')).toHaveLength(2);
+  });
+
+  it('offers no currency filter when the receipts are in one', async () => {
+    useUploadStore.setState({ items: [item(WAITING, 'a.jpg', 'completed')] });
+    renderAt(<UploadList onRemove={vi.fn()} onDelete={vi.fn()} onUploadAgain={vi.fn()} />);
+    await screen.findByText('Completed');
+    expect(screen.queryByLabelText('Currency')).toBeNull();
   });
 
   it('asks nothing when no upload waits', async () => {

@@ -1,6 +1,6 @@
 import { formatMoney, labelOf, queuePlaceText, type QueuePlace, type QueuePlaces } from '@receipts/common';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { messageOf } from '../lib/api.js';
 import { keepUpload } from '../lib/uploads-api.js';
 import { toast } from '../lib/toast.js';
@@ -164,8 +164,14 @@ export function UploadList({
   const items = useUploadStore((s) => s.items);
   const patch = useUploadStore((s) => s.patch);
   const [detailsId, setDetailsId] = useState<string | null>(null);
+  // An import file books in one currency: the list can be narrowed to the receipts of one, and "Export completed" with it.
+  const [currency, setCurrency] = useState('');
+  const currencyId = useId();
+  const currencyOf = (item: UploadItem) => (item.receiptData ? (item.receiptData.currency ?? 'USD') : null);
+  const currencies = [...new Set(items.map(currencyOf).filter((c): c is string => c !== null))].sort();
+  const shown = currency && currencies.includes(currency) ? items.filter((i) => currencyOf(i) === currency) : items;
   const selected = items.find((i) => i.id === detailsId);
-  const completedIds = items.filter((i) => i.status === 'completed' && i.receiptData).map((i) => i.receiptData!.id);
+  const completedIds = shown.filter((i) => i.status === 'completed' && i.receiptData).map((i) => i.receiptData!.id);
   const active = items.filter((i) => i.status === 'uploading' || i.status === 'queued' || i.status === 'processing').length;
   const waiting = items.some((i) => i.status === 'queued');
   const places = useQuery<QueuePlaces>({ queryKey: ['/api/uploads/queue'], enabled: waiting, refetchInterval: QUEUE_PLACES_REFRESH_MS, meta: { silent: true } });
@@ -178,11 +184,24 @@ export function UploadList({
         <h2 id="uploads-title">Your uploads</h2>
         <p className="muted" aria-live="polite">
           {items.length} file{items.length === 1 ? '' : 's'}
-          {active > 0 ? ` · ${active} in progress` : ''} · {completedIds.length} completed
+          {active > 0 ? ` · ${active} in progress` : ''} · {items.filter((i) => i.status === 'completed').length} completed
         </p>
+        {currencies.length > 1 && (
+          <div className="field-inline">
+            <label htmlFor={currencyId}>Currency</label>
+            <select id={currencyId} value={currency} onChange={(e) => setCurrency(e.target.value)}>
+              <option value="">All</option>
+              {currencies.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
       </div>
       <ul className="upload-list" aria-label="Uploads">
-        {items.map((item) => (
+        {shown.map((item) => (
           <UploadRow
             key={item.id}
             item={item}
