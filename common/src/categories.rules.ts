@@ -76,5 +76,6 @@ export function findCategory(name: string, own: readonly string[]): string | und
 
 /** Why a new name cannot be a category of this owner (taken already), or null. */
 export function categoryNameTaken(name: string, own: readonly string[]): string | null {
-  return findCategory(name, own) === undefined ? null : `There is a category named ${findCategory(name, own)} already.`;
+  const taken = findCategory(name, own);
+  return taken === undefined ? null : `There is a category named ${taken} already.`;
 }

@@ -1,10 +1,18 @@
 import type { Category } from '@receipts/common';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import type { Database } from './db/database.js';
+import type { Database, Executor } from './db/database.js';
 import { merchantRules, receipts, uploads, userCategories, type UserCategoryRow } from './db/schema.js';
 
 /** How many of the owner's receipts each category holds, by its name as stored. */
 export type CategoryCounts = ReadonlyMap<string, number>;
+
+/** Files the user's receipts of category `from` under `to`. */
+function refile(tx: Executor, userId: string, from: string, to: string) {
+  return tx
+    .update(receipts)
+    .set({ category: to, updatedAt: sql`now()` })
+    .where(and(eq(receipts.category, from), sql`${receipts.uploadId} IN (SELECT ${uploads.id} FROM ${uploads} WHERE ${uploads.userId} = ${userId})`));
+}
 
 /**
  * A user's own categories. A category's receipts and rules name it, so a rename or a delete
@@ -53,10 +61,7 @@ export class CategoryRepository {
         .where(and(eq(userCategories.userId, userId), eq(userCategories.name, name)))
         .returning();
       if (!row || change.name === undefined || change.name === name) return row ?? null;
-      await tx
-        .update(receipts)
-        .set({ category: change.name, updatedAt: sql`now()` })
-        .where(and(eq(receipts.category, name), sql`${receipts.uploadId} IN (SELECT ${uploads.id} FROM ${uploads} WHERE ${uploads.userId} = ${userId})`));
+      await refile(tx, userId, name, change.name);
       await tx
         .update(merchantRules)
         .set({ value: change.name, updatedAt: sql`now()` })
@@ -77,10 +82,7 @@ export class CategoryRepository {
         .returning({ id: userCategories.id });
       if (gone.length === 0) return false;
       const other: Category = 'other';
-      await tx
-        .update(receipts)
-        .set({ category: other, updatedAt: sql`now()` })
-        .where(and(eq(receipts.category, name), sql`${receipts.uploadId} IN (SELECT ${uploads.id} FROM ${uploads} WHERE ${uploads.userId} = ${userId})`));
+      await refile(tx, userId, name, other);
       await tx.delete(merchantRules).where(and(eq(merchantRules.userId, userId), eq(merchantRules.kind, 'category'), eq(merchantRules.value, name)));
       return true;
     });

@@ -28,17 +28,11 @@ export class CategoryService {
     ];
   }
 
-  /** The names a receipt of this owner may be filed under: the six, and for a signed-in user their own. */
-  async names(userId: string | null): Promise<string[]> {
-    if (!userId) return [...CATEGORIES];
-    return [...CATEGORIES, ...(await this.categories.list(userId)).map((r) => r.name)];
-  }
-
-  /** `name` as the owner's category is spelled, or a 400 naming the choices. */
+  /** `name` as the owner's category is spelled (the six, and a signed-in user's own), or a 400 naming the choices. */
   async resolve(userId: string | null, name: string): Promise<string> {
-    const names = await this.names(userId);
-    const found = findCategory(name, names.slice(CATEGORIES.length));
-    if (!found) throw new HttpError(400, 'VALIDATION_FAILED', `A category is one of ${names.join(', ')}.`);
+    const own = userId ? (await this.categories.list(userId)).map((r) => r.name) : [];
+    const found = findCategory(name, own);
+    if (!found) throw new HttpError(400, 'VALIDATION_FAILED', `A category is one of ${[...CATEGORIES, ...own].join(', ')}.`);
     return found;
   }
 

@@ -53,6 +53,28 @@ const PROCESSING_TIMES_TTL_MS = 60_000;
 /** Every page with a waiting upload asks every few seconds: the finishing rate is read at most every 15 s. */
 const FINISHING_RATE_TTL_MS = 15_000;
 
+/**
+ * A database read shared by the requests of `ttlMs`: many pages ask, the figure changes slowly. A
+ * failed read is not kept: the next request asks again.
+ */
+class RecentRead<T> {
+  private last: { at: number; read: Promise<T> } | null = null;
+
+  constructor(private readonly ttlMs: number) {}
+
+  get(read: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    if (!this.last || now - this.last.at > this.ttlMs) {
+      const reading = read();
+      this.last = { at: now, read: reading };
+      reading.catch(() => {
+        if (this.last?.read === reading) this.last = null;
+      });
+    }
+    return this.last.read;
+  }
+}
+
 const unavailable = () =>
   new HttpError(503, 'SERVICE_UNAVAILABLE', 'The processing queue is unavailable right now. Please try again in a minute.');
 
@@ -65,10 +87,9 @@ export class UploadService {
   private readonly announcer: QuotaAnnouncer;
   /** Accepted uploads whose file is being stored, by id. */
   private readonly storing = new Map<string, Promise<boolean>>();
-  /** The last processing-time figures and when they were asked for. */
-  private times: { at: number; read: Promise<ProcessingTimes> } | null = null;
-  /** How many uploads were finished in the rate window, and when that was asked. */
-  private finishing: { at: number; read: Promise<number> } | null = null;
+  private readonly times = new RecentRead<ProcessingTimes>(PROCESSING_TIMES_TTL_MS);
+  /** How many uploads were finished in the rate window. */
+  private readonly finishing = new RecentRead<number>(FINISHING_RATE_TTL_MS);
 
   constructor(private readonly deps: UploadServiceDeps) {
     this.announcer = new QuotaAnnouncer(deps.quota, deps.bus, (err) =>
@@ -147,17 +168,8 @@ export class UploadService {
    * How long receipts took on each lane over the last day (what the dashboard and pricing say
    * instead of a promise), asked of the database at most once a minute.
    */
-  async processingTimes(): Promise<ProcessingTimes> {
-    const now = Date.now();
-    if (!this.times || now - this.times.at > PROCESSING_TIMES_TTL_MS) {
-      const read = this.deps.uploads.processingTimes(PROCESSING_TIMES_HOURS).then((lanes) => ({ lanes, hours: PROCESSING_TIMES_HOURS }));
-      this.times = { at: now, read };
-      // A failed read is not kept: the next request asks again.
-      read.catch(() => {
-        if (this.times?.read === read) this.times = null;
-      });
-    }
-    return this.times.read;
+  processingTimes(): Promise<ProcessingTimes> {
+    return this.times.get(() => this.deps.uploads.processingTimes(PROCESSING_TIMES_HOURS).then((lanes) => ({ lanes, hours: PROCESSING_TIMES_HOURS })));
   }
 
   /**
@@ -165,16 +177,10 @@ export class UploadService {
    * from the rate receipts were finished at over the last minutes (read at most every 15 s).
    */
   async queuePlaces(owner: Owner): Promise<QueuePlaces> {
-    const now = Date.now();
-    if (!this.finishing || now - this.finishing.at > FINISHING_RATE_TTL_MS) {
-      const read = this.deps.uploads.finishedWithin(QUEUE_RATE_WINDOW_MS);
-      this.finishing = { at: now, read };
-      // A failed read is not kept: the next request asks again.
-      read.catch(() => {
-        if (this.finishing?.read === read) this.finishing = null;
-      });
-    }
-    const [places, finished] = await Promise.all([this.deps.uploads.queuePlaces(owner), this.finishing.read]);
+    const [places, finished] = await Promise.all([
+      this.deps.uploads.queuePlaces(owner),
+      this.finishing.get(() => this.deps.uploads.finishedWithin(QUEUE_RATE_WINDOW_MS)),
+    ]);
     return { uploads: places.map(({ id, ahead }) => ({ id, ahead, waitMs: waitEstimateMs(ahead, finished) })) };
   }
 
