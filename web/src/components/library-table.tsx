@@ -1,6 +1,6 @@
 import { formatMoney, type LibraryReceipt } from '@receipts/common';
 import { DataTable, type TableColumn } from './data-table.js';
-import '../styles/library.css';
+import './library-table.css';
 
 const isRereading = (r: LibraryReceipt) => r.uploadStatus === 'queued' || r.uploadStatus === 'processing';
 

@@ -9,7 +9,7 @@ import { ReceiptChecks } from './receipt-checks.js';
 import { ReceiptCorrectionForm } from './receipt-correction-form.js';
 import { ReceiptDetailsView } from './receipt-details-view.js';
 import { ReceiptPicture } from './receipt-picture.js';
-import '../styles/review.css';
+import './receipt-review.css';
 
 const LABELS: Record<string, string> = {
   merchantName: 'Merchant',

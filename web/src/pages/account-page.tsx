@@ -8,7 +8,7 @@ import { RulesSection } from '../components/account/rules-section.js';
 import { CategoriesSection } from '../components/account/categories-section.js';
 import { useProfile } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
-import '../styles/account.css';
+import './account-page.css';
 
 /**
  * /account: one section per concern, each a component of its own under components/account/ (a
