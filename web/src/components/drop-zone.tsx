@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
 import type { UploadMethod } from '../lib/analytics-events.js';
 import { chosenFolderFiles, droppedFiles } from '../lib/dropped-files.js';
+import './drop-zone.css';
 
 const ACCEPT = 'image/*,application/pdf,.pdf,.heic,.heif,.tif,.tiff,.gif';
 
@@ -56,7 +57,7 @@ export function DropZone({ disabled, onFiles }: { disabled: boolean; onFiles: (f
         <button type="button" className="btn btn-primary" disabled={disabled} aria-describedby={hintId} onClick={() => input.current?.click()}>
           Choose files
         </button>
-        {/* Shown on touch screens and narrow windows (styles.css): a phone's camera, straight to the upload. */}
+        {/* Shown on touch screens and narrow windows (drop-zone.css): a phone's camera, straight to the upload. */}
         <button type="button" className="btn btn-outline" disabled={disabled} onClick={() => folder.current?.click()}>
           Choose a folder
         </button>

@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { configKey } from '../lib/config-api.js';
 import { downloadExport, FIREFLY_CONFIG_URL, NO_COMPLETED_RECEIPTS, type ExportFilter, type ExportFormat, type ExportOptions, type ExportPreset } from '../lib/export-api.js';
 import { toast } from '../lib/toast.js';
+import './export-controls.css';
 
 /** What the format picker calls each download. */
 const FORMAT_LABELS: Record<ExportFormat, string> = {

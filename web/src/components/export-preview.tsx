@@ -1,6 +1,7 @@
 import { demoCurrency, formatDemo } from '../lib/currency.js';
 import { DEMO_RECEIPTS, type DemoReceipt } from '../lib/demo-data.js';
 import { DataTable, type TableColumn } from './data-table.js';
+import './export-preview.css';
 
 /** The sample's columns, with the amounts in `shown` (headers stay left-aligned like the sheet's). */
 function previewColumns(shown: string): Array<TableColumn<DemoReceipt>> {

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '../lib/site.js';
+import './footer.css';
 
 export function Footer() {
   return (

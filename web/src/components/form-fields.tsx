@@ -1,4 +1,5 @@
 import { useId, useState, type InputHTMLAttributes } from 'react';
+import './form-fields.css';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { messageOf } from '../lib/api.js';
 import { intakeKeys, renewIntakeAddress, turnOffIntakeAddress } from '../lib/intake-api.js';
 import { toast } from '../lib/toast.js';
+import './intake-address-card.css';
 
 /**
  * The dashboard's e-mail intake card: the account's private address to mail or forward receipts

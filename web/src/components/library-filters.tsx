@@ -2,6 +2,7 @@ import { currencyOption } from '@receipts/common';
 import type { FormEvent } from 'react';
 import type { LibraryQuery } from '../lib/receipts-api.js';
 import { CategorySelect } from './category-select.js';
+import './library-filters.css';
 
 export type LibraryFilter = Omit<LibraryQuery, 'page' | 'pageSize'>;
 

@@ -4,6 +4,7 @@ import { Link, NavLink } from 'react-router-dom';
 import { useLogout, useProfile } from '../hooks/use-account.js';
 import { NAV_LINKS, PRODUCT_NAME } from '../lib/site.js';
 import { ReviewLink } from './review-link.js';
+import './nav-bar.css';
 
 function initials(name: string): string {
   return name.trim().slice(0, 2).toUpperCase() || '?';

@@ -1,3 +1,5 @@
+import './pager.css';
+
 /** Previous / Page n of m / Next, shown only when there is more than one page. */
 export function Pager({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
   if (pages <= 1) return null;

@@ -4,6 +4,7 @@ import { useUpgrade } from '../hooks/use-upgrade.js';
 import { trackPlanView } from '../lib/analytics.js';
 import type { Catalogue } from '../lib/billing-api.js';
 import { planAction } from '../lib/plan-choice.js';
+import './plan-cards.css';
 
 const SUGGESTED_PLAN = 'business';
 

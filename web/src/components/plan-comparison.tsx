@@ -1,6 +1,7 @@
 import { FREE_DAILY_LIMIT, type Lane } from '@receipts/common';
 import { useLaneSpeed } from '../hooks/use-processing-times.js';
 import { DataTable, type TableColumn } from './data-table.js';
+import './plan-comparison.css';
 
 type Row = [what: string, free: string, premium: string];
 

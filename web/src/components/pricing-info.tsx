@@ -1,6 +1,7 @@
 import { FREE_DAILY_LIMIT } from '@receipts/common';
 import { Link } from 'react-router-dom';
 import { PAYMENT_METHOD_LABELS, PAYMENT_METHOD_TYPES } from '../hooks/use-plans.js';
+import './pricing-info.css';
 
 /** The pricing page's closing sections: why upgrade, payment and cancellation, and the call to action. */
 export function PricingInfo() {

@@ -1,5 +1,6 @@
 import type { QuotaView } from '@receipts/common';
 import { quotaColour } from '../lib/quota-levels.js';
+import './quota-badge.css';
 
 export function QuotaBadge({ quota, monthly }: { quota: QuotaView; monthly: boolean }) {
   const remaining = Math.max(0, quota.limit - quota.used);

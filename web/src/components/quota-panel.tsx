@@ -1,6 +1,7 @@
 import type { QuotaView } from '@receipts/common';
 import { Link } from 'react-router-dom';
 import { quotaColour, quotaWarning } from '../lib/quota-levels.js';
+import './quota-panel.css';
 
 const dateText = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 

@@ -1,4 +1,5 @@
 import { reviewFlags, type ReceiptView } from '@receipts/common';
+import './receipt-checks.css';
 
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 

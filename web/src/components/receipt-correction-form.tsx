@@ -4,6 +4,7 @@ import { emptyItem, moveItem, type DraftCheck, type DraftItem, type FieldTarget,
 import { issuesByField } from '../lib/upload-rules.js';
 import { CategorySelect } from './category-select.js';
 import { IssueNotes, MONEY_FIELDS } from './receipt-field.js';
+import './receipt-correction-form.css';
 
 const TEXT_FIELDS: ReadonlyArray<[SourcedField, string, Record<string, unknown>]> = [
   ['merchantName', 'Merchant', {}],

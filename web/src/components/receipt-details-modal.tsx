@@ -2,6 +2,7 @@ import type { ReceiptView } from '@receipts/common';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, useState } from 'react';
 import { ReceiptReview, type ReceiptReviewHandle } from './receipt-review.js';
+import './receipt-details-modal.css';
 
 /**
  * The Receipt Details dialog: the receipt under review (receipt-review.tsx) with Export to Excel

@@ -4,6 +4,7 @@ import type { FieldTarget } from '../lib/receipt-draft.js';
 import { issuesByField } from '../lib/upload-rules.js';
 import { ColumnHeads } from './column-heads.js';
 import { DetailField, IssueNotes, MONEY_FIELDS, type Locate } from './receipt-field.js';
+import './receipt-details-view.css';
 
 /** Which fields have a place on the picture, and which one is shown. */
 export interface Locator {

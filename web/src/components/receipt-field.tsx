@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './receipt-field.css';
 
 /** The money fields of a receipt with their labels, in the spec §2 financial summary order. */
 export const MONEY_FIELDS = [

@@ -1,6 +1,7 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { dismissToast, useToasts } from '../lib/toast.js';
 import { TOAST_DURATION_MS } from '../lib/toast-queue.js';
+import './toaster.css';
 
 /** At most one notification at a time (spec §4); each can be dismissed. */
 export function Toaster() {

@@ -7,6 +7,7 @@ import { toast } from '../lib/toast.js';
 import { useUploadStore, type UploadItem } from '../stores/upload-store.js';
 import { ExportControls, runExport } from './export-controls.js';
 import { ReceiptDetailsModal } from './receipt-details-modal.js';
+import './upload-list.css';
 
 /** How often the places of waiting uploads are read again while any waits. */
 const QUEUE_PLACES_REFRESH_MS = 5_000;

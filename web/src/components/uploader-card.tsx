@@ -11,6 +11,7 @@ import { toast } from '../lib/toast.js';
 import type { UploadMethod } from '../lib/analytics-events.js';
 import type { UploadItem } from '../stores/upload-store.js';
 import { UploadList } from './upload-list.js';
+import './uploader-card.css';
 
 /** An unconfirmed account's allowance is used up: confirming the address gives it its own. */
 function ConfirmPrompt() {

@@ -1,6 +1,7 @@
 import { USER_MESSAGES } from '@receipts/common';
 import { useProfile } from '../hooks/use-account.js';
 import { useResendVerification } from '../hooks/use-resend-verification.js';
+import './verify-email-banner.css';
 
 /** For a signed-in account whose address is not confirmed: what it may do, and a new link. */
 export function VerifyEmailBanner() {

@@ -1,4 +1,5 @@
 import { usePageTitle } from '../hooks/use-page-title.js';
+import './about-page.css';
 
 const VALUES = [
   ['Honest numbers', 'Every figure on our pages is one we measured or one the product enforces.'],

@@ -7,6 +7,7 @@ import { usePageTitle } from '../hooks/use-page-title.js';
 import { adminKeys, isUsersKey, retryUpload, setUserType, type AdminUpload, type AdminUser, type QueueStats } from '../lib/admin-api.js';
 import { messageOf } from '../lib/api.js';
 import { toast } from '../lib/toast.js';
+import './admin-page.css';
 
 export default function AdminPage() {
   usePageTitle('Admin Panel');

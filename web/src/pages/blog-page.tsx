@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { BLOG_POSTS } from '../lib/blog-posts.js';
+import './blog-page.css';
 
 export default function BlogPage() {
   usePageTitle('Blog');

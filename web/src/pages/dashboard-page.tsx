@@ -10,6 +10,7 @@ import { useLaneSpeed } from '../hooks/use-processing-times.js';
 import { greetedAccounts } from '../lib/browser-storage.js';
 import { resetLabel } from '../lib/quota-levels.js';
 import { SUPPORT_EMAIL } from '../lib/site.js';
+import './dashboard-page.css';
 
 const dateText = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' }) : '—');
 

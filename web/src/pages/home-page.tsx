@@ -21,6 +21,7 @@ import { COUNTRIES } from '../lib/demo-data.js';
 import { sampleExportUrl } from '../lib/export-api.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { toast } from '../lib/toast.js';
+import './home-page.css';
 
 const pct = (share: number) => `${Math.round(share * 100)}%`;
 const listed = (names: readonly string[]) => `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;

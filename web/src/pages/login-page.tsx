@@ -7,6 +7,7 @@ import { usePageTitle } from '../hooks/use-page-title.js';
 import { messageOf } from '../lib/api.js';
 import { login } from '../lib/auth-api.js';
 import { toast } from '../lib/toast.js';
+import './login-page.css';
 
 export function LoginPage() {
   usePageTitle('Sign in');

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { usePageTitle } from '../hooks/use-page-title.js';
+import './not-found-page.css';
 
 export function NotFoundPage() {
   usePageTitle('Page Not Found');

@@ -12,6 +12,7 @@ import { messageOf } from '../lib/api.js';
 import { configKey } from '../lib/config-api.js';
 import { deleteReceipt, isReceiptsQuery, libraryUrl, reextractReceipt, type LibraryQuery } from '../lib/receipts-api.js';
 import { toast } from '../lib/toast.js';
+import './receipts-page.css';
 
 const PAGE_SIZE = 25;
 

@@ -9,6 +9,7 @@ import { createSubscription } from '../lib/billing-api.js';
 import { pendingSubscription, subscriptionError } from '../lib/browser-storage.js';
 import { loginPathFor, subscribePath } from '../lib/login-redirect.js';
 import { checkoutPlan, isAuthError, nextChargeDate } from '../lib/subscribe-flow.js';
+import './subscribe-page.css';
 
 const StripePaymentForm = lazy(() => import('../components/stripe-payment-form.js'));
 

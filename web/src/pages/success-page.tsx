@@ -7,6 +7,7 @@ import { usePageTitle } from '../hooks/use-page-title.js';
 import { usePlans } from '../hooks/use-plans.js';
 import { accountKeys } from '../lib/account-api.js';
 import { planFromParam } from '../lib/subscribe-flow.js';
+import './success-page.css';
 
 /** Stripe's webhook activates the plan, often a moment after the payment page sends the browser here. */
 const CONFIRM_POLL_MS = 2_000;

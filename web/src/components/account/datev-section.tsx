@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { accountKeys, saveDatevSettings, type DatevSettingsView } from '../../lib/account-api.js';
 import { messageOf } from '../../lib/api.js';
 import { toast } from '../../lib/toast.js';
+import './datev-section.css';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
