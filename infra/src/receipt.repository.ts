@@ -3,7 +3,8 @@ import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, isNotN
 import type { Database } from './db/database.js';
 import { receiptEdits, receipts, uploads, type ReceiptEditRow, type ReceiptRow, type UploadRow } from './db/schema.js';
 import type { QuotaOwner } from './quota.service.js';
-import { duplicateOriginal, merchantKey, ownedBy } from './upload.repository.js';
+import { merchantKey } from './upload-duplicate.repository.js';
+import { duplicateOriginal, ownedBy } from './upload-scope.js';
 import type { ReceiptFields } from './upload-view.js';
 
 /** A LIKE pattern that matches `text` literally anywhere. */
