@@ -1,5 +1,5 @@
 import { laterTwin, type DuplicateOf, type UploadStatus } from '@receipts/common';
-import { and, asc, eq, inArray, isNull, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, or, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
 import { receipts, uploads, type UploadRow } from './db/schema.js';
 import type { QuotaOwner } from './quota.service.js';
@@ -53,7 +53,7 @@ export class UploadDuplicateRepository {
   async refreshDuplicateFlags(uploadId: string): Promise<DuplicateOf | null> {
     const { db } = this;
     const [self] = await db
-      .select({ upload: uploads, merchantName: receipts.merchantName, date: receipts.date, total: receipts.total })
+      .select({ upload: uploads, merchantName: receipts.merchantName, merchantKey: receipts.merchantKey, date: receipts.date, total: receipts.total })
       .from(uploads)
       .innerJoin(receipts, eq(receipts.uploadId, uploads.id))
       .where(eq(uploads.id, uploadId));
@@ -67,7 +67,7 @@ export class UploadDuplicateRepository {
       .where(and(eq(uploads.duplicateOf, upload.id), eq(uploads.duplicateReason, 'same-receipt')));
 
     let match: { id: string; createdAt: Date } | undefined;
-    if (self.merchantName && self.date && self.total !== null) {
+    if (self.merchantName && self.merchantKey !== null && self.date && self.total !== null) {
       [match] = await db
         .select({ id: uploads.id, createdAt: uploads.createdAt })
         .from(uploads)
@@ -78,7 +78,7 @@ export class UploadDuplicateRepository {
             ne(uploads.id, upload.id),
             eq(receipts.date, self.date),
             eq(receipts.total, self.total),
-            sql`${merchantKey(receipts.merchantName)} = ${merchantKey(sql`${self.merchantName}`)}`,
+            eq(receipts.merchantKey, self.merchantKey),
             // Never flag an upload as a duplicate of one that is itself flagged as a duplicate of it.
             or(isNull(uploads.duplicateOf), ne(uploads.duplicateOf, upload.id)),
           ),
@@ -115,6 +115,3 @@ export class UploadDuplicateRepository {
     return flag?.reason ? { uploadId: flag.uploadId, filename: flag.filename, reason: flag.reason } : null;
   }
 }
-
-/** Merchant names compared on their letters and digits, whatever the case and punctuation. */
-export const merchantKey = (column: SQL | typeof receipts.merchantName) => sql`upper(regexp_replace(${column}, '[^[:alnum:]]', '', 'g'))`;

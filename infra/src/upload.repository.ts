@@ -2,6 +2,7 @@ import {
   COMPLETED_PROGRESS,
   isExportValid,
   keptAcceptances,
+  merchantKey,
   receiptChanges,
   uniqueTags,
   type EngineName,
@@ -57,8 +58,8 @@ export interface NewUpload {
   lane: Lane;
 }
 
-/** A receipt as the extraction produced it (the receipts row without its keys and times). */
-export type ExtractedReceipt = Omit<typeof receipts.$inferInsert, 'id' | 'uploadId' | 'createdAt' | 'updatedAt'>;
+/** A receipt as the extraction produced it (the receipts row without its keys and times; the merchant's key is worked out here). */
+export type ExtractedReceipt = Omit<typeof receipts.$inferInsert, 'id' | 'uploadId' | 'merchantKey' | 'createdAt' | 'updatedAt'>;
 
 /** An upload that ended by a cancel or a failure; `refunded` when its unit came back just now. */
 export interface EndedUpload {
@@ -221,7 +222,14 @@ export class UploadRepository {
       const acceptedIssues = before ? keptAcceptances(before.acceptedIssues, receipt, receipt.issues) : [];
       // The owner's tags are theirs, not the reading's: a re-extraction keeps them beside any a rule gives.
       const tags = before ? uniqueTags([...before.tags, ...(receipt.tags ?? [])]) : (receipt.tags ?? []);
-      const values = { ...receipt, tags, uploadId: id, acceptedIssues, valid: isExportValid(receipt, receipt.issues, acceptedIssues) };
+      const values = {
+        ...receipt,
+        merchantKey: receipt.merchantName == null ? null : merchantKey(receipt.merchantName),
+        tags,
+        uploadId: id,
+        acceptedIssues,
+        valid: isExportValid(receipt, receipt.issues, acceptedIssues),
+      };
       const [row] = await tx
         .insert(receipts)
         .values(values)
