@@ -22,6 +22,8 @@ import {
   parseConfig,
   QuotaService,
   ReceiptJobs,
+  UploadDuplicateRepository,
+  UploadReadRepository,
   UploadRepository,
 } from '@receipts/infra';
 import { runPipeline } from '@receipts/worker';
@@ -374,6 +376,8 @@ async function throughputAndExpress(files: Array<{ name: string; bytes: Buffer }
     const uploads = new UploadService({
       ...runtime,
       uploads: new UploadRepository(runtime.db),
+      uploadReads: new UploadReadRepository(runtime.db),
+      duplicates: new UploadDuplicateRepository(runtime.db),
       quota: new QuotaService(runtime.db, runtime.config.ADMIN_EMAILS),
       jobs: new ReceiptJobs(queue, producer, { prefix: config.QUEUE_PREFIX, attempts: 1, log: runtime.log }),
     });

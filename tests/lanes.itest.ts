@@ -9,6 +9,8 @@ import {
   openRuntime,
   QuotaService,
   ReceiptJobs,
+  UploadDuplicateRepository,
+  UploadReadRepository,
   UploadRepository,
   parseConfig,
   type ReceiptQueue,
@@ -48,6 +50,8 @@ describe('lanes', () => {
     uploads = new UploadService({
       ...runtime,
       uploads: new UploadRepository(runtime.db),
+      uploadReads: new UploadReadRepository(runtime.db),
+      duplicates: new UploadDuplicateRepository(runtime.db),
       quota: new QuotaService(runtime.db, runtime.config.ADMIN_EMAILS),
       jobs: new ReceiptJobs(queue, producer, { prefix: services.prefix, attempts: 1, log: runtime.log }),
     });

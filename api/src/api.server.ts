@@ -15,6 +15,8 @@ import {
   ReceiptJobs,
   ReceiptRepository,
   SessionRepository,
+  UploadDuplicateRepository,
+  UploadReadRepository,
   UploadRepository,
   UserRepository,
   type Runtime,
@@ -86,6 +88,8 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
     log,
   });
   const uploadRows = new UploadRepository(db);
+  const uploadReads = new UploadReadRepository(db);
+  const duplicates = new UploadDuplicateRepository(db);
   const users = new UserRepository(db);
   const billingRows = new BillingRepository(db);
   const receipts = new ReceiptRepository(db);
@@ -94,6 +98,8 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   const quota = new QuotaService(db, config.ADMIN_EMAILS);
   const uploads = new UploadService({
     uploads: uploadRows,
+    uploadReads,
+    duplicates,
     jobs,
     quota,
     files,
@@ -154,7 +160,7 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   const exports = new ExportService(receipts, users, categoryRows, files, log, config.exchangeRates);
   const categories = new CategoryService(categoryRows, users);
   const rules = new MerchantRuleService(merchantRules, categories);
-  const data = new AccountDataService(exports, uploadRows, files, { profiles, categories, rules, users }, log);
+  const data = new AccountDataService(exports, uploadReads, files, { profiles, categories, rules, users }, log);
   app.use('/api/user', accountRoutes({ users, profiles, quota, deletion, settings: new AccountSettingsService(users, accounts), data, links, log }));
   app.use('/api/user', merchantRuleRoutes(rules));
   app.use('/api/user', categoryRoutes(categories));
@@ -162,12 +168,12 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   app.use('/api', clientConfigRoutes(config));
   app.use('/api', billingRoutes(billing, users, accounts));
   const adminOnly = requireAdmin(accounts);
-  app.use('/api/admin', adminOnly, adminRoutes(new AdminService(users, uploadRows, jobs, config.ADMIN_EMAILS)));
+  app.use('/api/admin', adminOnly, adminRoutes(new AdminService(users, uploadRows, uploadReads, jobs, config.ADMIN_EMAILS)));
   // The dashboard is a page of its own: same session and admin check, not under /api.
   app.use('/admin/queues', session, adminOnly, queueDashboard(jobs.queue));
   app.use('/api/intake', requireUser, intakeRoutes(new IntakeAddressService(intakeRows, mailIntake)));
   app.use('/api', spendingRoutes(new SpendingService(receipts)));
-  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, uploadRows, uploads, files, merchantRules, categories, log)));
+  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, duplicates, uploads, files, merchantRules, categories, log)));
   app.use('/api', exportRoutes(exports, log));
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   if (existsSync(config.webDistDir)) {

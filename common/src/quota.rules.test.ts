@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { billingPeriod, dailyPeriod, isSubscriptionActive, quotaExceededMessage, quotaView } from './quota.rules.js';
+import { billingPeriod, chargedAddress, dailyPeriod, isSubscriptionActive, quotaExceededMessage, quotaTerms, quotaUsed, quotaView, type QuotaAccount } from './quota.rules.js';
 
 describe('quota rules', () => {
   it('daily periods run midnight to midnight UTC', () => {
@@ -42,5 +42,51 @@ describe('isSubscriptionActive', () => {
     [null, false],
   ])('%j → %s', (sub, active) => {
     expect(isSubscriptionActive(sub, now)).toBe(active);
+  });
+});
+
+describe('quotaTerms', () => {
+  const now = new Date('2026-11-22T12:00:00Z');
+  const day = dailyPeriod(now);
+  const start = new Date('2026-11-05T00:00:00Z');
+  const end = new Date('2026-12-05T00:00:00Z');
+  const plan = (status: string, currentPeriodEnd = end) => ({ status, currentPeriodStart: start, currentPeriodEnd, receiptLimit: 500 });
+  const account = (subscription: QuotaAccount['subscription'], confirmed: boolean): QuotaAccount => ({ subscription, confirmed });
+  const anonymous = { userId: null, anonId: 'a1', clientIp: '192.0.2.1' };
+  const signedIn = { userId: 'u1', anonId: null, clientIp: '192.0.2.1' };
+  it.each([
+    ['an anonymous visitor: per session and per address, daily', anonymous, null, ['anon:a1', 'ip:192.0.2.1'], 5, day, false],
+    ['an anonymous visitor without a known address: per session', { ...anonymous, clientIp: null }, null, ['anon:a1'], 5, day, false],
+    ['a confirmed free account: per account, daily', signedIn, account(null, true), ['user:u1'], 5, day, false],
+    ['an unconfirmed account: shares its address\'s allowance', signedIn, account(null, false), ['user:u1', 'ip:192.0.2.1'], 5, day, false],
+    ['an account that is gone: as unconfirmed', signedIn, null, ['user:u1', 'ip:192.0.2.1'], 5, day, false],
+    ['a subscriber: the plan over the billing period', signedIn, account(plan('active'), true), ['user:u1'], 500, billingPeriod(start, end), true],
+    ['a subscriber with an unconfirmed address: the plan all the same', signedIn, account(plan('trialing'), false), ['user:u1'], 500, billingPeriod(start, end), true],
+    ['a lapsed subscription: the free allowance', signedIn, account(plan('past_due'), true), ['user:u1'], 5, day, false],
+    ['an ended period: the free allowance', signedIn, account(plan('active', new Date('2026-11-22T11:00:00Z')), false), ['user:u1', 'ip:192.0.2.1'], 5, day, false],
+  ])('%s', (_case, asker, acct, subjects, limit, period, subscriptionActive) => {
+    expect(quotaTerms(asker, acct, now)).toEqual({ subjects, limit, period, subscriptionActive });
+  });
+});
+
+describe('chargedAddress', () => {
+  it.each([
+    [['anon:a1', 'ip:192.0.2.1'], '192.0.2.1'],
+    [['user:u1', 'ip:2001:db8::1'], '2001:db8::1'],
+    [['user:u1'], null],
+    [[], null],
+  ])('%j → %s', (subjects, address) => {
+    expect(chargedAddress(subjects)).toBe(address);
+  });
+});
+
+describe('quotaUsed', () => {
+  it.each([
+    [[], 0],
+    [[3], 3],
+    [[1, 4], 4],
+    [[0, 0], 0],
+  ])('%j → %i', (used, most) => {
+    expect(quotaUsed(used)).toBe(most);
   });
 });

@@ -49,3 +49,55 @@ export function quotaExceededMessage(signedIn: boolean): string {
 export function isSubscriptionActive(sub: { status: string; currentPeriodEnd: Date } | null | undefined, now: Date): boolean {
   return Boolean(sub && (sub.status === 'active' || sub.status === 'trialing') && sub.currentPeriodEnd > now);
 }
+
+/** Who asks for a unit: an account, or an anonymous session, seen from a client address. */
+export interface QuotaAsker {
+  userId: string | null;
+  anonId: string | null;
+  clientIp?: string | null;
+}
+
+/** What an account brings to its quota: its subscription, if any, and whether its address is confirmed. */
+export interface QuotaAccount {
+  subscription: { status: string; currentPeriodStart: Date; currentPeriodEnd: Date; receiptLimit: number } | null;
+  confirmed: boolean;
+}
+
+/** The quota that holds for an asker: every subject must have room, `limit` units each in `period`. */
+export interface QuotaTerms {
+  subjects: string[];
+  limit: number;
+  period: QuotaPeriod;
+  subscriptionActive: boolean;
+}
+
+const ADDRESS_SUBJECT = 'ip:';
+
+/**
+ * The quota an asker gets. A paid plan holds whatever the address's state (only checkout needs a
+ * confirmed one). Otherwise the free daily allowance, counted per account or session and, for an
+ * anonymous visitor or an account whose address is unconfirmed, also per client address: throwaway
+ * accounts and sessions share the address's allowance and add no receipts. `account` is null for
+ * an anonymous visitor (and for an account that is gone).
+ */
+export function quotaTerms(asker: QuotaAsker, account: QuotaAccount | null, now: Date): QuotaTerms {
+  const address = asker.clientIp ? [`${ADDRESS_SUBJECT}${asker.clientIp}`] : [];
+  const free = (subjects: string[]): QuotaTerms => ({ subjects, limit: FREE_DAILY_LIMIT, period: dailyPeriod(now), subscriptionActive: false });
+  if (!asker.userId) return free([`anon:${asker.anonId}`, ...address]);
+  const own = `user:${asker.userId}`;
+  const subscription = account?.subscription;
+  if (subscription && isSubscriptionActive(subscription, now)) {
+    return { subjects: [own], limit: subscription.receiptLimit, period: billingPeriod(subscription.currentPeriodStart, subscription.currentPeriodEnd), subscriptionActive: true };
+  }
+  return free([own, ...(account?.confirmed ? [] : address)]);
+}
+
+/** The client address a unit was counted under (anonymous or unconfirmed), from the subjects it was charged to. */
+export function chargedAddress(subjects: readonly string[]): string | null {
+  return subjects.find((s) => s.startsWith(ADDRESS_SUBJECT))?.slice(ADDRESS_SUBJECT.length) ?? null;
+}
+
+/** The units an asker has used: its fullest subject's (an address shared with others can be fuller than the session). */
+export function quotaUsed(usedPerSubject: readonly number[]): number {
+  return Math.max(0, ...usedPerSubject);
+}

@@ -1,13 +1,4 @@
-import {
-  FREE_DAILY_LIMIT,
-  billingPeriod,
-  dailyPeriod,
-  isEmailVerified,
-  isSubscriptionActive,
-  quotaView,
-  type QuotaPeriod,
-  type QuotaView,
-} from '@receipts/common';
+import { chargedAddress, isEmailVerified, quotaTerms, quotaUsed, quotaView, type QuotaAsker, type QuotaTerms, type QuotaView } from '@receipts/common';
 import { and, eq, gt, sql, type Placeholder } from 'drizzle-orm';
 import type { Database, Executor } from './db/database.js';
 import { hasSqlState } from './error-chain.js';
@@ -15,25 +6,18 @@ import { ownerRoom, type UploadEventBus } from './upload-event-bus.js';
 import { quotaUsage, subscriptions, users, type QuotaCharge, type SubscriptionRow } from './db/schema.js';
 
 /** Who is asking: an account, or an anonymous session seen from a client address. */
-export interface QuotaOwner {
-  userId: string | null;
-  anonId: string | null;
-  clientIp?: string | null;
-}
+export type QuotaOwner = QuotaAsker;
 
-export interface QuotaPolicy {
-  /** Every subject must have room: an anonymous visitor is counted per session and per address. */
-  subjects: string[];
-  limit: number;
-  period: QuotaPeriod;
+/** The quota terms of an owner (quota.rules.ts), with the account facts the api shows beside them. */
+export interface QuotaPolicy extends QuotaTerms {
   signedIn: boolean;
   subscription: SubscriptionRow | null;
-  subscriptionActive: boolean;
 }
 
 /**
- * Quotas: who may take how many units in which period. A unit is reserved atomically with its
- * upload and returned at most once (both in upload.repository.ts).
+ * Quotas' storage: the facts the terms are decided by (quotaTerms in common) and the units used.
+ * A unit is reserved atomically with its upload and returned at most once (both in
+ * upload.repository.ts).
  */
 export class QuotaService {
   private usageStatement: { execute(values: { wanted: string }): Promise<Array<{ subject: string; period: string; used: number }>> } | undefined;
@@ -45,28 +29,15 @@ export class QuotaService {
   ) {}
 
   async policy(owner: QuotaOwner, now = new Date()): Promise<QuotaPolicy> {
-    const addressSubject = owner.clientIp ? [`ip:${owner.clientIp}`] : [];
-    if (owner.userId) {
-      const [row] = await this.db
-        .select({ user: users, subscription: subscriptions })
-        .from(users)
-        .leftJoin(subscriptions, eq(subscriptions.userId, users.id))
-        .where(eq(users.id, owner.userId));
-      const subscription = row?.subscription ?? null;
-      const active = isSubscriptionActive(subscription, now);
-      const signedIn = { signedIn: true, subscription, subscriptionActive: active };
-      // A paid plan holds whatever the address's state (only checkout needs a confirmed one).
-      if (active) {
-        return { ...signedIn, subjects: [`user:${owner.userId}`], limit: subscription!.receiptLimit, period: billingPeriod(subscription!.currentPeriodStart, subscription!.currentPeriodEnd) };
-      }
-      // Until its address is confirmed an account gets the anonymous allowance, shared with the
-      // anonymous visitors of its client address: throwaway accounts add no receipts.
-      const confirmed = row ? isEmailVerified(row.user, this.adminEmails) : false;
-      const subjects = [`user:${owner.userId}`, ...(confirmed ? [] : addressSubject)];
-      return { ...signedIn, subjects, limit: FREE_DAILY_LIMIT, period: dailyPeriod(now) };
-    }
-    const subjects = [`anon:${owner.anonId}`, ...addressSubject];
-    return { subjects, limit: FREE_DAILY_LIMIT, period: dailyPeriod(now), signedIn: false, subscription: null, subscriptionActive: false };
+    if (!owner.userId) return { ...quotaTerms(owner, null, now), signedIn: false, subscription: null };
+    const [row] = await this.db
+      .select({ user: users, subscription: subscriptions })
+      .from(users)
+      .leftJoin(subscriptions, eq(subscriptions.userId, users.id))
+      .where(eq(users.id, owner.userId));
+    const subscription = row?.subscription ?? null;
+    const account = row ? { subscription, confirmed: isEmailVerified(row.user, this.adminEmails) } : null;
+    return { ...quotaTerms(owner, account, now), signedIn: true, subscription };
   }
 
   async view(owner: QuotaOwner, now = new Date()): Promise<QuotaView> {
@@ -80,7 +51,7 @@ export class QuotaService {
     const rows = wanted.length === 0 ? [] : await this.usage().execute({ wanted: JSON.stringify(wanted) });
     const used = new Map(rows.map((row) => [`${row.subject}\n${row.period}`, row.used]));
     return policies.map((policy) => {
-      const most = Math.max(0, ...policy.subjects.map((subject) => used.get(`${subject}\n${policy.period.key}`) ?? 0));
+      const most = quotaUsed(policy.subjects.map((subject) => used.get(`${subject}\n${policy.period.key}`) ?? 0));
       return quotaView(most, policy.limit, policy.period.resetsAt);
     });
   }
@@ -168,8 +139,7 @@ export async function releaseQuota(tx: Executor, charges: readonly QuotaCharge[]
 
 /** The quota owner of an upload, with the client address its charge was counted under (anonymous or unconfirmed). */
 export function quotaOwnerOfUpload(upload: { userId: string | null; anonId: string | null; quotaCharges: QuotaCharge[] }): QuotaOwner {
-  const ip = upload.quotaCharges.find((c) => c.subject.startsWith('ip:'))?.subject.slice(3) ?? null;
-  return { userId: upload.userId, anonId: upload.anonId, clientIp: ip };
+  return { userId: upload.userId, anonId: upload.anonId, clientIp: chargedAddress(upload.quotaCharges.map((c) => c.subject)) };
 }
 
 /** How long announcements gather before their figures are read together. */

@@ -1,9 +1,9 @@
-import { isFinal, SPENDING_TOP_MERCHANTS, type ReceiptFilter, type ReceiptListQuery, type SpendingQuery, type SpendingRow } from '@receipts/common';
+import { isFinal, merchantKey, SPENDING_TOP_MERCHANTS, type ReceiptFilter, type ReceiptListQuery, type SpendingQuery, type SpendingRow } from '@receipts/common';
 import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
 import { receiptEdits, receipts, uploads, type ReceiptEditRow, type ReceiptRow, type UploadRow } from './db/schema.js';
 import type { QuotaOwner } from './quota.service.js';
-import { duplicateOriginal, merchantKey, ownedBy } from './upload.repository.js';
+import { duplicateOriginal, ownedBy } from './upload-scope.js';
 import type { ReceiptFields } from './upload-view.js';
 
 /** A LIKE pattern that matches `text` literally anywhere. */
@@ -84,7 +84,7 @@ export interface OriginalRow {
  * columns are written.
  */
 export interface ReceiptRevision {
-  columns: Partial<Omit<typeof receipts.$inferInsert, 'id' | 'uploadId'>>;
+  columns: Partial<Omit<typeof receipts.$inferInsert, 'id' | 'uploadId' | 'merchantKey'>>;
   changes: Record<string, { from: unknown; to: unknown }>;
 }
 
@@ -195,9 +195,12 @@ export class ReceiptRepository {
       if (!isFinal(state.status)) return 'busy';
       const revision = revise(current);
       if (!revision) return 'unchanged';
+      const { merchantName } = revision.columns;
+      // The merchant's key changes with its name (undefined: the name is not revised).
+      const key = merchantName === undefined ? {} : { merchantKey: merchantName === null ? null : merchantKey(merchantName) };
       await tx
         .update(receipts)
-        .set({ ...revision.columns, updatedAt: new Date() })
+        .set({ ...revision.columns, ...key, updatedAt: new Date() })
         .where(eq(receipts.id, id));
       if (Object.keys(revision.changes).length > 0) await tx.insert(receiptEdits).values({ receiptId: id, kind: 'correction', changes: revision.changes });
       return 'changed';
@@ -234,7 +237,7 @@ export class ReceiptRepository {
    * same rows; never a sum across currencies. A receipt counts when it has a total and is not
    * flagged as a possible duplicate (it would count the same purchase twice); the rest are
    * counted as `notCounted`. Its month is the receipt's date, or the upload's (UTC) when the
-   * receipt has none. Merchants are grouped by their letters and digits (as duplicates are
+   * receipt has none. Merchants are grouped by their stored key (as duplicates are
    * matched), and named as most of their receipts spell them.
    */
   async spending(owner: QuotaOwner, query: SpendingQuery): Promise<SpendingRow[]> {
@@ -246,7 +249,7 @@ export class ReceiptRepository {
                     ELSE to_char(${uploads.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM') END AS month,
                ${receipts.category} AS category,
                nullif(btrim(${receipts.merchantName}), '') AS merchant,
-               nullif(${merchantKey(receipts.merchantName)}, '') AS merchant_key,
+               nullif(${receipts.merchantKey}, '') AS merchant_key,
                ${receipts.total} AS total,
                (${receipts.total} IS NOT NULL AND ${uploads.duplicateOf} IS NULL) AS counted
         FROM ${receipts} INNER JOIN ${uploads} ON ${uploads.id} = ${receipts.uploadId}

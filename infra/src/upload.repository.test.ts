@@ -5,17 +5,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../tests/support/database.js';
 import * as schema from './db/schema.js';
 import { QuotaService, type QuotaOwner, type QuotaPolicy } from './quota.service.js';
+import { UploadDuplicateRepository } from './upload-duplicate.repository.js';
+import { UploadReadRepository } from './upload-read.repository.js';
 import { UPLOAD_MOVES, UploadRepository, type ExtractedReceipt, type UploadMove } from './upload.repository.js';
 
 // Real PostgreSQL and the embedded PGlite (a database of this run's own): the guarantees below live in SQL statements.
 describe.each(['postgres', 'pglite'] as const)('upload repository on %s', { timeout: 60_000 }, (kind) => {
   let database: TestDatabase;
   let uploads: UploadRepository;
+  let reads: UploadReadRepository;
+  let duplicates: UploadDuplicateRepository;
   let quota: QuotaService;
 
   beforeAll(async () => {
     database = await openTestDatabase(kind);
     uploads = new UploadRepository(database.db);
+    reads = new UploadReadRepository(database.db);
+    duplicates = new UploadDuplicateRepository(database.db);
     quota = new QuotaService(database.db, []);
   }, 120_000);
 
@@ -109,10 +115,10 @@ describe.each(['postgres', 'pglite'] as const)('upload repository on %s', { time
     expect(await uploads.progress(id, 40, 'recognizing')).toBe(true);
     const stored = await uploads.complete(id, receipt(12.5));
     expect(stored!.total).toBe(12.5);
-    const view = await uploads.view(owner, id);
+    const view = await reads.view(owner, id);
     expect(view).toMatchObject({ status: 'completed', progress: 100, step: null, receipt: { total: 12.5 } });
     // Another owner sees nothing.
-    expect(await uploads.view(visitor(), id)).toBeNull();
+    expect(await reads.view(visitor(), id)).toBeNull();
   });
 
   it('stores one receipt per upload: a re-extraction replaces it under its id and records the change', async () => {
@@ -206,7 +212,7 @@ describe.each(['postgres', 'pglite'] as const)('upload repository on %s', { time
     const cancelled = await uploads.cancel(owner, id);
     expect(cancelled).toMatchObject({ refunded: true, upload: { status: 'completed', progress: 100 } });
     expect(await used(owner)).toBe(1);
-    expect((await uploads.view(owner, id))!.receipt!.total).toBe(7);
+    expect((await reads.view(owner, id))!.receipt!.total).toBe(7);
   });
 
   it('reserves exactly the units left when uploads arrive at once', async () => {
@@ -218,7 +224,7 @@ describe.each(['postgres', 'pglite'] as const)('upload repository on %s', { time
     )));
     expect(created.filter(Boolean)).toHaveLength(5);
     expect(await used(owner)).toBe(5);
-    expect(await uploads.list(owner)).toHaveLength(5);
+    expect(await reads.list(owner)).toHaveLength(5);
   });
 
   it('takes a unit for every subject or for none: an anonymous visitor is also counted per address', async () => {
@@ -239,7 +245,7 @@ describe.each(['postgres', 'pglite'] as const)('upload repository on %s', { time
     const first = await newUpload(owner, undefined, 'same-bytes');
     const again = await newUpload(owner, undefined, 'same-bytes');
     expect(again).toMatchObject({ duplicateOf: first.id, duplicateReason: 'same-file' });
-    expect(await uploads.keep(owner, again.id)).toBe(true);
-    expect((await uploads.view(owner, again.id))!.duplicateOf).toBeUndefined();
+    expect(await duplicates.keep(owner, again.id)).toBe(true);
+    expect((await reads.view(owner, again.id))!.duplicateOf).toBeUndefined();
   });
 });

@@ -2,21 +2,21 @@ import {
   COMPLETED_PROGRESS,
   isExportValid,
   keptAcceptances,
+  merchantKey,
   receiptChanges,
   uniqueTags,
-  type DuplicateOf,
   type EngineName,
   type Lane,
-  type LaneTimes,
   type UploadStatus,
-  type UploadView,
 } from '@receipts/common';
-import { TransactionRollbackError, and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { TransactionRollbackError, and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from './db/database.js';
-import { receiptEdits, receipts, uploads, users, type ReceiptRow, type UploadRow } from './db/schema.js';
+import { receiptEdits, receipts, uploads, type ReceiptRow, type UploadRow } from './db/schema.js';
 import { isQuotaRefusal, quotaReservation, releaseQuota, reservationValues, reserveQuota, type QuotaOwner, type QuotaPolicy } from './quota.service.js';
-import { toDuplicateOf, toReceiptView, toUploadView } from './upload-view.js';
+import { sameFileQuery } from './upload-duplicate.repository.js';
+import { ownedBy } from './upload-scope.js';
+import { toReceiptView } from './upload-view.js';
 
 /**
  * The upload lifecycle: every move that changes an upload's status, with the statuses it may
@@ -47,19 +47,6 @@ export function mayMove(move: UploadMove, status: UploadStatus): boolean {
   return (UPLOAD_MOVES[move] as readonly UploadStatus[]).includes(status);
 }
 
-/** The owner's uploads: the account's, or an anonymous session's not yet taken over by an account. */
-export function ownedBy(owner: Pick<QuotaOwner, 'userId' | 'anonId'>): SQL {
-  if (owner.userId) return eq(uploads.userId, owner.userId);
-  if (owner.anonId) return and(eq(uploads.anonId, owner.anonId), isNull(uploads.userId))!;
-  throw new Error('An owner has an account or an anonymous session');
-}
-
-/** Select this beside an upload (left-joined on `duplicateOf`) to name the earlier upload it repeats. */
-export const duplicateOriginal = alias(uploads, 'original');
-
-/** Statuses of an upload that stands for a receipt (a failed or cancelled one does not). */
-const LIVE: UploadStatus[] = ['queued', 'processing', 'completed'];
-
 export interface NewUpload {
   id: string;
   owner: QuotaOwner;
@@ -71,8 +58,8 @@ export interface NewUpload {
   lane: Lane;
 }
 
-/** A receipt as the extraction produced it (the receipts row without its keys and times). */
-export type ExtractedReceipt = Omit<typeof receipts.$inferInsert, 'id' | 'uploadId' | 'createdAt' | 'updatedAt'>;
+/** A receipt as the extraction produced it (the receipts row without its keys and times; the merchant's key is worked out here). */
+export type ExtractedReceipt = Omit<typeof receipts.$inferInsert, 'id' | 'uploadId' | 'merchantKey' | 'createdAt' | 'updatedAt'>;
 
 /** An upload that ended by a cancel or a failure; `refunded` when its unit came back just now. */
 export interface EndedUpload {
@@ -116,113 +103,16 @@ interface UploadInsert {
 }
 
 /**
- * Uploads: the one place that reads and changes an upload's state (the lifecycle above), takes
- * and returns its quota unit, and writes its receipt. api and worker go through it; nothing
- * else writes the uploads table.
+ * Uploads: the one place that changes an upload's state (the lifecycle above), takes and returns
+ * its quota unit, and writes its receipt. api and worker go through it; nothing else writes the
+ * uploads table but the duplicate flags (upload-duplicate.repository.ts). Reads are in
+ * upload-read.repository.ts.
  */
 export class UploadRepository {
   private readonly createStatements = new Map<string, UploadInsert>();
 
   constructor(private readonly db: Database) {}
 
-  // Reads
-
-  private views() {
-    return this.db
-      .select({ upload: uploads, receipt: receipts, originalFilename: duplicateOriginal.filename })
-      .from(uploads)
-      .leftJoin(receipts, eq(receipts.uploadId, uploads.id))
-      .leftJoin(duplicateOriginal, eq(duplicateOriginal.id, uploads.duplicateOf));
-  }
-
-  /** The owner's upload with its receipt; another owner's is null, as if it did not exist. */
-  async view(owner: QuotaOwner, id: string): Promise<UploadView | null> {
-    const [row] = await this.views().where(and(eq(uploads.id, id), ownedBy(owner)));
-    return row ? toUploadView(row.upload, row.receipt, toDuplicateOf(row.upload, row.originalFilename)) : null;
-  }
-
-  /** The owner's latest uploads, newest first. */
-  async list(owner: QuotaOwner, limit = 500): Promise<UploadView[]> {
-    const rows = await this.views().where(ownedBy(owner)).orderBy(desc(uploads.createdAt)).limit(limit);
-    return rows.map((r) => toUploadView(r.upload, r.receipt, toDuplicateOf(r.upload, r.originalFilename)));
-  }
-
-  /** Uploads of the account still queued or processing. */
-  async activeCount(userId: string): Promise<number> {
-    const [row] = await this.db
-      .select({ n: count() })
-      .from(uploads)
-      .where(and(eq(uploads.userId, userId), inArray(uploads.status, ['queued', 'processing'])));
-    return row?.n ?? 0;
-  }
-
-  /** Queued uploads untouched since `queuedBefore` and processing ones silent since `processingBefore`, oldest first. */
-  stale(queuedBefore: Date, processingBefore: Date, limit: number): Promise<Array<Pick<UploadRow, 'id' | 'lane'>>> {
-    return this.db
-      .select({ id: uploads.id, lane: uploads.lane })
-      .from(uploads)
-      .where(
-        or(
-          and(eq(uploads.status, 'queued'), lt(uploads.updatedAt, queuedBefore)),
-          and(eq(uploads.status, 'processing'), lt(uploads.updatedAt, processingBefore)),
-        ),
-      )
-      .orderBy(asc(uploads.createdAt))
-      .limit(limit);
-  }
-
-  /** The admin screen's page of uploads, newest first, with the owner's e-mail. */
-  adminPage(status: UploadStatus | undefined, page: number, pageSize: number) {
-    return this.db
-      .select({
-        id: uploads.id,
-        filename: uploads.filename,
-        status: uploads.status,
-        error: uploads.error,
-        lane: uploads.lane,
-        attempts: uploads.attempts,
-        createdAt: uploads.createdAt,
-        ownerEmail: users.email,
-      })
-      .from(uploads)
-      .leftJoin(users, eq(users.id, uploads.userId))
-      .where(status ? eq(uploads.status, status) : undefined)
-      .orderBy(desc(uploads.createdAt))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize);
-  }
-
-  async countByStatus(status: UploadStatus): Promise<number> {
-    const [row] = await this.db.select({ n: count() }).from(uploads).where(eq(uploads.status, status));
-    return row?.n ?? 0;
-  }
-
-  /**
-   * A page of the owner's uploads whose original file is still stored, oldest first, after the
-   * upload `after` (for a copy of all their data).
-   */
-  async storedOriginals(owner: QuotaOwner, after: { at: string; id: string } | null, limit: number) {
-    return this.db
-      // The time as text keeps its microseconds, so the next page starts exactly after this one.
-      .select({ id: uploads.id, filename: uploads.filename, createdAt: uploads.createdAt, at: sql<string>`${uploads.createdAt}::text` })
-      .from(uploads)
-      .where(and(ownedBy(owner), isNull(uploads.originalDeletedAt), after ? sql`(${uploads.createdAt}, ${uploads.id}) > (${after.at}::timestamptz, ${after.id}::uuid)` : undefined))
-      .orderBy(asc(uploads.createdAt), asc(uploads.id))
-      .limit(limit);
-  }
-
-  /** Uploads created before `before` whose original file is still stored and no longer needed by a job. */
-  async originalsDue(before: Date, limit: number): Promise<string[]> {
-    const due = await this.db
-      .select({ id: uploads.id })
-      .from(uploads)
-      .where(and(isNull(uploads.originalDeletedAt), lt(uploads.createdAt, before), notInArray(uploads.status, ['queued', 'processing'])))
-      .orderBy(asc(uploads.createdAt))
-      .limit(limit);
-    return due.map((u) => u.id);
-  }
-
-  // Lifecycle
 
   /**
    * Records a new upload and takes its quota unit in one statement (one round trip, where a
@@ -255,17 +145,6 @@ export class UploadRepository {
     }
   }
 
-  /** The owner's earliest live upload of the very same bytes (the one a new upload of them would be flagged a duplicate of), or null. */
-  async sameFile(owner: QuotaOwner, sha256: string): Promise<Pick<UploadRow, 'id' | 'filename' | 'createdAt'> | null> {
-    const [row] = await this.db
-      .select({ id: uploads.id, filename: uploads.filename, createdAt: uploads.createdAt })
-      .from(uploads)
-      .where(and(ownedBy(owner), eq(uploads.sha256, sha256), inArray(uploads.status, LIVE)))
-      .orderBy(asc(uploads.createdAt), asc(uploads.id))
-      .limit(1);
-    return row ?? null;
-  }
-
   /**
    * The upload's insert as a prepared statement, one per kind of owner and number of quota
    * subjects, built once: building it anew (a CTE-laden insert returning every column) was the
@@ -277,14 +156,7 @@ export class UploadRepository {
     if (!statement) {
       const ownerId = sql.placeholder('ownerId');
       const owned = kind === 'user' ? eq(uploads.userId, ownerId) : and(eq(uploads.anonId, ownerId), isNull(uploads.userId));
-      const sameFile = this.db.$with('same_file').as(
-        this.db
-          .select({ id: uploads.id })
-          .from(uploads)
-          .where(and(owned, eq(uploads.sha256, sql.placeholder('sha256')), inArray(uploads.status, LIVE)))
-          .orderBy(asc(uploads.createdAt), asc(uploads.id))
-          .limit(1),
-      );
+      const sameFile = this.db.$with('same_file').as(sameFileQuery(this.db, owned!, sql.placeholder('sha256')));
       const { reserved, charges } = quotaReservation(this.db, subjectCount);
       const p = sql.placeholder;
       statement = this.db
@@ -311,53 +183,6 @@ export class UploadRepository {
     return statement;
   }
 
-  /**
-   * How long the uploads of the last `hours` took from arrival to result, per lane: the median
-   * and the 95th percentile of those read completely. Uploads that arrived in the window only, so
-   * a re-extraction of an old upload (its arrival long ago) does not count its age.
-   */
-  async processingTimes(hours: number): Promise<LaneTimes[]> {
-    const took = sql`extract(epoch from ${uploads.finishedAt} - ${uploads.createdAt}) * 1000`;
-    const rows = await this.db
-      .select({
-        lane: uploads.lane,
-        receipts: count(),
-        p50Ms: sql<number>`percentile_cont(0.5) within group (order by ${took})`.mapWith(Number),
-        p95Ms: sql<number>`percentile_cont(0.95) within group (order by ${took})`.mapWith(Number),
-      })
-      .from(uploads)
-      .where(and(eq(uploads.status, 'completed'), isNotNull(uploads.finishedAt), gte(uploads.createdAt, sql`now() - make_interval(hours => ${hours})`)))
-      .groupBy(uploads.lane)
-      .orderBy(uploads.lane);
-    return rows;
-  }
-
-  /**
-   * The owner's waiting uploads, each with how many waiting uploads are taken before it: the
-   * express lane's before the standard lane's, then by arrival (the queue's order; lane aging may
-   * move a long-waiting standard upload up, so it is an upper bound).
-   */
-  async queuePlaces(owner: QuotaOwner): Promise<Array<{ id: string; ahead: number }>> {
-    // Written out: inside a subquery the ORM names columns without their table.
-    const ahead = sql<number>`(SELECT count(*) FROM uploads AS q WHERE q.status = 'queued' AND (
-        (q.lane = 'express' AND uploads.lane = 'standard')
-        OR (q.lane = uploads.lane AND (q.created_at, q.id) < (uploads.created_at, uploads.id))))`.mapWith(Number);
-    return this.db
-      .select({ id: uploads.id, ahead })
-      .from(uploads)
-      .where(and(ownedBy(owner), eq(uploads.status, 'queued')))
-      .orderBy(asc(uploads.createdAt));
-  }
-
-  /** How many uploads were finished (read or failed) in the last `ms`: the rate a wait is estimated from. */
-  async finishedWithin(ms: number): Promise<number> {
-    const [row] = await this.db
-      .select({ n: count() })
-      .from(uploads)
-      .where(and(inArray(uploads.status, ['completed', 'failed']), gte(uploads.finishedAt, sql`now() - make_interval(secs => ${ms / 1000})`)));
-    return Number(row?.n ?? 0);
-  }
-
   /** A worker takes a queued upload (or one a crashed worker left processing); null when it ended or is gone. */
   async claim(id: string): Promise<UploadRow | null> {
     const [claimed] = await move(this.db, 'claim', eq(uploads.id, id), {
@@ -369,12 +194,6 @@ export class UploadRepository {
       startedAt: new Date(),
     });
     return claimed ?? null;
-  }
-
-  /** Whether the upload's row is there at all (ended or not). */
-  async exists(id: string): Promise<boolean> {
-    const [found] = await this.db.select({ id: uploads.id }).from(uploads).where(eq(uploads.id, id));
-    return Boolean(found);
   }
 
   /** Records a step's progress; false when the upload is no longer processing (cancelled: stop). */
@@ -403,7 +222,14 @@ export class UploadRepository {
       const acceptedIssues = before ? keptAcceptances(before.acceptedIssues, receipt, receipt.issues) : [];
       // The owner's tags are theirs, not the reading's: a re-extraction keeps them beside any a rule gives.
       const tags = before ? uniqueTags([...before.tags, ...(receipt.tags ?? [])]) : (receipt.tags ?? []);
-      const values = { ...receipt, tags, uploadId: id, acceptedIssues, valid: isExportValid(receipt, receipt.issues, acceptedIssues) };
+      const values = {
+        ...receipt,
+        merchantKey: receipt.merchantName == null ? null : merchantKey(receipt.merchantName),
+        tags,
+        uploadId: id,
+        acceptedIssues,
+        valid: isExportValid(receipt, receipt.issues, acceptedIssues),
+      };
       const [row] = await tx
         .insert(receipts)
         .values(values)
@@ -511,16 +337,6 @@ export class UploadRepository {
     return Boolean(deleted);
   }
 
-  /** The owner keeps an upload flagged as a possible duplicate: the flag goes and is not set again. */
-  async keep(owner: QuotaOwner, id: string): Promise<boolean> {
-    const [kept] = await this.db
-      .update(uploads)
-      .set({ duplicateOf: null, duplicateReason: null, duplicateKept: true, updatedAt: new Date() })
-      .where(and(eq(uploads.id, id), ownedBy(owner)))
-      .returning({ id: uploads.id });
-    return Boolean(kept);
-  }
-
   /** Moves an anonymous visitor's uploads to the account they signed in to; how many moved. */
   async claimAnonymous(anonId: string, userId: string): Promise<number> {
     const moved = await this.db
@@ -535,78 +351,4 @@ export class UploadRepository {
   async markOriginalsDeleted(ids: readonly string[]): Promise<void> {
     await this.db.update(uploads).set({ originalDeletedAt: new Date() }).where(inArray(uploads.id, [...ids]));
   }
-
-  /**
-   * Flags (or clears) "same receipt" duplicates after an upload's receipt was written or
-   * corrected: another receipt of the owner with the same merchant, date and total makes the
-   * later of the two a possible duplicate of the earlier. A same-file flag and an owner's
-   * "keep" are left as they are. Returns this upload's flag afterwards.
-   */
-  async refreshDuplicateFlags(uploadId: string): Promise<DuplicateOf | null> {
-    const { db } = this;
-    const [self] = await db
-      .select({ upload: uploads, merchantName: receipts.merchantName, date: receipts.date, total: receipts.total })
-      .from(uploads)
-      .innerJoin(receipts, eq(receipts.uploadId, uploads.id))
-      .where(eq(uploads.id, uploadId));
-    if (!self) return null;
-    const { upload } = self;
-
-    // Uploads flagged as repeating this one may no longer match it after a correction.
-    const dependants = await db
-      .select({ id: uploads.id })
-      .from(uploads)
-      .where(and(eq(uploads.duplicateOf, upload.id), eq(uploads.duplicateReason, 'same-receipt')));
-
-    let match: { id: string; createdAt: Date } | undefined;
-    if (self.merchantName && self.date && self.total !== null) {
-      [match] = await db
-        .select({ id: uploads.id, createdAt: uploads.createdAt })
-        .from(uploads)
-        .innerJoin(receipts, eq(receipts.uploadId, uploads.id))
-        .where(
-          and(
-            ownedBy(upload),
-            ne(uploads.id, upload.id),
-            eq(receipts.date, self.date),
-            eq(receipts.total, self.total),
-            sql`${merchantKey(receipts.merchantName)} = ${merchantKey(sql`${self.merchantName}`)}`,
-            // Never flag an upload as a duplicate of one that is itself flagged as a duplicate of it.
-            or(isNull(uploads.duplicateOf), ne(uploads.duplicateOf, upload.id)),
-          ),
-        )
-        .orderBy(asc(uploads.createdAt), asc(uploads.id))
-        .limit(1);
-    }
-    const earlier = match && (match.createdAt < upload.createdAt || (match.createdAt.getTime() === upload.createdAt.getTime() && match.id < upload.id));
-
-    if (upload.duplicateReason !== 'same-file' && !upload.duplicateKept) {
-      const duplicateOf = match && earlier ? match.id : null;
-      if (duplicateOf !== upload.duplicateOf) {
-        await db
-          .update(uploads)
-          .set({ duplicateOf, duplicateReason: duplicateOf ? 'same-receipt' : null, updatedAt: new Date() })
-          .where(eq(uploads.id, upload.id));
-      }
-    }
-    if (match && !earlier) {
-      // The later twin was stored first: it is the one to flag.
-      await db
-        .update(uploads)
-        .set({ duplicateOf: upload.id, duplicateReason: 'same-receipt', updatedAt: new Date() })
-        .where(and(eq(uploads.id, match.id), isNull(uploads.duplicateOf), eq(uploads.duplicateKept, false)));
-    }
-    for (const dependant of dependants) {
-      if (dependant.id !== match?.id) await this.refreshDuplicateFlags(dependant.id);
-    }
-    const [flag] = await db
-      .select({ uploadId: duplicateOriginal.id, filename: duplicateOriginal.filename, reason: uploads.duplicateReason })
-      .from(uploads)
-      .innerJoin(duplicateOriginal, eq(duplicateOriginal.id, uploads.duplicateOf))
-      .where(eq(uploads.id, upload.id));
-    return flag?.reason ? { uploadId: flag.uploadId, filename: flag.filename, reason: flag.reason } : null;
-  }
 }
-
-/** Merchant names compared on their letters and digits, whatever the case and punctuation. */
-export const merchantKey = (column: SQL | typeof receipts.merchantName) => sql`upper(regexp_replace(${column}, '[^[:alnum:]]', '', 'g'))`;

@@ -12,6 +12,8 @@ import {
   QuotaService,
   ReceiptJobs,
   UploadEventBus,
+  UploadDuplicateRepository,
+  UploadReadRepository,
   UploadRepository,
   type ExtractedReceipt,
   type Logger,
@@ -32,6 +34,8 @@ export interface UploadStack {
   storage: string;
   files: LocalFileStore;
   uploads: UploadRepository;
+  uploadReads: UploadReadRepository;
+  duplicates: UploadDuplicateRepository;
   quota: QuotaService;
   jobs: ReceiptJobs;
   bus: UploadEventBus;
@@ -58,6 +62,8 @@ export async function openUploadStack(): Promise<UploadStack> {
     storage,
     files: new LocalFileStore(storage),
     uploads: new UploadRepository(database.db),
+    uploadReads: new UploadReadRepository(database.db),
+    duplicates: new UploadDuplicateRepository(database.db),
     quota: new QuotaService(database.db, []),
     jobs: new ReceiptJobs(queue, producer, { prefix, attempts: 1, log }),
     bus,

@@ -1,5 +1,5 @@
 import { isSubscriptionActive } from '@receipts/common';
-import type { BillingRepository, Logger, Mailer, UploadRepository } from '@receipts/infra';
+import type { BillingRepository, Logger, Mailer, UploadReadRepository } from '@receipts/infra';
 import type { Redis } from 'ioredis';
 
 /**
@@ -8,14 +8,14 @@ import type { Redis } from 'ioredis';
  * at once from both sending it.
  */
 export async function notifyIfBatchDone(
-  deps: { billing: BillingRepository; uploads: UploadRepository; mailer: Mailer; redis: Redis; prefix: string; publicUrl: string; log: Logger },
+  deps: { billing: BillingRepository; uploadReads: UploadReadRepository; mailer: Mailer; redis: Redis; prefix: string; publicUrl: string; log: Logger },
   userId: string | null,
 ): Promise<void> {
   if (!userId) return;
-  const { billing, uploads, mailer, redis, prefix, publicUrl } = deps;
+  const { billing, uploadReads, mailer, redis, prefix, publicUrl } = deps;
   const subscriber = await billing.subscriber(userId);
   if (!subscriber || !isSubscriptionActive(subscriber, new Date())) return;
-  if ((await uploads.activeCount(userId)) > 0) return;
+  if ((await uploadReads.activeCount(userId)) > 0) return;
   const first = await redis.set(`${prefix}:batch-mail:${userId}`, '1', 'EX', 60, 'NX');
   if (first !== 'OK') return;
   await mailer.send({

@@ -12,7 +12,9 @@ import {
   type Logger,
   type MerchantRuleRepository,
   type QuotaService,
+  type UploadDuplicateRepository,
   type UploadEventBus,
+  type UploadReadRepository,
   type UploadRepository,
 } from '@receipts/infra';
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
@@ -52,6 +54,8 @@ export interface FailureDeps {
 }
 
 export interface ProcessorDeps extends FailureDeps {
+  uploadReads: Pick<UploadReadRepository, 'exists'>;
+  duplicates: Pick<UploadDuplicateRepository, 'refreshDuplicateFlags'>;
   files: FileStore;
   /** The owner's learned rules, applied to the receipt before it is written. */
   rules: Pick<MerchantRuleRepository, 'forUser'>;
@@ -72,7 +76,7 @@ export interface ProcessorDeps extends FailureDeps {
  * never writes a second receipt, and leaves an upload that already ended untouched.
  */
 export function createReceiptProcessor(deps: ProcessorDeps) {
-  const { uploads, files, rules, pipeline, bus, log, notifyBatchDone, jobTimeoutMs } = deps;
+  const { uploads, uploadReads, duplicates, files, rules, pipeline, bus, log, notifyBatchDone, jobTimeoutMs } = deps;
 
   return async function processReceipt(job: Job<ReceiptJob>, token?: string, signal?: AbortSignal): Promise<void> {
     const { uploadId, lane, requestId } = job.data;
@@ -119,7 +123,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
       // Deleted through another api process in the moment between its answer and its file's
       // store: that process's delete found no file, the file landed after it, and only this job
       // still knows of it.
-      if (!(await uploads.exists(uploadId))) {
+      if (!(await uploadReads.exists(uploadId))) {
         await files.delete(uploadId);
         jobLog.info('upload was deleted; an original stored after the deletion is deleted too');
         return;
@@ -182,7 +186,7 @@ export function createReceiptProcessor(deps: ProcessorDeps) {
         return;
       }
       // A failure here must not fail the job: the receipt is stored and the upload completed.
-      const duplicateOf = await uploads.refreshDuplicateFlags(uploadId).catch((err: unknown) => {
+      const duplicateOf = await duplicates.refreshDuplicateFlags(uploadId).catch((err: unknown) => {
         jobLog.warn({ err }, 'duplicate check failed');
         return null;
       });

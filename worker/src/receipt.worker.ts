@@ -10,6 +10,8 @@ import {
   QuotaService,
   ReceiptJobs,
   MerchantRuleRepository,
+  UploadDuplicateRepository,
+  UploadReadRepository,
   UploadRepository,
   type Config,
   type Database,
@@ -68,9 +70,12 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: Recei
   const pipeline = await startPipeline(config, log, onThread);
 
   const uploads = new UploadRepository(db);
+  const uploadReads = new UploadReadRepository(db);
   const quota = new QuotaService(db, config.ADMIN_EMAILS);
   const processReceipt = createReceiptProcessor({
     uploads,
+    uploadReads,
+    duplicates: new UploadDuplicateRepository(db),
     quota,
     rules: new MerchantRuleRepository(db),
     files,
@@ -79,7 +84,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: Recei
     log,
     jobTimeoutMs: config.JOB_TIMEOUT_MS,
     notifyBatchDone: (userId) =>
-      notifyIfBatchDone({ billing: new BillingRepository(db), uploads, mailer, redis: publisher, prefix: config.QUEUE_PREFIX, publicUrl: config.publicUrl, log }, userId),
+      notifyIfBatchDone({ billing: new BillingRepository(db), uploadReads, mailer, redis: publisher, prefix: config.QUEUE_PREFIX, publicUrl: config.publicUrl, log }, userId),
   });
   const connection = createRedis(config.REDIS_URL);
   const worker = createJobWorker(RECEIPT_QUEUE, { [RECEIPT_JOB]: processReceipt }, {
@@ -132,7 +137,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: Recei
   }, Math.min(10_000, config.STANDARD_MAX_WAIT_MS / 2));
 
   const recovery = setInterval(() => {
-    recoverLostUploads({ uploads, quota, bus, jobs }, {
+    recoverLostUploads({ uploads, uploadReads, quota, bus, jobs }, {
       queuedAfterMs: config.RECOVERY_SWEEP_MS,
       processingAfterMs: Math.max(config.RECOVERY_SWEEP_MS, 2 * config.JOB_LOCK_MS),
     }).then(
@@ -145,7 +150,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: Recei
     );
   }, config.RECOVERY_SWEEP_MS);
 
-  const retention = await startRetentionWorker({ config, uploads, files, log });
+  const retention = await startRetentionWorker({ config, uploads, uploadReads, files, log });
 
   log.info({ concurrency: config.WORKER_CONCURRENCY, jobsAhead: JOBS_AHEAD, engine: pipeline.defaultEngine, tesseract: pipeline.tesseract, pipelineThread: onThread, priorities: LANE_PRIORITY }, 'worker started');
 

@@ -1,5 +1,5 @@
 import { processingFailedMessage } from '@receipts/common';
-import type { ReceiptJobs } from '@receipts/infra';
+import type { ReceiptJobs, UploadReadRepository } from '@receipts/infra';
 import { recordFailure, type FailureDeps } from './receipt.processor.js';
 
 const BATCH = 200;
@@ -26,11 +26,11 @@ export interface RecoveryResult {
  * failure is written now (with the quota unit back). Safe to run from every worker at once.
  */
 export async function recoverLostUploads(
-  deps: FailureDeps & { jobs: ReceiptJobs },
+  deps: FailureDeps & { jobs: ReceiptJobs; uploadReads: Pick<UploadReadRepository, 'stale'> },
   options: RecoveryOptions,
   now = Date.now(),
 ): Promise<RecoveryResult> {
-  const stale = await deps.uploads.stale(new Date(now - options.queuedAfterMs), new Date(now - options.processingAfterMs), BATCH);
+  const stale = await deps.uploadReads.stale(new Date(now - options.queuedAfterMs), new Date(now - options.processingAfterMs), BATCH);
   const result: RecoveryResult = { requeued: 0, failed: 0 };
   for (const upload of stale) {
     const { state } = await deps.jobs.state(upload.id);

@@ -11,6 +11,7 @@ import {
   LocalFileStore,
   MerchantRuleRepository,
   ReceiptRepository,
+  UploadReadRepository,
   UploadRepository,
   UserRepository,
 } from '@receipts/infra';
@@ -47,7 +48,7 @@ describe('AccountDataService: "Download my data" (real PostgreSQL)', () => {
     const categoryRows = new CategoryRepository(database.db);
     const exports = new ExportService(new ReceiptRepository(database.db), users, categoryRows, files, log);
     const categories = new CategoryService(categoryRows, users);
-    data = new AccountDataService(exports, uploads, files, { profiles, categories, rules: new MerchantRuleService(rules, categories), users }, log);
+    data = new AccountDataService(exports, new UploadReadRepository(database.db), files, { profiles, categories, rules: new MerchantRuleService(rules, categories), users }, log);
   }, 120_000);
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import { DEFAULT_DATEV_SETTINGS, exportRequestSchema } from '@receipts/common';
-import { StoredFileMissingError, type FileStore, type Logger, type UploadRepository, type UserRepository, type UserRow } from '@receipts/infra';
+import { StoredFileMissingError, type FileStore, type Logger, type UploadReadRepository, type UserRepository, type UserRow } from '@receipts/infra';
 import archiver from 'archiver';
 import type { ProfileService } from '../auth/profile.service.js';
 import type { CategoryService } from '../categories/category.service.js';
@@ -27,7 +27,7 @@ function safeName(name: string): string {
 export class AccountDataService {
   constructor(
     private readonly exports: ExportService,
-    private readonly uploads: UploadRepository,
+    private readonly uploadReads: UploadReadRepository,
     private readonly files: FileStore,
     /** What account.json holds besides the address: the plan, the categories, the learned rules, the DATEV settings. */
     private readonly account: {
@@ -103,7 +103,7 @@ export class AccountDataService {
 
     let after: { at: string; id: string } | null = null;
     for (;;) {
-      const page = await this.uploads.storedOriginals(owner, after, PAGE_SIZE);
+      const page = await this.uploadReads.storedOriginals(owner, after, PAGE_SIZE);
       for (const original of page) {
         const bytes = await this.files.read(original.id).catch((err: unknown) => {
           // Deleted by retention since the list was read: nothing to copy.

@@ -1,5 +1,5 @@
 import { isAdmin, isEmailVerified, type UploadStatus } from '@receipts/common';
-import type { ReceiptJobs, UploadRepository, UserRepository } from '@receipts/infra';
+import type { ReceiptJobs, UploadReadRepository, UploadRepository, UserRepository } from '@receipts/infra';
 import { HttpError, notFound } from '../http-error.js';
 
 const PAGE_SIZE = 50;
@@ -9,6 +9,7 @@ export class AdminService {
   constructor(
     private readonly users: UserRepository,
     private readonly uploads: UploadRepository,
+    private readonly uploadReads: UploadReadRepository,
     private readonly jobs: ReceiptJobs,
     private readonly adminEmails: readonly string[],
   ) {}
@@ -35,11 +36,11 @@ export class AdminService {
   }
 
   uploadPage(status: UploadStatus | undefined, page: number) {
-    return this.uploads.adminPage(status, page, PAGE_SIZE);
+    return this.uploadReads.adminPage(status, page, PAGE_SIZE);
   }
 
   async queues() {
-    const [{ lanes, jobs }, processingUploads] = await Promise.all([this.jobs.counts(), this.uploads.countByStatus('processing')]);
+    const [{ lanes, jobs }, processingUploads] = await Promise.all([this.jobs.counts(), this.uploadReads.countByStatus('processing')]);
     return { lanes, jobs, processingUploads };
   }
 

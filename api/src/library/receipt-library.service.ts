@@ -30,7 +30,7 @@ import {
   type MerchantRuleRepository,
   type ReceiptRepository,
   type ReceiptRow,
-  type UploadRepository,
+  type UploadDuplicateRepository,
 } from '@receipts/infra';
 import type { CategoryService } from '../categories/category.service.js';
 import { HttpError, notFound } from '../http-error.js';
@@ -73,7 +73,7 @@ function checkedSources(sources: NonNullable<ReceiptPatch['fieldLines']>, lineCo
 export class ReceiptLibraryService {
   constructor(
     private readonly receipts: ReceiptRepository,
-    private readonly uploadRows: UploadRepository,
+    private readonly duplicates: UploadDuplicateRepository,
     private readonly uploads: UploadService,
     private readonly files: FileStore,
     private readonly rules: MerchantRuleRepository,
@@ -226,7 +226,7 @@ export class ReceiptLibraryService {
     if (outcome === 'not-found') throw notFound('Receipt not found');
     if (outcome === 'busy') throw new HttpError(409, 'CONFLICT', 'This receipt is being extracted again; correct it once that is done.');
     if (outcome === 'changed') {
-      await this.uploadRows.refreshDuplicateFlags(upload.id);
+      await this.duplicates.refreshDuplicateFlags(upload.id);
       // The correction is saved whatever happens here: a rule not learned is logged, not the user's error.
       if (owner.userId && learned.length > 0) {
         await this.rules.learn(owner.userId, learned).catch((err: unknown) => this.log.warn({ err, receiptId: id }, 'rule not learned from a correction'));

@@ -22,7 +22,7 @@ describe('spending service', () => {
     await service.stored(id);
     await stack.uploads.claim(id);
     await stack.uploads.complete(id, extracted(fields));
-    await stack.uploads.refreshDuplicateFlags(id);
+    await stack.duplicates.refreshDuplicateFlags(id);
   }
 
   const summary = (who: Owner, query: Record<string, string> = {}) => spending.summary(who, spendingQuerySchema.parse(query));

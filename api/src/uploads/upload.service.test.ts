@@ -251,7 +251,7 @@ describe('upload service', () => {
     expect((await service.get(owner, id)).status).toBe('queued');
     expect((await stack.files.read(id)).length).toBeGreaterThan(8);
     expect(await used(owner)).toBe(1);
-    expect((await stack.uploads.stale(new Date(Date.now() + 1000), new Date(0), 1000)).map((u) => u.id)).toContain(id);
+    expect((await stack.uploadReads.stale(new Date(Date.now() + 1000), new Date(0), 1000)).map((u) => u.id)).toContain(id);
   });
 
   it('fails an accepted upload whose file cannot be stored: the unit back, its tabs told, no job', async () => {

@@ -23,7 +23,9 @@ import {
   type Logger,
   type QuotaService,
   type ReceiptJobs,
+  type UploadDuplicateRepository,
   type UploadEventBus,
+  type UploadReadRepository,
   type UploadRepository,
   type UploadRow,
 } from '@receipts/infra';
@@ -32,6 +34,8 @@ import type { Owner } from '../session.js';
 
 export interface UploadServiceDeps {
   uploads: UploadRepository;
+  uploadReads: UploadReadRepository;
+  duplicates: UploadDuplicateRepository;
   jobs: ReceiptJobs;
   quota: QuotaService;
   files: FileStore;
@@ -123,7 +127,7 @@ export class UploadService {
     if (context.ifDuplicate === 'ask') {
       // Known on arrival: asked before a unit is taken or a page read. (Two copies sent at once both
       // pass; the insert then flags the later one, as without asking.)
-      const earlier = await uploads.sameFile(owner, sha256);
+      const earlier = await this.deps.duplicates.sameFile(owner, sha256);
       if (earlier) {
         const uploadedAt = earlier.createdAt.toISOString();
         throw new HttpError(409, 'DUPLICATE_FILE', USER_MESSAGES.duplicateFile(earlier.filename, uploadedAt.slice(0, 10)), {
@@ -169,7 +173,7 @@ export class UploadService {
    * instead of a promise), asked of the database at most once a minute.
    */
   processingTimes(): Promise<ProcessingTimes> {
-    return this.times.get(() => this.deps.uploads.processingTimes(PROCESSING_TIMES_HOURS).then((lanes) => ({ lanes, hours: PROCESSING_TIMES_HOURS })));
+    return this.times.get(() => this.deps.uploadReads.processingTimes(PROCESSING_TIMES_HOURS).then((lanes) => ({ lanes, hours: PROCESSING_TIMES_HOURS })));
   }
 
   /**
@@ -178,8 +182,8 @@ export class UploadService {
    */
   async queuePlaces(owner: Owner): Promise<QueuePlaces> {
     const [places, finished] = await Promise.all([
-      this.deps.uploads.queuePlaces(owner),
-      this.finishing.get(() => this.deps.uploads.finishedWithin(QUEUE_RATE_WINDOW_MS)),
+      this.deps.uploadReads.queuePlaces(owner),
+      this.finishing.get(() => this.deps.uploadReads.finishedWithin(QUEUE_RATE_WINDOW_MS)),
     ]);
     return { uploads: places.map(({ id, ahead }) => ({ id, ahead, waitMs: waitEstimateMs(ahead, finished) })) };
   }
@@ -225,12 +229,12 @@ export class UploadService {
   }
 
   async list(owner: Owner): Promise<UploadView[]> {
-    return this.deps.uploads.list(owner);
+    return this.deps.uploadReads.list(owner);
   }
 
   /** The caller's upload; someone else's is reported as not found, never as forbidden. */
   async get(owner: Owner, id: string): Promise<UploadView> {
-    const view = await this.deps.uploads.view(owner, id);
+    const view = await this.deps.uploadReads.view(owner, id);
     if (!view) throw notFound('Upload not found');
     return view;
   }
@@ -335,7 +339,7 @@ export class UploadService {
 
   /** The owner keeps an upload flagged as a possible duplicate: the flag goes and is not set again. */
   async keep(owner: Owner, id: string): Promise<UploadView> {
-    if (!(await this.deps.uploads.keep(owner, id))) throw notFound('Upload not found');
+    if (!(await this.deps.duplicates.keep(owner, id))) throw notFound('Upload not found');
     return this.get(owner, id);
   }
 

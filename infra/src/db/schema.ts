@@ -213,6 +213,11 @@ export const receipts = pgTable(
       .unique()
       .references(() => uploads.id, { onDelete: 'cascade' }),
     merchantName: text('merchant_name'),
+    /**
+     * `merchantKey(merchantName)` (common), written with the name: what duplicates and the spending
+     * by merchant compare, so they agree with the learned rules on what one merchant is.
+     */
+    merchantKey: text('merchant_key'),
     /** The merchant as the extraction read it, before the owner's rules renamed it: what a correction teaches a rule about. */
     merchantRead: text('merchant_read'),
     date: text('date'),
