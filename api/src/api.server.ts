@@ -181,7 +181,7 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   const gateway = createSocketGateway(server, session, uploads, log);
   const subscriber = createRedis(config.REDIS_URL);
   subscriber.on('error', (err) => log.warn({ err: err.message }, 'redis subscriber error'));
-  await bus.subscribe(subscriber, (message) => {
+  await bus.subscribe(subscriber, log, (message) => {
     gateway.forward(message);
     waiters.notify(message);
   });

@@ -8,6 +8,7 @@ import {
   type EngineName,
   type Lane,
   type LaneTimes,
+  type PipelineStep,
   type UploadStatus,
   type UploadView,
 } from '@receipts/common';
@@ -378,7 +379,7 @@ export class UploadRepository {
   }
 
   /** Records a step's progress; false when the upload is no longer processing (cancelled: stop). */
-  async progress(id: string, progress: number, step: string): Promise<boolean> {
+  async progress(id: string, progress: number, step: PipelineStep): Promise<boolean> {
     const [still] = await move(this.db, 'progress', eq(uploads.id, id), { progress, step });
     return Boolean(still);
   }
