@@ -54,3 +54,5 @@ export function createSocketGateway(server: http.Server, session: RequestHandler
     },
   };
 }
+
+export type SocketGateway = ReturnType<typeof createSocketGateway>;
