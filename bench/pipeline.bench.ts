@@ -393,7 +393,7 @@ async function throughputAndExpress(files: Array<{ name: string; bytes: Buffer }
     const listener = createRedis(config.REDIS_URL);
     let expressId = '';
     // Listening before the job exists, so its first progress event cannot be missed.
-    await runtime.bus.subscribe(listener, (m: UploadBusMessage) => {
+    await runtime.bus.subscribe(listener, runtime.log, (m: UploadBusMessage) => {
       if (m.event === 'upload:progress' && m.payload.id === expressId && !expressStarted) expressStarted = performance.now();
     });
     const expressQueuedAt = performance.now();

@@ -8,7 +8,6 @@ import {
   CategoryRepository,
   connectProducerRedis,
   createReceiptQueue,
-  createRedis,
   initMetrics,
   IntakeRepository,
   QuotaService,
@@ -22,6 +21,7 @@ import {
   type Runtime,
 } from '@receipts/infra';
 import express, { type Request } from 'express';
+import type { Redis } from 'ioredis';
 import { AccountDataService } from './account/account-data.service.js';
 import { AccountDeletionService } from './account/account-deletion.service.js';
 import { AccountSettingsService } from './account/account-settings.service.js';
@@ -55,8 +55,9 @@ import { MerchantRuleService } from './rules/merchant-rule.service.js';
 import { metricsRoute, requestContext } from './request-context.js';
 import { authRateLimit, requireXhrHeader, securityHeaders, type RateLimits } from './security.js';
 import { DatabaseSessionStore, sessionMiddleware } from './session.js';
-import { createSocketGateway } from './socket.gateway.js';
+import { createSocketGateway, type SocketGateway } from './socket.gateway.js';
 import { staticAssets } from './static-assets.js';
+import { routeUploadEvents } from './upload-events.router.js';
 import { uploadRoutes } from './uploads/upload.routes.js';
 import { UploadService } from './uploads/upload.service.js';
 import { UploadWaiters } from './uploads/upload-waiters.js';
@@ -79,47 +80,96 @@ export interface ApiServerOptions {
 }
 
 export async function startApiServer(runtime: Runtime, options: ApiServerOptions = {}): Promise<ApiServer> {
-  const { config, log, db, files, bus, mailer } = runtime;
+  const { config, log, bus } = runtime;
   const producer = await connectProducerRedis(config.REDIS_URL);
   producer.on('error', (err) => log.warn({ err: err.message }, 'redis producer error'));
+  const services = apiServices(runtime, producer);
+  const server = http.createServer(apiApp(runtime, producer, services));
+  const { uploads, waiters, sessionStore } = services;
+  const gateway = createSocketGateway(server, services.session, uploads, log);
+  const events = await routeUploadEvents(bus, config.REDIS_URL, log, { gateway, waiters });
+  const pruning = setInterval(() => {
+    sessionStore.pruneExpired().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'expired sessions not pruned; the next run tries again'));
+  }, 3600_000);
+  pruning.unref();
+
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  // Mail comes in beside the HTTP uploads, through the same upload service.
+  const { mailIntake, intakeRows } = services;
+  const intake: IntakeHandle | null = mailIntake && options.intake !== false ? await startIntake(config, mailIntake, { uploads, intake: intakeRows, mailer: runtime.mailer, log }) : null;
+  return {
+    server,
+    intake,
+    async close(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
+      clearInterval(pruning);
+      await intake?.close();
+      await drainConnections(server, gateway, waiters, timeoutMs);
+      // Accepted uploads still being stored get their file and their job before Redis goes.
+      await uploads.drain();
+      await Promise.allSettled([events.close(), services.jobs.close()]);
+      producer.disconnect();
+    },
+  };
+}
+
+/** The repositories and services of one api process, over the runtime's database, files, bus and mailer. */
+function apiServices(runtime: Runtime, producer: Redis) {
+  const { config, log, db, files, bus, mailer } = runtime;
   const jobs = new ReceiptJobs(createReceiptQueue(producer, config.QUEUE_PREFIX, log), producer, {
     prefix: config.QUEUE_PREFIX,
     attempts: config.JOB_ATTEMPTS,
     log,
   });
   const uploadRows = new UploadRepository(db);
-  const uploadReads = new UploadReadRepository(db);
-  const duplicates = new UploadDuplicateRepository(db);
   const users = new UserRepository(db);
   const billingRows = new BillingRepository(db);
   const receipts = new ReceiptRepository(db);
-  const merchantRules = new MerchantRuleRepository(db);
   const categoryRows = new CategoryRepository(db);
   const quota = new QuotaService(db, config.ADMIN_EMAILS);
-  const uploads = new UploadService({
-    uploads: uploadRows,
-    uploadReads,
-    duplicates,
-    jobs,
-    quota,
-    files,
-    bus,
-    engines: availableEngines(config),
-    log,
-  });
-  const waiters = new UploadWaiters();
-  const intakeRows = new IntakeRepository(db);
-  const mailIntake = intakeFormat(config);
+  const uploadReads = new UploadReadRepository(db);
+  const duplicates = new UploadDuplicateRepository(db);
+  const uploads = new UploadService({ uploads: uploadRows, uploadReads, duplicates, jobs, quota, files, bus, engines: availableEngines(config), log });
   const accounts = new AccountService(users, uploadRows, mailer, config.ADMIN_EMAILS);
-  const links = (req: Request) => linkBase(req, config);
   const profiles = new ProfileService(billingRows, accounts);
   const billing = new BillingService(billingRows, mailer, config, log);
-  const deletion = new AccountDeletionService(accounts, billing, uploads);
   const secureCookies = config.NODE_ENV === 'production';
   const sessionStore = new DatabaseSessionStore(new SessionRepository(db), secureCookies);
-  const session = sessionMiddleware({ store: sessionStore, secret: config.sessionSecret, secure: secureCookies });
+  const exports = new ExportService(receipts, users, categoryRows, files, log, config.exchangeRates);
+  const categories = new CategoryService(categoryRows, users);
+  const merchantRules = new MerchantRuleRepository(db);
+  const rules = new MerchantRuleService(merchantRules, categories);
+  return {
+    jobs,
+    uploads,
+    quota,
+    accounts,
+    profiles,
+    billing,
+    exports,
+    categories,
+    rules,
+    uploadRows,
+    uploadReads,
+    duplicates,
+    users,
+    receipts,
+    merchantRules,
+    secureCookies,
+    sessionStore,
+    waiters: new UploadWaiters(),
+    intakeRows: new IntakeRepository(db),
+    mailIntake: intakeFormat(config),
+    session: sessionMiddleware({ store: sessionStore, secret: config.sessionSecret, secure: secureCookies }),
+    deletion: new AccountDeletionService(accounts, billing, uploads),
+    data: new AccountDataService(exports, uploadReads, files, { profiles, categories, rules, users }, log),
+  };
+}
+type ApiServices = ReturnType<typeof apiServices>;
 
-  initMetrics({ role: config.ROLES.join('+'), queue: jobs.queue });
+/** The HTTP side: health and metrics, the api's routes in the order requests meet them, then the web app. */
+function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Express {
+  const { config, log } = runtime;
+  initMetrics({ role: config.ROLES.join('+'), queue: s.jobs.queue });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
@@ -133,10 +183,36 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
     res.status(checks.database && checks.redis ? 200 : 503).json(checks);
   });
   app.use(securityHeaders({ analytics: Boolean(config.ANALYTICS_MEASUREMENT_ID), publicUrl: config.publicUrl }));
-  app.use('/api', stripeWebhookRoute(billing));
-  app.use('/api', requireXhrHeader(['/stripe/webhook']), session, resolveOwner, express.json({ limit: '100kb' }));
+  app.use('/api', stripeWebhookRoute(s.billing));
+  app.use('/api', requireXhrHeader(['/stripe/webhook']), s.session, resolveOwner, express.json({ limit: '100kb' }));
   // First of the api's routes: an upload, the busiest request, walks past no other router.
-  app.use('/api', uploadRoutes(uploads, waiters, config.WAIT_TIMEOUT_MS));
+  app.use('/api', uploadRoutes(s.uploads, s.waiters, config.WAIT_TIMEOUT_MS));
+  mountAccountRoutes(app, runtime, producer, s);
+  app.use('/api', currencyRoutes());
+  app.use('/api', clientConfigRoutes(config));
+  app.use('/api', billingRoutes(s.billing, s.users, s.accounts));
+  const adminOnly = requireAdmin(s.accounts);
+  app.use('/api/admin', adminOnly, adminRoutes(new AdminService(s.users, s.uploadRows, s.uploadReads, s.jobs, config.ADMIN_EMAILS)));
+  // The dashboard is a page of its own: same session and admin check, not under /api.
+  app.use('/admin/queues', s.session, adminOnly, queueDashboard(s.jobs.queue));
+  app.use('/api/intake', requireUser, intakeRoutes(new IntakeAddressService(s.intakeRows, s.mailIntake)));
+  app.use('/api', spendingRoutes(new SpendingService(s.receipts)));
+  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(s.receipts, s.duplicates, s.uploads, runtime.files, s.merchantRules, s.categories, log)));
+  app.use('/api', exportRoutes(s.exports, log));
+  app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
+  if (existsSync(config.webDistDir)) {
+    app.use(staticAssets(config.webDistDir));
+    // The single-page app routes every other path itself.
+    app.get('/{*path}', (_req, res) => res.sendFile(path.join(config.webDistDir, 'index.html')));
+  }
+  app.use(errorHandler(log));
+  return app;
+}
+
+/** Sign-up, sign-in and the account's own routes, each behind its rate limits. */
+function mountAccountRoutes(app: express.Express, runtime: Runtime, producer: Redis, s: ApiServices): void {
+  const { config, log } = runtime;
+  const links = (req: Request) => linkBase(req, config);
   const limit = (name: string, limits: RateLimits) => authRateLimit(producer, config.QUEUE_PREFIX, log, name, limits);
   app.use('/api/auth/register', limit('register', { perAddress: 30, perEmail: 10 }));
   // Counts the mails an address is sent, apart from sign-in: asking for links locks nobody out.
@@ -152,76 +228,33 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
       windowSeconds: config.SIGNIN_WINDOW_SECONDS,
       slowdownMaxSeconds: config.SIGNIN_SLOWDOWN_MAX_SECONDS,
     }),
-    devices: new KnownDevices(config.sessionSecret, secureCookies),
+    devices: new KnownDevices(config.sessionSecret, s.secureCookies),
   };
-  app.use('/api/auth', authRoutes(accounts, profiles, users, log, signIns, links));
+  app.use('/api/auth', authRoutes(s.accounts, s.profiles, s.users, log, signIns, links));
   // The password is checked again on each of these: few guesses per address.
   app.use(['/api/user/password', '/api/user/email', '/api/user/account'], limit('account', { perAddress: 30 }));
-  const exports = new ExportService(receipts, users, categoryRows, files, log, config.exchangeRates);
-  const categories = new CategoryService(categoryRows, users);
-  const rules = new MerchantRuleService(merchantRules, categories);
-  const data = new AccountDataService(exports, uploadReads, files, { profiles, categories, rules, users }, log);
-  app.use('/api/user', accountRoutes({ users, profiles, quota, deletion, settings: new AccountSettingsService(users, accounts), data, links, log }));
-  app.use('/api/user', merchantRuleRoutes(rules));
-  app.use('/api/user', categoryRoutes(categories));
-  app.use('/api', currencyRoutes());
-  app.use('/api', clientConfigRoutes(config));
-  app.use('/api', billingRoutes(billing, users, accounts));
-  const adminOnly = requireAdmin(accounts);
-  app.use('/api/admin', adminOnly, adminRoutes(new AdminService(users, uploadRows, uploadReads, jobs, config.ADMIN_EMAILS)));
-  // The dashboard is a page of its own: same session and admin check, not under /api.
-  app.use('/admin/queues', session, adminOnly, queueDashboard(jobs.queue));
-  app.use('/api/intake', requireUser, intakeRoutes(new IntakeAddressService(intakeRows, mailIntake)));
-  app.use('/api', spendingRoutes(new SpendingService(receipts)));
-  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(receipts, duplicates, uploads, files, merchantRules, categories, log)));
-  app.use('/api', exportRoutes(exports, log));
-  app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
-  if (existsSync(config.webDistDir)) {
-    app.use(staticAssets(config.webDistDir));
-    // The single-page app routes every other path itself.
-    app.get('/{*path}', (_req, res) => res.sendFile(path.join(config.webDistDir, 'index.html')));
-  }
-  app.use(errorHandler(log));
+  const settings = new AccountSettingsService(s.users, s.accounts);
+  app.use('/api/user', accountRoutes({ users: s.users, profiles: s.profiles, quota: s.quota, deletion: s.deletion, settings, data: s.data, links, log }));
+  app.use('/api/user', merchantRuleRoutes(s.rules));
+  app.use('/api/user', categoryRoutes(s.categories));
+}
 
-  const server = http.createServer(app);
-  const gateway = createSocketGateway(server, session, uploads, log);
-  const subscriber = createRedis(config.REDIS_URL);
-  subscriber.on('error', (err) => log.warn({ err: err.message }, 'redis subscriber error'));
-  await bus.subscribe(subscriber, (message) => {
-    gateway.forward(message);
-    waiters.notify(message);
+/**
+ * Stops accepting connections and lets requests in flight finish for up to `timeoutMs`, then
+ * closes what is still open.
+ */
+async function drainConnections(server: http.Server, gateway: SocketGateway, waiters: UploadWaiters, timeoutMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  waiters.releaseAll();
+  // Closing the transports (not the sockets) reads as a dropped connection to Socket.IO
+  // clients, so they reconnect (to another api behind the proxy) instead of giving up.
+  gateway.io.engine.close();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
   });
-  const pruning = setInterval(() => {
-    sessionStore.pruneExpired().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'expired sessions not pruned; the next run tries again'));
-  }, 3600_000);
-  pruning.unref();
-
-  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
-  // Mail comes in beside the HTTP uploads, through the same upload service.
-  const intake: IntakeHandle | null = mailIntake && options.intake !== false ? await startIntake(config, mailIntake, { uploads, intake: intakeRows, mailer, log }) : null;
-  return {
-    server,
-    intake,
-    async close(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
-      clearInterval(pruning);
-      await intake?.close();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      waiters.releaseAll();
-      // Closing the transports (not the sockets) reads as a dropped connection to Socket.IO
-      // clients, so they reconnect (to another api behind the proxy) instead of giving up.
-      gateway.io.engine.close();
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-      });
-      await Promise.race([closed, deadline]);
-      clearTimeout(timer);
-      server.closeAllConnections();
-      // Accepted uploads still being stored get their file and their job before Redis goes.
-      await uploads.drain();
-      await Promise.allSettled([subscriber.quit(), jobs.close()]);
-      producer.disconnect();
-    },
-  };
+  await Promise.race([closed, deadline]);
+  clearTimeout(timer);
+  server.closeAllConnections();
 }

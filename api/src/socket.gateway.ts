@@ -34,8 +34,25 @@ export function createSocketGateway(server: http.Server, session: RequestHandler
   return {
     io,
     forward(message: UploadBusMessage): void {
-      const { room, event, payload } = message;
-      (io.local.to(room).emit as (e: string, p: unknown) => boolean)(event, payload);
+      const room = io.local.to(message.room);
+      // One call per event: each is then checked against its own payload (TypeScript cannot
+      // check one emit of a union of events).
+      switch (message.event) {
+        case 'upload:progress':
+          return void room.emit(message.event, message.payload);
+        case 'upload:completed':
+          return void room.emit(message.event, message.payload);
+        case 'upload:failed':
+          return void room.emit(message.event, message.payload);
+        case 'upload:cancelled':
+          return void room.emit(message.event, message.payload);
+        case 'quota:updated':
+          return void room.emit(message.event, message.payload);
+        default:
+          return message satisfies never;
+      }
     },
   };
 }
+
+export type SocketGateway = ReturnType<typeof createSocketGateway>;

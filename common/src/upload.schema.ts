@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { duplicateOfSchema } from './duplicate.schema.js';
 import { laneSchema } from './lane.js';
+import { pipelineStepSchema } from './progress.js';
 import { receiptViewSchema } from './receipt.schema.js';
 
 export const UPLOAD_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
@@ -19,7 +20,7 @@ export const uploadViewSchema = z.object({
   size: z.number().int(),
   status: uploadStatusSchema,
   progress: z.number().int().min(0).max(100),
-  step: z.string().nullable(),
+  step: pipelineStepSchema.nullable(),
   lane: laneSchema,
   error: z.string().optional(),
   createdAt: z.string(),

@@ -7,6 +7,7 @@ import {
   uniqueTags,
   type EngineName,
   type Lane,
+  type PipelineStep,
   type UploadStatus,
 } from '@receipts/common';
 import { TransactionRollbackError, and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
@@ -197,7 +198,7 @@ export class UploadRepository {
   }
 
   /** Records a step's progress; false when the upload is no longer processing (cancelled: stop). */
-  async progress(id: string, progress: number, step: string): Promise<boolean> {
+  async progress(id: string, progress: number, step: PipelineStep): Promise<boolean> {
     const [still] = await move(this.db, 'progress', eq(uploads.id, id), { progress, step });
     return Boolean(still);
   }

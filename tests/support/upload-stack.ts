@@ -54,7 +54,7 @@ export async function openUploadStack(): Promise<UploadStack> {
   const bus = new UploadEventBus(producer, prefix);
   const subscriber = createRedis(redisUrl);
   const events: UploadBusMessage[] = [];
-  await bus.subscribe(subscriber, (m) => events.push(m));
+  await bus.subscribe(subscriber, log, (m) => events.push(m));
   return {
     database,
     producer,

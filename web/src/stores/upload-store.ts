@@ -1,4 +1,4 @@
-import type { DuplicateOf, ReceiptView, UploadView } from '@receipts/common';
+import type { DuplicateOf, PipelineStep, ReceiptView, UploadView } from '@receipts/common';
 import { create } from 'zustand';
 
 /**
@@ -14,7 +14,7 @@ export interface UploadItem {
   status: UploadItemStatus;
   progress: number;
   /** The worker's current step (common/src/progress.ts), while processing. */
-  step: string | null;
+  step: PipelineStep | null;
   file?: File;
   /** The currency the file was sent with, to send it again with (a duplicate uploaded anyway). */
   currencyCode?: string;
