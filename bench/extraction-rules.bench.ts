@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import type { RecognizedDocument } from '../common/src/index.js';
+import type { RecognizedDocument } from '@receipts/common';
 import { accuracyRows, readiness, TABLE_HEADER, type ScoredReceipt } from './accuracy-table.js';
 import { describeVerdict, pairedRatios } from './paired-verdict.js';
 
@@ -21,7 +21,7 @@ if (!process.execArgv.includes('--conditions=source')) {
   process.exit(run.status ?? 1);
 }
 
-const common = (await import('@receipts/common')) as typeof import('../common/src/index.js');
+const common = await import('@receipts/common');
 const sets = await import('../tests/support/receipt-sets.js');
 const sroie = await import('../tests/support/sroie.js');
 const { matchItems } = await import('../tests/support/line-items.js');
@@ -45,8 +45,8 @@ function savedDocument(set: string, file: string): RecognizedDocument | null {
   return existsSync(txt) ? { content: readFileSync(txt, 'utf8'), documents: [{ fields: {} }] } : null;
 }
 
-type Weights = import('../common/src/index.js').TotalVoteWeights;
-type NameWeights = import('../common/src/index.js').NameWeights;
+type Weights = import('@receipts/common').TotalVoteWeights;
+type NameWeights = import('@receipts/common').NameWeights;
 
 /** What the pipeline decides for a recognised document (runPipeline's extraction and flags), without the owner's rules. */
 function read(doc: RecognizedDocument, totalVoteWeights?: Weights, nameWeights?: NameWeights) {

@@ -18,12 +18,12 @@ if (!process.execArgv.includes('--conditions=source')) {
   process.exit(run.status ?? 1);
 }
 
-const common = (await import('@receipts/common')) as typeof import('../common/src/index.js');
+const common = await import('@receipts/common');
 const { applyMerchantRules, categorize, extractReceipt, learnedRules, merchantKey, receiptChanges } = common;
 // A receipt's category: one of the spec's six, or after a person's correction one of their own.
 type Category = string;
-type MerchantRule = import('../common/src/index.js').MerchantRule;
-type ReceiptRecord = import('../common/src/index.js').ReceiptRecord;
+type MerchantRule = import('@receipts/common').MerchantRule;
+type ReceiptRecord = import('@receipts/common').ReceiptRecord;
 
 /** The rules of one user, as merchant_rules holds them. */
 class RuleStore {

@@ -24,8 +24,7 @@ import {
   ReceiptJobs,
   UploadRepository,
 } from '@receipts/infra';
-import { runPipeline } from '@receipts/worker';
-import { createOcrEngineFromConfig } from '../worker/dist/ocr/create-ocr-engine.js';
+import { createOcrEngineFromConfig, runPipeline } from '@receipts/worker';
 import { createSubscriber, signedUpSubscriber } from '../tests/support/accounts.js';
 import { rawUpload } from '../tests/support/raw-upload.js';
 import { uniqueIp, Visitor } from '../tests/support/visitor.js';
