@@ -41,18 +41,19 @@ import { chooseTesseract, createOcrEngine, LstmTessdata, runPipeline, vlmOptions
 import { accuracyRows, readiness, TABLE_HEADER, type ScoredReceipt } from './accuracy-table.js';
 import { describeVerdict, pairedRatios } from './paired-verdict.js';
 import { processTreeCpuSeconds, reapedCpuSeconds } from './process-cpu.js';
-import { matchItems, type ItemTally } from '../tests/support/line-items.js';
 import {
   checkReceipt,
   HALVES,
   loadSet,
+  matchItems,
   SET_DIRS,
   setAvailable,
   SETS,
   type FieldChecks,
+  type ItemTally,
   type LabelledReceipt,
   type SetName,
-} from '../tests/support/receipt-sets.js';
+} from '#test-support/receipt-data';
 
 /**
  * The pipeline with a tesseract backend, the baseline, or the tesseract program alone as the CPU

@@ -181,13 +181,12 @@ for (let i = generated.length - 1; i > 0; i--) {
 report('Generated sequence (seed 17)', generated);
 
 // 2. The SROIE transcripts, when the shared sets are beside the repository.
-const sroie = await import('../tests/support/sroie.js');
-const { receiptsDir } = await import('../tests/support/service-process.js');
+const { groundTruthText, loadLabels, receiptsDir } = await import('#test-support/receipt-data');
 if (existsSync(path.join(receiptsDir, 'labels.json'))) {
-  const labels = await sroie.loadLabels();
+  const labels = await loadLabels();
   const sequence: Seen[] = [];
   for (const label of labels) {
-    const text = await sroie.groundTruthText(label.file);
+    const text = await groundTruthText(label.file);
     const extracted = extractReceipt({ content: text, documents: [{ fields: {} }] } as never, { now: new Date('2019-01-01') });
     // The user keeps their category for the merchant: taken here as the first receipt's (no labels to say otherwise).
     sequence.push({ merchant: label.company, name: label.company, category: extracted.category, extracted });

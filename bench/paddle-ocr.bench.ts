@@ -13,9 +13,7 @@ import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
 import { createPaddleOcr } from '@receipts/worker';
 import { loadPaddleModels, readPaddlePage, type PaddleModels } from '@receipts/worker/paddle-reader';
-import { receiptsDir } from '../tests/support/service-process.js';
-import { loadLabels } from '../tests/support/sroie.js';
-import { loadWorldLabels, worldDir } from '../tests/support/receipts-world.js';
+import { loadLabels, loadWorldLabels, receiptsDir, worldDir } from '#test-support/receipt-data';
 
 const require = createRequire(path.resolve('worker/package.json'));
 const PHOTOS = 10;

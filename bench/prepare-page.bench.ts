@@ -33,10 +33,22 @@ import {
   type PageImage,
   type PaddleOcr,
 } from '@receipts/worker';
-import { dateMatches, loadWorldLabels, merchantMatches, totalMatches, worldDir } from '../tests/support/receipts-world.js';
-import { HALVES, halfOfBytes, type Half } from '../tests/support/receipt-sets.js';
-import { receiptsDir } from '../tests/support/service-process.js';
-import { labelDate, labelTotal, loadLabels, MERCHANT_SIMILARITY, nameSimilarity } from '../tests/support/sroie.js';
+import {
+  dateMatches,
+  halfOfBytes,
+  HALVES,
+  labelDate,
+  labelTotal,
+  loadLabels,
+  loadWorldLabels,
+  MERCHANT_SIMILARITY,
+  merchantMatches,
+  nameSimilarity,
+  receiptsDir,
+  totalMatches,
+  worldDir,
+  type Half,
+} from '#test-support/receipt-data';
 
 const mode = process.argv[2] ?? 'all';
 const quick = process.argv.includes('--quick');
