@@ -1,6 +1,5 @@
 // The accuracy table both accuracy benchmarks print: per set, per half (tune, report) and per kind.
-import { itemScores, type ItemTally } from '../tests/support/line-items.js';
-import { HALVES, type FieldChecks, type Half, type SetName } from '../tests/support/receipt-sets.js';
+import { HALVES, itemScores, type FieldChecks, type Half, type ItemTally, type SetName } from '#test-support/receipt-data';
 
 /** One receipt as read: what was right, whether it was called ready for export, its items against the labels. */
 export interface ScoredReceipt {

@@ -36,27 +36,24 @@ import { parseArgs } from 'node:util';
 import { extractReceipt, ISSUE_TEXTS, isExportValid, sniffMimeType, type ReceiptRecord, type RecognizedDocument } from '@receipts/common';
 import { ConfigError, configSchema, parseConfig } from '@receipts/infra';
 import { pino } from 'pino';
-import { runPipeline } from '@receipts/worker';
 // The built worker, as the service runs it (its sources through tsx pay for helpers the build does not emit).
-import { chooseTesseract, createOcrEngine, vlmOptions, type OcrEngineOptions } from '../worker/dist/ocr/create-ocr-engine.js';
-import type { TesseractBackend } from '../worker/dist/ocr/tesseract.reader.js';
-import type { PaddleMode } from '../worker/dist/ocr/local-ocr.engine.js';
-import { LstmTessdata } from '../worker/dist/ocr/tessdata.js';
+import { chooseTesseract, createOcrEngine, LstmTessdata, runPipeline, vlmOptions, type OcrEngineOptions, type PaddleMode, type TesseractBackend } from '@receipts/worker';
 import { accuracyRows, readiness, TABLE_HEADER, type ScoredReceipt } from './accuracy-table.js';
 import { describeVerdict, pairedRatios } from './paired-verdict.js';
 import { processTreeCpuSeconds, reapedCpuSeconds } from './process-cpu.js';
-import { matchItems, type ItemTally } from '../tests/support/line-items.js';
 import {
   checkReceipt,
   HALVES,
   loadSet,
+  matchItems,
   SET_DIRS,
   setAvailable,
   SETS,
   type FieldChecks,
+  type ItemTally,
   type LabelledReceipt,
   type SetName,
-} from '../tests/support/receipt-sets.js';
+} from '#test-support/receipt-data';
 
 /**
  * The pipeline with a tesseract backend, the baseline, or the tesseract program alone as the CPU

@@ -14,13 +14,9 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
-import { signUpUnconfirmed } from '../tests/support/accounts.js';
+import { freePort, provisionServices, signUpUnconfirmed, startServiceProcess, Visitor } from '#test-support/harness';
 import { describeVerdict, median, pairedRatios } from './paired-verdict.js';
 import { cpuSecondsOf } from './process-cpu.js';
-import { freePort } from '../tests/support/free-port.js';
-import { startServiceProcess } from '../tests/support/service-process.js';
-import { provisionServices } from '../tests/support/services.js';
-import { Visitor } from '../tests/support/visitor.js';
 
 const N = Number(process.env.BENCH_RECEIPTS ?? 100_000);
 // Five: the fewest runs whose median interval reaches 90 % (paired-verdict.ts).

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import type { RecognizedDocument } from '../common/src/index.js';
+import type { RecognizedDocument } from '@receipts/common';
 import { accuracyRows, readiness, TABLE_HEADER, type ScoredReceipt } from './accuracy-table.js';
 import { describeVerdict, pairedRatios } from './paired-verdict.js';
 
@@ -21,10 +21,9 @@ if (!process.execArgv.includes('--conditions=source')) {
   process.exit(run.status ?? 1);
 }
 
-const common = (await import('@receipts/common')) as typeof import('../common/src/index.js');
-const sets = await import('../tests/support/receipt-sets.js');
-const sroie = await import('../tests/support/sroie.js');
-const { matchItems } = await import('../tests/support/line-items.js');
+const common = await import('@receipts/common');
+const data = await import('#test-support/receipt-data');
+const { matchItems } = data;
 
 const { values: args } = parseArgs({ options: { misses: { type: 'boolean' }, doubts: { type: 'boolean' }, 'cpu-baseline': { type: 'string' } } });
 const dumpDir = process.env.OCR_DUMP ?? '/tmp/ocr-dump';
@@ -45,8 +44,8 @@ function savedDocument(set: string, file: string): RecognizedDocument | null {
   return existsSync(txt) ? { content: readFileSync(txt, 'utf8'), documents: [{ fields: {} }] } : null;
 }
 
-type Weights = import('../common/src/index.js').TotalVoteWeights;
-type NameWeights = import('../common/src/index.js').NameWeights;
+type Weights = import('@receipts/common').TotalVoteWeights;
+type NameWeights = import('@receipts/common').NameWeights;
 
 /** What the pipeline decides for a recognised document (runPipeline's extraction and flags), without the owner's rules. */
 function read(doc: RecognizedDocument, totalVoteWeights?: Weights, nameWeights?: NameWeights) {
@@ -60,15 +59,15 @@ function read(doc: RecognizedDocument, totalVoteWeights?: Weights, nameWeights?:
 const scored: ScoredReceipt[] = [];
 const flagTally = new Map<string, { n: number; fieldRight: number }>();
 const missing: string[] = [];
-for (const set of sets.SETS) {
-  for (const label of sets.loadSet(set)) {
+for (const set of data.SETS) {
+  for (const label of data.loadSet(set)) {
     const doc = savedDocument(set, label.file);
     if (!doc) {
       missing.push(`${set}/${label.file}`);
       continue;
     }
     const { receipt, issues, ready } = read(doc);
-    const checks = sets.checkReceipt(receipt, label);
+    const checks = data.checkReceipt(receipt, label);
     const items = label.items ? matchItems(receipt.items, label.items) : undefined;
     scored.push({ set, file: label.file, half: label.half, kind: label.kind, checks, ready, items });
     if (args.doubts && label.half === 'tune') {
@@ -96,9 +95,9 @@ for (const set of sets.SETS) {
 
 console.log(`\nbench:rules — the extraction rules on the recognitions saved in ${dumpDir} (${scored.length} receipts${missing.length ? `; ${missing.length} labelled receipts have none` : ''})\n`);
 console.log(TABLE_HEADER.join('\n'));
-console.log(accuracyRows(scored, sets.SETS).join('\n'));
-for (const half of sets.HALVES) {
-  const perSet = sets.SETS.map((s) => [s, readiness(scored.filter((r) => r.set === s && r.half === half))] as const).filter(([s]) => scored.some((r) => r.set === s));
+console.log(accuracyRows(scored, data.SETS).join('\n'));
+for (const half of data.HALVES) {
+  const perSet = data.SETS.map((s) => [s, readiness(scored.filter((r) => r.set === s && r.half === half))] as const).filter(([s]) => scored.some((r) => r.set === s));
   console.log(`\nready (${half} half): ${perSet.map(([s, r]) => `${s} ${(r.precision * 100).toFixed(0)} % right at ${(r.coverage * 100).toFixed(0)} % coverage`).join(' · ')}`);
 }
 
@@ -118,15 +117,15 @@ console.log('| field | chooser | half | total | merchant | total, date, merchant
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const [field, name, weights] of choosers) {
   const rows: ScoredReceipt[] = [];
-  for (const set of sets.SETS) {
-    for (const label of sets.loadSet(set)) {
+  for (const set of data.SETS) {
+    for (const label of data.loadSet(set)) {
       const doc = savedDocument(set, label.file);
       if (!doc) continue;
       const { receipt, ready } = read(doc, weights.totalVoteWeights, weights.nameWeights);
-      rows.push({ set, file: label.file, half: label.half, kind: label.kind, checks: sets.checkReceipt(receipt, label), ready });
+      rows.push({ set, file: label.file, half: label.half, kind: label.kind, checks: data.checkReceipt(receipt, label), ready });
     }
   }
-  for (const half of sets.HALVES) {
+  for (const half of data.HALVES) {
     const ofHalf = rows.filter((r) => r.half === half);
     const share = (k: 'total' | 'merchant' | 'allThree') => {
       const labelled = ofHalf.filter((r) => r.checks[k] !== undefined);
@@ -144,12 +143,12 @@ if (flagTally.size > 0) {
 }
 
 // The SROIE transcripts: the rules on text without OCR errors.
-if (sets.setAvailable('sroie')) {
+if (data.setAvailable('sroie')) {
   const rows: ScoredReceipt[] = [];
-  for (const label of sets.loadSet('sroie')) {
-    const text = await sroie.groundTruthText(label.file);
+  for (const label of data.loadSet('sroie')) {
+    const text = await data.groundTruthText(label.file);
     const { receipt, ready } = read({ content: text, documents: [{ fields: {} }] });
-    rows.push({ set: 'sroie', file: label.file, half: label.half, kind: 'transcript', checks: sets.checkReceipt(receipt, label), ready, items: label.items ? matchItems(receipt.items, label.items) : undefined });
+    rows.push({ set: 'sroie', file: label.file, half: label.half, kind: 'transcript', checks: data.checkReceipt(receipt, label), ready, items: label.items ? matchItems(receipt.items, label.items) : undefined });
   }
   console.log(`\nSROIE transcripts (the dataset's own text, no OCR):\n\n${TABLE_HEADER.join('\n')}\n${accuracyRows(rows, ['sroie']).join('\n')}`);
 } else {
@@ -166,7 +165,7 @@ if (args['cpu-baseline']) {
     // Its dependencies (zod) are this checkout's.
     symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
     const baseline = (await import(pathToFileURL(path.join(dir, 'common/src/index.ts')).href)) as typeof common;
-    const docs = sets.SETS.flatMap((set) => sets.loadSet(set).map((label) => savedDocument(set, label.file))).filter((d): d is RecognizedDocument => d !== null);
+    const docs = data.SETS.flatMap((set) => data.loadSet(set).map((label) => savedDocument(set, label.file))).filter((d): d is RecognizedDocument => d !== null);
     const cpuMs = (extract: typeof common.extractReceiptWithSources) => {
       const start = process.cpuUsage();
       for (const doc of docs) extract(doc, { now: NOW });

@@ -18,12 +18,12 @@ if (!process.execArgv.includes('--conditions=source')) {
   process.exit(run.status ?? 1);
 }
 
-const common = (await import('@receipts/common')) as typeof import('../common/src/index.js');
+const common = await import('@receipts/common');
 const { applyMerchantRules, categorize, extractReceipt, learnedRules, merchantKey, receiptChanges } = common;
 // A receipt's category: one of the spec's six, or after a person's correction one of their own.
 type Category = string;
-type MerchantRule = import('../common/src/index.js').MerchantRule;
-type ReceiptRecord = import('../common/src/index.js').ReceiptRecord;
+type MerchantRule = import('@receipts/common').MerchantRule;
+type ReceiptRecord = import('@receipts/common').ReceiptRecord;
 
 /** The rules of one user, as merchant_rules holds them. */
 class RuleStore {
@@ -181,13 +181,12 @@ for (let i = generated.length - 1; i > 0; i--) {
 report('Generated sequence (seed 17)', generated);
 
 // 2. The SROIE transcripts, when the shared sets are beside the repository.
-const sroie = await import('../tests/support/sroie.js');
-const { receiptsDir } = await import('../tests/support/service-process.js');
+const { groundTruthText, loadLabels, receiptsDir } = await import('#test-support/receipt-data');
 if (existsSync(path.join(receiptsDir, 'labels.json'))) {
-  const labels = await sroie.loadLabels();
+  const labels = await loadLabels();
   const sequence: Seen[] = [];
   for (const label of labels) {
-    const text = await sroie.groundTruthText(label.file);
+    const text = await groundTruthText(label.file);
     const extracted = extractReceipt({ content: text, documents: [{ fields: {} }] } as never, { now: new Date('2019-01-01') });
     // The user keeps their category for the merchant: taken here as the first receipt's (no labels to say otherwise).
     sequence.push({ merchant: label.company, name: label.company, category: extracted.category, extracted });

@@ -11,11 +11,9 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
-import { createPaddleOcr } from '../worker/src/ocr/paddle-ocr.engine.js';
-import { loadPaddleModels, readPaddlePage, type PaddleModels } from '../worker/src/ocr/paddle/paddle-page.reader.js';
-import { receiptsDir } from '../tests/support/service-process.js';
-import { loadLabels } from '../tests/support/sroie.js';
-import { loadWorldLabels, worldDir } from '../tests/support/receipts-world.js';
+import { createPaddleOcr } from '@receipts/worker';
+import { loadPaddleModels, readPaddlePage, type PaddleModels } from '@receipts/worker/paddle-reader';
+import { loadLabels, loadWorldLabels, receiptsDir, worldDir } from '#test-support/receipt-data';
 
 const require = createRequire(path.resolve('worker/package.json'));
 const PHOTOS = 10;

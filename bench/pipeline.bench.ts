@@ -26,14 +26,9 @@ import {
   UploadReadRepository,
   UploadRepository,
 } from '@receipts/infra';
-import { runPipeline } from '@receipts/worker';
-import { createOcrEngineFromConfig } from '../worker/dist/ocr/create-ocr-engine.js';
-import { createSubscriber, signedUpSubscriber } from '../tests/support/accounts.js';
-import { rawUpload } from '../tests/support/raw-upload.js';
-import { uniqueIp, Visitor } from '../tests/support/visitor.js';
-import { Deployment, type DeploymentMode } from '../tests/support/deployment.js';
-import { receiptsDir } from '../tests/support/service-process.js';
-import { processesNamed } from '../tests/support/process-output.js';
+import { createOcrEngineFromConfig, runPipeline } from '@receipts/worker';
+import { createSubscriber, Deployment, processesNamed, rawUpload, signedUpSubscriber, uniqueIp, Visitor, type DeploymentMode } from '#test-support/harness';
+import { receiptsDir } from '#test-support/receipt-data';
 import { describeVerdict, median, pairedRatios } from './paired-verdict.js';
 import { parentOf, processTreeCpuSeconds, schedTimesOf, treeCpuSecondsOf, type SchedTimes } from './process-cpu.js';
 

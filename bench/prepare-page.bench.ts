@@ -15,21 +15,40 @@ import path from 'node:path';
 import { extractReceipt } from '@receipts/common';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
-import { deskewPage } from '../worker/src/document/deskew.step.js';
-import { evenIllumination } from '../worker/src/document/illumination.step.js';
-import { chooseTurn, guessOrientation, orientPage, turnPage } from '../worker/src/document/orientation.step.js';
-import { preparePage } from '../worker/src/document/prepare-page.js';
-import { straightenReceipt } from '../worker/src/document/perspective.step.js';
-import { cropToReceipt } from '../worker/src/document/receipt-crop.step.js';
-import { scaleText } from '../worker/src/document/text-scale.step.js';
-import type { PageImage } from '../worker/src/ocr/ocr-engine.js';
-import { createPaddleOcr, type PaddleOcr } from '../worker/src/ocr/paddle-ocr.engine.js';
-import { readingOrder } from '../worker/src/ocr/reading-order.js';
-import { closeOrientationDetector, type OrientationGuess } from '../worker/src/ocr/orientation.detector.js';
-import { dateMatches, loadWorldLabels, merchantMatches, totalMatches, worldDir } from '../tests/support/receipts-world.js';
-import { HALVES, halfOfBytes, type Half } from '../tests/support/receipt-sets.js';
-import { receiptsDir } from '../tests/support/service-process.js';
-import { labelDate, labelTotal, loadLabels, MERCHANT_SIMILARITY, nameSimilarity } from '../tests/support/sroie.js';
+import {
+  chooseTurn,
+  closeOrientationDetector,
+  createPaddleOcr,
+  cropToReceipt,
+  deskewPage,
+  evenIllumination,
+  guessOrientation,
+  orientPage,
+  preparePage,
+  readingOrder,
+  scaleText,
+  straightenReceipt,
+  turnPage,
+  type OrientationGuess,
+  type PageImage,
+  type PaddleOcr,
+} from '@receipts/worker';
+import {
+  dateMatches,
+  halfOfBytes,
+  HALVES,
+  labelDate,
+  labelTotal,
+  loadLabels,
+  loadWorldLabels,
+  MERCHANT_SIMILARITY,
+  merchantMatches,
+  nameSimilarity,
+  receiptsDir,
+  totalMatches,
+  worldDir,
+  type Half,
+} from '#test-support/receipt-data';
 
 const mode = process.argv[2] ?? 'all';
 const quick = process.argv.includes('--quick');

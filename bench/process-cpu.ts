@@ -2,7 +2,7 @@
 // read from /proc: process.cpuUsage() sees only this process's own threads.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { procStatFields } from '../tests/support/process-output.js';
+import { procStatFields } from '#test-support/harness';
 
 const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
 

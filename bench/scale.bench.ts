@@ -6,9 +6,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { signedUpSubscriber } from '../tests/support/accounts.js';
-import { Deployment } from '../tests/support/deployment.js';
-import { receiptsDir } from '../tests/support/service-process.js';
+import { Deployment, signedUpSubscriber } from '#test-support/harness';
+import { receiptsDir } from '#test-support/receipt-data';
 
 const CORES = os.availableParallelism();
 const MAX_WORKERS = Number(process.env.BENCH_MAX_WORKERS ?? CORES);

@@ -217,7 +217,7 @@ describe('accounts and quotas', () => {
     const expiring = tokenIn((await mailsWith(email, 'reset-password?token=', 2))[1]!, 'reset-password');
     const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
     await db.connect();
-    await db.query(`UPDATE password_reset_tokens SET expires_at = now() - interval '1 minute' WHERE used_at IS NULL`);
+    await db.query(`UPDATE mail_tokens SET expires_at = now() - interval '1 minute' WHERE purpose = 'password-reset' AND used_at IS NULL`);
     await db.end();
     const expired = await post(v, '/api/auth/reset-password', { token: expiring, password: 'NewPass2', confirmPassword: 'NewPass2' });
     expect(expired.body.error).toBe('INVALID_TOKEN');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { safeText } from './control-characters.rule.js';
 import { CELL_TEXT_MAX, WORKBOOK_ERRORS } from './export/workbook.rules.js';
 import { ISO_4217 } from './extraction/currency.rule.js';
-import { AMOUNT_TOO_LARGE, lineItemSchema, MONEY_MAX, receiptViewSchema } from './receipt.schema.js';
+import { AMOUNT_TOO_LARGE, lineItemSchema, MONEY_MAX, RECEIPT_DETAIL_FIELDS, receiptViewSchema } from './receipt.schema.js';
 import { categoryNameSchema, tagSchema, tagsSchema } from './categories.rules.js';
 import { duplicateOfSchema } from './duplicate.schema.js';
 import { engineNameSchema } from './ocr-engine.rules.js';
@@ -121,31 +121,41 @@ export const receiptSourcesSchema = z
   .partial()
   .strict();
 
+type ReceiptDetailField = (typeof RECEIPT_DETAIL_FIELDS)[number];
+
+/** How a correction of a record's detail field is checked where the field is not free text (cellText). */
+const DETAIL_EDITS = {
+  date: isoDay.nullable(),
+  currency: z
+    .string()
+    .transform((c) => c.toUpperCase())
+    .refine((c) => ISO_4217.has(c), 'currency must be a three-letter ISO 4217 code'),
+  subtotal: money,
+  tax: money,
+  tip: money,
+  discount: money,
+  total: money,
+  /** One of the owner's categories (the service checks which). */
+  category: categoryNameSchema,
+} satisfies Partial<Record<ReceiptDetailField, z.ZodType>>;
+type DetailEdits = { [F in ReceiptDetailField]: F extends keyof typeof DETAIL_EDITS ? (typeof DETAIL_EDITS)[F] : typeof cellText };
+const isSpecialEdit = (field: ReceiptDetailField): field is keyof typeof DETAIL_EDITS => field in DETAIL_EDITS;
+/** The record's detail fields (receipt.schema.ts), each as a person may correct it. */
+const { receiptNumber, tin, ...purchaseEdits } = Object.fromEntries(
+  RECEIPT_DETAIL_FIELDS.map((field) => [field, isSpecialEdit(field) ? DETAIL_EDITS[field] : cellText]),
+) as DetailEdits;
+
 /**
  * PATCH /api/receipts/:id: any field or the item list (sent whole). The receipt is validated
  * again; its quality, an extraction measure, stays as it was.
  */
 export const receiptPatchSchema = z
   .object({
-    merchantName: cellText,
-    date: isoDay.nullable(),
-    time: cellText,
-    currency: z
-      .string()
-      .transform((c) => c.toUpperCase())
-      .refine((c) => ISO_4217.has(c), 'currency must be a three-letter ISO 4217 code'),
-    subtotal: money,
-    tax: money,
-    tip: money,
-    discount: money,
-    total: money,
-    paymentMethod: cellText,
-    /** One of the owner's categories (the service checks which). */
-    category: categoryNameSchema,
-    /** The receipt's tags, sent whole. */
+    ...purchaseEdits,
+    /** The receipt's tags, sent whole; checked before the receipt's numbers, so the first complaint stays the one it was. */
     tags: tagsSchema,
-    receiptNumber: cellText,
-    tin: cellText,
+    receiptNumber,
+    tin,
     items: z
       .array(
         lineItemSchema.extend({

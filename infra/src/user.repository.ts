@@ -1,27 +1,15 @@
 import { dailyPeriod, type DatevSettings } from '@receipts/common';
-import { and, desc, eq, gt, ilike, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
 import { hasSqlState } from './error-chain.js';
-import { emailVerificationTokens, intakeAddresses, merchantRules, passwordResetTokens, quotaUsage, sessions, subscriptions, uploads, users, type UserRow } from './db/schema.js';
+import { intakeAddresses, merchantRules, quotaUsage, sessions, subscriptions, uploads, users, type MailTokenPurpose, type UserRow } from './db/schema.js';
+import { consumeMailToken, expireMailTokens, isMailTokenUsable, issueMailToken, type MailToken } from './mail-token.repository.js';
 
 /** Sessions of one account, found inside express-session's stored JSON. */
 const sessionsOf = (userId: string) => sql`${sessions.sess}->>'userId' = ${userId}`;
 
 /** PostgreSQL's unique_violation. */
 const isUniqueViolation = (err: unknown): boolean => hasSqlState(err, '23505');
-
-/** A reset token that may still be used: unused and unexpired. */
-const validToken = (tokenHash: string, now: Date) =>
-  and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now));
-
-/** A confirmation token of `userId` that may still be used: unused and unexpired. */
-const validConfirmation = (tokenHash: string, userId: string, now: Date) =>
-  and(
-    eq(emailVerificationTokens.tokenHash, tokenHash),
-    eq(emailVerificationTokens.userId, userId),
-    isNull(emailVerificationTokens.usedAt),
-    gt(emailVerificationTokens.expiresAt, now),
-  );
 
 /** The address is proven now, unless it was before. */
 const provenAt = (now: Date) => sql`coalesce(${users.emailVerifiedAt}, ${now})`;
@@ -122,7 +110,7 @@ export class UserRepository {
     await this.db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId));
       await tx.delete(sessions).where(and(sessionsOf(userId), ne(sessions.sid, keepSid)));
-      await tx.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+      await expireMailTokens(tx, userId, 'password-reset');
     });
   }
 
@@ -141,8 +129,7 @@ export class UserRepository {
         // The new address is not proven yet: the account is unconfirmed until a link to it is followed
         // (an admin address gives no rights before that).
         await tx.update(users).set({ email, emailVerifiedAt: null, createdBeforeVerification: false, updatedAt: now }).where(eq(users.id, userId));
-        await tx.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
-        await tx.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, userId), isNull(emailVerificationTokens.usedAt)));
+        await expireMailTokens(tx, userId);
         await tx.delete(sessions).where(and(sessionsOf(userId), ne(sessions.sid, keepSid)));
         return true;
       });
@@ -152,21 +139,14 @@ export class UserRepository {
     }
   }
 
-  /** A new reset link; every older unused link of the account stops working (only the newest mail counts). */
-  async addResetToken(token: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, token.userId), isNull(passwordResetTokens.usedAt)));
-      await tx.insert(passwordResetTokens).values(token);
-    });
+  /** A new mailed link of `purpose`; every older unused one of the account for that purpose stops working (only the newest mail counts). */
+  async addMailToken(purpose: MailTokenPurpose, token: MailToken): Promise<void> {
+    await this.db.transaction((tx) => issueMailToken(tx, purpose, token));
   }
 
   /** Whether a reset token is unused and unexpired: checked before the costly password hashing. */
-  async isResetTokenValid(tokenHash: string, now = new Date()): Promise<boolean> {
-    const [found] = await this.db
-      .select({ userId: passwordResetTokens.userId })
-      .from(passwordResetTokens)
-      .where(validToken(tokenHash, now));
-    return Boolean(found);
+  isResetTokenValid(tokenHash: string, now = new Date()): Promise<boolean> {
+    return isMailTokenUsable(this.db, 'password-reset', tokenHash, now);
   }
 
   /**
@@ -177,40 +157,27 @@ export class UserRepository {
    */
   async resetPassword(tokenHash: string, passwordHash: string, now = new Date()): Promise<boolean> {
     return this.db.transaction(async (tx) => {
-      const [used] = await tx
-        .update(passwordResetTokens)
-        .set({ usedAt: now })
-        .where(validToken(tokenHash, now))
-        .returning({ userId: passwordResetTokens.userId });
-      if (!used) return false;
+      const userId = await consumeMailToken(tx, 'password-reset', tokenHash, now);
+      if (!userId) return false;
       const [before] = await tx
         .select({ emailVerifiedAt: users.emailVerifiedAt, createdBeforeVerification: users.createdBeforeVerification })
         .from(users)
-        .where(eq(users.id, used.userId))
+        .where(eq(users.id, userId))
         .for('update');
       if (before && !before.emailVerifiedAt && !before.createdBeforeVerification) {
         // The mailbox's owner takes back an account someone registered with their address: what that
         // someone set up (a way to mail receipts in, rules that rename and file them, the DATEV
         // accounts) goes, so none of it works for them or against the owner.
-        await tx.delete(intakeAddresses).where(eq(intakeAddresses.userId, used.userId));
-        await tx.delete(merchantRules).where(eq(merchantRules.userId, used.userId));
-        await tx.update(users).set({ datevSettings: null }).where(eq(users.id, used.userId));
+        await tx.delete(intakeAddresses).where(eq(intakeAddresses.userId, userId));
+        await tx.delete(merchantRules).where(eq(merchantRules.userId, userId));
+        await tx.update(users).set({ datevSettings: null }).where(eq(users.id, userId));
       }
-      // Every other link sent to the account dies with this reset.
-      await tx.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, used.userId), isNull(passwordResetTokens.usedAt)));
+      // Every other link sent to the account dies with this reset, confirmation links too.
+      await expireMailTokens(tx, userId);
       // The link came by mail and whoever followed it now holds the password: the address is proven.
-      await tx.update(users).set({ passwordHash, emailVerifiedAt: provenAt(now), updatedAt: now }).where(eq(users.id, used.userId));
-      await tx.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, used.userId), isNull(emailVerificationTokens.usedAt)));
-      await tx.delete(sessions).where(sessionsOf(used.userId));
+      await tx.update(users).set({ passwordHash, emailVerifiedAt: provenAt(now), updatedAt: now }).where(eq(users.id, userId));
+      await tx.delete(sessions).where(sessionsOf(userId));
       return true;
-    });
-  }
-
-  /** A new confirmation link for the address it is mailed to (`email`); every older unused one of the account stops working. */
-  async addConfirmationToken(token: { tokenHash: string; userId: string; email: string; expiresAt: Date }): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, token.userId), isNull(emailVerificationTokens.usedAt)));
-      await tx.insert(emailVerificationTokens).values(token);
     });
   }
 
@@ -225,13 +192,8 @@ export class UserRepository {
     return this.db.transaction(async (tx) => {
       const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).for('update');
       if (!user) return false;
-      const [used] = await tx
-        .update(emailVerificationTokens)
-        .set({ usedAt: now })
-        .where(and(validConfirmation(tokenHash, userId, now), eq(emailVerificationTokens.email, user.email)))
-        .returning({ userId: emailVerificationTokens.userId });
-      if (!used) return false;
-      await tx.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, userId), isNull(emailVerificationTokens.usedAt)));
+      if (!(await consumeMailToken(tx, 'email-verification', tokenHash, now, { userId, email: user.email }))) return false;
+      await expireMailTokens(tx, userId, 'email-verification');
       await tx.update(users).set({ emailVerifiedAt: provenAt(now), updatedAt: now }).where(eq(users.id, userId));
       return true;
     });

@@ -45,6 +45,8 @@ export function databaseAtMigration(tag: string) {
   });
   return {
     query: <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => client!.query<R>(text, values),
+    /** The connection itself, for code under test that takes one. */
+    client: () => client!,
     migrateBefore: () => migrate(drizzle(client!), { migrationsFolder: before! }),
     migrateAll: () => migrate(drizzle(client!), { migrationsFolder: MIGRATIONS_FOLDER }),
   };

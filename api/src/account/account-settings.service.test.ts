@@ -39,7 +39,7 @@ describe('AccountSettingsService.changeEmail (real PostgreSQL, mail written to f
   it('moves a confirmed account to an address it must confirm again, mails that address a link and the old one a notice', async () => {
     const inserted = await users.insert({ email: 'old@example.test', username: 'old', passwordHash: await hashPassword('Secret123') });
     // Confirmed the way a followed link confirms it.
-    await users.addConfirmationToken({ tokenHash: 'h1', userId: inserted!.id, email: 'old@example.test', expiresAt: new Date(Date.now() + 60_000) });
+    await users.addMailToken('email-verification', { tokenHash: 'h1', userId: inserted!.id, email: 'old@example.test', expiresAt: new Date(Date.now() + 60_000) });
     expect(await users.confirmEmail('h1', inserted!.id)).toBe(true);
     const confirmed = (await users.byId(inserted!.id))!;
     expect(confirmed.emailVerifiedAt).not.toBeNull();
@@ -62,7 +62,7 @@ describe('AccountSettingsService.changeEmail (real PostgreSQL, mail written to f
 
   it('confirms only the address a link was mailed to, even when the address changed without voiding it', async () => {
     const user = (await users.insert({ email: 'first@example.test', username: 'first', passwordHash: 'x' }))!;
-    await users.addConfirmationToken({ tokenHash: 'h-first', userId: user.id, email: 'first@example.test', expiresAt: new Date(Date.now() + 60_000) });
+    await users.addMailToken('email-verification', { tokenHash: 'h-first', userId: user.id, email: 'first@example.test', expiresAt: new Date(Date.now() + 60_000) });
     // The address moved behind the link's back (as a change racing the confirmation would, before voiding links).
     await database.db.update(schema.users).set({ email: 'second@example.test' }).where(eq(schema.users.id, user.id));
     expect(await users.confirmEmail('h-first', user.id)).toBe(false);
@@ -72,7 +72,7 @@ describe('AccountSettingsService.changeEmail (real PostgreSQL, mail written to f
   it('never confirms the new address when a confirmation races the change, over many concurrent rounds', async () => {
     for (let round = 0; round < 30; round++) {
       const user = (await users.insert({ email: `race${round}@example.test`, username: 'race', passwordHash: 'x' }))!;
-      await users.addConfirmationToken({ tokenHash: `h-race-${round}`, userId: user.id, email: user.email, expiresAt: new Date(Date.now() + 60_000) });
+      await users.addMailToken('email-verification', { tokenHash: `h-race-${round}`, userId: user.id, email: user.email, expiresAt: new Date(Date.now() + 60_000) });
       const [confirmed] = await Promise.all([users.confirmEmail(`h-race-${round}`, user.id), users.changeEmail(user.id, `race${round}-admin@example.test`, 'none')]);
       const after = (await users.byId(user.id))!;
       expect(after.email).toBe(`race${round}-admin@example.test`);

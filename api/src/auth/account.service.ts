@@ -46,7 +46,7 @@ export class AccountService {
   /** Mails a confirmation link to the account's address (after sign-up, a resend, or a new address). */
   async sendConfirmation(user: UserRow, links: string): Promise<void> {
     const { token, tokenHash } = newToken();
-    await this.users.addConfirmationToken({ tokenHash, userId: user.id, email: user.email, expiresAt: new Date(Date.now() + CONFIRMATION_TOKEN_TTL_MS) });
+    await this.users.addMailToken('email-verification', { tokenHash, userId: user.id, email: user.email, expiresAt: new Date(Date.now() + CONFIRMATION_TOKEN_TTL_MS) });
     await this.mailer.send({
       to: user.email,
       subject: 'Confirm your e-mail address',
@@ -135,7 +135,7 @@ export class AccountService {
     const user = await this.users.byEmail(email);
     if (!user) return;
     const { token, tokenHash } = newToken();
-    await this.users.addResetToken({ tokenHash, userId: user.id, expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS) });
+    await this.users.addMailToken('password-reset', { tokenHash, userId: user.id, email: user.email, expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS) });
     const link = `${links}/reset-password?token=${token}`;
     await this.mailer.send({
       to: user.email,

@@ -98,30 +98,27 @@ export const quotaUsage = pgTable(
   (t) => [primaryKey({ columns: [t.subject, t.period] })],
 );
 
-export const passwordResetTokens = pgTable('password_reset_tokens', {
-  /** SHA-256 of the token: the token itself exists only in the e-mail. */
-  tokenHash: text('token_hash').primaryKey(),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  usedAt: timestamp('used_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+/** What a mailed single-use link does when followed. */
+export type MailTokenPurpose = 'password-reset' | 'email-verification';
 
-/** Links that confirm an account's address: single-use, expiring, stored hashed like reset links. */
-export const emailVerificationTokens = pgTable('email_verification_tokens', {
-  /** SHA-256 of the token: the token itself exists only in the e-mail. */
-  tokenHash: text('token_hash').primaryKey(),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  /** The address the link was mailed to: it confirms that address only (null: a link from before this was kept, which confirms nothing). */
-  email: text('email'),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  usedAt: timestamp('used_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+/** Every single-use link mailed to an account (see mail-token.repository.ts): expiring, used once, stored hashed. */
+export const mailTokens = pgTable(
+  'mail_tokens',
+  {
+    /** SHA-256 of the token: the token itself exists only in the e-mail. */
+    tokenHash: text('token_hash').primaryKey(),
+    purpose: text('purpose').$type<MailTokenPurpose>().notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The address the link was mailed to: a confirmation link confirms that address only (null: a link from before this was kept, which confirms nothing). */
+    email: text('email'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('mail_tokens_user_purpose_idx').on(t.userId, t.purpose)],
+);
 
 /** Stripe events already applied: each is applied once. */
 export const stripeEvents = pgTable('stripe_events', {
