@@ -1,4 +1,4 @@
 export { JOBS_AHEAD, startReceiptWorker, type ReceiptWorkerHandle } from './receipt.worker.js';
-export { runPipeline } from './receipt.pipeline.js';
+export { runPipeline } from './pipeline/receipt.pipeline.js';
 export { promoteStarvingStandardJobs } from './lane-aging.js';
-export { lowerWholeProcess } from './background-priority.js';
+export { lowerWholeProcess } from './process/background-priority.js';

@@ -7,7 +7,7 @@ import { controlGlyphPdf, emptyPdf, encryptedPdf, scannedPdf, textPdf } from '..
 import { printedReceipt, PRINTED_RECEIPT_LINES } from '../../../tests/support/printed-receipt.js';
 import { createOcrEngine } from '../ocr/create-ocr-engine.js';
 import { UnreadableFileError } from '../ocr/ocr-engine.js';
-import { runPipeline } from '../receipt.pipeline.js';
+import { runPipeline } from '../pipeline/receipt.pipeline.js';
 import { decodeDocument, MAX_OCR_SIDE, MAX_PDF_PAGES } from './decode-document.js';
 import { closeDecoding } from './decode.sandbox.js';
 

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { extractReceiptWithSources, ISSUE_TEXTS, type RecognizedDocument, type RecognizedLine } from '@receipts/common';
 import { metrics, type Logger } from '@receipts/infra';
-import { lowerImageThreads } from '../background-priority.js';
-import { giveHeapHeadroom } from '../heap-headroom.js';
+import { lowerImageThreads } from '../process/background-priority.js';
+import { giveHeapHeadroom } from '../process/heap-headroom.js';
 import { guessOrientation, turnPage } from '../document/orientation.step.js';
 import { orientPrepared, preparePage, type PreparedPage } from '../document/prepare-page.js';
 import { firstPassLanguages, mayBeOtherScript, retryLanguages } from './language.choice.js';

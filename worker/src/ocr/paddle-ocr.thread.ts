@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { DetectorSettings } from './paddle/db-detector.js';
 import { loadPaddleModels, readPaddlePage, type PaddleModels } from './paddle/paddle-page.reader.js';
 import type { OcrLine, PaddleThreadData, PaddleThreadReply, PaddleThreadRequest } from './paddle/paddle.types.js';
-import { lowerThisThread } from '../background-priority.js';
+import { lowerThisThread } from '../process/background-priority.js';
 
 // Below the api's priority; onnxruntime runs on this thread (and threads it starts inherit it).
 lowerThisThread();

@@ -4,7 +4,7 @@ import { USER_MESSAGES, validateReceipt, vlmReceiptJsonSchema, type VlmReceipt }
 import { metricsRegistry } from '@receipts/infra';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAiStandIn, type ChatRequest } from '../../../tests/support/openai-stand-in.js';
-import { runPipeline } from '../receipt.pipeline.js';
+import { runPipeline } from '../pipeline/receipt.pipeline.js';
 import { createLocalOcrEngine } from './local-ocr.engine.js';
 import { EngineError, type DecodedDocument } from './ocr-engine.js';
 import { createVlmEngine, VLM_FIELD_CONFIDENCE, type VlmEngineOptions } from './vlm-ocr.engine.js';
