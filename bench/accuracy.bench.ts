@@ -38,10 +38,11 @@ import { ConfigError, configSchema, parseConfig } from '@receipts/infra';
 import { pino } from 'pino';
 import { runPipeline } from '@receipts/worker';
 // The built worker, as the service runs it (its sources through tsx pay for helpers the build does not emit).
-import { chooseTesseract, createOcrEngine, vlmOptions, type OcrEngineOptions } from '../worker/dist/ocr/create-ocr-engine.js';
-import type { TesseractBackend } from '../worker/dist/ocr/tesseract.reader.js';
+import { createOcrEngine, vlmOptions, type OcrEngineOptions } from '../worker/dist/pipeline/create-ocr-engine.js';
+import { chooseTesseract } from '../worker/dist/tesseract/tesseract.choice.js';
+import type { TesseractBackend } from '../worker/dist/tesseract/tesseract.reader.js';
 import type { PaddleMode } from '../worker/dist/ocr/local-ocr.engine.js';
-import { LstmTessdata } from '../worker/dist/ocr/tessdata.js';
+import { LstmTessdata } from '../worker/dist/tesseract/tessdata.js';
 import { accuracyRows, readiness, TABLE_HEADER, type ScoredReceipt } from './accuracy-table.js';
 import { describeVerdict, pairedRatios } from './paired-verdict.js';
 import { processTreeCpuSeconds, reapedCpuSeconds } from './process-cpu.js';

@@ -25,7 +25,7 @@ import {
   UploadRepository,
 } from '@receipts/infra';
 import { runPipeline } from '@receipts/worker';
-import { createOcrEngineFromConfig } from '../worker/dist/ocr/create-ocr-engine.js';
+import { createOcrEngineFromConfig } from '../worker/dist/pipeline/create-ocr-engine.js';
 import { createSubscriber, signedUpSubscriber } from '../tests/support/accounts.js';
 import { rawUpload } from '../tests/support/raw-upload.js';
 import { uniqueIp, Visitor } from '../tests/support/visitor.js';

@@ -22,7 +22,7 @@ import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { notifyIfBatchDone } from './notifications/batch-notification.js';
 import { configureDecoding } from './document/decode.sandbox.js';
-import { createOcrEnginesFromConfig } from './ocr/create-ocr-engine.js';
+import { createOcrEnginesFromConfig } from './pipeline/create-ocr-engine.js';
 import { PipelineThread } from './pipeline/pipeline-thread.runner.js';
 import { inProcessPipeline, type PipelineRunner } from './pipeline/pipeline.runner.js';
 import { promoteStarvingStandardJobs } from './lane-aging.js';

@@ -3,7 +3,7 @@
 // process, which the parent kills past its time or memory limit and replaces.
 import sharp from 'sharp';
 import { asBuffer } from '../process/cloned-bytes.js';
-import { UnreadableFileError } from '../ocr/ocr-engine.js';
+import { UnreadableFileError } from '../page/unreadable-file.error.js';
 import type { DecodeReply, DecodeRequest } from './decode.protocol.js';
 import { decodeUntrusted } from './document.decoder.js';
 
