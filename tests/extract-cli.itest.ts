@@ -18,7 +18,7 @@ describe('extract CLI', () => {
     // A made-up Malaysian receipt from 2017: ringgit, and a date out of today's reasonable range.
     const receipt = path.join(dir, 'receipt.jpg');
     await writeFile(receipt, await printedReceipt(['KEDAI MAJU SDN BHD', 'DATE 21/09/2017 10:20', 'NAILS RM 5.40', 'HINGES RM 5.00', 'TOTAL RM 10.40'], { format: 'jpeg' }));
-    const { stdout } = await run('node', ['worker/dist/extract.cli.js', fake, receipt, path.join(dir, 'missing.jpg')], {
+    const { stdout } = await run('node', ['worker/dist/cli/extract.cli.js', fake, receipt, path.join(dir, 'missing.jpg')], {
       cwd: repoRoot,
       env: { ...process.env, LOG_LEVEL: 'silent' },
     });

@@ -1,16 +1,17 @@
 export { JOBS_AHEAD, startReceiptWorker, type ReceiptWorkerHandle } from './receipt.worker.js';
-export { runPipeline } from './receipt.pipeline.js';
+export { runPipeline } from './pipeline/receipt.pipeline.js';
 export { promoteStarvingStandardJobs } from './lane-aging.js';
-export { lowerWholeProcess } from './background-priority.js';
+export { lowerWholeProcess } from './process/background-priority.js';
 // The OCR engines and the page preparation steps, as the benchmarks (bench/) build and measure them.
-export { chooseTesseract, createOcrEngine, createOcrEngineFromConfig, vlmOptions, type OcrEngineOptions } from './ocr/create-ocr-engine.js';
-export type { TesseractBackend } from './ocr/tesseract.reader.js';
+export { chooseTesseract } from './tesseract/tesseract.choice.js';
+export { createOcrEngine, createOcrEngineFromConfig, vlmOptions, type OcrEngineOptions } from './pipeline/create-ocr-engine.js';
+export type { TesseractBackend } from './tesseract/tesseract.reader.js';
 export type { PaddleMode } from './ocr/local-ocr.engine.js';
-export { LstmTessdata } from './ocr/tessdata.js';
+export { LstmTessdata } from './tesseract/tessdata.js';
 export { createPaddleOcr, type PaddleOcr } from './ocr/paddle-ocr.engine.js';
-export type { PageImage } from './ocr/ocr-engine.js';
+export type { PageImage } from './page/page.types.js';
 export { readingOrder } from './ocr/reading-order.js';
-export { closeOrientationDetector, type OrientationGuess } from './ocr/orientation.detector.js';
+export { closeOrientationDetector, type OrientationGuess } from './tesseract/orientation.detector.js';
 export { preparePage } from './document/prepare-page.js';
 export { deskewPage } from './document/deskew.step.js';
 export { evenIllumination } from './document/illumination.step.js';

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger, loadConfigOrExit, onStopSignal, openRuntime, startHealthServer } from '@receipts/infra';
-import { lowerWholeProcess } from './background-priority.js';
+import { lowerWholeProcess } from './process/background-priority.js';
 import { startReceiptWorker } from './receipt.worker.js';
 
 // A worker-only process: any number of them against a PostgreSQL server (DATABASE_URL). All of

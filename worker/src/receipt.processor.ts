@@ -19,9 +19,10 @@ import {
 } from '@receipts/infra';
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { pagePicture } from './document/page-picture.js';
-import { EngineError, UnreadableFileError } from './ocr/ocr-engine.js';
-import type { PipelineRunner } from './pipeline.runner.js';
-import type { PipelineResult } from './receipt.pipeline.js';
+import { UnreadableFileError } from './page/unreadable-file.error.js';
+import { EngineError } from './ocr/ocr-engine.js';
+import type { PipelineRunner } from './pipeline/pipeline.runner.js';
+import type { PipelineResult } from './pipeline/receipt.pipeline.js';
 
 /**
  * Why a job's AbortSignal fired: the user cancelled, this worker is shutting down, its lock

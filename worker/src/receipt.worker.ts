@@ -22,14 +22,14 @@ import {
 } from '@receipts/infra';
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { notifyIfBatchDone } from './batch-notification.js';
+import { notifyIfBatchDone } from './notifications/batch-notification.js';
 import { configureDecoding } from './document/decode.sandbox.js';
-import { createOcrEnginesFromConfig } from './ocr/create-ocr-engine.js';
-import { PipelineThread } from './pipeline-thread.runner.js';
-import { inProcessPipeline, type PipelineRunner } from './pipeline.runner.js';
+import { createOcrEnginesFromConfig } from './pipeline/create-ocr-engine.js';
+import { PipelineThread } from './pipeline/pipeline-thread.runner.js';
+import { inProcessPipeline, type PipelineRunner } from './pipeline/pipeline.runner.js';
 import { promoteStarvingStandardJobs } from './lane-aging.js';
 import { ABORT_REASONS, createReceiptProcessor, recordFailure } from './receipt.processor.js';
-import { startRetentionWorker } from './retention.worker.js';
+import { startRetentionWorker } from './retention/retention.worker.js';
 import { recoverLostUploads } from './upload-recovery.js';
 
 export interface ReceiptWorkerDeps {

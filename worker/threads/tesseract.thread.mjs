@@ -1,5 +1,5 @@
 // tesseract.js's own worker script, run in a thread below the api's priority (see
-// worker/src/background-priority.ts). Plain JavaScript so the same file serves the built
+// worker/src/process/background-priority.ts). Plain JavaScript so the same file serves the built
 // worker and its sources under tsx (tesseract.js starts it by path, with no loader).
 import os from 'node:os';
 

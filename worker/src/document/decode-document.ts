@@ -1,5 +1,5 @@
 import type { AcceptedMime } from '@receipts/common';
-import type { DecodedDocument } from '../ocr/ocr-engine.js';
+import type { DecodedDocument } from '../page/page.types.js';
 import { decodeSandbox } from './decode.sandbox.js';
 
 export { MAX_INPUT_PIXELS, MAX_OCR_SIDE, MAX_PDF_PAGES } from './decode.limits.js';

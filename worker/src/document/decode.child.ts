@@ -2,8 +2,8 @@
 // answers with its pages. Whatever a file does here — spin, allocate, crash — costs only this
 // process, which the parent kills past its time or memory limit and replaces.
 import sharp from 'sharp';
-import { asBuffer } from '../cloned-bytes.js';
-import { UnreadableFileError } from '../ocr/ocr-engine.js';
+import { asBuffer } from '../process/cloned-bytes.js';
+import { UnreadableFileError } from '../page/unreadable-file.error.js';
 import type { DecodeReply, DecodeRequest } from './decode.protocol.js';
 import { decodeUntrusted } from './document.decoder.js';
 

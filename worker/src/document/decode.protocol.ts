@@ -1,5 +1,5 @@
 import type { AcceptedMime } from '@receipts/common';
-import type { PageImage } from '../ocr/ocr-engine.js';
+import type { PageImage } from '../page/page.types.js';
 
 /** One line of a PDF's text layer and where it lies on its page, in fractions (0..1) from the top left. */
 export interface TextLine {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { heicClaiming, hugeImagePdf, pathBombPdf } from '../../../tests/support/decode-bombs.js';
 import { textPdf } from '../../../tests/support/pdf-fixtures.js';
 import { alive } from '../../../tests/support/process-output.js';
-import { UnreadableFileError } from '../ocr/ocr-engine.js';
+import { UnreadableFileError } from '../page/unreadable-file.error.js';
 import { DecodeSandbox } from './decode.sandbox.js';
 import { heicImageSizes } from './heic-header.parser.js';
 

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AcceptedMime } from '@receipts/common';
 import { createLogger, decodeConfigSchema, type DecodeConfig, type Logger } from '@receipts/infra';
-import { lowerProcess } from '../background-priority.js';
-import { asBuffer } from '../cloned-bytes.js';
-import { UnreadableFileError } from '../ocr/ocr-engine.js';
+import { lowerProcess } from '../process/background-priority.js';
+import { asBuffer } from '../process/cloned-bytes.js';
+import { UnreadableFileError } from '../page/unreadable-file.error.js';
 import { DECODE_MESSAGES } from './decode.limits.js';
 import type { DecodedPages, DecodeReply, DecodeRequest } from './decode.protocol.js';
 

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import type { PageImage } from '../ocr/ocr-engine.js';
-import { sharpOf } from './page-pixels.js';
+import type { PageImage } from '../page/page.types.js';
+import { sharpOf } from '../page/page-pixels.js';
 import { otsuThreshold, readGray, sharpPage, throughInput, type Gray } from './prepare-page.raster.js';
 
 /** Skew is measured on a copy this size (long side): lines stay distinct, the search stays cheap. */

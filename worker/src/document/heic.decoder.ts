@@ -1,5 +1,5 @@
 import convert from 'heic-convert';
-import { UnreadableFileError } from '../ocr/ocr-engine.js';
+import { UnreadableFileError } from '../page/unreadable-file.error.js';
 import { DECODE_MESSAGES, MAX_INPUT_PIXELS } from './decode.limits.js';
 import { heicImageSizes } from './heic-header.parser.js';
 

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { PageImage } from '../ocr/ocr-engine.js';
+import type { PageImage } from '../page/page.types.js';
 import { asGray, grayPage, readGray, type Gray } from './prepare-page.raster.js';
 
 /** The background is estimated on blocks about this share of the long side: larger than a character, smaller than a shadow. */

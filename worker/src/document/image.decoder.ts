@@ -1,5 +1,6 @@
 import sharp from 'sharp';
-import { UnreadableFileError, type PageImage } from '../ocr/ocr-engine.js';
+import type { PageImage } from '../page/page.types.js';
+import { UnreadableFileError } from '../page/unreadable-file.error.js';
 import { DECODE_MESSAGES, MAX_INPUT_PIXELS, MAX_OCR_SIDE, MAX_PDF_PAGES } from './decode.limits.js';
 
 const DAMAGED = 'This image could not be read: the file is damaged or incomplete.';

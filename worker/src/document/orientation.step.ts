@@ -1,8 +1,8 @@
-import type { PageImage } from '../ocr/ocr-engine.js';
-import { ThreadStartTimeoutError } from '../ocr/deadline.js';
-import { detectOrientation, type OrientationGuess } from '../ocr/orientation.detector.js';
-import { TESSERACT_READING, TesseractTimeoutError } from '../ocr/tesseract.reader.js';
-import { sharpOf } from './page-pixels.js';
+import type { PageImage } from '../page/page.types.js';
+import { ThreadStartTimeoutError } from '../tesseract/deadline.js';
+import { detectOrientation, type OrientationGuess } from '../tesseract/orientation.detector.js';
+import { TESSERACT_READING, TesseractTimeoutError } from '../tesseract/tesseract.reader.js';
+import { sharpOf } from '../page/page-pixels.js';
 import { sharpPage, throughInput } from './prepare-page.raster.js';
 
 /** OSD reads a page this size (long side): enough for receipt print, ~0.3 s instead of seconds at full size. */

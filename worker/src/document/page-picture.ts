@@ -1,4 +1,4 @@
-import { sharpOf } from './page-pixels.js';
+import { sharpOf } from '../page/page-pixels.js';
 
 /** Long side of a kept page picture: the print stays legible when zoomed, and a phone loads it quickly. */
 export const PICTURE_LONG_SIDE = 2400;

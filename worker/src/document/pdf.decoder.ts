@@ -1,6 +1,6 @@
 import { isReceiptText, withoutControlCharacters } from '@receipts/common';
 import { getDocument, type PageViewport } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { UnreadableFileError } from '../ocr/ocr-engine.js';
+import { UnreadableFileError } from '../page/unreadable-file.error.js';
 import { DECODE_MESSAGES, MAX_INPUT_PIXELS, MAX_PDF_PAGES } from './decode.limits.js';
 import type { TextLine } from './decode.protocol.js';
 

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { originalPoint, type PageImage } from '../ocr/ocr-engine.js';
+import { originalPoint, type PageImage } from '../page/page.types.js';
 import { homography, MIN_DEVIATION, project, rectangleDeviation, straightenReceipt, type Quad } from './perspective.step.js';
 import { syntheticPhoto, TILTED_BARS, tiltedPhoto } from './prepare-page.fixture.js';
 import { readGray, regions } from './prepare-page.raster.js';

@@ -1,4 +1,4 @@
-import type { PageImage } from '../ocr/ocr-engine.js';
+import type { PageImage } from '../page/page.types.js';
 import { grayPage, readGray, throughInput } from './prepare-page.raster.js';
 import { cropToBox, findPaper, type Paper } from './receipt-crop.step.js';
 

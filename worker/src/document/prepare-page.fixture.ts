@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { PageImage } from '../ocr/ocr-engine.js';
+import type { PageImage } from '../page/page.types.js';
 import type { Box } from './prepare-page.raster.js';
 
 const LINES = [

@@ -1,6 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
-import { originalPoint, type PageImage, type ToOriginal } from '../ocr/ocr-engine.js';
-import { pixelsOf, rememberPixels, sharpOf } from './page-pixels.js';
+import { originalPoint, type PageImage, type ToOriginal } from '../page/page.types.js';
+import { pixelsOf, rememberPixels, sharpOf } from '../page/page-pixels.js';
 
 /** One 8-bit channel, row after row: what the preparation steps measure on. */
 export interface Gray {

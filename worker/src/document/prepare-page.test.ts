@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { originalPoint, type PageImage } from '../ocr/ocr-engine.js';
-import { closeOrientationDetector } from '../ocr/orientation.detector.js';
+import { originalPoint, type PageImage } from '../page/page.types.js';
+import { closeOrientationDetector } from '../tesseract/orientation.detector.js';
 import { printedReceipt } from '../../../tests/support/printed-receipt.js';
 import { syntheticPhoto } from './prepare-page.fixture.js';
 import { preparePage } from './prepare-page.js';

@@ -1,26 +1,8 @@
-import type { PageImage } from '../ocr/ocr-engine.js';
+import type { PageImage, PagePreparation, PreparedPage } from '../page/page.types.js';
+import { closeOrientationDetector } from '../tesseract/orientation.detector.js';
 import { evenIllumination } from './illumination.step.js';
-import { orientPage } from './orientation.step.js';
+import { guessOrientation, orientPage, turnPage } from './orientation.step.js';
 import { cropToReceipt } from './receipt-crop.step.js';
-
-export interface PreparedPage {
-  /** Grayscale and upright; `toOriginal` leads back to the page as decoded. */
-  page: PageImage;
-  /** Clockwise degrees the page was turned (0, 90, 180, 270). */
-  rotated: number;
-  /**
-   * Degrees of tilt straightened. Always 0 for now: deskew (deskew.step.ts) cost more fields than it
-   * won in bench/prepare-page.bench.ts, so it is not applied; tesseract copes with small tilts itself.
-   */
-  skew: number;
-  /** Whether a photo was cropped to its receipt. */
-  cropped: boolean;
-  /** Whether OSD was asked which way up the page is (see `orient`). */
-  oriented: boolean;
-  /** The script OSD saw ("Latin", "Japanese", …), for choosing OCR languages; see scriptConfidence. */
-  script?: string;
-  scriptConfidence?: number;
-}
 
 /**
  * A decoded page made ready for OCR: cropped to the receipt (photos), lighting evened out (uneven
@@ -65,3 +47,12 @@ export async function orientPrepared(prepared: PreparedPage, options: { signal: 
     scriptConfidence: oriented.scriptConfidence,
   };
 }
+
+/** The clean-up as the step the local OCR engine is given (pipeline/create-ocr-engine.ts hands it over). */
+export const pagePreparation: PagePreparation = {
+  prepare: preparePage,
+  orient: orientPrepared,
+  turn: turnPage,
+  script: async (page, options) => (await guessOrientation(page, options))?.script,
+  close: closeOrientationDetector,
+};

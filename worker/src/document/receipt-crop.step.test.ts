@@ -2,7 +2,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { worldDir } from '../../../tests/support/receipts-world.js';
-import { originalPoint } from '../ocr/ocr-engine.js';
+import { originalPoint } from '../page/page.types.js';
 import { syntheticPhoto } from './prepare-page.fixture.js';
 import { readGray } from './prepare-page.raster.js';
 import { cropToReceipt, findReceipt } from './receipt-crop.step.js';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import type { PageImage } from '../ocr/ocr-engine.js';
-import { sharpOf } from './page-pixels.js';
+import type { PageImage } from '../page/page.types.js';
+import { sharpOf } from '../page/page-pixels.js';
 import { otsuThreshold, regions, sharpPage, throughInput, type Box } from './prepare-page.raster.js';
 
 /** The paper is looked for on a copy this size (long side): a receipt is a large bright shape. */

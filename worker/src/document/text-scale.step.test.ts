@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { originalPoint } from '../ocr/ocr-engine.js';
+import { originalPoint } from '../page/page.types.js';
 import { syntheticPhoto } from './prepare-page.fixture.js';
 import { readGray } from './prepare-page.raster.js';
 import { medianTextHeight, scaleText, TARGET_TEXT_HEIGHT } from './text-scale.step.js';

@@ -1,5 +1,5 @@
-import type { PageImage } from '../ocr/ocr-engine.js';
-import { sharpOf } from './page-pixels.js';
+import type { PageImage } from '../page/page.types.js';
+import { sharpOf } from '../page/page-pixels.js';
 import { otsuThreshold, readGray, regions, sharpPage, throughInput, type Gray } from './prepare-page.raster.js';
 
 /** Character height (median ink blob, pixels) tesseract reads best at. */

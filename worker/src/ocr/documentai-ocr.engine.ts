@@ -1,7 +1,8 @@
 import { DocumentProcessorServiceClient } from '@google-cloud/documentai';
 import type { RecognizedDocument, RecognizedField } from '@receipts/common';
 import { GoogleAuth, OAuth2Client } from 'google-auth-library';
-import type { DecodedDocument, OcrEngine } from './ocr-engine.js';
+import type { DecodedDocument } from '../page/page.types.js';
+import type { OcrEngine } from './ocr-engine.js';
 
 export interface DocumentAiOptions {
   projectId: string;

@@ -5,9 +5,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { printedReceipt } from '../../../tests/support/printed-receipt.js';
 import { worldDir } from '../../../tests/support/receipts-world.js';
 import { receiptsDir } from '../../../tests/support/service-process.js';
+import { pagePreparation } from '../document/prepare-page.js';
 import { boxOnOriginal, createLocalOcrEngine, lineCrop } from './local-ocr.engine.js';
-import { probeNativeTesseract } from './tesseract-native.reader.js';
-import type { DecodedDocument, PageImage } from './ocr-engine.js';
+import { probeNativeTesseract } from '../tesseract/tesseract-native.reader.js';
+import type { DecodedDocument, PageImage } from '../page/page.types.js';
 import { sharedFileThere } from '../../../tests/support/shared-sets.js';
 import { extractReceiptWithSources, ISSUE_TEXTS } from '@receipts/common';
 
@@ -23,7 +24,7 @@ async function printed(lines: string[], options: { fontSize?: number; blur?: num
 }
 
 const signal = () => new AbortController().signal;
-const engine = createLocalOcrEngine({ concurrency: 1, langs: ['eng', 'deu', 'jpn'], paddle: 'fallback' });
+const engine = createLocalOcrEngine({ concurrency: 1, langs: ['eng', 'deu', 'jpn'], paddle: 'fallback', preparation: pagePreparation });
 afterAll(() => engine.close());
 
 async function read(doc: DecodedDocument, hints = {}) {
@@ -144,7 +145,7 @@ describe('the local engine', () => {
 });
 
 describe.skipIf(!probeNativeTesseract().ok)('the local engine with the tesseract program (OCR_TESSERACT=native)', () => {
-  const native = createLocalOcrEngine({ concurrency: 1, langs: ['eng', 'deu'], tesseract: 'native', paddle: 'never' });
+  const native = createLocalOcrEngine({ concurrency: 1, langs: ['eng', 'deu'], tesseract: 'native', paddle: 'never', preparation: pagePreparation });
   afterAll(() => native.close());
 
   it('reads a German receipt again in German, as tesseract.js does', async () => {

@@ -1,20 +1,18 @@
 import sharp from 'sharp';
 import { extractReceiptWithSources, ISSUE_TEXTS, type RecognizedDocument, type RecognizedLine } from '@receipts/common';
 import { metrics, type Logger } from '@receipts/infra';
-import { lowerImageThreads } from '../background-priority.js';
-import { giveHeapHeadroom } from '../heap-headroom.js';
-import { guessOrientation, turnPage } from '../document/orientation.step.js';
-import { orientPrepared, preparePage, type PreparedPage } from '../document/prepare-page.js';
+import { lowerImageThreads } from '../process/background-priority.js';
+import { giveHeapHeadroom } from '../process/heap-headroom.js';
 import { firstPassLanguages, mayBeOtherScript, retryLanguages } from './language.choice.js';
-import { originalPoint, uprightTurn, type DecodedDocument, type OcrEngine, type PageImage, type PageLine, type RecognizeHints } from './ocr-engine.js';
+import { originalPoint, uprightTurn, type DecodedDocument, type PageImage, type PageLine, type PagePreparation, type PreparedPage } from '../page/page.types.js';
+import type { OcrEngine, RecognizeHints } from './ocr-engine.js';
 import { PaddleTimeoutError, type PaddleOcr } from './paddle-ocr.engine.js';
 import { createPaddlePool } from './paddle-ocr.pool.js';
 import { readingOrder } from './reading-order.js';
-import { closeOrientationDetector } from './orientation.detector.js';
 import { isBetterReading, mayBeTurned, needsSecondOpinion, type Reading } from './second-opinion.policy.js';
-import { NativeTesseract } from './tesseract-native.reader.js';
-import { TesseractPool } from './tesseract.pool.js';
-import { TesseractTimeoutError, type TesseractBackend } from './tesseract.reader.js';
+import { NativeTesseract } from '../tesseract/tesseract-native.reader.js';
+import { TesseractPool } from '../tesseract/tesseract.pool.js';
+import { TesseractTimeoutError, type TesseractBackend } from '../tesseract/tesseract.reader.js';
 
 export interface LocalOcrOptions {
   /** Jobs recognising at once: tesseract reads this many pages at once. */
@@ -29,6 +27,8 @@ export interface LocalOcrOptions {
    * tesseract giving the second opinion (`first`, the default); or alone (`always`).
    */
   paddle?: PaddleMode;
+  /** How pages are cleaned up before reading (the pipeline gives document's clean-up). */
+  preparation: PagePreparation;
   /** Orientation, crop, lighting and scale before reading; off only to measure what they bring. */
   cleanUp?: boolean;
   /**
@@ -53,7 +53,7 @@ interface PreparedDocument extends DecodedDocument {
 }
 
 /** The cropped pages read whole instead (lit and turned as before); null when no page was cropped. */
-async function uncroppedDocument(doc: PreparedDocument, signal: AbortSignal): Promise<PreparedDocument | null> {
+async function uncroppedDocument(doc: PreparedDocument, preparation: PagePreparation, signal: AbortSignal): Promise<PreparedDocument | null> {
   if (!doc.prepared || !doc.decoded || !doc.prepared.some((p) => p.cropped)) return null;
   const pages: PageImage[] = [];
   for (const [n, page] of doc.prepared.entries()) {
@@ -61,19 +61,19 @@ async function uncroppedDocument(doc: PreparedDocument, signal: AbortSignal): Pr
       pages.push(page.page);
       continue;
     }
-    const whole = await preparePage(doc.decoded[n]!, { signal, orient: 'never', crop: false });
-    pages.push(await turnPage(whole.page, page.rotated as 0 | 90 | 180 | 270));
+    const whole = await preparation.prepare(doc.decoded[n]!, { signal, orient: 'never', crop: false });
+    pages.push(await preparation.turn(whole.page, page.rotated as 0 | 90 | 180 | 270));
   }
   return { ...doc, pages };
 }
 
 /** The document with every page turned upright by OSD; null when no page turned further. */
-async function orientedDocument(doc: PreparedDocument, signal: AbortSignal): Promise<PreparedDocument | null> {
+async function orientedDocument(doc: PreparedDocument, preparation: PagePreparation, signal: AbortSignal): Promise<PreparedDocument | null> {
   if (!doc.prepared || doc.prepared.every((p) => p.oriented)) return null;
   const prepared: PreparedPage[] = [];
   // Only a poor reading leads here, and the turned pages are read again and judged: a trial.
-  for (const page of doc.prepared) prepared.push(await orientPrepared(page, { signal, trial: true }));
-  // Nothing new turned (orientPrepared returns a page it has seen as it was): no second reading.
+  for (const page of doc.prepared) prepared.push(await preparation.orient(page, { signal, trial: true }));
+  // Nothing new turned (orient returns a page it has seen as it was): no second reading.
   if (prepared.every((p, n) => p.rotated === doc.prepared![n]!.rotated)) return null;
   return { ...doc, pages: prepared.map((p) => p.page), prepared, script: prepared.find((p) => p.script)?.script ?? doc.script };
 }
@@ -114,7 +114,7 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
     const first = await read(languages);
     const evidence = { languages, confidence: first.confidence, text: first.doc.content, script: doc.script };
     // A poor reading may be of another script: OSD on the first page says which, for far less than a pass in Japanese.
-    if (!evidence.script && mayBeOtherScript(evidence, options.langs) && doc.pages[0]) evidence.script = (await guessOrientation(doc.pages[0], { signal }))?.script;
+    if (!evidence.script && mayBeOtherScript(evidence, options.langs) && doc.pages[0]) evidence.script = await options.preparation.script(doc.pages[0], { signal });
     const retry = retryLanguages(evidence, options.langs);
     if (!retry) return first;
     signal.throwIfAborted();
@@ -141,7 +141,7 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
     const now = hints.now ?? new Date();
     if (!needsSecondOpinion(first)) return first;
     // A poor reading may be of a page upside down or sideways: ask OSD, read the turned pages again.
-    const oriented = mayBeTurned({ readBy: first.doc.readBy, confidence: first.confidence }) ? await orientedDocument(doc, signal) : null;
+    const oriented = mayBeTurned({ readBy: first.doc.readBy, confidence: first.confidence }) ? await orientedDocument(doc, options.preparation, signal) : null;
     if (oriented) {
       const again = await firstReader(oriented, hints, signal);
       if (isBetterReading(again, first, now, true)) [first, doc] = [again, oriented];
@@ -153,7 +153,7 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
     if (!paddleFirst || !needsSecondOpinion(best)) return best;
     // Still poor: the crop may have cut the receipt (the brightest paper was only its lit part, or a
     // lit patch of table). PaddleOCR finds text on a whole frame, background and all.
-    const whole = await uncroppedDocument(doc, signal);
+    const whole = await uncroppedDocument(doc, options.preparation, signal);
     if (!whole) return best;
     const again = await readWithPaddle(whole, hints, signal);
     return isBetterReading(again, best, now, best === first) ? again : best;
@@ -189,7 +189,7 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
       const prepared = [];
       // With two readers, OSD only for pages that look sideways now; the others only if their reading is poor.
       const orient = mode === 'never' || mode === 'always' ? 'always' : 'landscape';
-      for (const page of doc.pages) prepared.push(await preparePage(page, { signal, orient }));
+      for (const page of doc.pages) prepared.push(await options.preparation.prepare(page, { signal, orient }));
       // Beside an api in one process, the clean-up's threads go below it (the next documents' clean-up).
       lowerImageThreads();
       const script = prepared.find((p) => p.script)?.script;
@@ -206,12 +206,12 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
       const signal = new AbortController().signal;
       // OSD's tesseract.js worker (1.7 CPU-s to start) starts on the first page a clean-up asks
       // which way up it is: a blank page, asked the way every page is, starts it.
-      if (options.cleanUp !== false) await guessOrientation({ image: blank, width: 64, height: 64 }, { signal });
+      if (options.cleanUp !== false) await options.preparation.script({ image: blank, width: 64, height: 64 }, { signal });
       // PaddleOCR's sessions load with the first page a reader reads: a blank page at once for each job slot loads every reader's.
       if (mode !== 'never') await Promise.all(Array.from({ length: options.concurrency }, () => paddleOcr().recognizePage(blank, signal)));
     },
     async close() {
-      await Promise.allSettled([tesseract.close(), paddle?.close(), closeOrientationDetector()]);
+      await Promise.allSettled([tesseract.close(), paddle?.close(), options.preparation.close()]);
     },
   };
 }

@@ -1,14 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleThread } from '@receipts/infra';
-import type { PaddleThreadData, PaddleThreadReply, PaddleThreadRequest } from './paddle-ocr.thread.js';
-
-export interface OcrLine {
-  text: string;
-  /** 0..1 */
-  confidence: number;
-  /** Pixels of the input image. */
-  box: { x: number; y: number; width: number; height: number };
-}
+import type { OcrLine, PaddleThreadData, PaddleThreadReply, PaddleThreadRequest } from './paddle/paddle.types.js';
 
 /** PaddleOCR PP-OCRv4 (detection + recognition) on onnxruntime, for pages tesseract reads poorly. */
 export interface PaddleOcr {

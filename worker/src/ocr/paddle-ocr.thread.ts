@@ -4,18 +4,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DetectorSettings } from './paddle/db-detector.js';
 import { loadPaddleModels, readPaddlePage, type PaddleModels } from './paddle/paddle-page.reader.js';
-import type { OcrLine } from './paddle-ocr.engine.js';
-import { lowerThisThread } from '../background-priority.js';
-
-export interface PaddleThreadData {
-  maxSide: number;
-}
-
-export type PaddleThreadRequest = { type: 'page'; id: number; image: Uint8Array } | { type: 'abort'; id: number } | { type: 'stop' };
-
-export type PaddleThreadReply =
-  | { type: 'done'; id: number; result: { lines: OcrLine[]; confidence: number } }
-  | { type: 'failed'; id: number; message: string; stack?: string };
+import type { OcrLine, PaddleThreadData, PaddleThreadReply, PaddleThreadRequest } from './paddle/paddle.types.js';
+import { lowerThisThread } from '../process/background-priority.js';
 
 // Below the api's priority; onnxruntime runs on this thread (and threads it starts inherit it).
 lowerThisThread();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PageLine } from './ocr-engine.js';
+import type { PageLine } from '../page/page.types.js';
 import { readingOrder } from './reading-order.js';
 
 const line = (text: string, x: number, y: number, width = 100, height = 20): PageLine => ({ text, confidence: 0.9, box: { x, y, width, height } });

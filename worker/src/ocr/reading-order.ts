@@ -1,4 +1,4 @@
-import type { PageLine } from './ocr-engine.js';
+import type { PageLine } from '../page/page.types.js';
 
 /** Two lines share a row when their vertical extents overlap by at least this share of the shorter one. */
 const ROW_OVERLAP = 0.5;

@@ -1,37 +1,11 @@
 import sharp from 'sharp';
-import { pino } from 'pino';
-import { USER_MESSAGES, validateReceipt, vlmReceiptJsonSchema, type VlmReceipt } from '@receipts/common';
-import { metricsRegistry } from '@receipts/infra';
+import { USER_MESSAGES, vlmReceiptJsonSchema } from '@receipts/common';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAiStandIn, type ChatRequest } from '../../../tests/support/openai-stand-in.js';
-import { runPipeline } from '../receipt.pipeline.js';
-import { createLocalOcrEngine } from './local-ocr.engine.js';
-import { EngineError, type DecodedDocument } from './ocr-engine.js';
-import { createVlmEngine, VLM_FIELD_CONFIDENCE, type VlmEngineOptions } from './vlm-ocr.engine.js';
-
-const log = pino({ level: 'silent' });
-const now = new Date('2026-04-01T12:00:00Z');
-
-/** What a model reads off an Italian café receipt: a consistent one. */
-const cafe: VlmReceipt = {
-  rawText: 'CAFFÈ ROMA SRL\nVia del Corso 12, Roma',
-  merchantName: 'CAFFÈ ROMA SRL',
-  date: '2026-03-14',
-  time: '09:41',
-  currency: 'EUR',
-  subtotal: 4.1,
-  tax: 0.9,
-  tip: null,
-  discount: null,
-  total: 5,
-  paymentMethod: 'card',
-  receiptNumber: '0042-0117',
-  tin: 'IT01234567890',
-  items: [
-    { description: 'ESPRESSO', qty: 2, unitPrice: 1.2, amount: 2.4 },
-    { description: 'CORNETTO', qty: 1, unitPrice: 1.7, amount: 1.7 },
-  ],
-};
+import type { DecodedDocument } from '../page/page.types.js';
+import { EngineError } from './ocr-engine.js';
+import { VLM_FIELD_CONFIDENCE, type VlmEngineOptions } from './vlm-ocr.engine.js';
+import { cafe, metric, now, standInEngine, tallPage } from './vlm-ocr.fixture.js';
 
 /** The text of a request's user message and its images, as the server received them. */
 function userParts(request: ChatRequest) {
@@ -40,40 +14,20 @@ function userParts(request: ChatRequest) {
   return { text: parts.filter((p) => p.type === 'text').map((p) => p.text).join('\n'), images: parts.filter((p) => p.type === 'image_url').map((p) => p.image_url!.url) };
 }
 
-async function metric(name: string, labels: Record<string, string>): Promise<number> {
-  const found = (await metricsRegistry.getSingleMetric(name)?.get())?.values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l));
-  return found?.value ?? 0;
-}
-
 describe('vision model engine (OpenAI-compatible endpoint)', () => {
   let standIn: Awaited<ReturnType<typeof startOpenAiStandIn>>;
   let page: { image: Buffer; width: number; height: number };
 
   beforeAll(async () => {
     standIn = await startOpenAiStandIn();
-    // A tall photo-sized page, larger than the model's budget.
-    page = { image: await sharp({ create: { width: 1200, height: 3000, channels: 3, background: '#f4f1ea' } }).png().toBuffer(), width: 1200, height: 3000 };
+    page = await tallPage();
   });
   afterAll(() => standIn.close());
   beforeEach(() => {
     standIn.requests.length = 0;
   });
 
-  const engine = (options: Partial<VlmEngineOptions> = {}) =>
-    createVlmEngine({
-      baseUrl: standIn.baseUrl,
-      model: 'qwen2.5vl:7b',
-      apiKey: 'sk-local',
-      timeoutMs: 5_000,
-      retries: 2,
-      concurrency: 2,
-      stream: false,
-      maxImagePixels: 1_000_000,
-      responseFormat: 'json_schema',
-      backoffMs: 10,
-      log,
-      ...options,
-    });
+  const engine = (options: Partial<VlmEngineOptions> = {}) => standInEngine(standIn.baseUrl, options);
   const photo = (): DecodedDocument => ({ mimeType: 'image/png', original: page.image, pages: [page] });
   const read = async (e = engine(), doc = photo(), signal = new AbortController().signal) => e.recognize(await e.prepare(doc, signal), signal, { currencyCode: 'USD', now });
 
@@ -100,36 +54,6 @@ describe('vision model engine (OpenAI-compatible endpoint)', () => {
       TotalTax: { value: 0.9 },
       Items: { values: [{ fields: { Description: { value: 'ESPRESSO' }, Quantity: { value: 2 } } }, expect.anything()] },
     });
-  });
-
-  it('runs through the whole pipeline: same extraction, same validation', async () => {
-    standIn.reply({ content: JSON.stringify(cafe) });
-    const e = engine();
-    const result = await runPipeline({ bytes: page.image, mimeType: 'image/png', currencyCode: 'USD' }, e, async () => undefined, new AbortController().signal, now);
-    expect(result.receipt).toMatchObject({ merchantName: 'CAFFÈ ROMA SRL', date: '2026-03-14', currency: 'EUR', subtotal: 4.1, tax: 0.9, total: 5, paymentMethod: 'card', tin: 'IT01234567890' });
-    expect(result.receipt.items).toHaveLength(2);
-    expect(result.issues).toEqual([]);
-    expect(result.valid).toBe(true);
-    expect(result.lines).toEqual([]);
-  });
-
-  it('flags what contradicts the arithmetic instead of trusting it', async () => {
-    standIn.reply(
-      { content: JSON.stringify(cafe) },
-      // The total does not equal subtotal + tax, and the items do not add up to either.
-      { content: JSON.stringify({ ...cafe, total: 50, items: [{ description: 'ESPRESSO', qty: 2, unitPrice: 1.2, amount: 24 }] }) },
-      // Tax larger than the amount it was charged on.
-      { content: JSON.stringify({ ...cafe, subtotal: 1, tax: 4, total: 5, items: [] }) },
-    );
-    const e = engine();
-    const run = () => runPipeline({ bytes: page.image, mimeType: 'image/png' }, e, async () => undefined, new AbortController().signal, now);
-    const good = await run();
-    const contradicted = await run();
-    const taxed = await run();
-    expect(contradicted.issues).toContain('Total mismatch: 50.00 vs calculated 5.00');
-    expect(contradicted.valid).toBe(false);
-    expect(contradicted.receipt.quality).toBeLessThan(good.receipt.quality);
-    expect(validateReceipt(taxed.receipt, now)).toEqual(['Suspicious tax rate: 400%']);
   });
 
   it('streams the answer when asked to, and counts its tokens', async () => {
@@ -256,55 +180,5 @@ describe('vision model engine (OpenAI-compatible endpoint)', () => {
     expect(text).toContain('TOTALE EUR 5,00');
     expect(recognized.content).toBe(textLayer);
     expect(recognized.lines).toHaveLength(2);
-  });
-});
-
-describe('the vision model as the second opinion of the local engine', () => {
-  let standIn: Awaited<ReturnType<typeof startOpenAiStandIn>>;
-  let blank: Buffer;
-
-  beforeAll(async () => {
-    standIn = await startOpenAiStandIn();
-    // A page tesseract reads nothing on: the local reading is as poor as it gets.
-    blank = await sharp({ create: { width: 600, height: 900, channels: 3, background: '#ffffff' } }).png().toBuffer();
-  });
-  afterAll(() => standIn.close());
-
-  const local = (retries = 0) =>
-    createLocalOcrEngine({
-      concurrency: 1,
-      langs: ['eng'],
-      paddle: 'never',
-      secondOpinion: {
-        engine: createVlmEngine({ baseUrl: standIn.baseUrl, model: 'second', timeoutMs: 5_000, retries, concurrency: 1, stream: false, maxImagePixels: 500_000, responseFormat: 'json_schema', backoffMs: 10, log }),
-        log,
-      },
-    });
-
-  it('asks the model about a receipt the local readers read poorly, and keeps the reading that makes more sense', async () => {
-    standIn.reply({ content: JSON.stringify(cafe) });
-    const kept = await metric('receipts_vlm_second_opinions_total', { outcome: 'kept' });
-    const engine = local();
-    try {
-      const result = await runPipeline({ bytes: blank, mimeType: 'image/png' }, engine, async () => undefined, new AbortController().signal, now);
-      expect(result.readBy).toBe('vlm:second');
-      expect(result.receipt).toMatchObject({ merchantName: 'CAFFÈ ROMA SRL', total: 5 });
-      expect(await metric('receipts_vlm_second_opinions_total', { outcome: 'kept' })).toBe(kept + 1);
-    } finally {
-      await engine.close();
-    }
-  });
-
-  it('keeps the local reading when the model fails, and counts the failure', async () => {
-    standIn.reply({ status: 500, message: 'CUDA out of memory' });
-    const failed = await metric('receipts_vlm_second_opinions_total', { outcome: 'failed' });
-    const engine = local();
-    try {
-      const result = await runPipeline({ bytes: blank, mimeType: 'image/png' }, engine, async () => undefined, new AbortController().signal, now);
-      expect(result.readBy).toMatch(/^tesseract/);
-      expect(await metric('receipts_vlm_second_opinions_total', { outcome: 'failed' })).toBe(failed + 1);
-    } finally {
-      await engine.close();
-    }
   });
 });

@@ -10,7 +10,8 @@ import {
 } from '@receipts/common';
 import { metrics } from '@receipts/infra';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { EngineError, type DecodedDocument, type OcrEngine, type PageImage, type RecognizeHints } from './ocr-engine.js';
+import type { DecodedDocument, PageImage } from '../page/page.types.js';
+import { EngineError, type OcrEngine, type RecognizeHints } from './ocr-engine.js';
 import { createVlmClient, VlmRequestError, type Completion, type CompletionRequest, type VlmClientOptions } from './vlm.client.js';
 
 export type VlmResponseFormat = 'json_schema' | 'json_object' | 'prompt';

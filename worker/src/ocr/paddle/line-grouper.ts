@@ -1,4 +1,4 @@
-import type { OcrLine } from '../paddle-ocr.engine.js';
+import type { OcrLine } from './paddle.types.js';
 import { boundingRect, type Rect, type RotatedBox } from './rotated-box.js';
 
 /** One detected box and what the recogniser read in it. */

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { InferenceSession } from 'onnxruntime-node';
 import sharp from 'sharp';
-import type { OcrLine } from '../paddle-ocr.engine.js';
+import type { OcrLine } from './paddle.types.js';
 import { charsetFor, recognizeBoxes, type RecognizerSettings } from './ctc-recognizer.js';
 import { detectText, type DetectorSettings } from './db-detector.js';
 import { groupLines } from './line-grouper.js';

@@ -5,8 +5,8 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { MAX_UPLOAD_BYTES, sniffMimeType, USER_MESSAGES } from '@receipts/common';
 import { parseConfig, ConfigError } from '@receipts/infra';
-import { createOcrEngineFromConfig } from './ocr/create-ocr-engine.js';
-import { runPipeline } from './receipt.pipeline.js';
+import { createOcrEngineFromConfig } from '../pipeline/create-ocr-engine.js';
+import { runPipeline } from '../pipeline/receipt.pipeline.js';
 
 const usage = 'usage: npm run -s extract -- [--engine local|documentai|vlm] [--currency CODE] FILE...';
 

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import Tesseract from 'tesseract.js';
-import { TESSERACT_THREAD } from '../background-priority.js';
+import { TESSERACT_THREAD } from '../process/background-priority.js';
 import { settleWithin, THREAD_START_TIMEOUT_MS, ThreadStartTimeoutError } from './deadline.js';
 import { DEFAULT_PAGE_TIMEOUT_MS, TesseractTimeoutError } from './tesseract.reader.js';
 

@@ -1,5 +1,6 @@
 import type { EngineName, PipelineStep } from '@receipts/common';
-import type { OcrEngines, TesseractChoice } from './ocr/create-ocr-engine.js';
+import type { TesseractChoice } from '../tesseract/tesseract.choice.js';
+import type { OcrEngines } from './create-ocr-engine.js';
 import { runPipeline, type PipelineInput, type PipelineResult } from './receipt.pipeline.js';
 
 /**

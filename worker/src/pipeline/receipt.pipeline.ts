@@ -12,8 +12,8 @@ import {
   type PipelineStep,
   type ReceiptRecord,
 } from '@receipts/common';
-import { decodeDocument } from './document/decode-document.js';
-import type { OcrEngine } from './ocr/ocr-engine.js';
+import { decodeDocument } from '../document/decode-document.js';
+import type { OcrEngine } from '../ocr/ocr-engine.js';
 
 export interface PipelineInput {
   bytes: Buffer;

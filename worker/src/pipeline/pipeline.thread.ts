@@ -3,10 +3,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PipelineStep } from '@receipts/common';
 import { createLogger, labelThreadMetrics, threadMetrics } from '@receipts/infra';
-import { lowerThisThread } from './background-priority.js';
-import { configureDecoding } from './document/decode.sandbox.js';
-import { createOcrEnginesFromConfig } from './ocr/create-ocr-engine.js';
-import { asBuffer, movable } from './cloned-bytes.js';
+import { lowerThisThread } from '../process/background-priority.js';
+import { configureDecoding } from '../document/decode.sandbox.js';
+import { createOcrEnginesFromConfig } from './create-ocr-engine.js';
+import { asBuffer, movable } from '../process/cloned-bytes.js';
 import { describeError, type FromPipelineThread, type PipelineThreadData, type ToPipelineThread } from './pipeline-thread.runner.js';
 import { runPipeline } from './receipt.pipeline.js';
 

@@ -111,4 +111,4 @@ export function lowerProcess(pid: number | undefined): Error | undefined {
 }
 
 /** tesseract.js's worker script started at BACKGROUND_NICE (the same path from src/ and dist/). */
-export const TESSERACT_THREAD = fileURLToPath(new URL('../threads/tesseract.thread.mjs', import.meta.url));
+export const TESSERACT_THREAD = fileURLToPath(new URL('../../threads/tesseract.thread.mjs', import.meta.url));

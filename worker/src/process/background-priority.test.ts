@@ -15,7 +15,7 @@ const script = `
   import { readdirSync, readFileSync } from 'node:fs';
   import { readFile } from 'node:fs/promises';
   import { Worker } from 'node:worker_threads';
-  import { lowerWholeProcess } from './src/background-priority.ts';
+  import { lowerWholeProcess } from './src/process/background-priority.ts';
   const niceOf = (tid) => Number(readFileSync('/proc/self/task/' + tid + '/stat', 'utf8').split(') ')[1].split(' ')[16]);
   const before = readdirSync('/proc/self/task').map(niceOf);
   const warnings = [];
@@ -30,7 +30,7 @@ const script = `
 
 describe.skipIf(!perThreadNice)('lowerWholeProcess', () => {
   it('lowers every thread of the process, and threads started afterwards inherit it', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('..', import.meta.url).pathname });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url).pathname });
     const { lowered, warnings, before, after } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { lowered: boolean; warnings: string[]; before: number[]; after: number[] };
     expect(lowered).toBe(true);
     expect(warnings).toEqual([]);
@@ -45,7 +45,7 @@ describe.skipIf(!perThreadNice)('lowerWholeProcess', () => {
 const imageScript = `
   import { readdirSync, readFileSync } from 'node:fs';
   import sharp from 'sharp';
-  import { lowerImageThreads, lowerWholeProcess } from './src/background-priority.ts';
+  import { lowerImageThreads, lowerWholeProcess } from './src/process/background-priority.ts';
   // A worker-only process: every thread at WORKER_NICE first.
   if (process.env.WHOLE) lowerWholeProcess({ warn: () => undefined });
   const threads = () => readdirSync('/proc/self/task').map((tid) => ({
@@ -70,7 +70,7 @@ type Thread = { tid: string; name: string; nice: number };
 /** Runs imageScript in a fresh node process (with `env` added) and returns its report. */
 async function runImageScript(env: Record<string, string> = {}) {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', imageScript], {
-    cwd: new URL('..', import.meta.url).pathname,
+    cwd: new URL('../..', import.meta.url).pathname,
     env: { ...process.env, ...env },
   });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as { lowered: number; again: number; started: number; before: Thread[]; after: Thread[]; last: Thread[] };

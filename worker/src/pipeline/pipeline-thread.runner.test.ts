@@ -1,9 +1,9 @@
 import type { PipelineStep } from '@receipts/common';
 import { createLogger, parseConfig } from '@receipts/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { printedReceipt } from '../../tests/support/printed-receipt.js';
-import { createOcrEnginesFromConfig } from './ocr/create-ocr-engine.js';
-import { UnreadableFileError } from './ocr/ocr-engine.js';
+import { printedReceipt } from '../../../tests/support/printed-receipt.js';
+import { createOcrEnginesFromConfig } from './create-ocr-engine.js';
+import { UnreadableFileError } from '../page/unreadable-file.error.js';
 import { PipelineThread } from './pipeline-thread.runner.js';
 import { inProcessPipeline } from './pipeline.runner.js';
 import type { PipelineInput } from './receipt.pipeline.js';

@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { lowerProcess } from '../background-priority.js';
+import { lowerProcess } from '../process/background-priority.js';
 import { LstmTessdata } from './tessdata.js';
-import { knownPixels } from '../document/page-pixels.js';
+import { knownPixels } from '../page/page-pixels.js';
 import {
   DEFAULT_PAGE_TIMEOUT_MS,
   TESSERACT_READING,

@@ -1,5 +1,5 @@
 import Tesseract from 'tesseract.js';
-import { TESSERACT_THREAD } from '../background-priority.js';
+import { TESSERACT_THREAD } from '../process/background-priority.js';
 import { settleWithin, THREAD_START_TIMEOUT_MS, ThreadStartTimeoutError } from './deadline.js';
 import { tessdataDir } from './tessdata.js';
 import {

@@ -1,4 +1,4 @@
-import type { PageLine } from './ocr-engine.js';
+import type { PageLine } from '../page/page.types.js';
 
 /** Longer than any receipt page takes (a long receipt: ~10 s on a busy core). */
 export const DEFAULT_PAGE_TIMEOUT_MS = 30_000;

@@ -1,11 +1,13 @@
 import { availableEngines, engineNotConfiguredMessage, type EngineName } from '@receipts/common';
 import type { Config, Logger } from '@receipts/infra';
-import { createDocumentAiEngine, type DocumentAiOptions } from './documentai-ocr.engine.js';
-import { createLocalOcrEngine, type PaddleMode } from './local-ocr.engine.js';
-import { UnreadableFileError, type OcrEngine } from './ocr-engine.js';
-import { probeNativeTesseract } from './tesseract-native.reader.js';
-import type { TesseractBackend } from './tesseract.reader.js';
-import { createVlmEngine, type VlmEngineOptions } from './vlm-ocr.engine.js';
+import { pagePreparation } from '../document/prepare-page.js';
+import { createDocumentAiEngine, type DocumentAiOptions } from '../ocr/documentai-ocr.engine.js';
+import { createLocalOcrEngine, type PaddleMode } from '../ocr/local-ocr.engine.js';
+import { UnreadableFileError } from '../page/unreadable-file.error.js';
+import type { OcrEngine } from '../ocr/ocr-engine.js';
+import { chooseTesseract, type TesseractChoice } from '../tesseract/tesseract.choice.js';
+import type { TesseractBackend } from '../tesseract/tesseract.reader.js';
+import { createVlmEngine, type VlmEngineOptions } from '../ocr/vlm-ocr.engine.js';
 
 export interface OcrEngineOptions {
   engine: EngineName;
@@ -40,28 +42,10 @@ export function createOcrEngine(options: OcrEngineOptions): OcrEngine {
     langs: options.langs ?? ['eng'],
     tesseract: options.tesseract,
     paddle: options.paddle,
+    preparation: pagePreparation,
     cleanUp: options.cleanUp,
     secondOpinion,
   });
-}
-
-/** Which tesseract backend a process uses, and why (for its start-up log line). */
-export interface TesseractChoice {
-  backend: TesseractBackend;
-  reason: string;
-}
-
-/**
- * OCR_TESSERACT resolved once at start-up: `native` wants the installed tesseract program (or the
- * process does not start); `auto` takes it when it answers and tesseract.js otherwise; `wasm`
- * never asks. Both read the models of the npm language packages, so OCR_LANGS is the same for both.
- */
-export function chooseTesseract(mode: 'auto' | 'wasm' | 'native'): TesseractChoice {
-  if (mode === 'wasm') return { backend: 'wasm', reason: 'OCR_TESSERACT=wasm' };
-  const probe = probeNativeTesseract();
-  if (probe.ok) return { backend: 'native', reason: probe.version };
-  if (mode === 'native') throw new Error(`OCR_TESSERACT=native, but the tesseract program does not answer (${probe.reason}); install it (Debian: apt-get install tesseract-ocr)`);
-  return { backend: 'wasm', reason: `no tesseract program (${probe.reason})` };
 }
 
 function documentAiOptions(config: Config): DocumentAiOptions | undefined {

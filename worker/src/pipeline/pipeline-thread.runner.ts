@@ -1,9 +1,10 @@
 import type { Worker } from 'node:worker_threads';
 import type { EngineName, PipelineStep } from '@receipts/common';
 import { addThreadMetrics, startModuleThread, type Config, type Logger, type ThreadMetrics } from '@receipts/infra';
-import { asBuffer, movable } from './cloned-bytes.js';
-import type { TesseractChoice } from './ocr/create-ocr-engine.js';
-import { EngineError, UnreadableFileError } from './ocr/ocr-engine.js';
+import { asBuffer, movable } from '../process/cloned-bytes.js';
+import type { TesseractChoice } from '../tesseract/tesseract.choice.js';
+import { UnreadableFileError } from '../page/unreadable-file.error.js';
+import { EngineError } from '../ocr/ocr-engine.js';
 import type { PipelineRunner } from './pipeline.runner.js';
 import type { PipelineInput, PipelineResult } from './receipt.pipeline.js';
 
