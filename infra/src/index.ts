@@ -13,6 +13,7 @@ export * from './health-server.js';
 export * from './quota.service.js';
 export * from './mailer.js';
 export * from './upload.repository.js';
+export * from './upload-failure.service.js';
 export * from './receipt.repository.js';
 export * from './merchant-rule.repository.js';
 export * from './category.repository.js';
