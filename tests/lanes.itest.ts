@@ -11,11 +11,11 @@ import {
   ReceiptJobs,
   UploadRepository,
   parseConfig,
+  promoteStarvingStandardJobs,
   type ReceiptQueue,
   type Runtime,
 } from '@receipts/infra';
-import { promoteStarvingStandardJobs, startReceiptWorker } from '@receipts/worker';
-
+import { startReceiptWorker } from '@receipts/worker';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubscriber } from './support/accounts.js';

@@ -1,4 +1,3 @@
 export { JOBS_AHEAD, startReceiptWorker, type ReceiptWorkerHandle } from './receipt.worker.js';
 export { runPipeline } from './receipt.pipeline.js';
-export { promoteStarvingStandardJobs } from './lane-aging.js';
 export { lowerWholeProcess } from './background-priority.js';
