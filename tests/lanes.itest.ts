@@ -13,11 +13,11 @@ import {
   UploadReadRepository,
   UploadRepository,
   parseConfig,
+  promoteStarvingStandardJobs,
   type ReceiptQueue,
   type Runtime,
 } from '@receipts/infra';
-import { promoteStarvingStandardJobs, startReceiptWorker } from '@receipts/worker';
-
+import { startReceiptWorker } from '@receipts/worker';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubscriber } from './support/accounts.js';

@@ -15,6 +15,7 @@ export * from './mailer.js';
 export * from './upload.repository.js';
 export * from './upload-read.repository.js';
 export * from './upload-duplicate.repository.js';
+export * from './upload-failure.service.js';
 export * from './receipt.repository.js';
 export * from './merchant-rule.repository.js';
 export * from './category.repository.js';

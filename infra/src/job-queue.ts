@@ -5,11 +5,13 @@ import {
   PURGE_ORIGINALS_JOB,
   RECEIPT_JOB,
   RECEIPT_QUEUE,
+  receiptJobSchema,
   type Lane,
   type ReceiptJob,
 } from '@receipts/common';
-import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, WaitingError, Worker, type ConnectionOptions, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 import type { Logger } from './logger.js';
 import { createRedis } from './redis.js';
 
@@ -27,15 +29,109 @@ export interface JobPayloads {
 export type QueueName = keyof JobPayloads;
 type JobData<Q extends QueueName> = JobPayloads[Q][keyof JobPayloads[Q]];
 
-/** The job names of each queue, for the boot-time check that every one has its handler. */
-const JOB_NAMES: { [Q in QueueName]: ReadonlyArray<keyof JobPayloads[Q] & string> } = {
-  [RECEIPT_QUEUE]: [RECEIPT_JOB],
-  [MAINTENANCE_QUEUE]: [PURGE_ORIGINALS_JOB],
+/**
+ * Each job name of each queue with the schema its payload is parsed with where a worker takes it
+ * (Redis is shared: what comes out of it is checked like any input). Also the boot-time list of
+ * the names every worker must have a handler for.
+ */
+const JOB_SCHEMAS: { [Q in QueueName]: { [N in keyof JobPayloads[Q]]: z.ZodType<JobPayloads[Q][N]> } } = {
+  [RECEIPT_QUEUE]: { [RECEIPT_JOB]: receiptJobSchema },
+  [MAINTENANCE_QUEUE]: { [PURGE_ORIGINALS_JOB]: z.strictObject({}) as z.ZodType<MaintenanceJob> },
 };
 
-/** One handler per job name of a queue. */
+/**
+ * Why a job's AbortSignal fired: the user cancelled, this worker is shutting down, its lock
+ * lapsed (the stalled-job check gives the job to a worker again, so this run is only waste), or
+ * the run passed JOB_TIMEOUT_MS (a failed attempt, tried again while attempts remain).
+ */
+export const ABORT_REASONS = {
+  cancel: 'cancelled by user',
+  shutdown: 'worker shutting down',
+  lockLost: 'job lock lost',
+  timeout: 'job ran past its time',
+} as const;
+
+/** One run of a job as its handler sees it: the parsed payload, which attempt this is, and what stops it. */
+export interface JobRun<T> {
+  id: string;
+  data: T;
+  /** 1 on the first run. */
+  attempt: number;
+  /** Attempts the job has in all. */
+  attempts: number;
+  /** Fires with one of ABORT_REASONS. */
+  signal?: AbortSignal;
+}
+
+/**
+ * How a run of a job ended, in the job's terms; `settleJob` alone says it to BullMQ.
+ * - done: finished (also when there was nothing left to do).
+ * - cancelled: the user cancelled; never tried again.
+ * - handed-back: this worker is shutting down; the job waits for another at once.
+ * - lock-lost: the stalled-job check has given the job to a worker again; this run is dropped.
+ * - wait-for-services: PostgreSQL or Redis is unreachable; tried again after `delayMs`, spending no attempt.
+ * - retry: a failed attempt; tried again with backoff while attempts remain.
+ * - failed: given up, with the message the user was shown.
+ */
+export type JobOutcome =
+  | { kind: 'done' }
+  | { kind: 'cancelled' }
+  | { kind: 'handed-back' }
+  | { kind: 'lock-lost' }
+  | { kind: 'wait-for-services'; delayMs: number; error: unknown }
+  | { kind: 'retry'; error: unknown }
+  | { kind: 'failed'; message: string; error?: unknown };
+
+/** A run given up because its lock lapsed: the job runs again from the queue, nothing is recorded. */
+class LockLostError extends Error {
+  override name = 'LockLostError';
+  constructor() {
+    super(ABORT_REASONS.lockLost);
+  }
+}
+
+/** What BullMQ is told of an outcome: where the job moves under the run's token, then what the handler throws. */
+export interface QueueVerdict {
+  moveToWait?: true;
+  /** Epoch milliseconds the job is delayed to. */
+  delayUntil?: number;
+  error?: unknown;
+}
+
+/**
+ * The outcome table. Moving a job needs the run's lock token; without one (a handler called
+ * outside a worker) an outcome falls back to what the job would do without moving.
+ */
+export function queueVerdict(outcome: JobOutcome, hasToken: boolean, now: number): QueueVerdict {
+  switch (outcome.kind) {
+    case 'done':
+      return {};
+    case 'cancelled':
+      return { error: new UnrecoverableError(ABORT_REASONS.cancel) };
+    case 'handed-back':
+      return hasToken ? { moveToWait: true, error: new WaitingError() } : { error: new UnrecoverableError(ABORT_REASONS.cancel) };
+    case 'lock-lost':
+      return { error: new LockLostError() };
+    case 'wait-for-services':
+      return hasToken ? { delayUntil: now + outcome.delayMs, error: new DelayedError() } : { error: outcome.error };
+    case 'retry':
+      return { error: outcome.error };
+    case 'failed':
+      return { error: new UnrecoverableError(outcome.message) };
+  }
+}
+
+/** Tells BullMQ how a run ended: moves the job where its outcome says, and throws what makes BullMQ leave it there. */
+async function settleJob(job: Job, token: string | undefined, outcome: JobOutcome): Promise<void> {
+  const verdict = queueVerdict(outcome, token !== undefined, Date.now());
+  if (verdict.moveToWait) await job.moveToWait(token);
+  if (verdict.delayUntil !== undefined) await job.moveToDelayed(verdict.delayUntil, token);
+  if (verdict.error !== undefined) throw verdict.error;
+}
+
+/** One handler per job name of a queue; nothing returned means done. */
 export type JobHandlers<Q extends QueueName> = {
-  [N in keyof JobPayloads[Q]]: (job: Job<JobPayloads[Q][N]>, token?: string, signal?: AbortSignal) => Promise<unknown>;
+  [N in keyof JobPayloads[Q]]: (run: JobRun<JobPayloads[Q][N]>) => Promise<JobOutcome | void>;
 };
 
 export type ReceiptQueue = Queue<ReceiptJob, void, typeof RECEIPT_JOB>;
@@ -155,9 +251,15 @@ export class ReceiptJobs {
   }
 }
 
+/** The BullMQ worker of the receipts queue, for a caller that watches its events. */
+export type ReceiptWorker = Worker<ReceiptJob>;
+
+type AnyHandler = (run: JobRun<unknown>) => Promise<JobOutcome | void>;
+
 /**
- * A worker for one queue, taking each job to the handler of its name. Every job name must have
- * a handler, checked here at boot; a job of an unknown name fails at once instead of retrying.
+ * A worker for one queue, taking each job to the handler of its name with its payload parsed.
+ * Every job name must have a handler, checked here at boot; a job of an unknown name or with a
+ * payload that does not parse fails at once instead of retrying.
  */
 export function createJobWorker<Q extends QueueName>(
   queue: Q,
@@ -165,21 +267,141 @@ export function createJobWorker<Q extends QueueName>(
   options: Omit<WorkerOptions, 'connection' | 'prefix'> & { connection: ConnectionOptions; prefix: string; log: Logger },
 ): Worker<JobData<Q>> {
   const { log, ...workerOptions } = options;
-  const byName = handlers as Record<string, ((job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>) | undefined>;
-  for (const name of JOB_NAMES[queue]) {
+  const byName = handlers as Record<string, AnyHandler | undefined>;
+  const schemas = JOB_SCHEMAS[queue] as Record<string, z.ZodType | undefined>;
+  for (const name of Object.keys(schemas)) {
     if (typeof byName[name] !== 'function') throw new Error(`No handler for the ${queue} job "${name}"`);
   }
   const worker = new Worker<JobData<Q>>(
     queue,
     async (job, token, signal) => {
       const handler = byName[job.name];
-      if (!handler) throw new UnrecoverableError(`No handler for the ${queue} job "${job.name}"`);
-      return handler(job, token, signal);
+      const schema = schemas[job.name];
+      if (!handler || !schema) throw new UnrecoverableError(`No handler for the ${queue} job "${job.name}"`);
+      const payload = schema.safeParse(job.data);
+      if (!payload.success) throw new UnrecoverableError(`The ${queue} job "${job.name}" carries no valid payload: ${z.prettifyError(payload.error)}`);
+      const run = { id: job.id!, data: payload.data, attempt: job.attemptsMade + 1, attempts: job.opts.attempts ?? 1, signal };
+      await settleJob(job, token, (await handler(run)) ?? { kind: 'done' });
     },
     workerOptions,
   );
   worker.on('error', (err) => log.error({ err }, `${queue} worker error`));
   return worker;
+}
+
+const AGING_BATCH = 100;
+
+/**
+ * Express jobs overtake waiting standard ones; this keeps standard work moving under a steady
+ * stream of express work: a standard job that has waited longer than `maxWaitMs` joins the
+ * express priority, at its end. Several workers may run it at once: a job promoted twice is
+ * simply at the end of the express line.
+ */
+export async function promoteStarvingStandardJobs(queue: ReceiptQueue, maxWaitMs: number, now = Date.now()): Promise<number> {
+  const counts = await queue.getCountsPerPriority([LANE_PRIORITY.express]);
+  const expressWaiting = counts[String(LANE_PRIORITY.express)] ?? 0;
+  // Prioritized jobs are ordered by priority then arrival, so the oldest standard ones come first.
+  const oldest = await queue.getPrioritized(expressWaiting, expressWaiting + AGING_BATCH - 1);
+  let promoted = 0;
+  for (const job of oldest) {
+    if (job.priority !== LANE_PRIORITY.standard || now - job.timestamp < maxWaitMs) break;
+    await job.changePriority({ priority: LANE_PRIORITY.express });
+    promoted += 1;
+  }
+  return promoted;
+}
+
+export interface ReceiptConsumerOptions {
+  redisUrl: string;
+  prefix: string;
+  /** Jobs held at once. */
+  concurrency: number;
+  lockDuration: number;
+  stalledInterval: number;
+  attempts: number;
+  /** A standard job waiting longer joins the express lane. */
+  standardMaxWaitMs: number;
+  /** The runtime's publisher, for the cancel requests of the jobs this consumer queues again. */
+  publisher: Redis;
+  log: Logger;
+  handle: (run: JobRun<ReceiptJob>) => Promise<JobOutcome>;
+  /**
+   * A job that ended failed for a reason its handler could not record (stalled too often, a crash
+   * on its last attempt), so no upload stays "processing" forever. Also called after a failure
+   * the handler recorded: it must change nothing then.
+   */
+  onGivenUp: (job: ReceiptJob) => void;
+}
+
+export interface ReceiptConsumer {
+  worker: ReceiptWorker;
+  jobs: ReceiptJobs;
+  /** Finishes active jobs for up to `timeoutMs`, then hands the rest back to the queue. */
+  close(timeoutMs: number): Promise<void>;
+}
+
+/**
+ * The receipts queue seen from a worker: the BullMQ worker running `handle`, the cancel requests
+ * it listens to, the queue it puts lost uploads back on, and lane aging. Three Redis connections
+ * of its own (a worker's and a subscriber's block; the queue's must not wait behind them).
+ */
+export async function startReceiptConsumer(options: ReceiptConsumerOptions): Promise<ReceiptConsumer> {
+  const { redisUrl, prefix, log } = options;
+  const connection = createRedis(redisUrl);
+  const worker = createJobWorker(RECEIPT_QUEUE, { [RECEIPT_JOB]: options.handle }, {
+    connection,
+    prefix,
+    concurrency: options.concurrency,
+    lockDuration: options.lockDuration,
+    stalledInterval: options.stalledInterval,
+    maxStalledCount: 2,
+    log,
+  });
+  // A lock that could not be renewed has lapsed (an event loop starved past JOB_LOCK_MS): the
+  // stalled-job check hands the job out again, so this run stops instead of taking a slot twice.
+  worker.on('lockRenewalFailed', (jobIds) => {
+    for (const id of jobIds) {
+      if (worker.cancelJob(id, ABORT_REASONS.lockLost)) log.warn({ uploadId: id }, 'job lock lapsed; this run stops and the job runs again');
+    }
+  });
+  worker.on('failed', (job, err) => {
+    if (!job) return;
+    log.warn({ uploadId: job.data.uploadId, err: err.message }, 'job failed');
+    if (job.finishedOn && err.message !== ABORT_REASONS.cancel && err.message !== ABORT_REASONS.lockLost) {
+      const payload = receiptJobSchema.safeParse(job.data);
+      if (payload.success) options.onGivenUp(payload.data);
+    }
+  });
+
+  // Cancel requests reach every worker; only the one holding the job can abort it.
+  const subscriber = createRedis(redisUrl);
+  subscriber.on('error', (err) => log.warn({ err: err.message }, 'cancel subscriber error'));
+  await onCancelRequests(subscriber, prefix, (uploadId) => {
+    if (worker.cancelJob(uploadId, ABORT_REASONS.cancel)) log.info({ uploadId }, 'active job cancelled');
+  });
+
+  const queueConnection = createRedis(redisUrl);
+  const jobs = new ReceiptJobs(createReceiptQueue(queueConnection, prefix, log), options.publisher, { prefix, attempts: options.attempts, log });
+  const aging = setInterval(() => {
+    promoteStarvingStandardJobs(jobs.queue, options.standardMaxWaitMs).then(
+      (n) => n > 0 && log.info({ promoted: n }, 'standard jobs promoted after waiting too long'),
+      (err: unknown) => log.warn({ err }, 'lane aging failed'),
+    );
+  }, Math.min(10_000, options.standardMaxWaitMs / 2));
+
+  return {
+    worker,
+    jobs,
+    async close(timeoutMs) {
+      clearInterval(aging);
+      const timer = setTimeout(() => worker.cancelAllJobs(ABORT_REASONS.shutdown), timeoutMs);
+      await worker.close();
+      clearTimeout(timer);
+      await Promise.allSettled([subscriber.quit(), jobs.close()]);
+      // Closing: a connection already gone needs no quit.
+      await Promise.allSettled([connection.quit(), queueConnection.quit()]);
+    },
+  };
 }
 
 /**

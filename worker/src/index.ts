@@ -1,6 +1,5 @@
 export { JOBS_AHEAD, startReceiptWorker, type ReceiptWorkerHandle } from './receipt.worker.js';
 export { runPipeline } from './pipeline/receipt.pipeline.js';
-export { promoteStarvingStandardJobs } from './lane-aging.js';
 export { lowerWholeProcess } from './process/background-priority.js';
 // The OCR engines and the page preparation steps, as the benchmarks (bench/) build and measure them.
 export { chooseTesseract } from './tesseract/tesseract.choice.js';

@@ -1,6 +1,5 @@
 import { processingFailedMessage } from '@receipts/common';
-import type { ReceiptJobs, UploadReadRepository } from '@receipts/infra';
-import { recordFailure, type FailureDeps } from './receipt.processor.js';
+import { failUpload, type ReceiptJobs, type UploadFailureDeps, type UploadReadRepository } from '@receipts/infra';
 
 const BATCH = 200;
 
@@ -26,7 +25,7 @@ export interface RecoveryResult {
  * failure is written now (with the quota unit back). Safe to run from every worker at once.
  */
 export async function recoverLostUploads(
-  deps: FailureDeps & { jobs: ReceiptJobs; uploadReads: Pick<UploadReadRepository, 'stale'> },
+  deps: UploadFailureDeps & { jobs: ReceiptJobs; uploadReads: Pick<UploadReadRepository, 'stale'> },
   options: RecoveryOptions,
   now = Date.now(),
 ): Promise<RecoveryResult> {
@@ -35,7 +34,7 @@ export async function recoverLostUploads(
   for (const upload of stale) {
     const { state } = await deps.jobs.state(upload.id);
     if (state === 'failed') {
-      await recordFailure(deps, upload.id, processingFailedMessage(upload.id));
+      await failUpload(deps, upload.id, processingFailedMessage(upload.id));
       result.failed += 1;
       continue;
     }

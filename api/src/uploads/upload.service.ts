@@ -15,6 +15,7 @@ import {
   type UploadView,
 } from '@receipts/common';
 import {
+  failUpload,
   metrics,
   notifyQuota,
   ownerRoom,
@@ -216,15 +217,11 @@ export class UploadService {
 
   /** Ends an accepted upload whose file could not be stored: failed, its unit back, its tabs told. */
   private async failAccepted(row: UploadRow, message: string): Promise<void> {
-    const { uploads, bus, quota, log } = this.deps;
     try {
-      const ended = await uploads.fail(row.id, message);
-      if (!ended) return;
-      await bus.publish(ownerRoom(ended.upload), 'upload:failed', { id: row.id, error: message });
-      if (ended.refunded) await notifyQuota(quota, bus, ended.upload);
+      await failUpload(this.deps, row.id, message);
     } catch (err) {
       // The row stays queued without a file: the recovery sweep queues it, and its job fails for want of the original.
-      log.error({ err, uploadId: row.id }, 'failed upload not recorded; the recovery sweep ends it');
+      this.deps.log.error({ err, uploadId: row.id }, 'failed upload not recorded; the recovery sweep ends it');
     }
   }
 

@@ -16,7 +16,6 @@ export function startRetentionWorker(deps: { config: Config; uploads: UploadRepo
         const before = new Date(Date.now() - config.ORIGINAL_RETENTION_DAYS * DAY_MS);
         const purged = await purgeExpiredOriginals({ uploads, uploadReads }, files, before);
         if (purged > 0) log.info({ purged, before }, 'original files past retention deleted');
-        return { purged };
       },
     },
   });
