@@ -3,13 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createLogger, openRuntime, parseConfig, schema, UserRepository, type Runtime } from '@receipts/infra';
+import { createLogger, openRuntime, parseConfig, schema, UploadRepository, UserRepository, type ExtractedReceipt, type Runtime } from '@receipts/infra';
 import { eq } from 'drizzle-orm';
 import type { ZodType } from 'zod';
 import { startApiServer, type ApiServer } from '../../api/src/api.server.js';
 import { hashPassword } from '../../api/src/auth/password.js';
 import { createSubscriber } from './accounts.js';
 import { provisionServices } from './services.js';
+import { extracted, pngFile } from './upload-stack.js';
 import { uniqueIp, Visitor } from './visitor.js';
 
 const ADMIN_EMAIL = 'admin@example.test';
@@ -64,6 +65,8 @@ export interface RouteApi {
    * One at a time: two sign-ins started together were seen to hang here.
    */
   signedIn(kind?: Kind): Promise<Caller>;
+  /** A receipt of `owner`'s: uploaded over HTTP, then completed with `fields` as a worker completes one. Its id. */
+  receipt(owner: Caller, fields?: Partial<ExtractedReceipt>): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -90,6 +93,7 @@ export async function openRouteApi(env: Record<string, string> = {}): Promise<Ro
   const server = await startApiServer(runtime, { intake: false });
   const baseUrl = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
   const users = new UserRepository(runtime.db);
+  const uploadRows = new UploadRepository(runtime.db);
   const passwordHash = await hashPassword(PASSWORD);
 
   const account = async (kind: Kind): Promise<{ id: string; email: string }> => {
@@ -115,6 +119,15 @@ export async function openRouteApi(env: Record<string, string> = {}): Promise<Ro
       const login = await caller.post('/api/auth/login', { email, password: PASSWORD });
       if (login.status !== 200) throw new Error(`sign-in of a ${kind}: ${login.status} ${JSON.stringify(login.body)}`);
       return caller;
+    },
+    async receipt(owner, fields = {}) {
+      const form = new FormData();
+      const file = pngFile();
+      form.append('file', new Blob([new Uint8Array(file.buffer)]), file.originalname);
+      const upload = await owner.post('/api/ocr', form);
+      if (upload.status !== 202) throw new Error(`upload: ${upload.status} ${JSON.stringify(upload.body)}`);
+      await uploadRows.claim(upload.body.id);
+      return (await uploadRows.complete(upload.body.id, extracted(fields)))!.id;
     },
     async close() {
       await server.close(1000);

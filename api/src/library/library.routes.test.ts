@@ -1,31 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { flagKindDecisionSchema, issueDecisionSchema, receiptListQuerySchema, receiptPatchSchema, reextractRequestSchema, spendingQuerySchema } from '@receipts/common';
-import { UploadRepository } from '@receipts/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalid, openRouteApi, type Caller, type RouteApi } from '../../../tests/support/route-api.js';
-import { extracted, pngFile } from '../../../tests/support/upload-stack.js';
 
 const badId = { status: 400, body: { error: 'BAD_REQUEST', message: 'Not a valid id.' } };
 const badPage = { status: 400, body: { error: 'BAD_REQUEST', message: 'Not a page number.' } };
 
-// The receipts library and spending routes over HTTP on the real api and database; a receipt is
-// uploaded over HTTP and read as a worker would store it.
+// The receipts library and spending routes over HTTP on the real api and database.
 describe('library routes (receipt-library.routes.ts, spending.routes.ts)', () => {
   let api: RouteApi;
   let owner: Caller;
   let receiptId: string;
   const issue = 'Total does not match the items';
 
-  /** A receipt of the owner's, uploaded over HTTP and completed as a worker completes one. */
-  async function stored(): Promise<string> {
-    const form = new FormData();
-    const file = pngFile();
-    form.append('file', new Blob([new Uint8Array(file.buffer)]), file.originalname);
-    const upload = await owner.post('/api/ocr', form);
-    const uploads = new UploadRepository(api.runtime.db);
-    await uploads.claim(upload.body.id);
-    return (await uploads.complete(upload.body.id, extracted({ merchantName: 'Corner Shop', date: '2024-05-01', total: 12.5, currency: 'EUR', issues: [issue], valid: false })))!.id;
-  }
+  const stored = () => api.receipt(owner, { merchantName: 'Corner Shop', date: '2024-05-01', total: 12.5, currency: 'EUR', issues: [issue], valid: false });
 
   beforeAll(async () => {
     api = await openRouteApi();
