@@ -49,7 +49,7 @@ describe('validate', () => {
   it('replaces a query Express 5 gives as a getter only', () => {
     const req = Object.create(
       Object.defineProperty({}, 'query', { get: () => ({ page: '2' }), configurable: true, enumerable: true }),
-    ) as Request;
+    ) as Parameters<ReturnType<typeof validate<{ query: typeof query }>>>[0];
     let passed: unknown = 'not called';
     validate({ query })(req, {} as Response, (err?: unknown) => {
       passed = err;

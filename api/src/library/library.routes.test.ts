@@ -42,7 +42,7 @@ describe('library routes (receipt-library.routes.ts, spending.routes.ts)', () =>
 
   it('sums the owner’s spending, and refuses a filter the schema does not take', async () => {
     expect(await owner.get('/api/receipts/spending?currency=eur')).toMatchObject({ status: 200 });
-    for (const query of [{ currency: 'XX' }, { from: 'yesterday' }]) {
+    for (const query of [{ currency: 'XX' }, { from: 'yesterday' }] as Array<Record<string, string>>) {
       expect(await owner.get(`/api/receipts/spending?${new URLSearchParams(query)}`)).toEqual(expect.objectContaining(invalid(spendingQuerySchema, query)));
     }
     expect(await owner.get('/api/receipts?sort=nope')).toEqual(expect.objectContaining(invalid(receiptListQuerySchema, { sort: 'nope' })));
