@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRouteApi, type RouteApi } from '../../tests/support/route-api.js';
+import { describe, expect, it } from 'vitest';
+import { withRouteApi } from '../../tests/support/route-api.js';
 
 // GET /api/config over HTTP on the real api: what the web app reads once, the same for everyone.
 describe('/api/config route', () => {
-  let api: RouteApi;
-
-  beforeAll(async () => {
-    api = await openRouteApi({ ANALYTICS_MEASUREMENT_ID: 'G-ROUTETEST1' });
-  }, 120_000);
-
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = withRouteApi({ ANALYTICS_MEASUREMENT_ID: 'G-ROUTETEST1' });
 
   it('tells anyone, signed in or not, the same settings', async () => {
     const anonymous = await api.anonymous().get('/api/config');

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLogger, openRuntime, parseConfig, schema, UploadRepository, UserRepository, type ExtractedReceipt, type Runtime } from '@receipts/infra';
 import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll } from 'vitest';
 import type { ZodType } from 'zod';
 import { startApiServer, type ApiServer } from '../../api/src/api.server.js';
 import { hashPassword } from '../../api/src/auth/password.js';
@@ -139,6 +140,21 @@ export async function openRouteApi(env: Record<string, string> = {}): Promise<Ro
 }
 
 export const ROUTE_TEST_PASSWORD = PASSWORD;
+
+/**
+ * The api for the tests of one file: opened before them, closed after them. The object is filled
+ * in by the time the first test (or a later beforeAll) runs.
+ */
+export function withRouteApi(env: Record<string, string> = {}): RouteApi {
+  const api = {} as RouteApi;
+  beforeAll(async () => {
+    Object.assign(api, await openRouteApi(env));
+  }, 120_000);
+  afterAll(async () => {
+    await api.close?.();
+  });
+  return api;
+}
 
 /** How the api refuses `input` that `schema` does not take: 400, VALIDATION_FAILED, the schema's first problem. */
 export function invalid(schema: ZodType, input: unknown): { status: number; body: { error: string; message: string } } {

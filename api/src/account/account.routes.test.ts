@@ -1,20 +1,12 @@
 import { ACCOUNT_MESSAGES, changeEmailSchema, changePasswordSchema, DEFAULT_DATEV_SETTINGS, datevSettingsSchema, deleteAccountSchema } from '@receipts/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invalid, openRouteApi, ROUTE_TEST_PASSWORD, type RouteApi } from '../../../tests/support/route-api.js';
+import { describe, expect, it } from 'vitest';
+import { invalid, withRouteApi, ROUTE_TEST_PASSWORD } from '../../../tests/support/route-api.js';
 
 const unauthenticated = { status: 401, body: { error: 'UNAUTHENTICATED', message: 'Authentication required' } };
 
 // /api/user over HTTP on the real api and database: who may call each route, and what it refuses.
 describe('/api/user routes', () => {
-  let api: RouteApi;
-
-  beforeAll(async () => {
-    api = await openRouteApi();
-  }, 120_000);
-
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = withRouteApi();
 
   it.each([
     ['GET', '/api/user/profile'],

@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRouteApi, type Caller, type RouteApi } from '../../../tests/support/route-api.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { withRouteApi, type Caller } from '../../../tests/support/route-api.js';
 
 // The admin routes over HTTP on the real api and database: who may call them, and what they refuse.
 describe('/api/admin routes', () => {
-  let api: RouteApi;
+  const api = withRouteApi();
   let admin: Caller;
   let user: Caller;
 
   beforeAll(async () => {
-    api = await openRouteApi();
     admin = await api.signedIn('admin');
     user = await api.signedIn('user');
   }, 120_000);
-
-  afterAll(async () => {
-    await api?.close();
-  });
 
   it.each(['/api/admin/users', '/api/admin/uploads', '/api/admin/queues'])('lets admins only read %s', async (url) => {
     expect(await api.anonymous().get(url)).toMatchObject({ status: 401, body: { error: 'UNAUTHENTICATED', message: 'Authentication required' } });

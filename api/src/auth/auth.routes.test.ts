@@ -1,20 +1,12 @@
 import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema, USER_MESSAGES, verifyEmailSchema } from '@receipts/common';
 import { UserRepository } from '@receipts/infra';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invalid, openRouteApi, ROUTE_TEST_PASSWORD, type RouteApi } from '../../../tests/support/route-api.js';
+import { describe, expect, it } from 'vitest';
+import { invalid, withRouteApi, ROUTE_TEST_PASSWORD } from '../../../tests/support/route-api.js';
 import { until } from '../../../tests/support/until.js';
 
 // /api/auth over HTTP on the real api and database: what each route takes, refuses and answers.
 describe('/api/auth routes', () => {
-  let api: RouteApi;
-
-  beforeAll(async () => {
-    api = await openRouteApi();
-  }, 120_000);
-
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = withRouteApi();
 
   it('registers an account after answering, whoever asks', async () => {
     const email = `new-${Date.now()}@example.test`;

@@ -1,18 +1,10 @@
 import { createSubscriptionSchema, USER_MESSAGES } from '@receipts/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invalid, openRouteApi, type RouteApi } from '../../../tests/support/route-api.js';
+import { describe, expect, it } from 'vitest';
+import { invalid, withRouteApi } from '../../../tests/support/route-api.js';
 
 // The billing routes over HTTP on the real api and database, in billing's test mode (no Stripe keys).
 describe('billing routes', () => {
-  let api: RouteApi;
-
-  beforeAll(async () => {
-    api = await openRouteApi();
-  }, 120_000);
-
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = withRouteApi();
 
   it('shows the plans to anyone', async () => {
     const plans = await api.anonymous().get<{ plans: Array<{ id: string; stripePriceId: string }>; testMode: boolean }>('/api/plans');

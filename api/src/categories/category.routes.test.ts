@@ -1,20 +1,15 @@
 import { categoryCreateSchema, categoryNameSchema, categoryUpdateSchema } from '@receipts/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invalid, openRouteApi, type Caller, type RouteApi } from '../../../tests/support/route-api.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { invalid, withRouteApi, type Caller } from '../../../tests/support/route-api.js';
 
 // /api/user/categories over HTTP on the real api and database.
 describe('/api/user/categories routes', () => {
-  let api: RouteApi;
+  const api = withRouteApi();
   let user: Caller;
 
   beforeAll(async () => {
-    api = await openRouteApi();
     user = await api.signedIn();
   }, 120_000);
-
-  afterAll(async () => {
-    await api?.close();
-  });
 
   it.each([
     ['GET', '/api/user/categories'],

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRouteApi, type RouteApi } from '../../../tests/support/route-api.js';
+import { describe, expect, it } from 'vitest';
+import { withRouteApi } from '../../../tests/support/route-api.js';
 import { Visitor } from '../../../tests/support/visitor.js';
 
 // GET /api/detect-currency over HTTP on the real api (X-Forwarded-For names the caller's address).
 describe('/api/detect-currency route', () => {
-  let api: RouteApi;
-
-  beforeAll(async () => {
-    api = await openRouteApi();
-  }, 120_000);
-
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = withRouteApi();
 
   it.each([
     // A documentation address no country owns: the browser's language decides.

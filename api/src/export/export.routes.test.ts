@@ -1,18 +1,10 @@
 import { EXPORT_ERRORS, exportRequestSchema } from '@receipts/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invalid, openRouteApi, type RouteApi } from '../../../tests/support/route-api.js';
+import { describe, expect, it } from 'vitest';
+import { invalid, withRouteApi } from '../../../tests/support/route-api.js';
 
 // The export routes over HTTP on the real api and database.
 describe('export routes', () => {
-  let api: RouteApi;
-
-  beforeAll(async () => {
-    api = await openRouteApi();
-  }, 120_000);
-
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = withRouteApi();
 
   it('exports the caller’s own receipts, by query or by body', async () => {
     const owner = await api.signedIn();

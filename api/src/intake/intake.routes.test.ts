@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRouteApi, type RouteApi } from '../../../tests/support/route-api.js';
+import { describe, expect, it } from 'vitest';
+import { withRouteApi } from '../../../tests/support/route-api.js';
 
 // /api/intake over HTTP on the real api and database, on a deployment that receives mail (the
 // listener itself is not started: these routes only hand out addresses).
 describe('/api/intake routes', () => {
-  let api: RouteApi;
-
-  beforeAll(async () => {
-    api = await openRouteApi({ INTAKE_DOMAIN: 'in.example.test', INTAKE_SMTP_PORT: '0' });
-  }, 120_000);
-
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = withRouteApi({ INTAKE_DOMAIN: 'in.example.test', INTAKE_SMTP_PORT: '0' });
 
   it.each(['GET', 'POST', 'DELETE'])('answers %s to signed-in callers only', async (method) => {
     expect(await api.anonymous().send(method, '/api/intake')).toMatchObject({ status: 401, body: { error: 'UNAUTHENTICATED', message: 'Authentication required' } });

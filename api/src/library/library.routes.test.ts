@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { flagKindDecisionSchema, issueDecisionSchema, receiptListQuerySchema, receiptPatchSchema, reextractRequestSchema, spendingQuerySchema } from '@receipts/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invalid, openRouteApi, type Caller, type RouteApi } from '../../../tests/support/route-api.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { invalid, withRouteApi, type Caller } from '../../../tests/support/route-api.js';
 
 const badId = { status: 400, body: { error: 'BAD_REQUEST', message: 'Not a valid id.' } };
 const badPage = { status: 400, body: { error: 'BAD_REQUEST', message: 'Not a page number.' } };
 
 // The receipts library and spending routes over HTTP on the real api and database.
 describe('library routes (receipt-library.routes.ts, spending.routes.ts)', () => {
-  let api: RouteApi;
+  const api = withRouteApi();
   let owner: Caller;
   let receiptId: string;
   const issue = 'Total does not match the items';
@@ -16,14 +16,9 @@ describe('library routes (receipt-library.routes.ts, spending.routes.ts)', () =>
   const stored = () => api.receipt(owner, { merchantName: 'Corner Shop', date: '2024-05-01', total: 12.5, currency: 'EUR', issues: [issue], valid: false });
 
   beforeAll(async () => {
-    api = await openRouteApi();
     owner = await api.signedIn();
     receiptId = await stored();
   }, 120_000);
-
-  afterAll(async () => {
-    await api?.close();
-  });
 
   it('lists, shows and corrects a receipt for its owner only', async () => {
     const list = await owner.get<{ items: Array<{ id: string }>; page: number; currencies: string[] }>('/api/receipts?sort=total&order=asc');

@@ -1,24 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { merchantRulePatchSchema } from '@receipts/common';
 import { MerchantRuleRepository } from '@receipts/infra';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invalid, openRouteApi, type Caller, type RouteApi } from '../../../tests/support/route-api.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { invalid, withRouteApi, type Caller } from '../../../tests/support/route-api.js';
 
 // /api/user/rules over HTTP on the real api and database; the rules are learned as corrections learn them.
 describe('/api/user/rules routes', () => {
-  let api: RouteApi;
+  const api = withRouteApi();
   let user: Caller;
   let rules: MerchantRuleRepository;
 
   beforeAll(async () => {
-    api = await openRouteApi();
     user = await api.signedIn();
     rules = new MerchantRuleRepository(api.runtime.db);
   }, 120_000);
-
-  afterAll(async () => {
-    await api?.close();
-  });
 
   const learned = async (owner: Caller) => {
     await rules.learn(owner.userId!, [{ kind: 'merchant', match: `shop-${randomUUID()}`, value: 'Corner Shop' }]);

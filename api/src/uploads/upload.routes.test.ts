@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRouteApi, type Caller, type RouteApi } from '../../../tests/support/route-api.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { withRouteApi, type Caller } from '../../../tests/support/route-api.js';
 import { pngFile } from '../../../tests/support/upload-stack.js';
 
 /** The upload form: a file (unless left out) and the fields beside it. */
@@ -13,17 +13,12 @@ function form(fields: Record<string, string>, file: { originalname: string; buff
 
 // The upload routes over HTTP on the real api, database and queue (no worker: uploads stay queued).
 describe('upload routes', () => {
-  let api: RouteApi;
+  const api = withRouteApi();
   let visitor: Caller;
 
   beforeAll(async () => {
-    api = await openRouteApi();
     visitor = api.anonymous();
   }, 120_000);
-
-  afterAll(async () => {
-    await api?.close();
-  });
 
   it('takes a file from anyone, and shows it to its owner only', async () => {
     const accepted = await visitor.post('/api/ocr', form({ currencyCode: 'eur', ifDuplicate: '' }));
