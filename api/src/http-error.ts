@@ -1,5 +1,4 @@
 import { internalErrorMessage, type ErrorCode } from '@receipts/common';
-import type { ZodType } from 'zod';
 import type { ErrorRequestHandler } from 'express';
 import { isServiceUnavailable, type Logger } from '@receipts/infra';
 
@@ -17,21 +16,6 @@ export class HttpError extends Error {
 }
 
 export const notFound = (message = 'Not found') => new HttpError(404, 'NOT_FOUND', message);
-
-/** Parses a request body or query; the first problem becomes the message (the forms show one at a time). */
-export function parseBody<T>(schema: ZodType<T>, body: unknown, code: ErrorCode = 'VALIDATION_FAILED'): T {
-  const result = schema.safeParse(body ?? {});
-  if (!result.success) throw new HttpError(400, code, result.error.issues[0]!.message);
-  return result.data;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A route's `:id`: anything but a uuid is a malformed request (and never reaches the database). */
-export function parseId(id: string): string {
-  if (!UUID.test(id)) throw new HttpError(400, 'BAD_REQUEST', 'Not a valid id.');
-  return id;
-}
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {

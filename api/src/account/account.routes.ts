@@ -1,8 +1,8 @@
 import { ACCOUNT_MESSAGES, changeEmailSchema, changePasswordSchema, DEFAULT_DATEV_SETTINGS, datevSettingsSchema, deleteAccountSchema } from '@receipts/common';
 import type { Logger, QuotaService, UserRepository } from '@receipts/infra';
 import { Router, type Request } from 'express';
-import { parseBody } from '../http-error.js';
 import { currentUser, requireUser } from '../owner.middleware.js';
+import { validate } from '../validate.middleware.js';
 import type { AccountDataService } from './account-data.service.js';
 import type { AccountDeletionService } from './account-deletion.service.js';
 import type { AccountSettingsService } from './account-settings.service.js';
@@ -45,15 +45,15 @@ export function accountRoutes(deps: {
   });
 
   /** { currentPassword, password, confirmPassword }: other sessions are signed out, this one stays. */
-  router.post('/password', signedIn, async (req, res) => {
-    const { currentPassword, password } = parseBody(changePasswordSchema, req.body);
+  router.post('/password', signedIn, validate({ body: changePasswordSchema }), async (req, res) => {
+    const { currentPassword, password } = req.body;
     await settings.changePassword(req.user!, currentPassword, password, req.sessionID, links(req));
     res.json({ message: ACCOUNT_MESSAGES.passwordChanged });
   });
 
   /** { email, currentPassword }: answers with the profile under the new address. */
-  router.post('/email', signedIn, async (req, res) => {
-    const { email, currentPassword } = parseBody(changeEmailSchema, req.body);
+  router.post('/email', signedIn, validate({ body: changeEmailSchema }), async (req, res) => {
+    const { email, currentPassword } = req.body;
     const moved = await settings.changeEmail(req.user!, email, currentPassword, req.sessionID, links(req));
     res.json({ message: ACCOUNT_MESSAGES.emailChanged, user: await profiles.profile(moved) });
   });
@@ -76,15 +76,15 @@ export function accountRoutes(deps: {
     res.json({ settings: saved ?? DEFAULT_DATEV_SETTINGS, saved: saved !== null });
   });
 
-  router.put('/datev-settings', requireUser, async (req, res) => {
-    const datev = parseBody(datevSettingsSchema, req.body);
+  router.put('/datev-settings', requireUser, validate({ body: datevSettingsSchema }), async (req, res) => {
+    const datev = req.body;
     await deps.users.saveDatevSettings(req.session.userId!, datev);
     res.json({ settings: datev, saved: true });
   });
 
   /** Deletes the signed-in account and all its data. */
-  router.delete('/account', signedIn, async (req, res) => {
-    const { password } = parseBody(deleteAccountSchema, req.body);
+  router.delete('/account', signedIn, validate({ body: deleteAccountSchema }), async (req, res) => {
+    const { password } = req.body;
     await deletion.delete(req.user!, password);
     await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
     res.clearCookie('rsid');

@@ -6,8 +6,9 @@ import type { ReceiptQueue } from '@receipts/infra';
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { AccountService } from '../auth/account.service.js';
-import { HttpError, parseBody, parseId } from '../http-error.js';
+import { HttpError } from '../http-error.js';
 import { requireXhrHeader } from '../security.js';
+import { idParams, validate } from '../validate.middleware.js';
 import type { AdminService } from './admin.service.js';
 
 /** Admins only: 401 for visitors who are not signed in, 403 for everyone else (spec §6). */
@@ -27,23 +28,22 @@ const userTypeBody = z.object({ userType: z.enum(['admin', 'user']) });
 
 export function adminRoutes(admin: AdminService): Router {
   const router = Router();
-  router.get('/users', async (req, res) => {
-    const { search, page } = parseBody(pageQuery, req.query);
+  router.get('/users', validate({ query: pageQuery }), async (req, res) => {
+    const { search, page } = req.query;
     res.json(await admin.userPage(search, page));
   });
-  router.patch('/users/:id', async (req, res) => {
-    const { userType } = parseBody(userTypeBody, req.body);
-    res.json(await admin.setUserType(parseId(req.params.id), userType));
+  router.patch('/users/:id', validate({ body: userTypeBody, params: idParams }), async (req, res) => {
+    res.json(await admin.setUserType(req.params.id, req.body.userType));
   });
-  router.get('/uploads', async (req, res) => {
-    const { status, page } = parseBody(pageQuery, req.query);
+  router.get('/uploads', validate({ query: pageQuery }), async (req, res) => {
+    const { status, page } = req.query;
     res.json(await admin.uploadPage(status, page));
   });
   router.get('/queues', async (_req, res) => {
     res.json(await admin.queues());
   });
-  router.post('/uploads/:id/retry', async (req, res) => {
-    res.json(await admin.retry(parseId(req.params.id)));
+  router.post('/uploads/:id/retry', validate({ params: idParams }), async (req, res) => {
+    res.json(await admin.retry(req.params.id));
   });
   return router;
 }

@@ -11,11 +11,12 @@ import type { Logger, UserRepository, UserRow } from '@receipts/infra';
 import { Router, type Request } from 'express';
 import passport from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
-import { HttpError, parseBody } from '../http-error.js';
+import { HttpError } from '../http-error.js';
 import { clientNetwork } from '../client-network.js';
 import { currentUser } from '../owner.middleware.js';
 import { tooManyAttempts } from '../security.js';
 import { regenerateSignedIn } from '../session.js';
+import { validate } from '../validate.middleware.js';
 import { AccountService, AlreadyConfirmedError, InvalidConfirmationTokenError, InvalidResetTokenError } from './account.service.js';
 import type { ProfileService } from './profile.service.js';
 import type { KnownDevices, SignInLimiter } from './sign-in.limiter.js';
@@ -76,15 +77,15 @@ export function authRoutes(
 
   // Nobody is signed in here: a session for a new account, and none for a known address, would
   // tell on the next request what the answer does not. The new account signs in by /login.
-  router.post('/register', async (req, res) => {
-    const { email, password } = parseBody(registerSchema, req.body);
+  router.post('/register', validate({ body: registerSchema }), async (req, res) => {
+    const { email, password } = req.body;
     const base = links(req);
     afterAnswer(email, 'registration', () => accounts.register(email, password, base));
     res.status(202).json({ message: USER_MESSAGES.accountCreated });
   });
 
-  router.post('/verify-email', signedIn, async (req, res) => {
-    const { token } = parseBody(verifyEmailSchema, req.body);
+  router.post('/verify-email', signedIn, validate({ body: verifyEmailSchema }), async (req, res) => {
+    const { token } = req.body;
     try {
       const { user, already } = await accounts.confirmEmail(req.user!, token);
       res.json({ message: already ? USER_MESSAGES.emailAlreadyConfirmed : USER_MESSAGES.emailConfirmed, user: await profiles.profile(user) });
@@ -104,8 +105,9 @@ export function authRoutes(
     res.json({ message: confirmationSentMessage(req.user!.email) });
   });
 
-  router.post('/login', async (req, res) => {
-    const { email } = (req.body = parseBody(loginSchema, req.body));
+  // Passport reads the parsed body (the address trimmed and lower-cased) that validate leaves in req.body.
+  router.post('/login', validate({ body: loginSchema }), async (req, res) => {
+    const { email } = req.body;
     const device = signIns.devices.recognize(req.headers.cookie, email);
     const admission = await signIns.limiter.admit({ source: clientNetwork(req.ip ?? 'unknown'), email, device });
     if (!admission.admitted) throw tooManyAttempts(res, admission.retryAfterMs);
@@ -124,15 +126,15 @@ export function authRoutes(
     res.json({ message: 'Signed out' });
   });
 
-  router.post('/forgot-password', async (req, res) => {
-    const { email } = parseBody(forgotPasswordSchema, req.body);
+  router.post('/forgot-password', validate({ body: forgotPasswordSchema }), async (req, res) => {
+    const { email } = req.body;
     const base = links(req);
     afterAnswer(email, 'password reset mail', () => accounts.requestPasswordReset(email, base));
     res.json({ message: 'If an account exists for that e-mail, a link to reset its password is on its way.' });
   });
 
-  router.post('/reset-password', async (req, res) => {
-    const { token, password } = parseBody(resetPasswordSchema, req.body);
+  router.post('/reset-password', validate({ body: resetPasswordSchema }), async (req, res) => {
+    const { token, password } = req.body;
     try {
       await accounts.resetPassword(token, password);
     } catch (err) {

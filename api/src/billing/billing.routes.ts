@@ -2,8 +2,9 @@ import { createSubscriptionSchema, USER_MESSAGES } from '@receipts/common';
 import type { UserRepository } from '@receipts/infra';
 import express, { Router } from 'express';
 import type { AccountService } from '../auth/account.service.js';
-import { HttpError, parseBody } from '../http-error.js';
+import { HttpError } from '../http-error.js';
 import { currentUser, requireUser } from '../owner.middleware.js';
+import { validate } from '../validate.middleware.js';
 import type { BillingService } from './billing.service.js';
 
 /** Stripe calls the webhook with a signed raw body: mounted before the api's JSON parser and session. */
@@ -24,8 +25,8 @@ export function billingRoutes(billing: BillingService, users: UserRepository, ac
     res.json(billing.catalogue());
   });
 
-  router.post('/create-subscription', signedIn, async (req, res) => {
-    const { planId, stripePriceId } = parseBody(createSubscriptionSchema, req.body);
+  router.post('/create-subscription', signedIn, validate({ body: createSubscriptionSchema }), async (req, res) => {
+    const { planId, stripePriceId } = req.body;
     // A plan belongs to a confirmed address: an unconfirmed one may be someone else's.
     if (!accounts.isEmailVerified(req.user!)) throw new HttpError(403, 'EMAIL_NOT_VERIFIED', USER_MESSAGES.confirmBeforeSubscribing);
     res.json(await billing.createSubscription(req.user!, planId, stripePriceId));

@@ -1,8 +1,11 @@
 import { categoryCreateSchema, categoryNameSchema, categoryUpdateSchema } from '@receipts/common';
 import { Router } from 'express';
-import { parseBody } from '../http-error.js';
+import { z } from 'zod';
 import { requireUser } from '../owner.middleware.js';
+import { validate } from '../validate.middleware.js';
 import type { CategoryService } from './category.service.js';
+
+const nameParams = z.object({ name: categoryNameSchema });
 
 /** /api/user/categories: the signed-in user's categories, the built-in six and their own. */
 export function categoryRoutes(service: CategoryService): Router {
@@ -13,18 +16,17 @@ export function categoryRoutes(service: CategoryService): Router {
     res.json({ categories: await service.list(req.session.userId!) });
   });
 
-  router.post('/categories', async (req, res) => {
-    const { name, datevAccount } = parseBody(categoryCreateSchema, req.body);
+  router.post('/categories', validate({ body: categoryCreateSchema }), async (req, res) => {
+    const { name, datevAccount } = req.body;
     res.status(201).json(await service.add(req.session.userId!, name, datevAccount ?? null));
   });
 
-  router.patch('/categories/:name', async (req, res) => {
-    const name = parseBody(categoryNameSchema, req.params.name);
-    res.json(await service.update(req.session.userId!, name, parseBody(categoryUpdateSchema, req.body)));
+  router.patch('/categories/:name', validate({ params: nameParams, body: categoryUpdateSchema }), async (req, res) => {
+    res.json(await service.update(req.session.userId!, req.params.name, req.body));
   });
 
-  router.delete('/categories/:name', async (req, res) => {
-    await service.remove(req.session.userId!, parseBody(categoryNameSchema, req.params.name));
+  router.delete('/categories/:name', validate({ params: nameParams }), async (req, res) => {
+    await service.remove(req.session.userId!, req.params.name);
     res.status(204).end();
   });
 

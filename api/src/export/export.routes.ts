@@ -2,10 +2,11 @@ import { exportRequestSchema, type ExportRequest } from '@receipts/common';
 import type { Logger } from '@receipts/infra';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { parseBody } from '../http-error.js';
+import { validate } from '../validate.middleware.js';
 import type { ExportService, PreparedExport } from './export.service.js';
 
 const sampleQuerySchema = z.object({ currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'currency must be a three-letter code').default('USD') });
+const fireflyQuerySchema = z.preprocess((query) => ({ ...(query as object), preset: 'firefly' }), exportRequestSchema);
 
 /** `attachment` with an ASCII name for old clients and the exact UTF-8 name (RFC 6266) for the rest. */
 function attachment(filename: string): string {
@@ -41,23 +42,20 @@ export function exportRoutes(service: ExportService, log: Logger): Router {
     }
   };
 
-  const send = async (req: Request, res: Response, input: unknown) => {
-    const request = parseBody(exportRequestSchema, input);
+  const send = async (req: Request, res: Response, request: ExportRequest) => {
     await deliver(res, await service.prepare(req.owner, request), request);
   };
 
   /** The home page's sample result (?currency= for the demo rate): the same workbook a visitor's receipts make. */
-  router.get('/export/sample', async (req, res) => {
-    const { currency } = parseBody(sampleQuerySchema, req.query);
-    await deliver(res, service.sample(currency), { format: 'xlsx', preset: 'generic' });
+  router.get('/export/sample', validate({ query: sampleQuerySchema }), async (req, res) => {
+    await deliver(res, service.sample(req.query.currency), { format: 'xlsx', preset: 'generic' });
   });
-  router.get('/export', (req, res) => send(req, res, req.query));
-  router.post('/export', (req, res) => send(req, res, req.body));
+  router.get('/export', validate({ query: exportRequestSchema }), (req, res) => send(req, res, req.query));
+  router.post('/export', validate({ body: exportRequestSchema }), (req, res) => send(req, res, req.body));
 
   /** The Firefly III data importer's configuration for the Firefly CSV (same `dateFormat`). */
-  router.get('/export/firefly-config', (req, res) => {
-    const request = parseBody(exportRequestSchema, { ...req.query, preset: 'firefly' });
-    res.set({ 'Content-Disposition': attachment('firefly-import-config.json'), 'Cache-Control': 'no-store' }).json(service.fireflyConfig(request));
+  router.get('/export/firefly-config', validate({ query: fireflyQuerySchema }), (req, res) => {
+    res.set({ 'Content-Disposition': attachment('firefly-import-config.json'), 'Cache-Control': 'no-store' }).json(service.fireflyConfig(req.query));
   });
   return router;
 }

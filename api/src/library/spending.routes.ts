@@ -1,6 +1,6 @@
 import { spendingQuerySchema } from '@receipts/common';
 import { Router } from 'express';
-import { parseBody } from '../http-error.js';
+import { validate } from '../validate.middleware.js';
 import type { SpendingService } from './spending.service.js';
 
 /**
@@ -10,8 +10,8 @@ import type { SpendingService } from './spending.service.js';
  */
 export function spendingRoutes(spending: SpendingService): Router {
   const router = Router();
-  router.get('/receipts/spending', async (req, res) => {
-    res.json(await spending.summary(req.owner, parseBody(spendingQuerySchema, req.query)));
+  router.get('/receipts/spending', validate({ query: spendingQuerySchema }), async (req, res) => {
+    res.json(await spending.summary(req.owner, req.query));
   });
   return router;
 }

@@ -1,7 +1,7 @@
 import { merchantRulePatchSchema } from '@receipts/common';
 import { Router } from 'express';
-import { parseBody, parseId } from '../http-error.js';
 import { requireUser } from '../owner.middleware.js';
+import { idParams, validate } from '../validate.middleware.js';
 import type { MerchantRuleService } from './merchant-rule.service.js';
 
 /** /api/user/rules: the signed-in user's learned rules (merchant names and categories). */
@@ -13,13 +13,12 @@ export function merchantRuleRoutes(service: MerchantRuleService): Router {
     res.json({ rules: await service.list(req.session.userId!) });
   });
 
-  router.patch('/rules/:id', async (req, res) => {
-    const { value } = parseBody(merchantRulePatchSchema, req.body);
-    res.json(await service.update(req.session.userId!, parseId(req.params.id), value));
+  router.patch('/rules/:id', validate({ body: merchantRulePatchSchema, params: idParams }), async (req, res) => {
+    res.json(await service.update(req.session.userId!, req.params.id, req.body.value));
   });
 
-  router.delete('/rules/:id', async (req, res) => {
-    await service.remove(req.session.userId!, parseId(req.params.id));
+  router.delete('/rules/:id', validate({ params: idParams }), async (req, res) => {
+    await service.remove(req.session.userId!, req.params.id);
     res.status(204).end();
   });
 

@@ -1,7 +1,9 @@
 import { hasControlCharacter, MAX_UPLOAD_BYTES, isFinal, uploadFieldsSchema, USER_MESSAGES, type UploadAccepted } from '@receipts/common';
 import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
-import { HttpError, parseBody, parseId } from '../http-error.js';
+import { z } from 'zod';
+import { HttpError } from '../http-error.js';
+import { failingAs, idParams, validate } from '../validate.middleware.js';
 import { hashingMemoryStorage } from './hashing-memory.storage.js';
 import type { IncomingFile, UploadService } from './upload.service.js';
 import type { UploadWaiters } from './upload-waiters.js';
@@ -33,15 +35,26 @@ const singleFile: RequestHandler = (req, res, next) => {
   });
 };
 
+/** The file is there and its name is one we keep: checked before the form's other fields. */
+const fileReceived: RequestHandler = (req, _res, next) => {
+  if (!req.file) return next(new HttpError(400, 'FILE_MISSING', 'No file was sent. Attach it in the form field "file".'));
+  // busboy refuses a raw control character in the name, but an encoded one (`filename*=UTF-8''a%00b`) decodes to it.
+  if (hasControlCharacter(req.file.originalname)) return next(new HttpError(400, 'BAD_REQUEST', 'The file name contains characters that are not allowed.'));
+  next();
+};
+
+/** The form's fields beside the file: an empty one is left out; anything wrong is a malformed request. */
+const uploadFields = failingAs(
+  'BAD_REQUEST',
+  z.preprocess((form: { currencyCode?: unknown; ifDuplicate?: unknown }) => ({ currencyCode: form.currencyCode || undefined, ifDuplicate: form.ifDuplicate || undefined }), uploadFieldsSchema),
+);
+
 /** POST /api/ocr, the caller's uploads, cancel, delete and keep-a-duplicate. */
 export function uploadRoutes(service: UploadService, waiters: UploadWaiters, waitTimeoutMs: number): Router {
   const router = Router();
 
-  router.post('/ocr', singleFile, async (req, res) => {
-    if (!req.file) throw new HttpError(400, 'FILE_MISSING', 'No file was sent. Attach it in the form field "file".');
-    // busboy refuses a raw control character in the name, but an encoded one (`filename*=UTF-8''a%00b`) decodes to it.
-    if (hasControlCharacter(req.file.originalname)) throw new HttpError(400, 'BAD_REQUEST', 'The file name contains characters that are not allowed.');
-    const fields = parseBody(uploadFieldsSchema, { currencyCode: req.body?.currencyCode || undefined, ifDuplicate: req.body?.ifDuplicate || undefined }, 'BAD_REQUEST');
+  router.post('/ocr', singleFile, fileReceived, validate({ body: uploadFields }), async (req, res) => {
+    const fields = req.body;
     const upload = await service.create(req.owner, req.file as IncomingFile, fields.currencyCode, { requestId: req.id, ifDuplicate: fields.ifDuplicate });
     if (req.query.wait !== '1') {
       const accepted: UploadAccepted = { id: upload.id, status: 'queued', lane: upload.lane };
@@ -70,22 +83,22 @@ export function uploadRoutes(service: UploadService, waiters: UploadWaiters, wai
     res.json(await service.queuePlaces(req.owner));
   });
 
-  router.get('/uploads/:id', async (req, res) => {
-    res.json(await service.get(req.owner, parseId(req.params.id)));
+  router.get('/uploads/:id', validate({ params: idParams }), async (req, res) => {
+    res.json(await service.get(req.owner, req.params.id));
   });
 
-  router.post('/ocr/cancel/:id', async (req, res) => {
-    res.json(await service.cancel(req.owner, parseId(req.params.id)));
+  router.post('/ocr/cancel/:id', validate({ params: idParams }), async (req, res) => {
+    res.json(await service.cancel(req.owner, req.params.id));
   });
 
-  router.delete('/uploads/:id', async (req, res) => {
-    await service.remove(req.owner, parseId(req.params.id));
+  router.delete('/uploads/:id', validate({ params: idParams }), async (req, res) => {
+    await service.remove(req.owner, req.params.id);
     res.status(204).end();
   });
 
   /** Keeps an upload flagged as a possible duplicate. */
-  router.post('/uploads/:id/keep', async (req, res) => {
-    res.json(await service.keep(req.owner, parseId(req.params.id)));
+  router.post('/uploads/:id/keep', validate({ params: idParams }), async (req, res) => {
+    res.json(await service.keep(req.owner, req.params.id));
   });
 
   return router;
