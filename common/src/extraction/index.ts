@@ -7,6 +7,7 @@ export * from './date.rule.js';
 export * from './edit-distance.js';
 export * from './extract-receipt.js';
 export * from './fields.rule.js';
+export * from './issue-codes.rules.js';
 export * from './items.rule.js';
 export * from './merchant.rule.js';
 export * from './money.rule.js';

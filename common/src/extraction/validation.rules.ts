@@ -1,69 +1,19 @@
 import type { ReceiptRecord } from '../receipt.schema.js';
 import { itemsAgree } from './arithmetic.rule.js';
+import { FLAG_KINDS, flagOfMessage, issueFlag, QUALITY_THRESHOLD, renderIssue, type FlagCode, type IssueField } from './issue-codes.rules.js';
 
-export const QUALITY_THRESHOLD = 0.6;
 export const MAX_TOTAL = 10000;
 export const MAX_TAX_RATE = 0.5;
 const DATE_RANGE_YEARS = 2;
 
+/** What a receipt issue is (spec §5, items, doubts), for code that places or counts issues; its message is what people read. */
+export type IssueCode = Exclude<FlagCode, 'lowQuality' | 'legacy'>;
+
+const ISSUE_CODES = (Object.keys(FLAG_KINDS) as FlagCode[]).filter((code): code is IssueCode => code !== 'lowQuality' && code !== 'legacy');
+
 /** Each receipt issue's message (spec §5, character for character), by its code; `{name}` stands for a value. */
-export const ISSUE_TEXTS = {
-  missingKeyFields: 'Missing all key fields (merchant, total, and date)',
-  totalMismatch: 'Total mismatch: {total} vs calculated {calculated}',
-  invalidDate: 'Invalid date format',
-  dateOutOfRange: 'Date out of reasonable range',
-  nonPositiveTotal: 'Zero or negative total amount',
-  largeTotal: 'Unusually large total amount',
-  suspiciousTaxRate: 'Suspicious tax rate: {rate}%',
-  itemsDontAddUp: 'Items add up to {sum}, not {expected}',
-  // Doubts about a key field (confidence.rule.ts): each names the field and what a person can check.
-  totalNotFound: 'Total not found',
-  totalUnconfirmed: 'Total not confirmed by subtotal and tax',
-  totalHandwritten: 'Total may be handwritten',
-  dateNotFound: 'Date not found',
-  dateEitherWay: 'Day and month could be either way',
-  dateFarFromOthers: "Date far from the receipt's other dates",
-  merchantNotFound: 'Merchant not found',
-  merchantBelowHeader: 'Merchant read from a line below the header',
-  merchantUnconfirmed: 'Merchant not confirmed by a business word or known chain',
-  merchantMayContinue: 'Merchant name may continue on the next line',
-  currencyAssumed: 'Currency not printed; assumed from your choice',
-  currencyDefault: 'Currency not printed; assumed USD',
-  currencyWeak: 'Currency sign printed, but several currencies use it',
-} as const;
-
-/** What an issue is, for code that places or counts issues; its message is what people read. */
-export type IssueCode = keyof typeof ISSUE_TEXTS;
-
-/** Receipt fields an issue can be about. */
-export type IssueField = 'merchantName' | 'date' | 'total' | 'subtotal' | 'tax' | 'currency' | 'items';
-
-/**
- * The fields each issue concerns. `field` is the one it is about (shown beside it); null when
- * it is about the receipt as a whole.
- */
-export const ISSUE_FIELDS: Readonly<Record<IssueCode, { field: IssueField | null; fields: readonly IssueField[] }>> = {
-  missingKeyFields: { field: null, fields: ['merchantName', 'date', 'total'] },
-  totalMismatch: { field: 'total', fields: ['total', 'subtotal', 'tax'] },
-  invalidDate: { field: 'date', fields: ['date'] },
-  dateOutOfRange: { field: 'date', fields: ['date'] },
-  nonPositiveTotal: { field: 'total', fields: ['total'] },
-  largeTotal: { field: 'total', fields: ['total'] },
-  suspiciousTaxRate: { field: 'tax', fields: ['tax'] },
-  itemsDontAddUp: { field: 'items', fields: ['items', 'subtotal', 'total'] },
-  totalNotFound: { field: 'total', fields: ['total'] },
-  totalUnconfirmed: { field: 'total', fields: ['total', 'subtotal', 'tax'] },
-  totalHandwritten: { field: 'total', fields: ['total'] },
-  dateNotFound: { field: 'date', fields: ['date'] },
-  dateEitherWay: { field: 'date', fields: ['date'] },
-  dateFarFromOthers: { field: 'date', fields: ['date'] },
-  merchantNotFound: { field: 'merchantName', fields: ['merchantName'] },
-  merchantBelowHeader: { field: 'merchantName', fields: ['merchantName'] },
-  merchantUnconfirmed: { field: 'merchantName', fields: ['merchantName'] },
-  merchantMayContinue: { field: 'merchantName', fields: ['merchantName'] },
-  currencyAssumed: { field: 'currency', fields: ['currency'] },
-  currencyDefault: { field: 'currency', fields: ['currency'] },
-  currencyWeak: { field: 'currency', fields: ['currency'] },
+export const ISSUE_TEXTS = Object.fromEntries(ISSUE_CODES.map((code) => [code, FLAG_KINDS[code].text])) as {
+  readonly [C in IssueCode]: (typeof FLAG_KINDS)[C]['text'];
 };
 
 /** The doubts about key fields: raised by extraction, not by the record's values, so kept until a person changes the field. */
@@ -91,36 +41,28 @@ export interface ReceiptIssue {
   message: string;
 }
 
-function issueText(code: IssueCode, values: Record<string, string>): string {
-  return ISSUE_TEXTS[code].replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
-}
-
-// Issues are stored and sent as their messages; each message template read back as a pattern.
-const ISSUE_PATTERNS = (Object.keys(ISSUE_TEXTS) as IssueCode[]).map((code) => {
-  const literal = ISSUE_TEXTS[code].split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return [code, new RegExp(`^${literal.join('(.+)')}$`)] as const;
-});
+const isIssueCode = (code: FlagCode): code is IssueCode => code !== 'lowQuality' && code !== 'legacy';
 
 /** The issue a message states, with its code and field; null for a message that is no receipt issue. */
 export function readIssue(message: string): ReceiptIssue | null {
-  const code = ISSUE_PATTERNS.find(([, pattern]) => pattern.test(message))?.[0];
-  return code ? { code, field: ISSUE_FIELDS[code].field, message } : null;
+  const { code } = flagOfMessage(message);
+  return isIssueCode(code) ? { code, field: FLAG_KINDS[code].field, message } : null;
 }
 
 /**
- * What kind of flag a message is, as people see kinds: its issue's template ("Total mismatch:
- * {total} vs calculated {calculated}") whatever its amounts; any other flag (low quality) is its
+ * What kind of flag a message is, as people see kinds: its template ("Total mismatch:
+ * {total} vs calculated {calculated}") whatever its amounts; a message of no known kind is its
  * own kind. Flags of one kind are accepted together.
  */
 export function flagKind(message: string): string {
-  const issue = readIssue(message);
-  return issue ? ISSUE_TEXTS[issue.code] : message;
+  const { code } = flagOfMessage(message);
+  return code === 'legacy' ? message : FLAG_KINDS[code].text;
 }
 
 /** Every field the issue a message states concerns (none for a message that is no receipt issue). */
 export function fieldsOfIssue(message: string): IssueField[] {
   const issue = readIssue(message);
-  return issue ? [...ISSUE_FIELDS[issue.code].fields] : [];
+  return issue ? [...FLAG_KINDS[issue.code].fields] : [];
 }
 
 const present = (v: number | null | undefined): v is number => typeof v === 'number';
@@ -139,7 +81,7 @@ export function totalMismatch(r: ReceiptRecord): string | null {
   if (!present(r.total) || !present(r.subtotal) || !present(r.tax)) return null;
   const calculated = r.subtotal + r.tax + (r.tip ?? 0) - (r.discount ?? 0);
   // A hair of slack so a difference of exactly the tolerance is not lost to binary fractions.
-  return Math.abs(calculated - r.total) > totalTolerance(r.total) + 1e-9 ? issueText('totalMismatch', { total: r.total.toFixed(2), calculated: calculated.toFixed(2) }) : null;
+  return Math.abs(calculated - r.total) > totalTolerance(r.total) + 1e-9 ? renderIssue(issueFlag('totalMismatch', { total: r.total.toFixed(2), calculated: calculated.toFixed(2) })) : null;
 }
 
 export function dateIssue(r: ReceiptRecord, now: Date): string | null {
@@ -165,9 +107,9 @@ export function totalIssue(r: ReceiptRecord): string | null {
 export function taxRateIssue(r: ReceiptRecord): string | null {
   if (!present(r.tax) || r.tax <= 0) return null;
   const base = present(r.subtotal) && r.subtotal > 0 ? r.subtotal : present(r.total) ? r.total - r.tax : null;
-  if (base === null || base <= 0) return present(r.total) ? issueText('suspiciousTaxRate', { rate: String(Math.round((r.tax / r.total) * 100)) }) : null;
+  if (base === null || base <= 0) return present(r.total) ? renderIssue(issueFlag('suspiciousTaxRate', { rate: String(Math.round((r.tax / r.total) * 100)) })) : null;
   const rate = r.tax / base;
-  return rate > MAX_TAX_RATE ? issueText('suspiciousTaxRate', { rate: String(Math.round(rate * 100)) }) : null;
+  return rate > MAX_TAX_RATE ? renderIssue(issueFlag('suspiciousTaxRate', { rate: String(Math.round(rate * 100)) })) : null;
 }
 
 /**
@@ -184,7 +126,7 @@ export function itemsIssue(r: ReceiptRecord): string | null {
   const sums = [r.subtotal ?? null, r.total, r.total - tip, r.total - tax - tip, r.total - tax - tip + discount, r.total - tip + discount];
   if (sums.some((s) => s !== null && itemsAgree(sum, r.items.length, s, null))) return null;
   const expected = present(r.subtotal) ? r.subtotal : r.total;
-  return issueText('itemsDontAddUp', { sum: (Math.round(sum * 100) / 100).toFixed(2), expected: expected.toFixed(2) });
+  return renderIssue(issueFlag('itemsDontAddUp', { sum: (Math.round(sum * 100) / 100).toFixed(2), expected: expected.toFixed(2) }));
 }
 
 /** The receipt issues of spec §5, in a fixed order. */
@@ -224,12 +166,12 @@ export function doubtsAfterEdit(issues: readonly string[], changed: ReadonlySet<
   return issues.filter((message) => {
     const issue = readIssue(message);
     if (issue === null || !DOUBT_CODES.has(issue.code) || changed.has(issue.field ?? '')) return false;
-    return !(issue.code === 'totalUnconfirmed' && after && ISSUE_FIELDS.totalUnconfirmed.fields.some((f) => changed.has(f)) && sumConfirmsTotal(after));
+    return !(issue.code === 'totalUnconfirmed' && after && FLAG_KINDS.totalUnconfirmed.fields.some((f) => changed.has(f)) && sumConfirmsTotal(after));
   });
 }
 
 /** What a receipt whose quality is below the threshold is flagged with (the Validation Issues sheet's wording). */
-export const LOW_QUALITY_FLAG = `Quality below ${QUALITY_THRESHOLD * 100}%`;
+export const LOW_QUALITY_FLAG = renderIssue(issueFlag('lowQuality'));
 
 /** A flag a person looked at and accepted: the receipt is right as it stands. */
 export interface IssueAcceptance {
