@@ -4,8 +4,8 @@
 // fit is over what the rules see. Nothing of a report half is read. `npm run bench:rules` then prints both choosers
 // on both halves; total-vote.weights.ts names the one the rules use.
 //
-// The model: each amount voted for is a candidate with a count per vote feature (totals.rule.ts VOTE_FEATURES), and
-// each header line that may name the merchant one with its name features (merchant.rule.ts NAME_FEATURES); its
+// The model: each amount voted for is a candidate with a count per vote feature (total-vote.features.ts VOTE_FEATURES), and
+// each header line that may name the merchant one with its name features (merchant-name.features.ts NAME_FEATURES); its
 // score is the weights times the features, and the chooser takes the best. The weights are fitted as a conditional
 // logit (softmax over a receipt's candidates, the labelled one right), by gradient descent with an L2 penalty, from
 // zero, deterministic. Receipts whose labelled value is not among two or more candidates teach nothing.
@@ -127,7 +127,7 @@ const fittedName = report('merchant', common.NAME_FEATURES, names, common.HAND_S
 writeFileSync(
   OUT,
   `// Written by \`npm run train:fields\` from ${totals.length} tune-half receipts of ../shared: do not edit.
-import type { TotalVoteWeights } from './totals.rule.js';
+import type { TotalVoteWeights } from './total-vote.features.js';
 
 export const FITTED_VOTE_WEIGHTS: TotalVoteWeights = {
 ${common.VOTE_FEATURES.map((f) => `  ${f}: ${fittedTotal[f]},`).join('\n')}
@@ -137,7 +137,7 @@ ${common.VOTE_FEATURES.map((f) => `  ${f}: ${fittedTotal[f]},`).join('\n')}
 writeFileSync(
   NAME_OUT,
   `// Written by \`npm run train:fields\` from ${names.length} tune-half receipts of ../shared: do not edit.
-import type { NameWeights } from './merchant.rule.js';
+import type { NameWeights } from './merchant-name.features.js';
 
 export const FITTED_NAME_WEIGHTS: NameWeights = {
 ${common.NAME_FEATURES.map((f) => `  ${f}: ${fittedName[f]},`).join('\n')}

@@ -10,10 +10,12 @@ import { currencyForCountry } from '../currency-country.js';
 import { findDateWithSource, findTimeWithSource, normalizeDayMonth } from './date.rule.js';
 import { fieldMoney, fieldText, findPaymentMethodWithSource, findReceiptNumberWithSource, findTinWithSource, taxFromFields } from './fields.rule.js';
 import { itemsFromFields, itemsFromTextWithSources, itemWords, MAX_ITEMS } from './items.rule.js';
-import { findMerchant, type NameWeights } from './merchant.rule.js';
+import type { NameWeights } from './merchant-name.features.js';
+import { findMerchant } from './merchant.rule.js';
 import { amountReader, ZERO_DECIMAL_CURRENCIES } from './money.rule.js';
 import { computeQuality, type FieldConfidences } from './quality.rule.js';
-import { findTotalsWithSources, type TotalVoteWeights } from './totals.rule.js';
+import type { TotalVoteWeights } from './total-vote.features.js';
+import { findTotalsWithSources } from './totals.rule.js';
 import { itemsIssue, sumConfirmsTotal, totalMismatch, totalTolerance } from './validation.rules.js';
 
 export const RAW_TEXT_PREVIEW = 200;

@@ -1,5 +1,5 @@
 // Written by `npm run train:fields` from 157 tune-half receipts of ../shared: do not edit.
-import type { NameWeights } from './merchant.rule.js';
+import type { NameWeights } from './merchant-name.features.js';
 
 export const FITTED_NAME_WEIGHTS: NameWeights = {
   business: 2.03,

@@ -1,5 +1,5 @@
 import { FITTED_NAME_WEIGHTS } from './merchant-name.fitted.js';
-import type { NameWeights } from './merchant.rule.js';
+import type { NameWeights } from './merchant-name.features.js';
 
 export { FITTED_NAME_WEIGHTS };
 

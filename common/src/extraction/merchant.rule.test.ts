@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanMerchantLine, findMerchant, HAND_SET_NAME_WEIGHTS, isJunkLine, isNameLike, nameCandidates, nameScore, NAME_FEATURES } from './merchant.rule.js';
+import { cleanMerchantLine, findMerchant, HAND_SET_NAME_WEIGHTS, isJunkLine, isNameLike, nameCandidates, nameScore } from './merchant.rule.js';
+import { NAME_FEATURES } from './merchant-name.features.js';
 
 describe('merchant', () => {
   it('takes the service field at confidence 0.8 or more', () => {

@@ -4,6 +4,7 @@ import { ISO_4217 } from './currency.rule.js';
 import { US_STATES } from './countries.table.js';
 import { keywordAlternatives, keywordSource, type KeywordKind } from './keywords/index.js';
 import { HAND_SET_NAME_WEIGHTS, NAME_WEIGHTS } from './merchant-name.weights.js';
+import { NAME_FEATURES, type NameFeature, type NameWeights } from './merchant-name.features.js';
 
 export { HAND_SET_NAME_WEIGHTS, FITTED_NAME_WEIGHTS, NAME_WEIGHTS } from './merchant-name.weights.js';
 
@@ -138,15 +139,6 @@ export function isJunkLine(line: string): boolean {
   return words.length >= 4 && tiny / words.length > 0.5 && !LEGAL_FORM.test(line);
 }
 
-/**
- * What makes a line of the header look like a name: a legal form or trade word, a greeting or a
- * generic word alone, an address, capitals, lone letters, OCR noise (letters and digits run
- * together, "P36lqo1"; short lower-case scraps, "wl", "mR"), its rank among the name-like lines,
- * a store line under it, and standing at the foot.
- */
-export const NAME_FEATURES = ['business', 'generic', 'address', 'capitals', 'loneLetters', 'noiseWords', 'scraps', 'rank', 'storeBelow', 'foot'] as const;
-export type NameFeature = (typeof NAME_FEATURES)[number];
-export type NameWeights = Readonly<Record<NameFeature, number>>;
 
 /** A header line that may name the merchant: where it stands and what it looks like. */
 export interface NameCandidate {

@@ -1,5 +1,5 @@
 // Written by `npm run train:fields` from 59 tune-half receipts of ../shared: do not edit.
-import type { TotalVoteWeights } from './totals.rule.js';
+import type { TotalVoteWeights } from './total-vote.features.js';
 
 export const FITTED_VOTE_WEIGHTS: TotalVoteWeights = {
   strong: 3.57,

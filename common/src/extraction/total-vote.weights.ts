@@ -1,5 +1,5 @@
 import { FITTED_VOTE_WEIGHTS } from './total-vote.fitted.js';
-import type { TotalVoteWeights } from './totals.rule.js';
+import type { TotalVoteWeights } from './total-vote.features.js';
 
 export { FITTED_VOTE_WEIGHTS };
 

@@ -2,6 +2,7 @@ import { keywordSource, OCR_TOTAL, type KeywordKind } from './keywords/index.js'
 import { amountsIn } from './money.rule.js';
 import { plausibleTaxRate } from './tax-rate.rule.js';
 import { TOTAL_VOTE_WEIGHTS } from './total-vote.weights.js';
+import { VOTE_FEATURES, type VoteFeature, type TotalVoteWeights } from './total-vote.features.js';
 
 export { HAND_SET_VOTE_WEIGHTS, FITTED_VOTE_WEIGHTS, TOTAL_VOTE_WEIGHTS } from './total-vote.weights.js';
 
@@ -72,18 +73,6 @@ const MAX_ROUNDING = 1;
 /** Cash payments are rounded to the coin (5 cents in Malaysia, Australia, Canada, Switzerland …). */
 const CASH_ROUNDING = 0.05;
 
-/**
- * What votes for an amount being the total, each counted per line or per sum that says so:
- * a line labelled as the total, plainly (`total`), unmistakably (`strong`: "grand total", "zu
- * zahlen") or with its tax included (`inclusive`); such a line printed after the rounding line
- * (`afterRounding`); a rounding line's amount too large for an adjustment (`rounding`); cash
- * handed over less the change (`change`); a payment line (`payment`); payments adding up to it
- * (`split`); a tax table's gross column (`table`); subtotal less discount (`net`); subtotal, tax,
- * tip and discount adding up to it (`sum`); and being the largest amount voted for (`largest`).
- */
-export const VOTE_FEATURES = ['strong', 'inclusive', 'total', 'afterRounding', 'rounding', 'change', 'payment', 'split', 'table', 'net', 'sum', 'largest'] as const;
-export type VoteFeature = (typeof VOTE_FEATURES)[number];
-export type TotalVoteWeights = Readonly<Record<VoteFeature, number>>;
 
 /** A candidate for the total and what voted for it. */
 export interface TotalCandidate {
