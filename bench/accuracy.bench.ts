@@ -33,7 +33,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { extractReceipt, ISSUE_TEXTS, isExportValid, sniffMimeType, type ReceiptRecord, type RecognizedDocument } from '@receipts/common';
+import { extractReceipt, isExportValid, sniffMimeType, type ReceiptRecord, type RecognizedDocument } from '@receipts/common';
 import { ConfigError, configSchema, parseConfig } from '@receipts/infra';
 import { pino } from 'pino';
 // The built worker, as the service runs it (its sources through tsx pay for helpers the build does not emit).
@@ -217,7 +217,7 @@ async function runChild(set: SetName, side: Side): Promise<void> {
         // The same recognition had the user picked the label's currency (the engine itself reads without it).
         const withHint = label.currency ? extractReceipt(doc, { currencyCode: label.currency }) : undefined;
         // The sets are years old: "Date out of reasonable range" would flag every one of them.
-        const issues = result.issues.filter((issue) => issue !== ISSUE_TEXTS.dateOutOfRange);
+        const issues = result.issues.filter((issue) => issue.code !== 'dateOutOfRange');
         outcomes[i] = {
           set,
           file: label.file,

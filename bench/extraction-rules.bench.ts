@@ -52,7 +52,7 @@ function read(doc: RecognizedDocument, totalVoteWeights?: Weights, nameWeights?:
   const { receipt: extracted, doubts } = common.extractReceiptWithSources(doc, { now: NOW, totalVoteWeights, nameWeights });
   const receipt = common.withinMoneyBounds(extracted);
   // The sets are years old: "Date out of reasonable range" would flag every one of them.
-  const issues = common.receiptIssues(receipt, doubts, NOW).filter((i) => i !== common.ISSUE_TEXTS.dateOutOfRange);
+  const issues = common.receiptIssues(receipt, doubts, NOW).filter((i) => i.code !== 'dateOutOfRange');
   return { receipt, issues, ready: common.isExportValid(receipt, issues) };
 }
 
@@ -72,12 +72,12 @@ for (const set of data.SETS) {
     scored.push({ set, file: label.file, half: label.half, kind: label.kind, checks, ready, items });
     if (args.doubts && label.half === 'tune') {
       for (const issue of issues) {
-        const parsed = common.readIssue(issue);
-        const field = parsed?.field === 'merchantName' ? 'merchant' : parsed?.field;
+        const kind = common.FLAG_KINDS[issue.code];
+        const field = kind.field === 'merchantName' ? 'merchant' : kind.field;
         // Items are right when they match the labelled ones exactly (none missed, none made up).
         const right = field === 'items' ? items !== undefined && items.fp === 0 && items.fn === 0 : field && field in checks ? checks[field as keyof typeof checks] : undefined;
         // Counted by kind: a message with amounts in it is one flag, whatever the amounts.
-        const key = parsed ? common.ISSUE_TEXTS[parsed.code] : issue;
+        const key = common.flagKind(issue);
         const tally = flagTally.get(key) ?? { n: 0, fieldRight: 0 };
         tally.n++;
         if (right) tally.fieldRight++;

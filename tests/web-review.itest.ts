@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { formatMoney, MAX_UPLOAD_BYTES, openFlags, USER_MESSAGES, type ReceiptDetail } from '@receipts/common';
+import { formatMoney, MAX_UPLOAD_BYTES, openFlagsOfView, renderIssue, USER_MESSAGES, type ReceiptDetail } from '@receipts/common';
 import { parse as parseCsv } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
@@ -401,7 +401,7 @@ describe('reviewing and exporting in a real browser', () => {
   it('receipts in two currencies export as one QuickBooks file per currency, in one zip, and the page says so', async () => {
     // The old receipt is in euros since the test before; the fresh one, read in dollars, is made ready (its flags accepted).
     const fresh = await detailOf(FRESH);
-    for (const issue of openFlags(fresh, fresh.issues, fresh.acceptedIssues)) {
+    for (const issue of openFlagsOfView(fresh).map(renderIssue)) {
       await page.evaluate(
         async ({ id, issue }) => {
           await fetch(`/api/receipts/${id}/issues/accept`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' }, body: JSON.stringify({ issue }) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FLAG_KINDS, ISSUE_FIELDS, type FlagCode } from './extraction/issue-codes.rules.js';
 
 /** The spec's categories: what the extraction files a receipt under, and every owner's defaults (categories.rules.ts adds one's own). */
 export const CATEGORIES = ['grocery', 'restaurant', 'gas', 'retail', 'pharmacy', 'other'] as const;
@@ -78,13 +79,24 @@ export const RECEIPT_DETAIL_FIELDS = [
   'tin',
 ] as const satisfies ReadonlyArray<keyof ReceiptRecord>;
 
-/** A flag (an issue, or low quality) a person accepted after looking, and who and when. */
+/** A flag (an issue, or low quality) a person accepted after looking, as the message shown, and who and when. */
 export const issueAcceptanceSchema = z.object({ issue: z.string(), userId: z.string().nullable(), at: z.string() });
+
+/** One of a receipt's issues as its code and values, the field it is shown beside, and its message (the same as in `issues`). */
+export const issueFlagViewSchema = z.object({
+  code: z.enum(Object.keys(FLAG_KINDS) as [FlagCode, ...FlagCode[]]),
+  values: z.record(z.string(), z.string()),
+  field: z.enum(ISSUE_FIELDS).nullable(),
+  message: z.string(),
+});
+export type IssueFlagView = z.infer<typeof issueFlagViewSchema>;
 
 /** A stored receipt as the api returns it: the record plus what validation found. */
 export const receiptViewSchema = receiptRecordSchema.extend({
   id: z.uuid(),
   issues: z.array(z.string()),
+  /** The issues as flags, in the same order: what code places and compares. */
+  flags: z.array(issueFlagViewSchema),
   /** The flags a person accepted: they no longer keep the receipt off the Receipts sheet. */
   acceptedIssues: z.array(issueAcceptanceSchema).optional(),
   /** Valid for export: quality ≥ 0.6 and no issues (spec §4), or each of those flags accepted. */

@@ -1,4 +1,4 @@
-import { taxRatesThatHold, type DuplicateOf, type ReceiptRecord, type ReceiptView, type UploadView } from '@receipts/common';
+import { renderIssue, shownIssues, taxRatesThatHold, type DuplicateOf, type ReceiptRecord, type ReceiptView, type UploadView } from '@receipts/common';
 import type { ReceiptRow, UploadRow } from './db/schema.js';
 
 const RAW_TEXT_PREVIEW = 200;
@@ -60,8 +60,9 @@ export function toReceiptView(row: ReceiptFields): ReceiptView {
     rawText: preview(row.rawText),
     // Only where it has tags, as with the rates.
     ...(row.tags.length > 0 ? { tags: row.tags } : {}),
-    issues: row.issues,
-    acceptedIssues: row.acceptedIssues,
+    // Messages are rendered here, at the edge: the api shows them as it always did.
+    ...shownIssues(row.issues),
+    acceptedIssues: row.acceptedIssues.map(({ flag, userId, at }) => ({ issue: renderIssue(flag), userId, at })),
     valid: row.valid,
   };
 }

@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { EXPORT_ERRORS, exportRequestSchema, parseEcbRates, type ExportRequest } from '@receipts/common';
+import { EXPORT_ERRORS, exportRequestSchema, issueFlag, parseEcbRates, type ExportRequest } from '@receipts/common';
 import { CategoryRepository, LocalFileStore, ReceiptRepository, type FileStore, UserRepository, type ExtractedReceipt } from '@receipts/infra';
 import { parse as parseCsv } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
@@ -114,7 +114,7 @@ describe('export service: import files and the export pack', () => {
     // The same merchant, day and total: a second name, not a second file under one name.
     const again = await stored(owner, { merchantName: 'Corner Pantry', date: '2024-03-05', total: 12.5 }, 'IMG_0002.png');
     const hostile = await stored(owner, { merchantName: '../../../etc/passwd', date: '2024-03-07', total: 3 }, 'x.png');
-    const flawed = await stored(owner, { merchantName: 'Café Müller', date: '2024-03-09', total: 4.2, valid: false, issues: ['Missing total'] }, 'cafe.png');
+    const flawed = await stored(owner, { merchantName: 'Café Müller', date: '2024-03-09', total: 4.2, valid: false, issues: [issueFlag('legacy', { text: 'Missing total' })] }, 'cafe.png');
     await stored(owner, { merchantName: 'Outside the range', date: '2024-04-20', total: 9 });
 
     const pack = await download(owner, { format: 'zip', preset: 'quickbooks', from: '2024-03-01', to: '2024-03-31', name: 'March' });
@@ -217,7 +217,7 @@ describe('export service: import files and the export pack', () => {
     await stored(owner, { merchantName: 'Tesco', date: '2024-07-01', total: 12.5, currency: 'GBP' });
     await stored(owner, { merchantName: 'Rewe', date: '2024-07-02', total: 7.2, currency: 'EUR' });
     await stored(owner, { merchantName: 'Aldi', date: '2024-07-03', total: 3.1, currency: 'EUR' });
-    await stored(owner, { merchantName: 'Linella', date: '2024-07-04', total: 100, currency: 'MDL', valid: false, issues: ['Missing total'] });
+    await stored(owner, { merchantName: 'Linella', date: '2024-07-04', total: 100, currency: 'MDL', valid: false, issues: [issueFlag('legacy', { text: 'Missing total' })] });
 
     for (const preset of ['quickbooks', 'xero', 'ynab', 'qif', 'ofx'] as const) {
       const split = await download(owner, { preset, name: 'July' });
@@ -274,7 +274,7 @@ describe('export service: import files and the export pack', () => {
 
   it('packs the workbook and originals even when no receipt is ready for the import file, and says why', async () => {
     const owner = await subscriber();
-    await stored(owner, { merchantName: 'Blurred', date: '2024-08-01', total: 9, valid: false, issues: ['Date not found'] }, 'blurred.png');
+    await stored(owner, { merchantName: 'Blurred', date: '2024-08-01', total: 9, valid: false, issues: [issueFlag('dateNotFound')] }, 'blurred.png');
     await stored(owner, { merchantName: 'Undated', date: null, total: 4, quality: 0.3, valid: false }, 'undated.png');
 
     expect(await refusal(exports.prepare(owner, exportRequestSchema.parse({ preset: 'quickbooks' })))).toMatchObject({ status: 400, message: expect.stringMatching(/^No valid receipts with a date and a total for QuickBooks to export/) });

@@ -1,12 +1,12 @@
 import { readdir } from 'node:fs/promises';
 import os from 'node:os';
-import type { ExportSource } from '@receipts/common';
+import { issueFlag, shownIssues, type ExportSource } from '@receipts/common';
 import { describe, expect, it } from 'vitest';
 import { IssueSpool } from './issue.spool.js';
 
 const source = (n: number, text = ''): ExportSource => ({
   filename: `receipt-${n}.jpg`,
-  receipt: { id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, merchantName: `Shop ${n}`, total: n, category: 'other', quality: 0.9, items: [], rawText: text, issues: ['Missing total amount'], valid: false },
+  receipt: { id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, merchantName: `Shop ${n}`, total: n, category: 'other', quality: 0.9, items: [], rawText: text, ...shownIssues([issueFlag('legacy', { text: 'Missing total amount' })]), valid: false },
 });
 
 async function readBack(spool: IssueSpool, size: number): Promise<ExportSource[][]> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { flagKindDecisionSchema, issueDecisionSchema, receiptListQuerySchema, receiptPatchSchema, reextractRequestSchema, spendingQuerySchema } from '@receipts/common';
+import { flagKindDecisionSchema, issueDecisionSchema, issueFlag, receiptListQuerySchema, receiptPatchSchema, reextractRequestSchema, spendingQuerySchema } from '@receipts/common';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { invalid, withRouteApi, type Caller } from '../../../tests/support/route-api.js';
 
@@ -13,7 +13,7 @@ describe('library routes (receipt-library.routes.ts, spending.routes.ts)', () =>
   let receiptId: string;
   const issue = 'Total does not match the items';
 
-  const stored = () => api.receipt(owner, { merchantName: 'Corner Shop', date: '2024-05-01', total: 12.5, currency: 'EUR', issues: [issue], valid: false });
+  const stored = () => api.receipt(owner, { merchantName: 'Corner Shop', date: '2024-05-01', total: 12.5, currency: 'EUR', issues: [issueFlag('legacy', { text: issue })], valid: false });
 
   beforeAll(async () => {
     owner = await api.signedIn();

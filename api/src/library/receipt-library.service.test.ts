@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { receiptListQuerySchema } from '@receipts/common';
-import { CategoryRepository, MerchantRuleRepository, ReceiptRepository, UserRepository } from '@receipts/infra';
+import { issueFlag, receiptListQuerySchema } from '@receipts/common';
+import { CategoryRepository, MerchantRuleRepository, ReceiptRepository, toReceiptView, UserRepository } from '@receipts/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymousOwner as visitor, extracted, openUploadStack, pngFile as png, type UploadStack } from '../../../tests/support/upload-stack.js';
 import { CategoryService } from '../categories/category.service.js';
@@ -89,13 +89,13 @@ describe('receipt library service', () => {
   it('accepts one kind of flag on every receipt that needs review for it, and only that kind', async () => {
     const owner = { userId: null, anonId: visitor().anonId, clientIp: null };
     const OLD = 'Date out of reasonable range';
-    const oldOnly = await stored(owner, { date: '2019-05-01', issues: [OLD], valid: false });
-    const oldAndMismatch = await stored(owner, { date: '2019-05-02', issues: [OLD, 'Total mismatch: 12.00 vs calculated 11.00'], valid: false });
-    const mismatchOnly = await stored(owner, { issues: ['Total mismatch: 3.50 vs calculated 3.40'], valid: false });
-    const acceptedAlready = await stored(owner, { date: '2019-05-03', issues: [OLD], valid: false });
+    const oldOnly = await stored(owner, { date: '2019-05-01', issues: [issueFlag('dateOutOfRange')], valid: false });
+    const oldAndMismatch = await stored(owner, { date: '2019-05-02', issues: [issueFlag('dateOutOfRange'), issueFlag('totalMismatch', { total: '12.00', calculated: '11.00' })], valid: false });
+    const mismatchOnly = await stored(owner, { issues: [issueFlag('totalMismatch', { total: '3.50', calculated: '3.40' })], valid: false });
+    const acceptedAlready = await stored(owner, { date: '2019-05-03', issues: [issueFlag('dateOutOfRange')], valid: false });
     await library.acceptIssue(owner, acceptedAlready, OLD);
     const stranger = visitor();
-    const theirs = await stored(stranger, { date: '2019-05-04', issues: [OLD], valid: false });
+    const theirs = await stored(stranger, { date: '2019-05-04', issues: [issueFlag('dateOutOfRange')], valid: false });
 
     expect(await library.acceptFlagKind(owner, OLD)).toEqual({ receipts: 2 });
     expect(await library.get(owner, oldOnly)).toMatchObject({ valid: true, acceptedIssues: [{ issue: OLD, userId: null }] });
@@ -124,7 +124,7 @@ describe('receipt library service', () => {
   it('accepts a flag after looking: recorded with who and when, the receipt valid; a correction keeps it while the flag stays', async () => {
     const owner = { userId: null, anonId: visitor().anonId, clientIp: null };
     const OLD = 'Date out of reasonable range';
-    const id = await stored(owner, { date: '2019-05-01', issues: [OLD], valid: false });
+    const id = await stored(owner, { date: '2019-05-01', issues: [issueFlag('dateOutOfRange')], valid: false });
     expect(await refusal(library.acceptIssue(owner, id, 'Invalid date format'))).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
 
     const accepted = await library.acceptIssue(owner, id, OLD);
@@ -147,15 +147,16 @@ describe('receipt library service', () => {
   it('takes an acceptance back, and a re-extraction keeps acceptances of flags the new reading still raises', async () => {
     const owner = visitor();
     const OLD = 'Date out of reasonable range';
-    const id = await stored(owner, { date: '2019-05-01', issues: [OLD], valid: false, quality: 0.4 });
+    const id = await stored(owner, { date: '2019-05-01', issues: [issueFlag('dateOutOfRange')], valid: false, quality: 0.4 });
     await library.acceptIssue(owner, id, OLD);
     expect((await library.acceptIssue(owner, id, 'Quality below 60%')).valid).toBe(true);
     expect((await library.reopenIssue(owner, id, 'Quality below 60%')).valid).toBe(false);
     const { uploadId } = await library.get(owner, id);
     await library.reextract(owner, id);
     await stack.uploads.claim(uploadId);
-    const again = await stack.uploads.complete(uploadId, extracted({ date: '2019-05-01', issues: [OLD], valid: false }));
-    expect(again).toMatchObject({ valid: true, acceptedIssues: [expect.objectContaining({ issue: OLD })] });
+    const again = await stack.uploads.complete(uploadId, extracted({ date: '2019-05-01', issues: [issueFlag('dateOutOfRange')], valid: false }));
+    // As the api shows it: the stored acceptance is a flag, rendered at the view.
+    expect(toReceiptView(again!)).toMatchObject({ valid: true, acceptedIssues: [expect.objectContaining({ issue: OLD })] });
   });
 
   it('shows the pages the worker kept, the original when a browser shows it, and nothing of another owner', async () => {

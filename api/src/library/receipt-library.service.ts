@@ -2,6 +2,7 @@ import {
   applyPatch,
   doubtsAfterEdit,
   flagKind,
+  flagOfMessage,
   isExportValid,
   keptAcceptances,
   learnedRules,
@@ -9,6 +10,8 @@ import {
   receiptChanges,
   reviewFlags,
   receiptIssues,
+  renderIssue,
+  sameFlag,
   type EngineName,
   type FlagKindAccepted,
   type IssueAcceptance,
@@ -139,14 +142,15 @@ export class ReceiptLibraryService {
     await this.find(owner, id);
     let unknown = false;
     const outcome = await this.receipts.correct(id, (current) => {
-      const view = toReceiptView(current);
-      if (!reviewFlags(view, view.issues).includes(issue)) {
+      // The flag arrives as the message the receipt shows: the receipt's own flag of that message.
+      const flag = reviewFlags(current, current.issues).find((f) => renderIssue(f) === issue);
+      if (!flag) {
         unknown = true;
         return null;
       }
-      if (current.acceptedIssues.some((a) => a.issue === issue)) return null;
-      const accepted: IssueAcceptance[] = [...current.acceptedIssues, { issue, userId: owner.userId, at: new Date().toISOString() }];
-      return { columns: { acceptedIssues: accepted, valid: isExportValid(view, view.issues, accepted) }, changes: {} };
+      if (current.acceptedIssues.some((a) => sameFlag(a.flag, flag))) return null;
+      const accepted: IssueAcceptance[] = [...current.acceptedIssues, { flag, userId: owner.userId, at: new Date().toISOString() }];
+      return { columns: { acceptedIssues: accepted, valid: isExportValid(current, current.issues, accepted) }, changes: {} };
     });
     if (unknown) throw new HttpError(400, 'VALIDATION_FAILED', 'This receipt is not flagged with that issue any more. Reload it and look again.');
     return this.decided(owner, id, outcome);
@@ -158,9 +162,12 @@ export class ReceiptLibraryService {
    * if accepted one by one; a receipt being read again is left as it is. Answers how many receipts
    * had it accepted.
    */
-  async acceptFlagKind(owner: Owner, kind: string): Promise<FlagKindAccepted> {
+  async acceptFlagKind(owner: Owner, text: string): Promise<FlagKindAccepted> {
+    // The kind arrives as people see kinds: read into a flag here, at the edge; only a kind's own text names one.
+    const kind = flagOfMessage(text);
+    if (flagKind(kind) !== text) return { receipts: 0 };
     const ofKind = (current: Pick<ReceiptRow, 'issues' | 'quality' | 'acceptedIssues'>) =>
-      openFlags(current, current.issues, current.acceptedIssues).filter((flag) => flagKind(flag) === kind);
+      openFlags(current, current.issues, current.acceptedIssues).filter((flag) => flagKind(flag) === flagKind(kind));
     let accepted = 0;
     for (const candidate of await this.receipts.needingReview(owner)) {
       if (ofKind(candidate).length === 0) continue;
@@ -168,9 +175,8 @@ export class ReceiptLibraryService {
         const flags = ofKind(current);
         if (flags.length === 0) return null;
         const at = new Date().toISOString();
-        const acceptedIssues: IssueAcceptance[] = [...current.acceptedIssues, ...flags.map((issue) => ({ issue, userId: owner.userId, at }))];
-        const view = toReceiptView(current);
-        return { columns: { acceptedIssues, valid: isExportValid(view, view.issues, acceptedIssues) }, changes: {} };
+        const acceptedIssues: IssueAcceptance[] = [...current.acceptedIssues, ...flags.map((flag) => ({ flag, userId: owner.userId, at }))];
+        return { columns: { acceptedIssues, valid: isExportValid(current, current.issues, acceptedIssues) }, changes: {} };
       });
       if (outcome === 'changed') accepted += 1;
     }
@@ -181,10 +187,9 @@ export class ReceiptLibraryService {
   async reopenIssue(owner: Owner, id: string, issue: string): Promise<ReceiptDetail> {
     await this.find(owner, id);
     const outcome = await this.receipts.correct(id, (current) => {
-      const accepted = current.acceptedIssues.filter((a) => a.issue !== issue);
+      const accepted = current.acceptedIssues.filter((a) => renderIssue(a.flag) !== issue);
       if (accepted.length === current.acceptedIssues.length) return null;
-      const view = toReceiptView(current);
-      return { columns: { acceptedIssues: accepted, valid: isExportValid(view, view.issues, accepted) }, changes: {} };
+      return { columns: { acceptedIssues: accepted, valid: isExportValid(current, current.issues, accepted) }, changes: {} };
     });
     return this.decided(owner, id, outcome);
   }
@@ -215,7 +220,7 @@ export class ReceiptLibraryService {
       if (Object.keys(changes).length === 0 && !movedSources) return null;
       learned = learnedRules(current, after, changes);
       // The extraction's doubts stand until a person changes the field they are about.
-      const issues = receiptIssues(after, doubtsAfterEdit(before.issues, new Set(Object.keys(changes)), after), new Date());
+      const issues = receiptIssues(after, doubtsAfterEdit(current.issues, new Set(Object.keys(changes)), after), new Date());
       // What a person accepted stays accepted while the receipt still carries that flag.
       const acceptedIssues = keptAcceptances(current.acceptedIssues, after, issues);
       return {

@@ -1,4 +1,4 @@
-import { spendingQuerySchema, type Spending } from '@receipts/common';
+import { issueFlag, spendingQuerySchema, type Spending } from '@receipts/common';
 import { ReceiptRepository, type ExtractedReceipt } from '@receipts/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubscriber } from '../../../tests/support/accounts.js';
@@ -38,7 +38,7 @@ describe('spending service', () => {
       stored(owner, { currency: 'EUR', merchantName, date, category, total, ...more });
     await eur('Sunrise Bakery', '2024-01-05', 'grocery', 12.4);
     // Needs review (no tax, say): still money spent, so it counts.
-    await eur('Sunrise Bakery', '2024-01-20', 'grocery', 1, { valid: false, issues: ['Missing tax'] });
+    await eur('Sunrise Bakery', '2024-01-20', 'grocery', 1, { valid: false, issues: [issueFlag('legacy', { text: 'Missing tax' })] });
     await eur('SUNRISE BAKERY.', '2024-03-10', 'grocery', 7.6);
     await eur('Sunrise Bakery', '2024-03-22', 'grocery', 5);
     await eur('Riverside Cafe', '2024-03-15', 'restaurant', 30.25);

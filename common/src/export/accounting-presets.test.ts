@@ -12,6 +12,7 @@ const receipt = (over: Partial<ReceiptView> = {}): ReceiptView => ({
   items: [],
   rawText: '',
   issues: [],
+  flags: [],
   valid: true,
   ...over,
 });

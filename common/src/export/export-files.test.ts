@@ -32,6 +32,7 @@ const source = (over: Partial<ReceiptView> = {}, filename: string | null = 'scan
     items: [],
     rawText: '',
     issues: [],
+    flags: [],
     valid: true,
     ...over,
   },

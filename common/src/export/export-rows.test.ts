@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { issueFlag, shownIssues } from '../extraction/issue-codes.rules.js';
 import type { ReceiptView } from '../receipt.schema.js';
 import { EXPORT_COLUMNS, emptyTally, exportRow, formatQuality, ISSUE_COLUMNS, issueRow, summaryRows, tallyReceipt } from './export-rows.js';
 
@@ -14,6 +15,7 @@ const receipt = (over: Partial<ReceiptView> = {}): ReceiptView => ({
   items: [],
   rawText: 'SRI BINTANG HARDWARE...',
   issues: [],
+  flags: [],
   valid: true,
   ...over,
 });
@@ -62,7 +64,7 @@ describe('export rows', () => {
   });
 
   it('writes issue rows with the quality as a percentage', () => {
-    const row = issueRow({ filename: 'b.jpg', receipt: receipt({ issues: ['Invalid date format', 'Zero or negative total amount'], valid: false, quality: 0.456 }) });
+    const row = issueRow({ filename: 'b.jpg', receipt: receipt({ ...shownIssues([issueFlag('invalidDate'), issueFlag('nonPositiveTotal')]), valid: false, quality: 0.456 }) });
     expect(row).toMatchObject({ filename: 'b.jpg', quality: '46%', issues: 'Invalid date format; Zero or negative total amount; Quality below 60%' });
     expect(issueRow({ filename: 'c.jpg', receipt: receipt({ quality: 0.3, valid: false }) }).issues).toBe('Quality below 60%');
     expect(formatQuality(Number.NaN)).toBe('N/A');
@@ -76,14 +78,14 @@ describe('export rows', () => {
         tax: 1.5,
         total: 12,
         currency: 'EUR',
-        issues: ['Date out of reasonable range', 'Total mismatch: 12.00 vs calculated 11.00'],
+        ...shownIssues([issueFlag('dateOutOfRange'), issueFlag('totalMismatch', { total: '12.00', calculated: '11.00' })]),
         acceptedIssues: [{ issue: 'Date out of reasonable range', userId: null, at: '2026-01-01T00:00:00.000Z' }],
         valid: false,
       }),
     });
     expect(Object.keys(row)).toEqual([...ISSUE_COLUMNS]);
     expect(row).toMatchObject({ date: '2019-03-04', total: 12, tax: 1.5, currency: 'EUR', issues: 'Total mismatch: 12.00 vs calculated 11.00' });
-    expect(issueRow({ filename: 'e.jpg', receipt: receipt({ valid: false, issues: ['Invalid date format'] }) }).currency).toBe('USD');
+    expect(issueRow({ filename: 'e.jpg', receipt: receipt({ valid: false, ...shownIssues([issueFlag('invalidDate')]) }) }).currency).toBe('USD');
   });
 
   it('summarises the tally', () => {

@@ -1,4 +1,5 @@
-import { LOW_QUALITY_FLAG, openFlags } from '../extraction/validation.rules.js';
+import { renderIssue } from '../extraction/issue-codes.rules.js';
+import { LOW_QUALITY_FLAG, openFlagsOfView } from '../extraction/validation.rules.js';
 import { RECEIPT_DETAIL_FIELDS, type ReceiptView } from '../receipt.schema.js';
 import { convertAmount, type ExchangeRates } from './exchange-rates.rules.js';
 
@@ -98,7 +99,7 @@ export function exportRow(source: ExportSource): ExportRow {
 
 /** A receipt on the Validation Issues sheet: what it says, and the flags nobody accepted. */
 export function issueRow({ filename, receipt }: ExportSource): ExportRow {
-  const open = openFlags(receipt, receipt.issues, receipt.acceptedIssues);
+  const open = openFlagsOfView(receipt).map(renderIssue);
   return {
     filename: filename || 'unknown.pdf',
     merchantName: receipt.merchantName ?? null,
@@ -107,7 +108,7 @@ export function issueRow({ filename, receipt }: ExportSource): ExportRow {
     tax: receipt.tax ?? null,
     currency: receipt.currency ?? 'USD',
     quality: formatQuality(receipt.quality),
-    issues: open.length > 0 ? open.join('; ') : LOW_QUALITY_FLAG,
+    issues: open.length > 0 ? open.join('; ') : renderIssue(LOW_QUALITY_FLAG),
     rawText: receipt.rawText,
   };
 }

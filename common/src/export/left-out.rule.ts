@@ -1,4 +1,5 @@
-import { openFlags } from '../extraction/validation.rules.js';
+import { renderIssue } from '../extraction/issue-codes.rules.js';
+import { openFlagsOfView } from '../extraction/validation.rules.js';
 import type { ExportSource } from './export-rows.js';
 
 /** The note of an export pack naming the receipts its import file left out (the workbook holds them all). */
@@ -21,7 +22,7 @@ export function leftOutHeading(count: number, label: string): string {
 export function leftOutLine({ filename, receipt }: ExportSource): string {
   const what = `${oneLine(filename ?? 'unknown file')} (${receipt.date ?? 'no date'}, ${oneLine(receipt.merchantName ?? 'unknown merchant')})`;
   if (!receipt.valid) {
-    const open = openFlags(receipt, receipt.issues, receipt.acceptedIssues);
+    const open = openFlagsOfView(receipt).map(renderIssue);
     return `${what}: needs review${open.length ? ` (${open.map(oneLine).join('; ')})` : ''}.\r\n`;
   }
   const lacks = [receipt.date ? null : 'date', receipt.total == null ? 'total' : null].filter(Boolean);

@@ -76,6 +76,7 @@ export function sampleExport(currency: string): ExportSource[] {
     items,
     rawText: `${SAMPLE_MERCHANT.toUpperCase()}\n12 ITEMS\nTOTAL ${total}`,
     issues: [],
+    flags: [],
     valid: true,
   };
   return [{ filename: 'sample-receipt.jpg', receipt }];

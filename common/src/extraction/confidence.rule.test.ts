@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { currencyDoubt, dateDoubt, keyFieldDoubts, merchantDoubt, totalDoubt, type KeyFieldEvidence } from './confidence.rule.js';
 import type { TotalSupport } from './totals.rule.js';
+import { renderIssue } from './issue-codes.rules.js';
 import { ISSUE_TEXTS } from './validation.rules.js';
 
 const votes = (support: TotalSupport[], extra: Partial<{ fromSubtotal: boolean; blankLabel: boolean }> = {}) => ({ support, fromSubtotal: false, blankLabel: false, ...extra });
@@ -102,5 +103,5 @@ it('names each doubt with its message, in field order', () => {
     currency: { code: 'EUR', printed: 0, hinted: true, country: null },
     dateOrder: null,
   });
-  expect(doubts).toEqual([ISSUE_TEXTS.totalUnconfirmed, ISSUE_TEXTS.dateEitherWay, ISSUE_TEXTS.currencyAssumed]);
+  expect(doubts.map(renderIssue)).toEqual([ISSUE_TEXTS.totalUnconfirmed, ISSUE_TEXTS.dateEitherWay, ISSUE_TEXTS.currencyAssumed]);
 });

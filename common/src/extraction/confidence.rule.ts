@@ -1,7 +1,8 @@
 import type { CurrencyDecision } from './currency.rule.js';
 import type { FoundMerchant } from './merchant.rule.js';
 import type { TotalEvidence } from './totals.rule.js';
-import { ISSUE_TEXTS, type IssueCode } from './validation.rules.js';
+import { issueFlag, type IssueFlag } from './issue-codes.rules.js';
+import type { IssueCode } from './validation.rules.js';
 
 /**
  * What the key fields were read from: enough to say, field by field, whether a person should look
@@ -98,9 +99,9 @@ export function currencyDoubt(c: CurrencyDecision): IssueCode | null {
   return c.code === 'USD' && c.printed === 0 ? 'currencyDefault' : 'currencyWeak';
 }
 
-/** The flags a receipt's key fields raise, as the messages people read, in field order. */
-export function keyFieldDoubts(e: KeyFieldEvidence): string[] {
+/** The flags a receipt's key fields raise, in field order. */
+export function keyFieldDoubts(e: KeyFieldEvidence): IssueFlag[] {
   return [totalDoubt(e.total), dateDoubt(e.date, e.dateOrder), merchantDoubt(e.merchant, e.merchantLineConfidence), currencyDoubt(e.currency)]
     .filter((code): code is IssueCode => code !== null)
-    .map((code) => ISSUE_TEXTS[code]);
+    .map((code) => issueFlag(code));
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { receiptRecordSchema, type ReceiptRecord } from '../receipt.schema.js';
 import { extractReceipt, extractReceiptWithSources, netInclusiveSubtotal, rawTextPreview, textLines } from './extract-receipt.js';
+import { renderIssue } from './issue-codes.rules.js';
 import { ISSUE_TEXTS, totalMismatch } from './validation.rules.js';
 
 describe('rawTextPreview (spec §9)', () => {
@@ -146,10 +147,10 @@ describe('extractReceiptWithSources', () => {
         lines: texts.map((text, i) => ({ page: 0, text, confidence: i === 1 ? nameConfidence : 0.99, box: { x: 0.1, y: i / 10, width: 0.5, height: 0.05 } })),
       });
     expect(read(0.97).receipt.merchantName).toBe('QUILLBY LANE');
-    expect(read(0.97).doubts).not.toContain(ISSUE_TEXTS.merchantUnconfirmed);
-    expect(read(0.55).doubts).toContain(ISSUE_TEXTS.merchantUnconfirmed);
+    expect(read(0.97).doubts.map(renderIssue)).not.toContain(ISSUE_TEXTS.merchantUnconfirmed);
+    expect(read(0.55).doubts.map(renderIssue)).toContain(ISSUE_TEXTS.merchantUnconfirmed);
     // Without lines (a plain text), nothing says how surely it was read.
-    expect(extractReceiptWithSources({ content: texts.join('\n'), documents: [{ fields: {} }] }).doubts).toContain(ISSUE_TEXTS.merchantUnconfirmed);
+    expect(extractReceiptWithSources({ content: texts.join('\n'), documents: [{ fields: {} }] }).doubts.map(renderIssue)).toContain(ISSUE_TEXTS.merchantUnconfirmed);
   });
 
   it('takes a total the other reader read the same on its line', () => {
@@ -159,7 +160,7 @@ describe('extractReceiptWithSources', () => {
         content: texts.join('\n'),
         documents: [{ fields: {} }],
         lines: texts.map((text, i) => ({ page: 0, text, confidence: 0.95, box: { x: 0.1, y: i / 10, width: 0.5, height: 0.05 }, ...(i === 2 && readAgain !== undefined ? { readAgain } : {}) })),
-      }).doubts;
+      }).doubts.map(renderIssue);
     expect(read()).toContain(ISSUE_TEXTS.totalUnconfirmed);
     expect(read('TOTAL 18.05')).not.toContain(ISSUE_TEXTS.totalUnconfirmed);
     // A digit the first reader lost: the amounts differ, the doubt stays.

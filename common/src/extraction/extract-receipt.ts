@@ -4,6 +4,7 @@ import { itemLinesHold, itemsAgree, taxFromSum } from './arithmetic.rule.js';
 import { categorize } from './category.rule.js';
 import { findChain } from './chain.rule.js';
 import { keyFieldDoubts, type KeyFieldEvidence } from './confidence.rule.js';
+import type { IssueFlag } from './issue-codes.rules.js';
 import { countryEntry, dateOrderOfCurrency } from './countries.table.js';
 import { detectCurrency } from './currency.rule.js';
 import { currencyForCountry } from '../currency-country.js';
@@ -103,7 +104,7 @@ export interface ExtractOptions {
  * amounts have decimals. A total that the printed subtotal, tax, tip and discount contradict
  * lowers the quality (and the validation reports the mismatch) instead of being silently replaced.
  */
-export function extractReceiptWithSources(doc: RecognizedDocument, options: ExtractOptions = {}): { receipt: ReceiptRecord; sources: ReceiptSources; doubts: string[] } {
+export function extractReceiptWithSources(doc: RecognizedDocument, options: ExtractOptions = {}): { receipt: ReceiptRecord; sources: ReceiptSources; doubts: IssueFlag[] } {
   const fields = doc.documents[0]?.fields ?? {};
   const indexed = indexedLines(doc.content);
   const lines = indexed.map((l) => l.text);

@@ -2,7 +2,8 @@
 export const QUALITY_THRESHOLD = 0.6;
 
 /** Receipt fields a flag can be about. */
-export type IssueField = 'merchantName' | 'date' | 'total' | 'subtotal' | 'tax' | 'currency' | 'items';
+export const ISSUE_FIELDS = ['merchantName', 'date', 'total', 'subtotal', 'tax', 'currency', 'items'] as const;
+export type IssueField = (typeof ISSUE_FIELDS)[number];
 
 interface FlagKind {
   /** The message people read, character for character; `{name}` stands for one of the flag's values. */
@@ -58,6 +59,16 @@ export interface IssueFlag {
 /** The flag's message, made from its code's template and its values. */
 export function renderIssue(flag: IssueFlag): string {
   return FLAG_KINDS[flag.code].text.replace(/\{(\w+)\}/g, (_, name: string) => flag.values[name] ?? '');
+}
+
+/** A flag as a receipt view shows it: with the field it is shown beside and its message. */
+export function flagView(flag: IssueFlag): IssueFlag & { field: IssueField | null; message: string } {
+  return { code: flag.code, values: flag.values, field: FLAG_KINDS[flag.code].field, message: renderIssue(flag) };
+}
+
+/** A receipt's flags as its view shows them: the messages, and the flags beside them. */
+export function shownIssues(flags: readonly IssueFlag[]): { issues: string[]; flags: Array<ReturnType<typeof flagView>> } {
+  return { issues: flags.map(renderIssue), flags: flags.map(flagView) };
 }
 
 /** A flag of the code with those values. */

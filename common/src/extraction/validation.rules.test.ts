@@ -7,22 +7,27 @@ import {
   dateIssue,
   isExportValid,
   ISSUE_TEXTS,
-  isNotice,
   itemsIssue,
   keptAcceptances,
   LOW_QUALITY_FLAG,
   missingKeyFields,
   openFlags,
-  readIssue,
   flagKind,
+  NOTICE_CODES,
   reviewFlags,
   taxRateIssue,
   totalIssue,
   totalMismatch,
   validateReceipt,
 } from './validation.rules.js';
+import { FLAG_KINDS, flagView, issueFlag, renderIssue, type FlagCode, type IssueFlag } from './issue-codes.rules.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
+/** A flag's message, or null: what the rules' flags read. */
+const text = (flag: IssueFlag | null) => (flag === null ? null : renderIssue(flag));
+const texts = (flags: readonly IssueFlag[]) => flags.map(renderIssue);
+/** The flag of a code without values. */
+const f = (code: FlagCode) => issueFlag(code);
 const receipt = (fields: Partial<ReceiptRecord>): ReceiptRecord => ({ category: 'other', quality: 0.9, items: [], rawText: '', ...fields });
 
 describe('receipt issues (spec §5)', () => {
@@ -32,7 +37,7 @@ describe('receipt issues (spec §5)', () => {
     [{ total: 5 }, null],
     [{ date: '2026-01-01' }, null],
   ])('missing key fields: %j → %s', (fields, issue) => {
-    expect(missingKeyFields(receipt(fields))).toBe(issue);
+    expect(text(missingKeyFields(receipt(fields)))).toBe(issue);
   });
 
   it.each<[Partial<ReceiptRecord>, string | null]>([
@@ -52,7 +57,7 @@ describe('receipt issues (spec §5)', () => {
     [{ total: 110, subtotal: 50 }, null],
     [{ subtotal: 50, tax: 5 }, null],
   ])('total mismatch: %j → %s', (fields, issue) => {
-    expect(totalMismatch(receipt(fields))).toBe(issue);
+    expect(text(totalMismatch(receipt(fields)))).toBe(issue);
   });
 
   it.each<[string | undefined, string | null]>([
@@ -65,7 +70,7 @@ describe('receipt issues (spec §5)', () => {
     ['2026-02-30', 'Invalid date format'],
     ['22/11/2026', 'Invalid date format'],
   ])('date %s → %s', (date, issue) => {
-    expect(dateIssue(receipt({ date }), NOW)).toBe(issue);
+    expect(text(dateIssue(receipt({ date }), NOW))).toBe(issue);
   });
 
   it.each<[number | null, string | null]>([
@@ -75,7 +80,7 @@ describe('receipt issues (spec §5)', () => {
     [10000, null],
     [10000.01, 'Unusually large total amount'],
   ])('total %s → %s', (total, issue) => {
-    expect(totalIssue(receipt({ total }))).toBe(issue);
+    expect(text(totalIssue(receipt({ total })))).toBe(issue);
   });
 
   it.each<[Partial<ReceiptRecord>, string | null]>([
@@ -85,12 +90,12 @@ describe('receipt issues (spec §5)', () => {
     [{ total: 106, tax: 6 }, null],
     [{ tax: 0, total: 10 }, null],
   ])('tax rate: %j → %s', (fields, issue) => {
-    expect(taxRateIssue(receipt(fields))).toBe(issue);
+    expect(text(taxRateIssue(receipt(fields)))).toBe(issue);
   });
 
   it('lists every issue in a fixed order and decides export validity', () => {
     const bad = receipt({ merchantName: 'X', total: 20000, subtotal: 10, tax: 9, date: '2030-01-01' });
-    expect(validateReceipt(bad, NOW)).toEqual([
+    expect(texts(validateReceipt(bad, NOW))).toEqual([
       'Total mismatch: 20000.00 vs calculated 19.00',
       'Date out of reasonable range',
       'Unusually large total amount',
@@ -101,12 +106,12 @@ describe('receipt issues (spec §5)', () => {
     expect(isExportValid(good, [])).toBe(true);
     expect(isExportValid({ ...good, quality: 0.59 }, [])).toBe(false);
     expect(isExportValid({ ...good, quality: 0.6 }, [])).toBe(true);
-    expect(isExportValid(good, ['Invalid date format'])).toBe(false);
+    expect(isExportValid(good, [f('invalidDate')])).toBe(false);
   });
 });
 
-describe('issue codes read back from the messages (stored and sent as text)', () => {
-  it.each<[string | null, string, string | null]>([
+describe('issue codes and the fields they are shown beside', () => {
+  it.each<[IssueFlag | null, string, string | null]>([
     [missingKeyFields(receipt({})), 'missingKeyFields', null],
     [totalMismatch(receipt({ total: 110, subtotal: 101.2, tax: 10 })), 'totalMismatch', 'total'],
     [dateIssue(receipt({ date: '2026-02-30' }), NOW), 'invalidDate', 'date'],
@@ -115,42 +120,39 @@ describe('issue codes read back from the messages (stored and sent as text)', ()
     [totalIssue(receipt({ total: 20000 })), 'largeTotal', 'total'],
     [taxRateIssue(receipt({ subtotal: 100, tax: 51 })), 'suspiciousTaxRate', 'tax'],
     [itemsIssue(receipt({ items: [{ description: 'x', amount: 1 }], total: 5 })), 'itemsDontAddUp', 'items'],
-  ])('%s → %s beside %s', (message, code, field) => {
-    expect(readIssue(message!)).toEqual({ code, field, message });
+  ])('%j → %s beside %s', (flag, code, field) => {
+    expect(flagView(flag!)).toEqual({ code, values: flag!.values, field, message: renderIssue(flag!) });
   });
 
-  it('covers every code, and knows no other message', () => {
+  it('covers every code', () => {
     // The spec's seven issues, items that do not add up, and the extraction's doubts about key fields.
     expect(Object.keys(ISSUE_TEXTS)).toHaveLength(7 + 1 + DOUBT_CODES.size);
-    for (const code of DOUBT_CODES) expect(readIssue(ISSUE_TEXTS[code])?.code).toBe(code);
-    expect(readIssue('Quality below 60%')).toBeNull();
-    // A message is read whole: the start of one, or one with text around it, is not that issue.
-    expect(readIssue('Total mismatch')).toBeNull();
-    expect(readIssue('Note: Invalid date format')).toBeNull();
-    expect(readIssue('Invalid date format.')).toBeNull();
+    for (const code of DOUBT_CODES) expect(ISSUE_TEXTS[code as keyof typeof ISSUE_TEXTS]).toBe(FLAG_KINDS[code].text);
   });
 
-  it.each([
-    ['Total mismatch: 12.00 vs calculated 11.00', 'Total mismatch: {total} vs calculated {calculated}'],
-    ['Total mismatch: 3.50 vs calculated 3.40', 'Total mismatch: {total} vs calculated {calculated}'],
-    ['Date out of reasonable range', 'Date out of reasonable range'],
-    ['Quality below 60%', 'Quality below 60%'],
-  ])('%s is a flag of the kind %s', (message, kind) => {
-    expect(flagKind(message)).toBe(kind);
+  it.each<[IssueFlag, string]>([
+    [issueFlag('totalMismatch', { total: '12.00', calculated: '11.00' }), 'Total mismatch: {total} vs calculated {calculated}'],
+    [issueFlag('totalMismatch', { total: '3.50', calculated: '3.40' }), 'Total mismatch: {total} vs calculated {calculated}'],
+    [f('dateOutOfRange'), 'Date out of reasonable range'],
+    [f('lowQuality'), 'Quality below 60%'],
+    [issueFlag('legacy', { text: 'Missing total' }), 'Missing total'],
+  ])('%j is a flag of the kind %s', (flag, kind) => {
+    expect(flagKind(flag)).toBe(kind);
   });
 });
 
 describe('doubts beside the issues', () => {
-  const { totalUnconfirmed, dateEitherWay, merchantNotFound, currencyAssumed } = ISSUE_TEXTS;
+  const [totalUnconfirmed, dateEitherWay, merchantNotFound, currencyAssumed] = (['totalUnconfirmed', 'dateEitherWay', 'merchantNotFound', 'currencyAssumed'] as const).map(f);
+  const mismatch = issueFlag('totalMismatch', { total: '10.00', calculated: '9.50' });
 
   it('follows the spec’s issues with the doubts they do not already say', () => {
-    expect(receiptIssues(receipt({ total: 10, subtotal: 9, tax: 0.5 }), [totalUnconfirmed, dateEitherWay], NOW)).toEqual(['Total mismatch: 10.00 vs calculated 9.50', dateEitherWay]);
-    expect(receiptIssues(receipt({ merchantName: undefined, total: undefined, date: undefined }), [merchantNotFound, currencyAssumed], NOW)).toEqual([ISSUE_TEXTS.missingKeyFields, currencyAssumed]);
-    expect(receiptIssues(receipt({ merchantName: 'A', total: 5, date: '2026-11-01' }), [dateEitherWay], NOW)).toEqual([dateEitherWay]);
+    expect(receiptIssues(receipt({ total: 10, subtotal: 9, tax: 0.5 }), [totalUnconfirmed!, dateEitherWay!], NOW)).toEqual([mismatch, dateEitherWay]);
+    expect(receiptIssues(receipt({ merchantName: undefined, total: undefined, date: undefined }), [merchantNotFound!, currencyAssumed!], NOW)).toEqual([f('missingKeyFields'), currencyAssumed]);
+    expect(receiptIssues(receipt({ merchantName: 'A', total: 5, date: '2026-11-01' }), [dateEitherWay!], NOW)).toEqual([dateEitherWay]);
   });
 
   it('keeps the doubts about fields a person did not change', () => {
-    const issues = ['Total mismatch: 10.00 vs calculated 9.50', totalUnconfirmed, dateEitherWay, currencyAssumed];
+    const issues = [mismatch, totalUnconfirmed!, dateEitherWay!, currencyAssumed!];
     expect(doubtsAfterEdit(issues, new Set())).toEqual([totalUnconfirmed, dateEitherWay, currencyAssumed]);
     expect(doubtsAfterEdit(issues, new Set(['date', 'subtotal']))).toEqual([totalUnconfirmed, currencyAssumed]);
     expect(doubtsAfterEdit(issues, new Set(['total', 'currency']))).toEqual([dateEitherWay]);
@@ -158,10 +160,10 @@ describe('doubts beside the issues', () => {
 
   it('answers the doubt about the total once the subtotal and tax a person typed make it', () => {
     const typed = receipt({ total: 10.4, subtotal: 9.81, tax: 0.59 });
-    expect(doubtsAfterEdit([totalUnconfirmed, dateEitherWay], new Set(['subtotal', 'tax']), typed)).toEqual([dateEitherWay]);
-    expect(doubtsAfterEdit([totalUnconfirmed], new Set(['subtotal']), { ...typed, tax: 1 })).toEqual([totalUnconfirmed]);
+    expect(doubtsAfterEdit([totalUnconfirmed!, dateEitherWay!], new Set(['subtotal', 'tax']), typed)).toEqual([dateEitherWay]);
+    expect(doubtsAfterEdit([totalUnconfirmed!], new Set(['subtotal']), { ...typed, tax: 1 })).toEqual([totalUnconfirmed]);
     // Untouched sums answer nothing: the extraction had them and still doubted.
-    expect(doubtsAfterEdit([totalUnconfirmed], new Set(['date']), typed)).toEqual([totalUnconfirmed]);
+    expect(doubtsAfterEdit([totalUnconfirmed!], new Set(['date']), typed)).toEqual([totalUnconfirmed]);
   });
 });
 
@@ -180,34 +182,35 @@ describe('items that make none of the receipt\'s sums', () => {
     ['no items', { total: 20 }, null],
     ['no total', { items: items(4.5) }, null],
   ])('%s', (_, fields, issue) => {
-    expect(itemsIssue(receipt(fields))).toBe(issue);
+    expect(text(itemsIssue(receipt(fields)))).toBe(issue);
   });
 
   it('comes after the spec\'s issues and before the doubts; a correction that mends the items drops it', () => {
     const r = receipt({ merchantName: 'A', date: '2026-11-01', items: items(4.5), subtotal: 9, tax: 0.54, total: 9.54 });
-    expect(receiptIssues(r, [ISSUE_TEXTS.dateEitherWay], NOW)).toEqual(['Items add up to 4.50, not 9.00', ISSUE_TEXTS.dateEitherWay]);
-    expect(readIssue('Items add up to 4.50, not 9.00')).toMatchObject({ code: 'itemsDontAddUp', field: 'items' });
+    const issues = receiptIssues(r, [f('dateEitherWay')], NOW);
+    expect(texts(issues)).toEqual(['Items add up to 4.50, not 9.00', ISSUE_TEXTS.dateEitherWay]);
+    expect(flagView(issues[0]!)).toMatchObject({ code: 'itemsDontAddUp', field: 'items' });
     expect(receiptIssues({ ...r, items: items(4.5, 4.5) }, [], NOW)).toEqual([]);
   });
 
   it('is a notice: shown, but the receipt stays ready for export', () => {
     const r = receipt({ merchantName: 'A', date: '2026-11-01', items: items(4.5), subtotal: 9, tax: 0.54, total: 9.54 });
     const issues = receiptIssues(r, [], NOW);
-    expect(issues).toEqual(['Items add up to 4.50, not 9.00']);
-    expect(isNotice(issues[0]!)).toBe(true);
-    expect(isNotice(ISSUE_TEXTS.dateEitherWay)).toBe(false);
+    expect(texts(issues)).toEqual(['Items add up to 4.50, not 9.00']);
+    expect(NOTICE_CODES.has(issues[0]!.code)).toBe(true);
+    expect(NOTICE_CODES.has('dateEitherWay')).toBe(false);
     expect(reviewFlags(r, issues)).toEqual([]);
     expect(isExportValid(r, issues)).toBe(true);
-    expect(isExportValid(r, [...issues, ISSUE_TEXTS.dateEitherWay])).toBe(false);
+    expect(isExportValid(r, [...issues, f('dateEitherWay')])).toBe(false);
   });
 });
 
 describe('flags a person accepts after looking', () => {
-  const OLD = 'Date out of reasonable range';
-  const MISMATCH = 'Total mismatch: 12.00 vs calculated 11.00';
-  const by = (issue: string) => ({ issue, userId: 'u1', at: '2026-11-22T12:00:00.000Z' });
+  const OLD = f('dateOutOfRange');
+  const MISMATCH = issueFlag('totalMismatch', { total: '12.00', calculated: '11.00' });
+  const by = (flag: IssueFlag) => ({ flag, userId: 'u1', at: '2026-11-22T12:00:00.000Z' });
 
-  it.each<[number, string[], string[], string[], boolean]>([
+  it.each<[number, IssueFlag[], IssueFlag[], IssueFlag[], boolean]>([
     // quality, issues, accepted → open flags, valid
     [0.9, [], [], [], true],
     [0.9, [OLD], [], [OLD], false],
@@ -217,7 +220,7 @@ describe('flags a person accepts after looking', () => {
     [0.5, [], [LOW_QUALITY_FLAG], [], true],
     [0.5, [OLD], [OLD], [LOW_QUALITY_FLAG], false],
     // An acceptance holds for the message accepted: a new mismatch asks again.
-    [0.9, ['Total mismatch: 13.00 vs calculated 11.00'], [MISMATCH], ['Total mismatch: 13.00 vs calculated 11.00'], false],
+    [0.9, [issueFlag('totalMismatch', { total: '13.00', calculated: '11.00' })], [MISMATCH], [issueFlag('totalMismatch', { total: '13.00', calculated: '11.00' })], false],
   ])('quality %s, issues %j, accepted %j → open %j, valid %s', (quality, issues, accepted, open, valid) => {
     const r = receipt({ quality });
     expect(openFlags(r, issues, accepted.map(by))).toEqual(open);
@@ -225,7 +228,7 @@ describe('flags a person accepts after looking', () => {
   });
 
   it('lists low quality as a flag beside the issues, in the wording of the Validation Issues sheet', () => {
-    expect(reviewFlags(receipt({ quality: 0.59 }), [OLD])).toEqual([OLD, 'Quality below 60%']);
+    expect(texts(reviewFlags(receipt({ quality: 0.59 }), [OLD]))).toEqual([renderIssue(OLD), 'Quality below 60%']);
     expect(reviewFlags(receipt({ quality: 0.6 }), [OLD])).toEqual([OLD]);
   });
 

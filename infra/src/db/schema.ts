@@ -20,6 +20,7 @@ import type {
   EngineName,
   IntakeRefusal,
   IssueAcceptance,
+  IssueFlag,
   Lane,
   LineItem,
   MerchantRuleKind,
@@ -246,7 +247,8 @@ export const receipts = pgTable(
     readBy: text('read_by'),
     /** Per page, the quarter turn (clockwise, degrees) that shows its picture the way it was read upright. */
     pageTurns: jsonb('page_turns').$type<number[]>().notNull().default([]),
-    issues: jsonb('issues').$type<string[]>().notNull(),
+    /** The receipt's issues as codes with values; their messages are rendered where they are shown. */
+    issues: jsonb('issues').$type<IssueFlag[]>().notNull(),
     /** Flags (issues, low quality) a person accepted after looking, with who and when; `valid` counts them. */
     acceptedIssues: jsonb('accepted_issues').$type<IssueAcceptance[]>().notNull().default([]),
     valid: boolean('valid').notNull(),

@@ -1,4 +1,4 @@
-import { reviewFlags, type ReceiptView } from '@receipts/common';
+import { renderIssue, reviewFlags, type ReceiptView } from '@receipts/common';
 import './receipt-checks.css';
 
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
@@ -18,7 +18,7 @@ export function ReceiptChecks({
   onReopen?: (flag: string) => void;
   busy: boolean;
 }) {
-  const flags = reviewFlags(receipt, receipt.issues);
+  const flags = reviewFlags(receipt, receipt.flags).map(renderIssue);
   const accepted = new Map((receipt.acceptedIssues ?? []).map((a) => [a.issue, a]));
   const open = flags.filter((f) => !accepted.has(f)).length;
   return (

@@ -1,4 +1,4 @@
-import type { SourcedField } from '@receipts/common';
+import { renderIssue, type SourcedField } from '@receipts/common';
 import { useEffect, useRef, type FormEvent } from 'react';
 import { emptyItem, moveItem, type DraftCheck, type DraftItem, type FieldTarget, type ItemPart, type ReceiptDraft } from '../lib/receipt-draft.js';
 import { issuesByField } from '../lib/upload-rules.js';
@@ -51,7 +51,7 @@ export function ReceiptCorrectionForm({
   /** Flags a person accepted: shown as accepted, not as something to fix. */
   accepted: ReadonlySet<string>;
 }) {
-  const { byField } = issuesByField(check.issues.filter((i) => !accepted.has(i)));
+  const { byField } = issuesByField(check.issues.filter((i) => !accepted.has(renderIssue(i))));
   const { errors } = check;
   const setValue = (field: SourcedField | 'currency', value: string) => onChange({ ...draft, values: { ...draft.values, [field]: value } });
   const setItems = (items: DraftItem[]) => onChange({ ...draft, items });
@@ -130,7 +130,7 @@ export function ReceiptCorrectionForm({
       </div>
       {check.issues.length > 0 && (
         <ul className="issue-list" aria-label="Issues as it stands" aria-live="polite">
-          {check.issues.map((i) =>
+          {check.issues.map(renderIssue).map((i) =>
             accepted.has(i) ? (
               <li key={i} className="text-green">
                 ✓ {i} (accepted)

@@ -1,4 +1,4 @@
-import type { ReceiptView } from '@receipts/common';
+import { issueFlag, shownIssues, type ReceiptView } from '@receipts/common';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ReceiptChecks } from './receipt-checks.js';
@@ -11,6 +11,7 @@ const receipt = (fields: Partial<ReceiptView>): ReceiptView => ({
   items: [],
   rawText: '',
   issues: [],
+  flags: [],
   valid: false,
   ...fields,
 });
@@ -27,7 +28,7 @@ describe('receipt details: issues placed by their code', () => {
       subtotal: 10,
       tax: 6,
       total: 12,
-      issues: ['Total mismatch: 12.00 vs calculated 16.00', 'Date out of reasonable range', 'Suspicious tax rate: 60%'],
+      ...shownIssues([issueFlag('totalMismatch', { total: '12.00', calculated: '16.00' }), issueFlag('dateOutOfRange'), issueFlag('suspiciousTaxRate', { rate: '60' })]),
     });
     render(<ReceiptDetailsView receipt={r} checks={<ReceiptChecks receipt={r} busy={false} onAccept={() => undefined} />} />);
     expect(within(fieldOf('Total')).getByRole('note').textContent).toBe('⚠ Total mismatch: 12.00 vs calculated 16.00');
@@ -44,7 +45,7 @@ describe('receipt details: issues placed by their code', () => {
   });
 
   it('lists missing key fields and low quality among the flags, beside no field', () => {
-    const r = receipt({ quality: 0.4, issues: ['Missing all key fields (merchant, total, and date)'] });
+    const r = receipt({ quality: 0.4, ...shownIssues([issueFlag('missingKeyFields')]) });
     render(<ReceiptDetailsView receipt={r} checks={<ReceiptChecks receipt={r} busy={false} />} />);
     expect(within(screen.getByRole('list', { name: 'Flags to review' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
       '⚠ Missing all key fields (merchant, total, and date)',
@@ -62,7 +63,7 @@ describe('accepting flags', () => {
     const reopen = vi.fn();
     const r = receipt({
       date: '2019-01-01',
-      issues: ['Date out of reasonable range', 'Unusually large total amount'],
+      ...shownIssues([issueFlag('dateOutOfRange'), issueFlag('largeTotal')]),
       acceptedIssues: [{ issue: 'Date out of reasonable range', userId: 'u1', at: '2026-01-02T10:00:00.000Z' }],
     });
     render(<ReceiptChecks receipt={r} busy={false} onAccept={accept} onReopen={reopen} />);
@@ -78,7 +79,7 @@ describe('accepting flags', () => {
     const r = receipt({
       date: '2019-01-01',
       total: 20000,
-      issues: ['Date out of reasonable range', 'Unusually large total amount'],
+      ...shownIssues([issueFlag('dateOutOfRange'), issueFlag('largeTotal')]),
       acceptedIssues: [{ issue: 'Date out of reasonable range', userId: 'u1', at: '2026-01-02T10:00:00.000Z' }],
     });
     render(<ReceiptDetailsView receipt={r} />);
@@ -88,7 +89,7 @@ describe('accepting flags', () => {
   });
 
   it('says a receipt whose every flag was accepted is ready for export', () => {
-    const r = receipt({ valid: true, issues: ['Date out of reasonable range'], acceptedIssues: [{ issue: 'Date out of reasonable range', userId: null, at: '2026-01-02T10:00:00.000Z' }] });
+    const r = receipt({ valid: true, ...shownIssues([issueFlag('dateOutOfRange')]), acceptedIssues: [{ issue: 'Date out of reasonable range', userId: null, at: '2026-01-02T10:00:00.000Z' }] });
     render(<ReceiptChecks receipt={r} busy={false} />);
     expect(screen.getByText(/Ready for export: every flag was accepted/)).toBeTruthy();
   });
@@ -125,7 +126,7 @@ describe('items that do not add up, and tax by rate', () => {
       subtotal: 9,
       tax: 0.54,
       items: [{ description: 'Nasi lemak', amount: 4.5 }],
-      issues: ['Items add up to 4.50, not 9.00'],
+      ...shownIssues([issueFlag('itemsDontAddUp', { sum: '4.50', expected: '9.00' })]),
       valid: true,
     });
     render(<ReceiptDetailsView receipt={r} checks={<ReceiptChecks receipt={r} busy={false} onAccept={() => undefined} />} />);

@@ -21,8 +21,8 @@ export function ReceiptDetailsView({ receipt, locator, checks }: { receipt: Rece
   const currency = receipt.currency ?? 'USD';
   // A flag a person accepted is answered: its field shows that, not the warning.
   const accepted = new Set((receipt.acceptedIssues ?? []).map((a) => a.issue));
-  const { byField } = issuesByField(receipt.issues.filter((i) => !accepted.has(i)));
-  const { byField: checkedByField } = issuesByField(receipt.issues.filter((i) => accepted.has(i)));
+  const { byField } = issuesByField(receipt.flags.filter((f) => !accepted.has(f.message)));
+  const { byField: checkedByField } = issuesByField(receipt.flags.filter((f) => accepted.has(f.message)));
   const locate = (target: FieldTarget): Locate | undefined =>
     locator?.has(target) ? { active: same(locator.active, target), onClick: () => locator.show(target) } : undefined;
   const field = (key: SourcedField, label: string, value: ReactNode, issues?: string[]) => (

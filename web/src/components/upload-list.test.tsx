@@ -44,7 +44,7 @@ describe('the upload list', () => {
   it('narrows the list, and the export of the completed ones, to one currency when they are in several', async () => {
     const done = (id: string, filename: string, currency: string | undefined) => ({
       ...item(id, filename, 'completed'),
-      receiptData: { id: `${id.slice(0, -1)}9`, category: 'other', quality: 0.9, items: [], rawText: '', issues: [], valid: true, total: 1, ...(currency ? { currency } : {}) },
+      receiptData: { id: `${id.slice(0, -1)}9`, category: 'other', quality: 0.9, items: [], rawText: '', issues: [], flags: [], valid: true, total: 1, ...(currency ? { currency } : {}) },
     });
     useUploadStore.setState({ items: [done(WAITING, 'euro.jpg', 'EUR'), done(BEHIND, 'dollar.jpg', undefined)] });
     renderAt(<UploadList onRemove={vi.fn()} onDelete={vi.fn()} onUploadAgain={vi.fn()} />);

@@ -1,4 +1,4 @@
-import type { ReceiptView } from '@receipts/common';
+import { issueFlag, renderIssue, shownIssues, type ReceiptView } from '@receipts/common';
 import { describe, expect, it } from 'vitest';
 import { checkDraft, draftOf, emptyItem, fieldsReadFrom, linesOf, moveItem, patchOf, valueFromLine } from './receipt-draft.js';
 
@@ -17,6 +17,7 @@ const base: ReceiptView = {
   ],
   rawText: '',
   issues: [],
+  flags: [],
   valid: true,
 };
 const fieldLines = { merchantName: 0, total: 4, items: [2, 3] };
@@ -41,20 +42,20 @@ describe('the correction draft', () => {
   });
 
   it('keeps the extraction’s doubts about the fields not changed, as the server will', () => {
-    const doubted = { ...base, issues: ['Day and month could be either way', 'Currency not printed; assumed from your choice'], valid: false };
+    const doubted = { ...base, ...shownIssues([issueFlag('dateEitherWay'), issueFlag('currencyAssumed')]), valid: false };
     const draft = draftOf(doubted, fieldLines);
-    expect(checkDraft(draft, doubted, NOW).issues).toEqual(doubted.issues);
-    expect(checkDraft({ ...draft, values: { ...draft.values, date: '2026-01-06' } }, doubted, NOW).issues).toEqual(['Currency not printed; assumed from your choice']);
-    expect(checkDraft({ ...draft, values: { ...draft.values, currency: 'EUR' } }, doubted, NOW).issues).toEqual(['Day and month could be either way']);
+    expect(checkDraft(draft, doubted, NOW).issues.map(renderIssue)).toEqual(doubted.issues);
+    expect(checkDraft({ ...draft, values: { ...draft.values, date: '2026-01-06' } }, doubted, NOW).issues.map(renderIssue)).toEqual(['Currency not printed; assumed from your choice']);
+    expect(checkDraft({ ...draft, values: { ...draft.values, currency: 'EUR' } }, doubted, NOW).issues.map(renderIssue)).toEqual(['Day and month could be either way']);
   });
 
   it('checks the draft again as it is typed: the issues of the values as they stand, and what cannot be read', () => {
     const draft = draftOf(base, fieldLines);
     const mismatch = checkDraft({ ...draft, values: { ...draft.values, total: '12' } }, base, NOW);
-    expect(mismatch.issues).toEqual(['Total mismatch: 12.00 vs calculated 10.40']);
+    expect(mismatch.issues.map(renderIssue)).toEqual(['Total mismatch: 12.00 vs calculated 10.40']);
     // An item typed wrong: the items no longer make the subtotal, which the draft says as it is typed.
     const items = draft.items.map((item, i) => (i === 0 ? { ...item, amount: '5.50' } : item));
-    expect(checkDraft({ ...draft, items }, base, NOW).issues).toEqual(['Items add up to 10.50, not 10.00']);
+    expect(checkDraft({ ...draft, items }, base, NOW).issues.map(renderIssue)).toEqual(['Items add up to 10.50, not 10.00']);
     const typos = checkDraft(
       { ...draft, values: { ...draft.values, tax: 'abc', currency: 'EU' }, items: [...draft.items, { ...emptyItem(), amount: '-1.50', unitPrice: '-2' }] },
       base,

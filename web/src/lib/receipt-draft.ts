@@ -12,6 +12,7 @@ import {
   TAGS_PER_RECEIPT_MAX,
   uniqueTags,
   type LineItem,
+  type IssueFlag,
   type ReceiptPatch,
   type ReceiptRecord,
   type ReceiptView,
@@ -128,7 +129,7 @@ export interface DraftCheck {
   /** Values that cannot be saved as typed, by form field (`items.2.amount` for an item's). */
   errors: Record<string, string>;
   /** The spec §5 issues of the draft as it stands, checked again on each keystroke, and the extraction's doubts about fields not changed. */
-  issues: string[];
+  issues: IssueFlag[];
 }
 
 /** The draft as a receipt, its typing errors, and its validation issues. */
@@ -168,7 +169,7 @@ export function checkDraft(draft: ReceiptDraft, base: ReceiptView, now = new Dat
     };
   });
   // As the server will: a field changed answers its doubt; the others' doubts stand.
-  const doubts = doubtsAfterEdit(base.issues, new Set(Object.keys(receiptChanges(base, record))), record);
+  const doubts = doubtsAfterEdit(base.flags, new Set(Object.keys(receiptChanges(base, record))), record);
   return { record, errors, issues: receiptIssues(record, doubts, now) };
 }
 

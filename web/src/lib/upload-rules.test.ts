@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api.js';
-import { fieldsOfIssue, MAX_UPLOAD_BYTES, USER_MESSAGES } from '@receipts/common';
+import { FLAG_KINDS, issueFlag, MAX_UPLOAD_BYTES, USER_MESSAGES, type IssueFlag } from '@receipts/common';
 import { issuesByField, precheckFile, uploadErrorMessage } from './upload-rules.js';
 
 const apiError = (status: number, body: string) => new ApiError(status, body, 'Status Text');
@@ -25,20 +25,20 @@ describe('upload error text (spec §8)', () => {
 });
 
 describe('issues beside their fields', () => {
-  it.each([
-    ['Total mismatch: 10.00 vs calculated 12.00', ['total', 'subtotal', 'tax']],
-    ['Suspicious tax rate: 60%', ['tax']],
-    ['Invalid date format', ['date']],
-    ['Date out of reasonable range', ['date']],
-    ['Zero or negative total amount', ['total']],
-    ['Unusually large total amount', ['total']],
-    ['Something new', []],
-  ])('%s → %j', (issue, fields) => {
-    expect(fieldsOfIssue(issue)).toEqual(fields);
+  it.each<[IssueFlag, string[]]>([
+    [issueFlag('totalMismatch', { total: '10.00', calculated: '12.00' }), ['total', 'subtotal', 'tax']],
+    [issueFlag('suspiciousTaxRate', { rate: '60' }), ['tax']],
+    [issueFlag('invalidDate'), ['date']],
+    [issueFlag('dateOutOfRange'), ['date']],
+    [issueFlag('nonPositiveTotal'), ['total']],
+    [issueFlag('largeTotal'), ['total']],
+    [issueFlag('legacy', { text: 'Something new' }), []],
+  ])('%j → %j', (flag, fields) => {
+    expect(FLAG_KINDS[flag.code].fields).toEqual(fields);
   });
 
   it('groups issues by the first field and keeps the rest general', () => {
-    const grouped = issuesByField(['Total mismatch: 1.00 vs calculated 2.00', 'Invalid date format', 'Missing all key fields (merchant, total, and date)', 'Other']);
+    const grouped = issuesByField([issueFlag('totalMismatch', { total: '1.00', calculated: '2.00' }), issueFlag('invalidDate'), issueFlag('missingKeyFields'), issueFlag('legacy', { text: 'Other' })]);
     expect(grouped.byField).toEqual({ total: ['Total mismatch: 1.00 vs calculated 2.00'], date: ['Invalid date format'] });
     expect(grouped.general).toEqual(['Missing all key fields (merchant, total, and date)', 'Other']);
   });

@@ -1,4 +1,4 @@
-import { MAX_UPLOAD_BYTES, quotaExceededMessage, readIssue, USER_MESSAGES, type IssueField } from '@receipts/common';
+import { FLAG_KINDS, MAX_UPLOAD_BYTES, quotaExceededMessage, renderIssue, USER_MESSAGES, type IssueField, type IssueFlag } from '@receipts/common';
 import { ApiError } from './api.js';
 
 /**
@@ -15,13 +15,14 @@ export function uploadErrorMessage(err: unknown, signedIn: boolean): string {
   return err instanceof Error && err.message && !/fetch|network/i.test(err.message) ? err.message : 'Upload failed';
 }
 
-/** Issues grouped by the field they are shown beside; the ones about no single field under `general`. */
-export function issuesByField(messages: readonly string[]): { byField: Partial<Record<IssueField, string[]>>; general: string[] } {
+/** Issues' messages grouped by the field they are shown beside; the ones about no single field under `general`. */
+export function issuesByField(flags: readonly IssueFlag[]): { byField: Partial<Record<IssueField, string[]>>; general: string[] } {
   const byField: Partial<Record<IssueField, string[]>> = {};
   const general: string[] = [];
-  for (const message of messages) {
+  for (const flag of flags) {
+    const message = renderIssue(flag);
     // Placed by the issue's code: an issue about several fields is shown once, beside the one it is about.
-    const field = readIssue(message)?.field;
+    const field = FLAG_KINDS[flag.code].field;
     if (field) (byField[field] ??= []).push(message);
     else general.push(message);
   }

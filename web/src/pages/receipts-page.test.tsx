@@ -21,6 +21,7 @@ const receipt: LibraryReceipt = {
   items: [],
   rawText: '',
   issues: [],
+  flags: [],
   valid: true,
 };
 

@@ -1,4 +1,4 @@
-import type { LibraryReceipt, ReceiptDetail } from '@receipts/common';
+import { issueFlag, shownIssues, type LibraryReceipt, type ReceiptDetail } from '@receipts/common';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../test-support.js';
@@ -21,7 +21,7 @@ const receipt = (n: number, fields: Partial<LibraryReceipt>): LibraryReceipt => 
   quality: 0.8,
   items: [],
   rawText: '',
-  issues: [OLD],
+  ...shownIssues([issueFlag('dateOutOfRange')]),
   acceptedIssues: [],
   valid: false,
   ...fields,
@@ -65,7 +65,7 @@ describe('the review inbox', () => {
   });
 
   it('goes through the receipts by keyboard: next, previous, accept, correct and back', async () => {
-    const queue = [receipt(1, {}), receipt(2, { issues: ['Total not confirmed by subtotal and tax'] }), receipt(3, {})];
+    const queue = [receipt(1, {}), receipt(2, shownIssues([issueFlag('totalUnconfirmed')])), receipt(3, {})];
     const [first] = queue;
     const sent = serve(queue);
     expect((await position()).textContent).toBe('Receipt 1 of 3');
@@ -94,7 +94,7 @@ describe('the review inbox', () => {
   });
 
   it('accepts one kind of flag on every receipt after a confirmation', async () => {
-    const sent = serve([receipt(1, {}), receipt(2, {}), receipt(3, { issues: ['Merchant not found'] })]);
+    const sent = serve([receipt(1, {}), receipt(2, {}), receipt(3, shownIssues([issueFlag('merchantNotFound')]))]);
     await position();
     const kinds = screen.getByRole('region', { name: 'Accept one kind of flag on every receipt' });
     fireEvent.click(within(kinds).getByRole('button', { name: 'Accept on 2 receipts' }));

@@ -1,4 +1,4 @@
-import { flagKind, openFlags, type LibraryReceipt, type ReceiptList, type ReceiptView } from '@receipts/common';
+import { flagKind, openFlagsOfView, renderIssue, type LibraryReceipt, type ReceiptList, type ReceiptView } from '@receipts/common';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -14,7 +14,7 @@ const receiptsCount = (n: number) => `${n} receipt${n === 1 ? '' : 's'}`;
 /** Each kind of open flag in the queue and how many receipts carry it, the most common first. */
 function flagKinds(queue: readonly ReceiptView[]): Array<{ kind: string; receipts: number }> {
   const counts = new Map<string, number>();
-  for (const r of queue) for (const kind of new Set(openFlags(r, r.issues, r.acceptedIssues).map(flagKind))) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  for (const r of queue) for (const kind of new Set(openFlagsOfView(r).map(flagKind))) counts.set(kind, (counts.get(kind) ?? 0) + 1);
   return [...counts].map(([kind, receipts]) => ({ kind, receipts })).sort((a, b) => b.receipts - a.receipts || a.kind.localeCompare(b.kind));
 }
 
@@ -59,7 +59,7 @@ export function ReviewPage() {
   };
   const acceptAll = async () => {
     if (!current || busy) return;
-    const flags = openFlags(current, current.issues, current.acceptedIssues);
+    const flags = openFlagsOfView(current).map(renderIssue);
     if (flags.length === 0) return;
     setBusy(true);
     try {

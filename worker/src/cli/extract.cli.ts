@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { MAX_UPLOAD_BYTES, sniffMimeType, USER_MESSAGES } from '@receipts/common';
+import { MAX_UPLOAD_BYTES, renderIssue, sniffMimeType, USER_MESSAGES } from '@receipts/common';
 import { parseConfig, ConfigError } from '@receipts/infra';
 import { createOcrEngineFromConfig } from '../pipeline/create-ocr-engine.js';
 import { runPipeline } from '../pipeline/receipt.pipeline.js';
@@ -52,7 +52,7 @@ for (const file of args.positionals) {
       AbortSignal.timeout(120_000),
     );
     const ms = Math.round(performance.now() - started);
-    process.stdout.write(`${JSON.stringify({ file, receipt: result.receipt, issues: result.issues, valid: result.valid, ms })}\n`);
+    process.stdout.write(`${JSON.stringify({ file, receipt: result.receipt, issues: result.issues.map(renderIssue), valid: result.valid, ms })}\n`);
   } catch (err) {
     process.stdout.write(`${JSON.stringify({ file, error: (err as Error).message })}\n`);
   }

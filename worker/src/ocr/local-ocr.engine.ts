@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { extractReceiptWithSources, ISSUE_TEXTS, type RecognizedDocument, type RecognizedLine } from '@receipts/common';
+import { extractReceiptWithSources, type RecognizedDocument, type RecognizedLine } from '@receipts/common';
 import { metrics, type Logger } from '@receipts/infra';
 import { lowerImageThreads } from '../process/background-priority.js';
 import { giveHeapHeadroom } from '../process/heap-headroom.js';
@@ -166,13 +166,13 @@ export function createLocalOcrEngine(options: LocalOcrOptions): OcrEngine {
    * tune halves 22 of 22 totals so taken were right; the 29 others asked stay doubted.
    */
   async function readTotalAgain(first: EngineReading, hints: RecognizeHints, signal: AbortSignal): Promise<EngineReading> {
-    if (!first.read || !first.doubts.includes(ISSUE_TEXTS.totalUnconfirmed)) return first;
+    if (!first.read || !first.doubts.some((d) => d.code === 'totalUnconfirmed')) return first;
     const index = first.totalLine;
     const line = index === undefined ? undefined : first.doc.lines?.[index];
     if (index === undefined || !line) return first;
     const withReadAgain = (text: string): RecognizedDocument => ({ ...first.doc, lines: first.doc.lines!.map((l, i) => (i === index ? { ...l, readAgain: text } : l)) });
     // Only where the same reading would settle the doubt (a total label's line, nothing contradicting it).
-    if (extracted(withReadAgain(line.text), hints).doubts.includes(ISSUE_TEXTS.totalUnconfirmed)) return first;
+    if (extracted(withReadAgain(line.text), hints).doubts.some((d) => d.code === 'totalUnconfirmed')) return first;
     const crop = await lineCrop(first.read.pages[line.page]!, first.read.boxes[index]!);
     signal.throwIfAborted();
     const again = first.doc.readBy?.startsWith('tesseract')

@@ -1,4 +1,4 @@
-import { ISSUE_TEXTS, type ReceiptRecord } from '@receipts/common';
+import { issueFlag, type ReceiptRecord } from '@receipts/common';
 import { describe, expect, it } from 'vitest';
 import { isBetterReading, mayBeTurned, needsSecondOpinion, readingScore } from './second-opinion.policy.js';
 
@@ -61,8 +61,8 @@ describe('isBetterReading', () => {
     expect(readingScore({ receipt: receipt({ date: '1999-01-01' }), confidence: 1, doubts: [] }, now)).toBeLessThan(readingScore({ receipt: receipt(), confidence: 1, doubts: [] }, now));
   });
   it('takes the reading whose key fields the receipt confirms over one that only found values', () => {
-    const found = { receipt: receipt(), confidence: 0.9, doubts: [ISSUE_TEXTS.totalUnconfirmed, ISSUE_TEXTS.merchantBelowHeader] };
-    const confirmed = { receipt: receipt(), confidence: 0.6, doubts: [ISSUE_TEXTS.merchantUnconfirmed] };
+    const found = { receipt: receipt(), confidence: 0.9, doubts: [issueFlag('totalUnconfirmed'), issueFlag('merchantBelowHeader')] };
+    const confirmed = { receipt: receipt(), confidence: 0.6, doubts: [issueFlag('merchantUnconfirmed')] };
     expect(isBetterReading(confirmed, found, now, false)).toBe(true);
     expect(isBetterReading(found, confirmed, now, false)).toBe(false);
   });

@@ -1,4 +1,4 @@
-import { totalMismatch, validateReceipt, type ReceiptRecord } from '@receipts/common';
+import { totalMismatch, validateReceipt, type IssueFlag, type ReceiptRecord } from '@receipts/common';
 
 /** Below this mean word confidence a page is barely read, whatever fields its text seems to give. */
 export const LOW_CONFIDENCE = 0.4;
@@ -8,7 +8,7 @@ export interface Reading {
   /** The engine's own mean confidence, 0..1. */
   confidence: number;
   /** The extraction's doubts about the key fields (a total nothing confirms, a merchant below the header, …). */
-  doubts: readonly string[];
+  doubts: readonly IssueFlag[];
 }
 
 /**

@@ -1,7 +1,7 @@
 // The pipeline run whole, with the engines as the worker composes them: on decoded documents
 // (a PDF's text layer, a scanned PDF, a photo that is no receipt), with the vision model engine,
 // and with the vision model as the local engine's second opinion.
-import { extractReceipt, validateReceipt } from '@receipts/common';
+import { extractReceipt, renderIssue, validateReceipt } from '@receipts/common';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiStandIn } from '../../../tests/support/openai-stand-in.js';
@@ -57,7 +57,7 @@ describe('runPipeline on decoded documents', () => {
     const photo = await runPipeline({ bytes: noise, mimeType: 'image/jpeg' }, engine, async () => undefined, signal());
     expect(photo.receipt.total ?? null).toBeNull();
     expect(photo.valid).toBe(false);
-    expect(validateReceipt(photo.receipt, new Date())).toContain('Missing all key fields (merchant, total, and date)');
+    expect(validateReceipt(photo.receipt, new Date()).map(renderIssue)).toContain('Missing all key fields (merchant, total, and date)');
 
     const real = await runPipeline(
       { bytes: await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' }), mimeType: 'image/jpeg' },
@@ -102,10 +102,10 @@ describe('the pipeline with the vision model engine', () => {
     const good = await run();
     const contradicted = await run();
     const taxed = await run();
-    expect(contradicted.issues).toContain('Total mismatch: 50.00 vs calculated 5.00');
+    expect(contradicted.issues.map(renderIssue)).toContain('Total mismatch: 50.00 vs calculated 5.00');
     expect(contradicted.valid).toBe(false);
     expect(contradicted.receipt.quality).toBeLessThan(good.receipt.quality);
-    expect(validateReceipt(taxed.receipt, now)).toEqual(['Suspicious tax rate: 400%']);
+    expect(validateReceipt(taxed.receipt, now).map(renderIssue)).toEqual(['Suspicious tax rate: 400%']);
   });
 });
 

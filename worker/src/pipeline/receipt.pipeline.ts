@@ -10,6 +10,7 @@ import {
   withinMoneyBounds,
   type AcceptedMime,
   type PipelineStep,
+  type IssueFlag,
   type ReceiptRecord,
 } from '@receipts/common';
 import { decodeDocument } from '../document/decode-document.js';
@@ -32,7 +33,7 @@ export interface PipelineResult {
   rulesApplied: number;
   /** The whole recognized text (the record holds only its preview). */
   fullText: string;
-  issues: string[];
+  issues: IssueFlag[];
   valid: boolean;
   /** Every recognised line with its place on the original (empty when the engine gives none). */
   lines: RecognizedLine[];
