@@ -426,7 +426,10 @@ export async function startMaintenance(options: {
   return {
     async close() {
       await worker.close();
-      await Promise.allSettled([queue.close(), queueConnection.quit(), connection.quit()]);
+      // The queue's own commands first: quitting its connection under a closing queue leaves
+      // BullMQ a command on a closed connection (an unhandled "Connection is closed").
+      await queue.close().catch((err: unknown) => log.warn({ err }, 'maintenance queue did not close cleanly'));
+      await Promise.allSettled([queueConnection.quit(), connection.quit()]);
     },
   };
 }
