@@ -68,7 +68,8 @@ export function flagView(flag: IssueFlag): IssueFlag & { field: IssueField | nul
 
 /** A receipt's flags as its view shows them: the messages, and the flags beside them. */
 export function shownIssues(flags: readonly IssueFlag[]): { issues: string[]; flags: Array<ReturnType<typeof flagView>> } {
-  return { issues: flags.map(renderIssue), flags: flags.map(flagView) };
+  const views = flags.map(flagView);
+  return { issues: views.map((view) => view.message), flags: views };
 }
 
 /** A flag of the code with those values. */
