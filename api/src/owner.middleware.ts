@@ -1,3 +1,4 @@
+import type { TokenScope } from '@receipts/common';
 import type { UserRepository, UserRow } from '@receipts/infra';
 import type { RequestHandler } from 'express';
 import { HttpError } from './http-error.js';
@@ -10,6 +11,8 @@ declare global {
       owner: Owner;
       /** The signed-in user's row, on routes behind `currentUser`. */
       user?: UserRow;
+      /** The personal access token this request came with (`Authorization: Bearer …`), instead of a session. */
+      token?: { id: string; userId: string; scopes: readonly TokenScope[] };
     }
   }
 }

@@ -1,4 +1,5 @@
 export * from './api-error.schema.js';
+export * from './api-token.schema.js';
 export * from './file-type.js';
 export * from './lane.js';
 export * from './processing-times.rules.js';
