@@ -14,6 +14,7 @@ export default defineConfig({
       { extends: true, test: { name: 'infra', include: ['infra/src/**/*.test.ts'] } },
       { extends: true, test: { name: 'worker', include: ['worker/src/**/*.test.ts'], testTimeout: 120_000 } },
       { extends: true, test: { name: 'api', include: ['api/src/**/*.test.ts'], testTimeout: 120_000 } },
+      { extends: true, test: { name: 'cli', include: ['cli/src/**/*.test.ts'] } },
       { extends: true, test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'], environment: 'jsdom' } },
       // The benchmarks' own arithmetic (their verdicts); the benchmarks themselves run with npm run bench:*.
       { extends: true, test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
