@@ -66,6 +66,8 @@ import { UploadWaiters } from './uploads/upload-waiters.js';
 
 export interface ApiServer {
   server: http.Server;
+  /** The Express app behind it (Socket.IO wraps it as the server's listener). */
+  app: express.Express;
   /** E-mail intake, when configured (INTAKE_DOMAIN with INTAKE_SMTP_PORT or IMAP_URL). */
   intake: IntakeHandle | null;
   /**
@@ -86,7 +88,8 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   const producer = await connectProducerRedis(config.REDIS_URL);
   producer.on('error', (err) => log.warn({ err: err.message }, 'redis producer error'));
   const services = apiServices(runtime, producer);
-  const server = http.createServer(apiApp(runtime, producer, services));
+  const app = apiApp(runtime, producer, services);
+  const server = http.createServer(app);
   const { uploads, waiters, sessionStore } = services;
   const gateway = createSocketGateway(server, services.session, uploads, log);
   const events = await routeUploadEvents(bus, config.REDIS_URL, log, { gateway, waiters });
@@ -101,6 +104,7 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   const intake: IntakeHandle | null = mailIntake && options.intake !== false ? await startIntake(config, mailIntake, { uploads, intake: intakeRows, mailer: runtime.mailer, log }) : null;
   return {
     server,
+    app,
     intake,
     async close(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
       clearInterval(pruning);
@@ -194,6 +198,8 @@ function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Expr
   const documented: ApiMount[] = [stripe, ...mounts];
   const reference: GuardedMount = { path: '', router: openApiRoutes(documented, { publicUrl: config.publicUrl }) };
   documented.push(reference);
+  // For the test that no router under /api is left out of the document.
+  app.locals.documentedMounts = documented;
   for (const mount of [...mounts, reference]) app.use(`/api${mount.path}`, ...(mount.before ?? []), mount.router);
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   // The dashboard is a page of its own: same session and admin check, not under /api.
