@@ -53,6 +53,7 @@ import { categoryRoutes } from './categories/category.routes.js';
 import { CategoryService } from './categories/category.service.js';
 import { MerchantRuleService } from './rules/merchant-rule.service.js';
 import { apiReferencePage, openApiRoutes } from './openapi/openapi.routes.js';
+import { checkAnswers } from './route-spec.js';
 import type { ApiMount } from './openapi/openapi.document.js';
 import { metricsRoute, requestContext } from './request-context.js';
 import { authRateLimit, requireXhrHeader, securityHeaders, type RateLimits } from './security.js';
@@ -88,6 +89,7 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   const producer = await connectProducerRedis(config.REDIS_URL);
   producer.on('error', (err) => log.warn({ err: err.message }, 'redis producer error'));
   const services = apiServices(runtime, producer);
+  checkAnswers(config.CHECK_API_ANSWERS);
   const app = apiApp(runtime, producer, services);
   const server = http.createServer(app);
   const { uploads, waiters, sessionStore } = services;
