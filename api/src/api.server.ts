@@ -8,6 +8,7 @@ import {
   CategoryRepository,
   connectProducerRedis,
   createReceiptQueue,
+  IdempotencyKeyRepository,
   initMetrics,
   IntakeRepository,
   QuotaService,
@@ -39,6 +40,7 @@ import { currencyRoutes } from './currency/currency.routes.js';
 import { exportRoutes } from './export/export.routes.js';
 import { ExportService } from './export/export.service.js';
 import { errorHandler, notFound } from './http-error.js';
+import { IdempotencyService } from './idempotency.service.js';
 import { IntakeAddressService } from './intake/intake-address.service.js';
 import { intakeRoutes } from './intake/intake.routes.js';
 import { intakeFormat, startIntake, type IntakeHandle } from './intake/intake.server.js';
@@ -129,6 +131,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
   const uploadReads = new UploadReadRepository(db);
   const duplicates = new UploadDuplicateRepository(db);
   const uploads = new UploadService({ uploads: uploadRows, uploadReads, duplicates, jobs, quota, files, bus, engines: availableEngines(config), log });
+  const idempotency = new IdempotencyService(new IdempotencyKeyRepository(db), files, log);
   const accounts = new AccountService(users, uploadRows, mailer, config.ADMIN_EMAILS);
   const profiles = new ProfileService(billingRows, accounts);
   const billing = new BillingService(billingRows, mailer, config, log);
@@ -141,6 +144,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
   return {
     jobs,
     uploads,
+    idempotency,
     quota,
     accounts,
     profiles,
@@ -160,7 +164,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
     intakeRows: new IntakeRepository(db),
     mailIntake: intakeFormat(config),
     session: sessionMiddleware({ store: sessionStore, secret: config.sessionSecret, secure: secureCookies }),
-    deletion: new AccountDeletionService(accounts, billing, uploads),
+    deletion: new AccountDeletionService(accounts, billing, uploads, idempotency),
     data: new AccountDataService(exports, uploadReads, files, { profiles, categories, rules, users }, log),
   };
 }
@@ -186,7 +190,7 @@ function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Expr
   app.use('/api', stripeWebhookRoute(s.billing));
   app.use('/api', requireXhrHeader(['/stripe/webhook']), s.session, resolveOwner, express.json({ limit: '100kb' }));
   // First of the api's routes: an upload, the busiest request, walks past no other router.
-  app.use('/api', uploadRoutes(s.uploads, s.waiters, config.WAIT_TIMEOUT_MS));
+  app.use('/api', uploadRoutes(s.uploads, s.idempotency, s.waiters, config.WAIT_TIMEOUT_MS));
   mountAccountRoutes(app, runtime, producer, s);
   app.use('/api', currencyRoutes());
   app.use('/api', clientConfigRoutes(config));
@@ -198,7 +202,7 @@ function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Expr
   app.use('/api/intake', requireUser, intakeRoutes(new IntakeAddressService(s.intakeRows, s.mailIntake)));
   app.use('/api', spendingRoutes(new SpendingService(s.receipts)));
   app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(s.receipts, s.duplicates, s.uploads, runtime.files, s.merchantRules, s.categories, log)));
-  app.use('/api', exportRoutes(s.exports, log));
+  app.use('/api', exportRoutes(s.exports, s.idempotency, log));
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   if (existsSync(config.webDistDir)) {
     app.use(staticAssets(config.webDistDir));

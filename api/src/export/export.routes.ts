@@ -1,7 +1,9 @@
-import { exportRequestSchema, type ExportRequest } from '@receipts/common';
+import { exportRequestSchema, IDEMPOTENT_REPLAYED_HEADER, type ExportRequest } from '@receipts/common';
 import type { Logger } from '@receipts/infra';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { idempotencyKey } from '../idempotency.middleware.js';
+import { requestFingerprint, type IdempotencyService } from '../idempotency.service.js';
 import { validate } from '../validate.middleware.js';
 import type { ExportService, PreparedExport } from './export.service.js';
 
@@ -17,8 +19,10 @@ function attachment(filename: string): string {
 /**
  * GET /api/export streams the workbook, a preset's import file or the export pack; POST
  * /api/export takes the same fields as a JSON body, for selections of ids too long for a URL.
+ * A POST with an Idempotency-Key is written whole and kept first, so a repeat of the same body
+ * gets the very same file (and headers) for 24 hours, whatever changed in between.
  */
-export function exportRoutes(service: ExportService, log: Logger): Router {
+export function exportRoutes(service: ExportService, idempotency: IdempotencyService, log: Logger): Router {
   const router = Router();
 
   const deliver = async (res: Response, prepared: PreparedExport, request: Pick<ExportRequest, 'format' | 'preset'>) => {
@@ -51,7 +55,15 @@ export function exportRoutes(service: ExportService, log: Logger): Router {
     await deliver(res, service.sample(req.query.currency), { format: 'xlsx', preset: 'generic' });
   });
   router.get('/export', validate({ query: exportRequestSchema }), (req, res) => send(req, res, req.query));
-  router.post('/export', validate({ body: exportRequestSchema }), (req, res) => send(req, res, req.body));
+  router.post('/export', idempotencyKey, validate({ body: exportRequestSchema }), async (req, res) => {
+    const request = req.body;
+    if (!req.idempotencyKey) return send(req, res, request);
+    const { answer, replayed } = await idempotency.run(req.owner, req.idempotencyKey, requestFingerprint('POST /api/export', request), async () => ({
+      export: await service.keep(await service.prepare(req.owner, request)),
+    }));
+    if (replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    await deliver(res, await service.kept(answer.export), request);
+  });
 
   /** The Firefly III data importer's configuration for the Firefly CSV (same `dateFormat`). */
   router.get('/export/firefly-config', validate({ query: fireflyQuerySchema }), (req, res) => {

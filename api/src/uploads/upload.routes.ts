@@ -1,8 +1,10 @@
-import { hasControlCharacter, MAX_UPLOAD_BYTES, isFinal, uploadFieldsSchema, USER_MESSAGES, type UploadAccepted } from '@receipts/common';
+import { hasControlCharacter, IDEMPOTENT_REPLAYED_HEADER, MAX_UPLOAD_BYTES, isFinal, uploadFieldsSchema, USER_MESSAGES, type UploadAccepted } from '@receipts/common';
 import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import { z } from 'zod';
 import { HttpError } from '../http-error.js';
+import { idempotencyKey } from '../idempotency.middleware.js';
+import { requestFingerprint, type IdempotencyService } from '../idempotency.service.js';
 import { failingAs, idParams, validate } from '../validate.middleware.js';
 import { hashingMemoryStorage } from './hashing-memory.storage.js';
 import type { IncomingFile, UploadService } from './upload.service.js';
@@ -49,24 +51,33 @@ const uploadFields = failingAs(
   z.preprocess((form: { currencyCode?: unknown; ifDuplicate?: unknown }) => ({ currencyCode: form.currencyCode || undefined, ifDuplicate: form.ifDuplicate || undefined }), uploadFieldsSchema),
 );
 
-/** POST /api/ocr, the caller's uploads, cancel, delete and keep-a-duplicate. */
-export function uploadRoutes(service: UploadService, waiters: UploadWaiters, waitTimeoutMs: number): Router {
+/**
+ * POST /api/ocr, the caller's uploads, cancel, delete and keep-a-duplicate. An upload sent with an
+ * Idempotency-Key is made once: a repeat of the same file and fields is answered with that upload.
+ */
+export function uploadRoutes(service: UploadService, idempotency: IdempotencyService, waiters: UploadWaiters, waitTimeoutMs: number): Router {
   const router = Router();
 
-  router.post('/ocr', singleFile, fileReceived, validate({ body: uploadFields }), async (req, res) => {
+  router.post('/ocr', idempotencyKey, singleFile, fileReceived, validate({ body: uploadFields }), async (req, res) => {
     const fields = req.body;
-    const upload = await service.create(req.owner, req.file as IncomingFile, fields.currencyCode, { requestId: req.id, ifDuplicate: fields.ifDuplicate });
+    const file = req.file as IncomingFile;
+    const fingerprint = requestFingerprint('POST /api/ocr', service.sha256Of(file), file.originalname, fields.currencyCode ?? null, fields.ifDuplicate ?? null);
+    const { answer, replayed } = await idempotency.run(req.owner, req.idempotencyKey, fingerprint, async () => {
+      const upload = await service.create(req.owner, file, fields.currencyCode, { requestId: req.id, ifDuplicate: fields.ifDuplicate });
+      return { upload: { id: upload.id, status: 'queued', lane: upload.lane } satisfies UploadAccepted };
+    });
+    if (replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    const { id } = answer.upload;
     if (req.query.wait !== '1') {
-      const accepted: UploadAccepted = { id: upload.id, status: 'queued', lane: upload.lane };
-      res.status(202).json(accepted);
+      res.status(202).json(answer.upload);
       return;
     }
-    const waiter = waiters.waitFor(upload.id, waitTimeoutMs);
+    const waiter = waiters.waitFor(id, waitTimeoutMs);
     res.on('close', waiter.cancel);
-    const now = await service.get(req.owner, upload.id);
+    const now = await service.get(req.owner, id);
     if (!isFinal(now.status)) await waiter.done;
     waiter.cancel();
-    res.json(await service.get(req.owner, upload.id));
+    res.json(await service.get(req.owner, id));
   });
 
   router.get('/uploads', async (req, res) => {
