@@ -134,7 +134,7 @@ describe('upload routes', () => {
       await caller.get('/api/uploads');
       const key = randomUUID();
       const file = pngFile();
-      const answers = await Promise.all(Array.from({ length: 6 }, () => upload(caller, key, file)));
+      const answers = await Promise.all(Array.from({ length: 10 }, () => upload(caller, key, file)));
       const accepted = answers.filter((a) => a.status === 202);
       expect(answers.filter((a) => a.status !== 202)).toEqual(
         answers.filter((a) => a.status !== 202).map(() => expect.objectContaining({ status: 409, body: { error: 'CONFLICT', message: IDEMPOTENCY_MESSAGES.inFlight } })),
