@@ -8,6 +8,7 @@ import {
   CategoryRepository,
   connectProducerRedis,
   createReceiptQueue,
+  IdempotencyKeyRepository,
   initMetrics,
   IntakeRepository,
   QuotaService,
@@ -39,6 +40,7 @@ import { currencyRoutes } from './currency/currency.routes.js';
 import { exportRoutes } from './export/export.routes.js';
 import { ExportService } from './export/export.service.js';
 import { errorHandler, notFound } from './http-error.js';
+import { IdempotencyService } from './idempotency.service.js';
 import { IntakeAddressService } from './intake/intake-address.service.js';
 import { intakeRoutes } from './intake/intake.routes.js';
 import { intakeFormat, startIntake, type IntakeHandle } from './intake/intake.server.js';
@@ -53,6 +55,7 @@ import { categoryRoutes } from './categories/category.routes.js';
 import { CategoryService } from './categories/category.service.js';
 import { MerchantRuleService } from './rules/merchant-rule.service.js';
 import { apiReferencePage, openApiRoutes } from './openapi/openapi.routes.js';
+import { checkAnswers } from './route-spec.js';
 import type { ApiMount } from './openapi/openapi.document.js';
 import { metricsRoute, requestContext } from './request-context.js';
 import { authRateLimit, requireXhrHeader, securityHeaders, type RateLimits } from './security.js';
@@ -66,6 +69,8 @@ import { UploadWaiters } from './uploads/upload-waiters.js';
 
 export interface ApiServer {
   server: http.Server;
+  /** The Express app behind it (Socket.IO wraps it as the server's listener). */
+  app: express.Express;
   /** E-mail intake, when configured (INTAKE_DOMAIN with INTAKE_SMTP_PORT or IMAP_URL). */
   intake: IntakeHandle | null;
   /**
@@ -86,7 +91,9 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   const producer = await connectProducerRedis(config.REDIS_URL);
   producer.on('error', (err) => log.warn({ err: err.message }, 'redis producer error'));
   const services = apiServices(runtime, producer);
-  const server = http.createServer(apiApp(runtime, producer, services));
+  checkAnswers(config.CHECK_API_ANSWERS);
+  const app = apiApp(runtime, producer, services);
+  const server = http.createServer(app);
   const { uploads, waiters, sessionStore } = services;
   const gateway = createSocketGateway(server, services.session, uploads, log);
   const events = await routeUploadEvents(bus, config.REDIS_URL, log, { gateway, waiters });
@@ -101,6 +108,7 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   const intake: IntakeHandle | null = mailIntake && options.intake !== false ? await startIntake(config, mailIntake, { uploads, intake: intakeRows, mailer: runtime.mailer, log }) : null;
   return {
     server,
+    app,
     intake,
     async close(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
       clearInterval(pruning);
@@ -131,6 +139,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
   const uploadReads = new UploadReadRepository(db);
   const duplicates = new UploadDuplicateRepository(db);
   const uploads = new UploadService({ uploads: uploadRows, uploadReads, duplicates, jobs, quota, files, bus, engines: availableEngines(config), log });
+  const idempotency = new IdempotencyService(new IdempotencyKeyRepository(db), files, log);
   const accounts = new AccountService(users, uploadRows, mailer, config.ADMIN_EMAILS);
   const profiles = new ProfileService(billingRows, accounts);
   const billing = new BillingService(billingRows, mailer, config, log);
@@ -143,6 +152,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
   return {
     jobs,
     uploads,
+    idempotency,
     quota,
     accounts,
     profiles,
@@ -162,7 +172,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
     intakeRows: new IntakeRepository(db),
     mailIntake: intakeFormat(config),
     session: sessionMiddleware({ store: sessionStore, secret: config.sessionSecret, secure: secureCookies }),
-    deletion: new AccountDeletionService(accounts, billing, uploads),
+    deletion: new AccountDeletionService(accounts, billing, uploads, idempotency),
     data: new AccountDataService(exports, uploadReads, files, { profiles, categories, rules, users }, log),
   };
 }
@@ -194,6 +204,8 @@ function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Expr
   const documented: ApiMount[] = [stripe, ...mounts];
   const reference: GuardedMount = { path: '', router: openApiRoutes(documented, { publicUrl: config.publicUrl }) };
   documented.push(reference);
+  // For the test that no router under /api is left out of the document.
+  app.locals.documentedMounts = documented;
   for (const mount of [...mounts, reference]) app.use(`/api${mount.path}`, ...(mount.before ?? []), mount.router);
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   // The dashboard is a page of its own: same session and admin check, not under /api.
@@ -244,7 +256,7 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
   const library = new ReceiptLibraryService(s.receipts, s.duplicates, s.uploads, runtime.files, s.merchantRules, s.categories, log);
   return [
     // First of the api's routes: an upload, the busiest request, walks past no other router.
-    { path: '', router: uploadRoutes(s.uploads, s.waiters, config.WAIT_TIMEOUT_MS) },
+    { path: '', router: uploadRoutes(s.uploads, s.idempotency, s.waiters, config.WAIT_TIMEOUT_MS) },
     { path: '/auth', router: authRoutes(s.accounts, s.profiles, s.users, log, signIns, links) },
     { path: '/user', router: accountRoutes({ users: s.users, profiles: s.profiles, quota: s.quota, deletion: s.deletion, settings, data: s.data, links, log }) },
     { path: '/user', router: merchantRuleRoutes(s.rules) },
@@ -256,7 +268,7 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
     { path: '/intake', router: intakeRoutes(new IntakeAddressService(s.intakeRows, s.mailIntake)), before: [requireUser] },
     { path: '', router: spendingRoutes(new SpendingService(s.receipts)) },
     { path: '', router: receiptLibraryRoutes(library) },
-    { path: '', router: exportRoutes(s.exports, log) },
+    { path: '', router: exportRoutes(s.exports, s.idempotency, log) },
   ];
 }
 
