@@ -39,8 +39,12 @@ export function apiError(response: Response, body: unknown): ApiError {
   return new ApiError(response.status, null, `The server answered ${response.status} ${response.statusText}.${hint}`);
 }
 
-/** Whether an error is worth sending the same request again for: too many requests, or the service briefly down. */
-const isPassing = (error: ApiError) => (error.status === 429 && error.code === 'RATE_LIMITED') || error.status === 503;
+/**
+ * Whether an error is worth sending the same request again for: too many requests, the service
+ * briefly down, or (409 CONFLICT to a request with an Idempotency-Key, the only 409 CONFLICT of the
+ * routes the CLI calls) the first request with the key still being answered.
+ */
+const isPassing = (error: ApiError) => (error.status === 429 && error.code === 'RATE_LIMITED') || error.status === 503 || (error.status === 409 && error.code === 'CONFLICT');
 
 /** How long to wait before try `attempt` (1, 2, …): what Retry-After asks (at most a minute), else 1 s, 2 s, 4 s. */
 function delayMs(attempt: number, response: Response | null): number {

@@ -46,11 +46,13 @@ const failed = (outcome: FileOutcome) => outcome.error !== undefined || (outcome
 
 async function sendFile(client: ApiClient, file: string, currency: string | undefined): Promise<FileOutcome['upload']> {
   const bytes = await readFile(file);
+  const name = path.basename(file);
+  // The same request every time: a retry, or this command run again, is answered with the first upload.
+  const key = uploadIdempotencyKey(bytes, { name, currency });
   const { data } = await call(() =>
     client.POST('/api/ocr', {
-      body: { file: new File([bytes], path.basename(file)), ...(currency ? { currencyCode: currency } : {}) },
-      // Sent as the same request every time: a retry, or this command run again, answers with the first upload.
-      headers: { 'Idempotency-Key': uploadIdempotencyKey(bytes, { currency }) },
+      params: { header: { 'Idempotency-Key': key } },
+      body: { file: new File([bytes], name), ...(currency ? { currencyCode: currency } : {}) },
       bodySerializer: (body) => {
         const form = new FormData();
         for (const [name, value] of Object.entries(body)) if (value !== undefined) form.append(name, value as Blob | string);

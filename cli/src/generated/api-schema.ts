@@ -10,7 +10,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a receipt */
+        /**
+         * Upload a receipt
+         * @description One image or PDF in the form field `file`; it is queued for extraction at once (202), or with ?wait=1 answered when done. With an Idempotency-Key, the same file and fields again within 24 hours answer the first upload.
+         */
         post: operations["postOcr"];
         delete?: never;
         options?: never;
@@ -25,8 +28,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your uploads */
+        /** List your uploads */
         get: operations["getUploads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/processing-times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How long receipts took per lane over the last day */
+        get: operations["getUploadsProcessingTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where your waiting uploads are in the queue */
+        get: operations["getUploadsQueue"];
         put?: never;
         post?: never;
         delete?: never;
@@ -42,10 +79,45 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An upload */
+        /** An upload, with its receipt once read */
         get: operations["getUploadsId"];
         put?: never;
         post?: never;
+        /** Delete an upload and its receipt */
+        delete: operations["deleteUploadsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ocr/cancel/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an upload that is waiting or being read */
+        post: operations["postOcrCancelId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/{id}/keep": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Keep an upload flagged as a possible duplicate */
+        post: operations["postUploadsIdKeep"];
         delete?: never;
         options?: never;
         head?: never;
@@ -217,7 +289,10 @@ export interface paths {
         /** Export your receipts */
         get: operations["getExport"];
         put?: never;
-        /** Export your receipts (the same fields as a JSON body) */
+        /**
+         * Export your receipts (the same fields as a JSON body)
+         * @description With an Idempotency-Key, the same body again within 24 hours answers the very same file.
+         */
         post: operations["postExport"];
         delete?: never;
         options?: never;
@@ -248,7 +323,7 @@ export interface components {
     schemas: {
         ApiError: {
             /** @enum {string} */
-            error: "BAD_REQUEST" | "VALIDATION_FAILED" | "INVALID_CREDENTIALS" | "INVALID_TOKEN" | "FILE_MISSING" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "UNSUPPORTED_FILE_TYPE" | "NOT_FOUND" | "NOT_CANCELLABLE" | "NOTHING_TO_EXPORT" | "CONFLICT" | "UNAUTHENTICATED" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "QUOTA_EXCEEDED" | "DUPLICATE_FILE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+            error: "BAD_REQUEST" | "VALIDATION_FAILED" | "INVALID_CREDENTIALS" | "INVALID_TOKEN" | "FILE_MISSING" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "UNSUPPORTED_FILE_TYPE" | "NOT_FOUND" | "NOT_CANCELLABLE" | "NOTHING_TO_EXPORT" | "CONFLICT" | "UNAUTHENTICATED" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "QUOTA_EXCEEDED" | "DUPLICATE_FILE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INTERNAL";
             message: string;
         };
     };
@@ -263,10 +338,11 @@ export interface operations {
     postOcr: {
         parameters: {
             query?: {
+                /** @description 1: answer when the upload is done (completed, failed or cancelled) instead of at once, with its view. */
                 wait?: "1";
             };
             header?: {
-                /** @description retry key */
+                /** @description Optional, 1–255 printable ASCII characters, per account for 24 hours: the same request again with the same key answers the first one again (Idempotent-Replayed: true) instead of doing it twice. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -382,7 +458,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            /** @description Error: FILE_MISSING, FILE_EMPTY, VALIDATION_FAILED, BAD_REQUEST */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -390,7 +466,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                        error?: "FILE_MISSING" | "FILE_EMPTY" | "VALIDATION_FAILED" | "BAD_REQUEST";
                     };
                 };
             };
@@ -433,6 +509,10 @@ export interface operations {
                             filename: string;
                             uploadedAt: string;
                         };
+                    } | {
+                        /** @constant */
+                        error: "CONFLICT";
+                        message: string;
                     };
                 };
             };
@@ -445,6 +525,30 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
                         error?: "FILE_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Error: UNSUPPORTED_FILE_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_FILE_TYPE";
+                    };
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -648,7 +752,675 @@ export interface operations {
             };
         };
     };
+    getUploadsProcessingTimes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        lanes: {
+                            /** @enum {string} */
+                            lane: "express" | "standard";
+                            receipts: number;
+                            p50Ms: number;
+                            p95Ms: number;
+                        }[];
+                        hours: number;
+                    };
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getUploadsQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        uploads: {
+                            /** Format: uuid */
+                            id: string;
+                            ahead: number;
+                            waitMs: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     getUploadsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        filename: string;
+                        mimeType: string;
+                        size: number;
+                        /** @enum {string} */
+                        status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                        progress: number;
+                        step: ("loaded" | "decoded" | "prepared" | "recognizing" | "recognized" | "extracted" | "validated" | "saving") | null;
+                        /** @enum {string} */
+                        lane: "express" | "standard";
+                        error?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        receipt?: {
+                            merchantName?: string;
+                            date?: string;
+                            time?: string;
+                            currency?: string;
+                            subtotal?: number | null;
+                            tax?: number | null;
+                            tip?: number | null;
+                            discount?: number | null;
+                            total?: number | null;
+                            paymentMethod?: string;
+                            category: string;
+                            receiptNumber?: string;
+                            tin?: string;
+                            quality: number;
+                            items: {
+                                description: string;
+                                qty?: number | null;
+                                unitPrice?: number | null;
+                                amount?: number | null;
+                            }[];
+                            taxRates?: {
+                                rate: number | null;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            }[];
+                            rawText: string;
+                            tags?: string[];
+                            /** Format: uuid */
+                            id: string;
+                            issues: string[];
+                            flags: {
+                                /** @enum {string} */
+                                code: "missingKeyFields" | "totalMismatch" | "invalidDate" | "dateOutOfRange" | "nonPositiveTotal" | "largeTotal" | "suspiciousTaxRate" | "itemsDontAddUp" | "totalNotFound" | "totalUnconfirmed" | "totalHandwritten" | "dateNotFound" | "dateEitherWay" | "dateFarFromOthers" | "merchantNotFound" | "merchantBelowHeader" | "merchantUnconfirmed" | "merchantMayContinue" | "currencyAssumed" | "currencyDefault" | "currencyWeak" | "lowQuality" | "legacy";
+                                values: {
+                                    [key: string]: string;
+                                };
+                                field: ("merchantName" | "date" | "total" | "subtotal" | "tax" | "currency" | "items") | null;
+                                message: string;
+                            }[];
+                            acceptedIssues?: {
+                                issue: string;
+                                userId: string | null;
+                                at: string;
+                            }[];
+                            valid: boolean;
+                        };
+                        duplicateOf?: {
+                            /** Format: uuid */
+                            uploadId: string;
+                            filename: string;
+                            /** @enum {string} */
+                            reason: "same-file" | "same-receipt";
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    deleteUploadsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postOcrCancelId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        filename: string;
+                        mimeType: string;
+                        size: number;
+                        /** @enum {string} */
+                        status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                        progress: number;
+                        step: ("loaded" | "decoded" | "prepared" | "recognizing" | "recognized" | "extracted" | "validated" | "saving") | null;
+                        /** @enum {string} */
+                        lane: "express" | "standard";
+                        error?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        receipt?: {
+                            merchantName?: string;
+                            date?: string;
+                            time?: string;
+                            currency?: string;
+                            subtotal?: number | null;
+                            tax?: number | null;
+                            tip?: number | null;
+                            discount?: number | null;
+                            total?: number | null;
+                            paymentMethod?: string;
+                            category: string;
+                            receiptNumber?: string;
+                            tin?: string;
+                            quality: number;
+                            items: {
+                                description: string;
+                                qty?: number | null;
+                                unitPrice?: number | null;
+                                amount?: number | null;
+                            }[];
+                            taxRates?: {
+                                rate: number | null;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            }[];
+                            rawText: string;
+                            tags?: string[];
+                            /** Format: uuid */
+                            id: string;
+                            issues: string[];
+                            flags: {
+                                /** @enum {string} */
+                                code: "missingKeyFields" | "totalMismatch" | "invalidDate" | "dateOutOfRange" | "nonPositiveTotal" | "largeTotal" | "suspiciousTaxRate" | "itemsDontAddUp" | "totalNotFound" | "totalUnconfirmed" | "totalHandwritten" | "dateNotFound" | "dateEitherWay" | "dateFarFromOthers" | "merchantNotFound" | "merchantBelowHeader" | "merchantUnconfirmed" | "merchantMayContinue" | "currencyAssumed" | "currencyDefault" | "currencyWeak" | "lowQuality" | "legacy";
+                                values: {
+                                    [key: string]: string;
+                                };
+                                field: ("merchantName" | "date" | "total" | "subtotal" | "tax" | "currency" | "items") | null;
+                                message: string;
+                            }[];
+                            acceptedIssues?: {
+                                issue: string;
+                                userId: string | null;
+                                at: string;
+                            }[];
+                            valid: boolean;
+                        };
+                        duplicateOf?: {
+                            /** Format: uuid */
+                            uploadId: string;
+                            filename: string;
+                            /** @enum {string} */
+                            reason: "same-file" | "same-receipt";
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: NOT_CANCELLABLE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_CANCELLABLE";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postUploadsIdKeep: {
         parameters: {
             query?: never;
             header?: never;
@@ -2649,7 +3421,10 @@ export interface operations {
     postExport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, per account for 24 hours: the same request again with the same key answers the first one again (Idempotent-Replayed: true) instead of doing it twice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2739,6 +3514,30 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
                         error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -2907,10 +3706,12 @@ export const pathsApiOcrPostResponses200ContentApplicationJsonReceiptFlagsCodeVa
 export const pathsApiOcrPostResponses200ContentApplicationJsonReceiptFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
 export const pathsApiOcrPostResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
 export const pathsApiOcrPostResponses202ContentApplicationJsonLaneValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["202"]["content"]["application/json"]["lane"]> = ["express", "standard"];
-export const pathsApiOcrPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiOcrPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["FILE_MISSING", "FILE_EMPTY", "VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiOcrPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiOcrPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
 export const pathsApiOcrPostResponses413ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["413"]["content"]["application/json"]["error"]> = ["FILE_TOO_LARGE"];
+export const pathsApiOcrPostResponses415ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["415"]["content"]["application/json"]["error"]> = ["UNSUPPORTED_FILE_TYPE"];
+export const pathsApiOcrPostResponses422ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["422"]["content"]["application/json"]["error"]> = ["IDEMPOTENCY_KEY_REUSED"];
 export const pathsApiOcrPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["QUOTA_EXCEEDED", "RATE_LIMITED"];
 export const pathsApiOcrPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiOcrPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -2926,6 +3727,19 @@ export const pathsApiUploadsGetResponses403ContentApplicationJsonErrorValues: Re
 export const pathsApiUploadsGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiUploadsGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUploadsGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiUploadsProcessingTimesGetResponses200ContentApplicationJsonLanesLaneValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/processing-times"]["get"]["responses"]["200"]["content"]["application/json"]["lanes"]["lane"]> = ["express", "standard"];
+export const pathsApiUploadsProcessingTimesGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/processing-times"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
+export const pathsApiUploadsProcessingTimesGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/processing-times"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiUploadsProcessingTimesGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/processing-times"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUploadsProcessingTimesGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/processing-times"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiUploadsProcessingTimesGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/processing-times"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiUploadsProcessingTimesGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/processing-times"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiUploadsQueueGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/queue"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
+export const pathsApiUploadsQueueGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/queue"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiUploadsQueueGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/queue"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUploadsQueueGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/queue"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiUploadsQueueGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/queue"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiUploadsQueueGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/queue"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiUploadsIdGetResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["status"]> = ["queued", "processing", "completed", "failed", "cancelled"];
 export const pathsApiUploadsIdGetResponses200ContentApplicationJsonStepAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["step"]> = ["loaded", "decoded", "prepared", "recognizing", "recognized", "extracted", "validated", "saving"];
 export const pathsApiUploadsIdGetResponses200ContentApplicationJsonLaneValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["lane"]> = ["express", "standard"];
@@ -2939,6 +3753,40 @@ export const pathsApiUploadsIdGetResponses404ContentApplicationJsonErrorValues: 
 export const pathsApiUploadsIdGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiUploadsIdGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUploadsIdGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiUploadsIdDeleteResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["delete"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiUploadsIdDeleteResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["delete"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiUploadsIdDeleteResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["delete"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUploadsIdDeleteResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["delete"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiUploadsIdDeleteResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["delete"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiUploadsIdDeleteResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["delete"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiUploadsIdDeleteResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["delete"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiOcrCancelIdPostResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["200"]["content"]["application/json"]["status"]> = ["queued", "processing", "completed", "failed", "cancelled"];
+export const pathsApiOcrCancelIdPostResponses200ContentApplicationJsonStepAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["200"]["content"]["application/json"]["step"]> = ["loaded", "decoded", "prepared", "recognizing", "recognized", "extracted", "validated", "saving"];
+export const pathsApiOcrCancelIdPostResponses200ContentApplicationJsonLaneValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["200"]["content"]["application/json"]["lane"]> = ["express", "standard"];
+export const pathsApiOcrCancelIdPostResponses200ContentApplicationJsonReceiptFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
+export const pathsApiOcrCancelIdPostResponses200ContentApplicationJsonReceiptFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
+export const pathsApiOcrCancelIdPostResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiOcrCancelIdPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiOcrCancelIdPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiOcrCancelIdPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiOcrCancelIdPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiOcrCancelIdPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["NOT_CANCELLABLE"];
+export const pathsApiOcrCancelIdPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiOcrCancelIdPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiOcrCancelIdPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiUploadsIdKeepPostResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["200"]["content"]["application/json"]["status"]> = ["queued", "processing", "completed", "failed", "cancelled"];
+export const pathsApiUploadsIdKeepPostResponses200ContentApplicationJsonStepAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["200"]["content"]["application/json"]["step"]> = ["loaded", "decoded", "prepared", "recognizing", "recognized", "extracted", "validated", "saving"];
+export const pathsApiUploadsIdKeepPostResponses200ContentApplicationJsonLaneValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["200"]["content"]["application/json"]["lane"]> = ["express", "standard"];
+export const pathsApiUploadsIdKeepPostResponses200ContentApplicationJsonReceiptFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
+export const pathsApiUploadsIdKeepPostResponses200ContentApplicationJsonReceiptFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
+export const pathsApiUploadsIdKeepPostResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiUploadsIdKeepPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiUploadsIdKeepPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiUploadsIdKeepPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUploadsIdKeepPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiUploadsIdKeepPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiUploadsIdKeepPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiUploadsIdKeepPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiUserQuotaGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/quota"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiUserQuotaGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/quota"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserQuotaGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/quota"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
@@ -3062,6 +3910,8 @@ export const pathsApiExportPostResponses400ContentApplicationJsonErrorValues: Re
 export const pathsApiExportPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiExportPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
 export const pathsApiExportPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiExportPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
+export const pathsApiExportPostResponses422ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export"]["post"]["responses"]["422"]["content"]["application/json"]["error"]> = ["IDEMPOTENCY_KEY_REUSED"];
 export const pathsApiExportPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiExportPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiExportPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -3074,4 +3924,4 @@ export const pathsApiExportFireflyConfigGetResponses403ContentApplicationJsonErr
 export const pathsApiExportFireflyConfigGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/firefly-config"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiExportFireflyConfigGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/firefly-config"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiExportFireflyConfigGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/firefly-config"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
-export const apiErrorErrorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiError"]["error"]> = ["BAD_REQUEST", "VALIDATION_FAILED", "INVALID_CREDENTIALS", "INVALID_TOKEN", "FILE_MISSING", "FILE_EMPTY", "FILE_TOO_LARGE", "UNSUPPORTED_FILE_TYPE", "NOT_FOUND", "NOT_CANCELLABLE", "NOTHING_TO_EXPORT", "CONFLICT", "UNAUTHENTICATED", "FORBIDDEN", "EMAIL_NOT_VERIFIED", "QUOTA_EXCEEDED", "DUPLICATE_FILE", "RATE_LIMITED", "SERVICE_UNAVAILABLE", "INTERNAL"];
+export const apiErrorErrorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiError"]["error"]> = ["BAD_REQUEST", "VALIDATION_FAILED", "INVALID_CREDENTIALS", "INVALID_TOKEN", "FILE_MISSING", "FILE_EMPTY", "FILE_TOO_LARGE", "UNSUPPORTED_FILE_TYPE", "NOT_FOUND", "NOT_CANCELLABLE", "NOTHING_TO_EXPORT", "CONFLICT", "UNAUTHENTICATED", "FORBIDDEN", "EMAIL_NOT_VERIFIED", "QUOTA_EXCEEDED", "DUPLICATE_FILE", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "SERVICE_UNAVAILABLE", "INTERNAL"];
