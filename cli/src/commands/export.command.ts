@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,14 +24,20 @@ async function writeAtomically(out: string, body: WebReadableStream<Uint8Array>)
   }
 }
 
+const formatSize = (bytes: number) => (bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} kB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+
 /** `receipts export`: POST /api/export with the filters, the file written to --out. */
 export async function exportReceipts(command: { out: string; request: ExportRequest }, io: CliIo, client: ApiClient): Promise<number> {
   const { data, response } = await call(() => client.POST('/api/export', { body: command.request, parseAs: 'stream' }));
   if (!data) throw new Error('The api answered the export without a file.');
   await writeAtomically(command.out, data as WebReadableStream<Uint8Array>);
+  // What the api says of the file's receipts (X-Export-Issues, X-Export-Skipped), beside its size.
   const count = (name: string) => Number(response.headers.get(name) ?? 0);
-  const rows = count('X-Export-Rows');
-  const notes = [count('X-Export-Issues') ? `${count('X-Export-Issues')} with issues` : '', count('X-Export-Skipped') ? `${count('X-Export-Skipped')} left out` : ''].filter(Boolean);
-  say(io.stdout, `Wrote ${command.out}: ${rows} receipt${rows === 1 ? '' : 's'}${notes.length ? ` (${notes.join(', ')})` : ''}.`);
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const notes = [
+    count('X-Export-Issues') ? `${plural(count('X-Export-Issues'), 'receipt has', 'receipts have')} issues to review` : '',
+    count('X-Export-Skipped') ? `${plural(count('X-Export-Skipped'), 'receipt was', 'receipts were')} left out` : '',
+  ].filter(Boolean);
+  say(io.stdout, `Wrote ${command.out} (${formatSize((await stat(command.out)).size)}).${notes.map((n) => ` ${n[0]!.toUpperCase()}${n.slice(1)}.`).join('')}`);
   return 0;
 }
