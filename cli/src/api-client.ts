@@ -82,8 +82,8 @@ export async function call<T>(send: () => Promise<Outcome<T>>, attempts = 4): Pr
   }
 }
 
-/** fetch's "fetch failed" hides why: the cause says (ECONNREFUSED 127.0.0.1:3000, ENOTFOUND …). */
+/** fetch's "fetch failed" hides why: its cause says (connect ECONNREFUSED 127.0.0.1:3000, getaddrinfo ENOTFOUND …). */
 function causeOf(err: unknown): string {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ? `${cause.code} ${cause.message ?? ''}`.trim() : ((err as Error).message ?? String(err));
+  return cause?.message || cause?.code || (err as Error).message || String(err);
 }

@@ -66,6 +66,7 @@ async function sendFile(client: ApiClient, file: string, currency: string | unde
 /** Follows the uploads still being read until each is final: one list a round, an upload by its id only when the list no longer holds it. */
 async function waitForUploads(client: ApiClient, outcomes: FileOutcome[], io: CliIo, pollMs: number): Promise<void> {
   const pending = outcomes.filter((o) => o.upload && !FINAL.includes(o.upload.status));
+  if (pending.length === 0) return;
   const bar = new ProgressBar(io.stderr, 'Processing', pending.length);
   const settle = (outcome: FileOutcome, view: UploadView) => {
     outcome.upload = view;
