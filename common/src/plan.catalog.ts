@@ -67,6 +67,10 @@ export const userProfileSchema = z.object({
 });
 export type UserProfile = z.infer<typeof userProfileSchema>;
 
+/** Signing in, confirming the address and moving the account to another answer the words for the person and the profile as it now stands. */
+export const profileAnswerSchema = z.object({ message: z.string(), user: userProfileSchema });
+export type ProfileAnswer = z.infer<typeof profileAnswerSchema>;
+
 /** GET /api/user/subscription (spec §7). */
 export const subscriptionViewSchema = z.object({
   planName: z.string(),
