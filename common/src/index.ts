@@ -12,6 +12,7 @@ export * from './socket-events.js';
 export * from './upload.schema.js';
 export * from './recognized-document.js';
 export * from './plan.catalog.js';
+export * from './billing.schema.js';
 export * from './auth.schema.js';
 export * from './account-standing.rule.js';
 export * from './quota.rules.js';
