@@ -14,9 +14,6 @@ export const accountKeys = {
   categories: ['/api/user/categories'] as const,
 };
 
-export type RuleList = { rules: MerchantRuleView[] };
-export type CategoryList = { categories: CategoryView[] };
-
 const categoryUrl = (name: string) => `/api/user/categories/${encodeURIComponent(name)}`;
 export const addCategory = (name: string, datevAccount: string | null) => apiJson<CategoryView>('/api/user/categories', { method: 'POST', json: { name, datevAccount } });
 export const updateCategory = (name: string, change: { name?: string; datevAccount?: string | null }) =>
