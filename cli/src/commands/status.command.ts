@@ -14,7 +14,7 @@ export async function status(io: CliIo, client: ApiClient, url: string): Promise
   } catch (err) {
     // A token whose scopes do not reach the quota still sees its uploads.
     if (!(err instanceof ApiError && err.status === 403)) throw err;
-    say(io.stdout, `quota: ${err.message}`);
+    say(io.stdout, `quota: not shown (${err.message})`);
   }
   const { data: uploads } = await call(() => client.GET('/api/uploads'));
   if (uploads.length === 0) {
