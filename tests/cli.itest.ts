@@ -92,22 +92,6 @@ describe('the receipts command-line client, built, against an api and a worker',
     await writeFile(path.join(folder, 'march', FILES[2]!), await printedReceipt(receiptLines(2).lines, { format: 'jpeg' }));
     await writeFile(path.join(folder, 'notes.txt'), 'not a receipt');
     deployment = await Deployment.start('postgres');
-
-    // A confirmed account makes a token on its session, as the account page does.
-    const email = 'cli-user@example.test';
-    const owner = new Visitor(deployment.baseUrl, uniqueIp());
-    await signUpUnconfirmed(owner, deployment.services.databaseUrl, email, 'Cli-user-1234');
-    const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
-    await db.connect();
-    await db.query('UPDATE users SET email_verified_at = now() WHERE email = $1', [email]);
-    await db.end();
-    const made = await owner.json<{ token: string }>('/api/user/tokens', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'cli test', scopes: ['receipts:read', 'receipts:write', 'export'] }),
-    });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    token = made.body.token;
   });
 
   afterAll(async () => {
@@ -123,75 +107,95 @@ describe('the receipts command-line client, built, against an api and a worker',
     expect(committed === generated, 'cli/src/generated/api-schema.ts differs from what the api document generates: run `npm run generate:client` and commit the file').toBe(true);
   });
 
-  it('refuses a token the api does not know, with the api’s message, and keeps nothing', async () => {
-    const run = await receipts(['login', '--token', 'rct_unknown0_' + 'x'.repeat(43), '--url', deployment.baseUrl]);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^error: This access token is not valid\..* \(UNAUTHENTICATED\)\n$/);
-    expect(existsSync(path.join(work, 'config/receipts/config.json'))).toBe(false);
-  });
+  describe('with a token', () => {
+    beforeAll(async () => {
+      // A confirmed account makes a token on its session, as the account page does.
+      const email = 'cli-user@example.test';
+      const owner = new Visitor(deployment.baseUrl, uniqueIp());
+      await signUpUnconfirmed(owner, deployment.services.databaseUrl, email, 'Cli-user-1234');
+      const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
+      await db.connect();
+      await db.query('UPDATE users SET email_verified_at = now() WHERE email = $1', [email]);
+      await db.end();
+      const made = await owner.json<{ token: string }>('/api/user/tokens', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'cli test', scopes: ['receipts:read', 'receipts:write', 'export'] }),
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      token = made.body.token;
+    });
 
-  it('logs in, uploads a folder and waits for it, exports the workbook of those receipts', async () => {
-    const login = await receipts(['login', '--token', token, '--url', deployment.baseUrl]);
-    expect(login.code, login.stderr).toBe(0);
-    const config = path.join(work, 'config/receipts/config.json');
-    expect((await stat(config)).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(await readFile(config, 'utf8'))).toEqual({ url: deployment.baseUrl, token });
+    it('refuses a token the api does not know, with the api’s message, and keeps nothing', async () => {
+      const run = await receipts(['login', '--token', 'rct_unknown0_' + 'x'.repeat(43), '--url', deployment.baseUrl]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^error: This access token is not valid\..* \(UNAUTHENTICATED\)\n$/);
+      expect(existsSync(path.join(work, 'config/receipts/config.json'))).toBe(false);
+    });
 
-    const upload = await receipts(['upload', 'receipts', '--wait', '--currency', 'USD']);
-    expect(upload.code, upload.stdout + upload.stderr).toBe(0);
-    // Not a terminal: a plain line per file uploaded and per file read, on stderr.
-    expect(upload.stderr.match(/^Uploading \d\/3 /gm)).toHaveLength(3);
-    expect(upload.stderr.match(/^Processing \d\/3 .*: completed$/gm)).toHaveLength(3);
-    const shown = path.join('receipts', 'march', FILES[2]!);
-    expect(upload.stdout).toContain('3 files, 0 failed');
-    for (const file of [path.join('receipts', FILES[0]!), path.join('receipts', FILES[1]!), shown]) expect(upload.stdout).toMatch(new RegExp(`^${escape(file)}\\s+completed\\s`, 'm'));
+    it('logs in, uploads a folder and waits for it, exports the workbook of those receipts', async () => {
+      const login = await receipts(['login', '--token', token, '--url', deployment.baseUrl]);
+      expect(login.code, login.stderr).toBe(0);
+      const config = path.join(work, 'config/receipts/config.json');
+      expect((await stat(config)).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(await readFile(config, 'utf8'))).toEqual({ url: deployment.baseUrl, token });
 
-    // What the api stored for the token's account: three uploads, each read.
-    const api = (url: string) => fetch(`${deployment.baseUrl}${url}`, { headers: { Authorization: `Bearer ${token}` } });
-    const uploads = (await (await api('/api/uploads')).json()) as Array<{ id: string; filename: string; status: string; receipt?: { merchantName?: string; total?: number } }>;
-    expect(uploads.map((u) => u.filename).sort()).toEqual([...FILES].sort());
-    expect(uploads.every((u) => u.status === 'completed')).toBe(true);
-    // Each summary row shows the receipt the api read.
-    for (const u of uploads) expect(upload.stdout).toMatch(new RegExp(`${escape(u.filename)}\\s+completed\\s+${escape(u.receipt!.merchantName!)}\\s.*${u.receipt!.total!.toFixed(2)} `));
+      const upload = await receipts(['upload', 'receipts', '--wait', '--currency', 'USD']);
+      expect(upload.code, upload.stdout + upload.stderr).toBe(0);
+      // Not a terminal: a plain line per file uploaded and per file read, on stderr.
+      expect(upload.stderr.match(/^Uploading \d\/3 /gm)).toHaveLength(3);
+      expect(upload.stderr.match(/^Processing \d\/3 .*: completed$/gm)).toHaveLength(3);
+      const shown = path.join('receipts', 'march', FILES[2]!);
+      expect(upload.stdout).toContain('3 files, 0 failed');
+      for (const file of [path.join('receipts', FILES[0]!), path.join('receipts', FILES[1]!), shown]) expect(upload.stdout).toMatch(new RegExp(`^${escape(file)}\\s+completed\\s`, 'm'));
 
-    // The same folder again: the Idempotency-Keys answer with the same uploads, nothing is uploaded twice.
-    const again = await receipts(['upload', 'receipts', '--currency', 'usd']);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
-    expect(((await (await api('/api/uploads')).json()) as unknown[]).length).toBe(3);
+      // What the api stored for the token's account: three uploads, each read.
+      const api = (url: string) => fetch(`${deployment.baseUrl}${url}`, { headers: { Authorization: `Bearer ${token}` } });
+      const uploads = (await (await api('/api/uploads')).json()) as Array<{ id: string; filename: string; status: string; receipt?: { merchantName?: string; total?: number } }>;
+      expect(uploads.map((u) => u.filename).sort()).toEqual([...FILES].sort());
+      expect(uploads.every((u) => u.status === 'completed')).toBe(true);
+      // Each summary row shows the receipt the api read.
+      for (const u of uploads) expect(upload.stdout).toMatch(new RegExp(`${escape(u.filename)}\\s+completed\\s+${escape(u.receipt!.merchantName!)}\\s.*${u.receipt!.total!.toFixed(2)} `));
 
-    const exported = await receipts(['export', '--format', 'xlsx', '--out', 'x.xlsx']);
-    expect(exported.code, exported.stderr).toBe(0);
-    expect(exported.stdout).toMatch(/^Wrote x\.xlsx \(\d+\.\d kB\)\./);
-    const rows = await receiptsSheet(path.join(work, 'x.xlsx'));
-    const byFile = (file: string) => rows.find((r) => r.filename === file);
-    expect(rows).toHaveLength(3);
-    for (const [i, file] of FILES.entries()) {
-      const stored = uploads.find((u) => u.filename === file)!.receipt!;
-      // The printed date and total, read by the worker, in the workbook.
-      const printed = receiptLines(i);
-      expect(byFile(file)).toMatchObject({ merchantName: stored.merchantName, total: printed.total, date: new Date(`${printed.date}T00:00:00Z`) });
-    }
-  });
+      // The same folder again: the Idempotency-Keys answer with the same uploads, nothing is uploaded twice.
+      const again = await receipts(['upload', 'receipts', '--currency', 'usd']);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      expect(((await (await api('/api/uploads')).json()) as unknown[]).length).toBe(3);
 
-  it('says the api’s refusal of an export and leaves no file behind', async () => {
-    const run = await receipts(['export', '--format', 'xlsx', '--from', '2030-01-01', '--out', 'empty.xlsx']);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^error: .+ \(NOTHING_TO_EXPORT\)\n$/);
-    expect(existsSync(path.join(work, 'empty.xlsx'))).toBe(false);
-  });
+      const exported = await receipts(['export', '--format', 'xlsx', '--out', 'x.xlsx']);
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stdout).toMatch(/^Wrote x\.xlsx \(\d+\.\d kB\)\./);
+      const rows = await receiptsSheet(path.join(work, 'x.xlsx'));
+      const byFile = (file: string) => rows.find((r) => r.filename === file);
+      expect(rows).toHaveLength(3);
+      for (const [i, file] of FILES.entries()) {
+        const stored = uploads.find((u) => u.filename === file)!.receipt!;
+        // The printed date and total, read by the worker, in the workbook.
+        const printed = receiptLines(i);
+        expect(byFile(file)).toMatchObject({ merchantName: stored.merchantName, total: printed.total, date: new Date(`${printed.date}T00:00:00Z`) });
+      }
+    });
 
-  it('shows the latest uploads, and forgets the token on logout', async () => {
-    const status = await receipts(['status']);
-    expect(status.code, status.stderr).toBe(0);
-    expect(status.stdout).toContain(`api: ${deployment.baseUrl}`);
-    for (const file of FILES) expect(status.stdout).toContain(file);
+    it('says the api’s refusal of an export and leaves no file behind', async () => {
+      const run = await receipts(['export', '--format', 'xlsx', '--from', '2030-01-01', '--out', 'empty.xlsx']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^error: .+ \(NOTHING_TO_EXPORT\)\n$/);
+      expect(existsSync(path.join(work, 'empty.xlsx'))).toBe(false);
+    });
 
-    expect((await receipts(['logout'])).code).toBe(0);
-    const after = await receipts(['status']);
-    expect(after.code).toBe(1);
-    expect(after.stderr).toMatch(/^error: Not logged in\./);
-    // A token in the environment needs no login.
-    const fromEnv = await receipts(['status'], { RECEIPTS_TOKEN: token, RECEIPTS_URL: deployment.baseUrl });
-    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    it('shows the latest uploads, and forgets the token on logout', async () => {
+      const status = await receipts(['status']);
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toContain(`api: ${deployment.baseUrl}`);
+      for (const file of FILES) expect(status.stdout).toContain(file);
+
+      expect((await receipts(['logout'])).code).toBe(0);
+      const after = await receipts(['status']);
+      expect(after.code).toBe(1);
+      expect(after.stderr).toMatch(/^error: Not logged in\./);
+      // A token in the environment needs no login.
+      const fromEnv = await receipts(['status'], { RECEIPTS_TOKEN: token, RECEIPTS_URL: deployment.baseUrl });
+      expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    });
   });
 });
