@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { availableEngines } from '@receipts/common';
+import { availableEngines, webhookAttempts } from '@receipts/common';
 import {
   BillingRepository,
   MerchantRuleRepository,
   CategoryRepository,
   connectProducerRedis,
   createReceiptQueue,
+  createWebhookQueue,
   initMetrics,
   IntakeRepository,
   QuotaService,
@@ -18,6 +19,10 @@ import {
   UploadReadRepository,
   UploadRepository,
   UserRepository,
+  WebhookEvents,
+  WebhookJobs,
+  webhookPolicy,
+  WebhookRepository,
   type Runtime,
 } from '@receipts/infra';
 import express, { type Request } from 'express';
@@ -61,6 +66,8 @@ import { routeUploadEvents } from './upload-events.router.js';
 import { uploadRoutes } from './uploads/upload.routes.js';
 import { UploadService } from './uploads/upload.service.js';
 import { UploadWaiters } from './uploads/upload-waiters.js';
+import { webhookRoutes } from './webhooks/webhook.routes.js';
+import { WebhookService } from './webhooks/webhook.service.js';
 
 export interface ApiServer {
   server: http.Server;
@@ -106,7 +113,7 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
       await drainConnections(server, gateway, waiters, timeoutMs);
       // Accepted uploads still being stored get their file and their job before Redis goes.
       await uploads.drain();
-      await Promise.allSettled([events.close(), services.jobs.close()]);
+      await Promise.allSettled([events.close(), services.jobs.close(), services.webhookJobs.close()]);
       producer.disconnect();
     },
   };
@@ -128,7 +135,11 @@ function apiServices(runtime: Runtime, producer: Redis) {
   const quota = new QuotaService(db, config.ADMIN_EMAILS);
   const uploadReads = new UploadReadRepository(db);
   const duplicates = new UploadDuplicateRepository(db);
-  const uploads = new UploadService({ uploads: uploadRows, uploadReads, duplicates, jobs, quota, files, bus, engines: availableEngines(config), log });
+  // Events the api causes (a cancel, a correction) become webhook deliveries here; the worker sends them.
+  const webhookRows = new WebhookRepository(db);
+  const webhookJobs = new WebhookJobs(createWebhookQueue(producer, config.QUEUE_PREFIX, log));
+  const webhooks = new WebhookEvents({ webhooks: webhookRows, jobs: webhookJobs, attempts: webhookAttempts(config.WEBHOOK_RETRY_SCHEDULE_MS), log });
+  const uploads = new UploadService({ uploads: uploadRows, uploadReads, duplicates, jobs, quota, files, bus, webhooks, engines: availableEngines(config), log });
   const accounts = new AccountService(users, uploadRows, mailer, config.ADMIN_EMAILS);
   const profiles = new ProfileService(billingRows, accounts);
   const billing = new BillingService(billingRows, mailer, config, log);
@@ -140,6 +151,9 @@ function apiServices(runtime: Runtime, producer: Redis) {
   const rules = new MerchantRuleService(merchantRules, categories);
   return {
     jobs,
+    webhookJobs,
+    webhooks,
+    webhookService: new WebhookService({ webhooks: webhookRows, jobs: webhookJobs, policy: webhookPolicy(config), log }),
     uploads,
     quota,
     accounts,
@@ -197,7 +211,7 @@ function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Expr
   app.use('/admin/queues', s.session, adminOnly, queueDashboard(s.jobs.queue));
   app.use('/api/intake', requireUser, intakeRoutes(new IntakeAddressService(s.intakeRows, s.mailIntake)));
   app.use('/api', spendingRoutes(new SpendingService(s.receipts)));
-  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(s.receipts, s.duplicates, s.uploads, runtime.files, s.merchantRules, s.categories, log)));
+  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(s.receipts, s.duplicates, s.uploads, runtime.files, s.merchantRules, s.categories, s.webhooks, log)));
   app.use('/api', exportRoutes(s.exports, log));
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   if (existsSync(config.webDistDir)) {
@@ -237,6 +251,7 @@ function mountAccountRoutes(app: express.Express, runtime: Runtime, producer: Re
   app.use('/api/user', accountRoutes({ users: s.users, profiles: s.profiles, quota: s.quota, deletion: s.deletion, settings, data: s.data, links, log }));
   app.use('/api/user', merchantRuleRoutes(s.rules));
   app.use('/api/user', categoryRoutes(s.categories));
+  app.use('/api/user', webhookRoutes(s.webhookService));
 }
 
 /**

@@ -16,6 +16,13 @@ export type ReceiptJob = z.infer<typeof receiptJobSchema>;
 export const MAINTENANCE_QUEUE = 'maintenance';
 export const PURGE_ORIGINALS_JOB = 'purge-originals';
 
+/** Webhook deliveries: a queue of their own, so a slow receiver never waits behind (or holds up) a receipt. */
+export const WEBHOOK_QUEUE = 'webhooks';
+export const WEBHOOK_DELIVERY_JOB = 'deliver-webhook';
+/** The delivery's row holds its endpoint, body and attempts; the job names it only. */
+export const webhookJobSchema = z.object({ deliveryId: z.uuid() });
+export type WebhookJob = z.infer<typeof webhookJobSchema>;
+
 /** Redis pub/sub channel names (under the deployment's key prefix). */
 export const CHANNELS = {
   uploadEvents: 'upload-events',

@@ -32,6 +32,7 @@ describe('receipt processor', { timeout: 60_000 }, () => {
       duplicates: stack.duplicates,
       quota: stack.quota,
       bus: stack.bus,
+      webhooks: stack.webhooks,
       files: stack.files,
       rules: new MerchantRuleRepository(db),
       pipeline,
