@@ -73,7 +73,7 @@ export async function sendWebhook(request: WebhookRequest, options: SendOptions)
     return { ok: verdict.ok, httpStatus: status, responseTimeMs: elapsed(), error: verdict.ok ? null : verdict.error };
   } catch (err) {
     const timedOut = (err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError';
-    const error = timedOut ? `No answer within ${Math.round(options.timeoutMs / 1000)} s.` : `Could not connect: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`;
+    const error = timedOut ? `No answer within ${options.timeoutMs / 1000} s.` : `Could not connect: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`;
     return { ok: false, httpStatus: null, responseTimeMs: timedOut ? elapsed() : null, error };
   }
 }
