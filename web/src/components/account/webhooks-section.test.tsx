@@ -89,7 +89,7 @@ describe('webhooks section', () => {
     fireEvent.click(screen.getByLabelText(/An upload was cancelled/));
     fireEvent.click(screen.getByRole('button', { name: 'Add endpoint' }));
     expect((await screen.findByTestId('webhook-secret')).textContent).toBe(SECRET);
-    const [[, init]] = calls('POST', '/api/user/webhooks');
+    const [, init] = calls('POST', '/api/user/webhooks')[0]!;
     // The events in the list's order, whatever order they were ticked in.
     expect(JSON.parse(String(init.body))).toEqual({ url: 'https://new.example.com/in', events: ['upload.cancelled', 'receipt.corrected'] });
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
