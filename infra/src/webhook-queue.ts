@@ -108,7 +108,9 @@ export function startWebhookConsumer(options: WebhookConsumerOptions): WebhookCo
   worker.on('failed', (job, err) => {
     if (job?.finishedOn) log.warn({ deliveryId: job.data.deliveryId, err: err.message }, 'webhook delivery job ended failed');
   });
-  const queueConnection = createRedis(redisUrl);
+  // Adds fail at once while Redis is down (no offline queue): an event is emitted inside a
+  // receipt's job, which must not wait on its webhooks; the row notes it and the sweep queues it.
+  const queueConnection = createRedis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   const jobs = new WebhookJobs(createWebhookQueue(queueConnection, prefix, log));
   return {
     jobs,
