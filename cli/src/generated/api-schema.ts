@@ -747,7 +747,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/intake/": {
+    "/api/intake": {
         parameters: {
             query?: never;
             header?: never;
@@ -962,6 +962,93 @@ export interface paths {
         get: operations["getExportFireflyConfig"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your webhook endpoints */
+        get: operations["getUserWebhooks"];
+        put?: never;
+        /** Register a webhook endpoint (its signing secret is answered this once) */
+        post: operations["postUserWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint */
+        delete: operations["deleteUserWebhooksId"];
+        options?: never;
+        head?: never;
+        /** Change an endpoint’s events, or turn it on or off */
+        patch: operations["patchUserWebhooksId"];
+        trace?: never;
+    };
+    "/api/user/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An endpoint’s latest deliveries, newest first */
+        get: operations["getUserWebhooksIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again */
+        post: operations["postUserWebhooksIdDeliveriesDeliveryIdRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test delivery (webhook.ping) */
+        post: operations["postUserWebhooksIdTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8212,6 +8299,754 @@ export interface operations {
             };
         };
     };
+    getUserWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoints: {
+                            /** Format: uuid */
+                            id: string;
+                            url: string;
+                            events: ("receipt.completed" | "receipt.failed" | "upload.cancelled" | "receipt.corrected")[];
+                            enabled: boolean;
+                            disabledReason: string | null;
+                            disabledAt: string | null;
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postUserWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    events: ("receipt.completed" | "receipt.failed" | "upload.cancelled" | "receipt.corrected")[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        url: string;
+                        events: ("receipt.completed" | "receipt.failed" | "upload.cancelled" | "receipt.corrected")[];
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        disabledAt: string | null;
+                        createdAt: string;
+                        /** Format: starts_with */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    deleteUserWebhooksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    patchUserWebhooksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    events?: ("receipt.completed" | "receipt.failed" | "upload.cancelled" | "receipt.corrected")[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        url: string;
+                        events: ("receipt.completed" | "receipt.failed" | "upload.cancelled" | "receipt.corrected")[];
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        disabledAt: string | null;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getUserWebhooksIdDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            eventId: string;
+                            /** @enum {string} */
+                            event: "receipt.completed" | "receipt.failed" | "upload.cancelled" | "receipt.corrected" | "webhook.ping";
+                            /** @enum {string} */
+                            trigger: "event" | "redelivery" | "test";
+                            /** @enum {string} */
+                            status: "pending" | "retrying" | "delivered" | "failed";
+                            attempts: number;
+                            maxAttempts: number;
+                            lastHttpStatus: number | null;
+                            responseTimeMs: number | null;
+                            lastError: string | null;
+                            createdAt: string;
+                            lastAttemptAt: string | null;
+                            nextAttemptAt: string | null;
+                            deliveredAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postUserWebhooksIdDeliveriesDeliveryIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        eventId: string;
+                        /** @enum {string} */
+                        event: "receipt.completed" | "receipt.failed" | "upload.cancelled" | "receipt.corrected" | "webhook.ping";
+                        /** @enum {string} */
+                        trigger: "event" | "redelivery" | "test";
+                        /** @enum {string} */
+                        status: "pending" | "retrying" | "delivered" | "failed";
+                        attempts: number;
+                        maxAttempts: number;
+                        lastHttpStatus: number | null;
+                        responseTimeMs: number | null;
+                        lastError: string | null;
+                        createdAt: string;
+                        lastAttemptAt: string | null;
+                        nextAttemptAt: string | null;
+                        deliveredAt: string | null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postUserWebhooksIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        eventId: string;
+                        /** @enum {string} */
+                        event: "receipt.completed" | "receipt.failed" | "upload.cancelled" | "receipt.corrected" | "webhook.ping";
+                        /** @enum {string} */
+                        trigger: "event" | "redelivery" | "test";
+                        /** @enum {string} */
+                        status: "pending" | "retrying" | "delivered" | "failed";
+                        attempts: number;
+                        maxAttempts: number;
+                        lastHttpStatus: number | null;
+                        responseTimeMs: number | null;
+                        lastError: string | null;
+                        createdAt: string;
+                        lastAttemptAt: string | null;
+                        nextAttemptAt: string | null;
+                        deliveredAt: string | null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     "getOpenapi.json": {
         parameters: {
             query?: never;
@@ -8627,23 +9462,23 @@ export const pathsApiAdminUploadsIdRetryPostResponses403ContentApplicationJsonEr
 export const pathsApiAdminUploadsIdRetryPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads/{id}/retry"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["NOT_CANCELLABLE"];
 export const pathsApiAdminUploadsIdRetryPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads/{id}/retry"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiAdminUploadsIdRetryPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads/{id}/retry"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
-export const pathsApiIntakeGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
-export const pathsApiIntakeGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
-export const pathsApiIntakeGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
-export const pathsApiIntakeGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
-export const pathsApiIntakeGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
-export const pathsApiIntakePostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
-export const pathsApiIntakePostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
-export const pathsApiIntakePostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
-export const pathsApiIntakePostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
-export const pathsApiIntakePostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
-export const pathsApiIntakePostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
-export const pathsApiIntakeDeleteResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["delete"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
-export const pathsApiIntakeDeleteResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["delete"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
-export const pathsApiIntakeDeleteResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["delete"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
-export const pathsApiIntakeDeleteResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["delete"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
-export const pathsApiIntakeDeleteResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["delete"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
-export const pathsApiIntakeDeleteResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake/"]["delete"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiIntakeGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
+export const pathsApiIntakeGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiIntakeGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiIntakeGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiIntakeGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiIntakePostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
+export const pathsApiIntakePostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiIntakePostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiIntakePostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiIntakePostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiIntakePostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiIntakeDeleteResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["delete"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
+export const pathsApiIntakeDeleteResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["delete"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiIntakeDeleteResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["delete"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiIntakeDeleteResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["delete"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiIntakeDeleteResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["delete"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiIntakeDeleteResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["delete"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiReceiptsSpendingGetParametersQueryValidValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/spending"]["get"]["parameters"]["query"]["valid"]> = ["true", "false"];
 export const pathsApiReceiptsSpendingGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/spending"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiReceiptsSpendingGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/spending"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
@@ -8782,6 +9617,61 @@ export const pathsApiExportFireflyConfigGetResponses403ContentApplicationJsonErr
 export const pathsApiExportFireflyConfigGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/firefly-config"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiExportFireflyConfigGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/firefly-config"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiExportFireflyConfigGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/firefly-config"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiUserWebhooksGetResponses200ContentApplicationJsonEndpointsEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["get"]["responses"]["200"]["content"]["application/json"]["endpoints"]["events"]> = ["receipt.completed", "receipt.failed", "upload.cancelled", "receipt.corrected"];
+export const pathsApiUserWebhooksGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
+export const pathsApiUserWebhooksGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiUserWebhooksGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserWebhooksGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiUserWebhooksGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiUserWebhooksPostRequestBodyContentApplicationJsonEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["requestBody"]["content"]["application/json"]["events"]> = ["receipt.completed", "receipt.failed", "upload.cancelled", "receipt.corrected"];
+export const pathsApiUserWebhooksPostResponses201ContentApplicationJsonEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["201"]["content"]["application/json"]["events"]> = ["receipt.completed", "receipt.failed", "upload.cancelled", "receipt.corrected"];
+export const pathsApiUserWebhooksPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiUserWebhooksPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiUserWebhooksPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserWebhooksPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
+export const pathsApiUserWebhooksPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiUserWebhooksPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiUserWebhooksIdDeleteResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}"]["delete"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiUserWebhooksIdDeleteResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}"]["delete"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiUserWebhooksIdDeleteResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}"]["delete"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserWebhooksIdDeleteResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}"]["delete"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiUserWebhooksIdDeleteResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}"]["delete"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiUserWebhooksIdDeleteResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}"]["delete"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiUserWebhooksIdPatchRequestBodyContentApplicationJsonEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}"]["patch"]["requestBody"]["content"]["application/json"]["events"]> = ["receipt.completed", "receipt.failed", "upload.cancelled", "receipt.corrected"];
+export const pathsApiUserWebhooksIdPatchResponses200ContentApplicationJsonEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["events"]> = ["receipt.completed", "receipt.failed", "upload.cancelled", "receipt.corrected"];
+export const pathsApiUserWebhooksIdPatchResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}"]["patch"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiUserWebhooksIdPatchResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}"]["patch"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiUserWebhooksIdPatchResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}"]["patch"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserWebhooksIdPatchResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}"]["patch"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiUserWebhooksIdPatchResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}"]["patch"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiUserWebhooksIdPatchResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}"]["patch"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiUserWebhooksIdDeliveriesGetResponses200ContentApplicationJsonDeliveriesEventValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries"]["get"]["responses"]["200"]["content"]["application/json"]["deliveries"]["event"]> = ["receipt.completed", "receipt.failed", "upload.cancelled", "receipt.corrected", "webhook.ping"];
+export const pathsApiUserWebhooksIdDeliveriesGetResponses200ContentApplicationJsonDeliveriesTriggerValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries"]["get"]["responses"]["200"]["content"]["application/json"]["deliveries"]["trigger"]> = ["event", "redelivery", "test"];
+export const pathsApiUserWebhooksIdDeliveriesGetResponses200ContentApplicationJsonDeliveriesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries"]["get"]["responses"]["200"]["content"]["application/json"]["deliveries"]["status"]> = ["pending", "retrying", "delivered", "failed"];
+export const pathsApiUserWebhooksIdDeliveriesGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiUserWebhooksIdDeliveriesGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiUserWebhooksIdDeliveriesGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserWebhooksIdDeliveriesGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiUserWebhooksIdDeliveriesGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiUserWebhooksIdDeliveriesGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiUserWebhooksIdDeliveriesDeliveryIdRedeliverPostResponses202ContentApplicationJsonEventValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries/{deliveryId}/redeliver"]["post"]["responses"]["202"]["content"]["application/json"]["event"]> = ["receipt.completed", "receipt.failed", "upload.cancelled", "receipt.corrected", "webhook.ping"];
+export const pathsApiUserWebhooksIdDeliveriesDeliveryIdRedeliverPostResponses202ContentApplicationJsonTriggerValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries/{deliveryId}/redeliver"]["post"]["responses"]["202"]["content"]["application/json"]["trigger"]> = ["event", "redelivery", "test"];
+export const pathsApiUserWebhooksIdDeliveriesDeliveryIdRedeliverPostResponses202ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries/{deliveryId}/redeliver"]["post"]["responses"]["202"]["content"]["application/json"]["status"]> = ["pending", "retrying", "delivered", "failed"];
+export const pathsApiUserWebhooksIdDeliveriesDeliveryIdRedeliverPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries/{deliveryId}/redeliver"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiUserWebhooksIdDeliveriesDeliveryIdRedeliverPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries/{deliveryId}/redeliver"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiUserWebhooksIdDeliveriesDeliveryIdRedeliverPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries/{deliveryId}/redeliver"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserWebhooksIdDeliveriesDeliveryIdRedeliverPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries/{deliveryId}/redeliver"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiUserWebhooksIdDeliveriesDeliveryIdRedeliverPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries/{deliveryId}/redeliver"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiUserWebhooksIdDeliveriesDeliveryIdRedeliverPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/deliveries/{deliveryId}/redeliver"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiUserWebhooksIdTestPostResponses202ContentApplicationJsonEventValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/test"]["post"]["responses"]["202"]["content"]["application/json"]["event"]> = ["receipt.completed", "receipt.failed", "upload.cancelled", "receipt.corrected", "webhook.ping"];
+export const pathsApiUserWebhooksIdTestPostResponses202ContentApplicationJsonTriggerValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/test"]["post"]["responses"]["202"]["content"]["application/json"]["trigger"]> = ["event", "redelivery", "test"];
+export const pathsApiUserWebhooksIdTestPostResponses202ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/test"]["post"]["responses"]["202"]["content"]["application/json"]["status"]> = ["pending", "retrying", "delivered", "failed"];
+export const pathsApiUserWebhooksIdTestPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/test"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiUserWebhooksIdTestPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/test"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiUserWebhooksIdTestPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/test"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserWebhooksIdTestPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/test"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiUserWebhooksIdTestPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/test"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiUserWebhooksIdTestPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/test"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiOpenapiJsonGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiOpenapiJsonGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiOpenapiJsonGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
