@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { availableEngines } from '@receipts/common';
 import {
+  ApiTokenRepository,
   BillingRepository,
   MerchantRuleRepository,
   CategoryRepository,
@@ -47,7 +48,7 @@ import { ReceiptLibraryService } from './library/receipt-library.service.js';
 import { spendingRoutes } from './library/spending.routes.js';
 import { SpendingService } from './library/spending.service.js';
 import { linkBase } from './link-base.js';
-import { requireUser, resolveOwner } from './owner.middleware.js';
+import { requireUser, resolveOwner, sessionUnlessToken } from './owner.middleware.js';
 import { merchantRuleRoutes } from './rules/merchant-rule.routes.js';
 import { categoryRoutes } from './categories/category.routes.js';
 import { CategoryService } from './categories/category.service.js';
@@ -57,6 +58,9 @@ import { authRateLimit, requireXhrHeader, securityHeaders, type RateLimits } fro
 import { DatabaseSessionStore, sessionMiddleware } from './session.js';
 import { createSocketGateway, type SocketGateway } from './socket.gateway.js';
 import { staticAssets } from './static-assets.js';
+import { apiTokenRoutes } from './tokens/api-token.routes.js';
+import { ApiTokenService } from './tokens/api-token.service.js';
+import { bearerAuth, tokenRateLimiter } from './tokens/bearer-auth.middleware.js';
 import { routeUploadEvents } from './upload-events.router.js';
 import { uploadRoutes } from './uploads/upload.routes.js';
 import { UploadService } from './uploads/upload.service.js';
@@ -138,6 +142,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
   const categories = new CategoryService(categoryRows, users);
   const merchantRules = new MerchantRuleRepository(db);
   const rules = new MerchantRuleService(merchantRules, categories);
+  const tokens = new ApiTokenService(new ApiTokenRepository(db), accounts);
   return {
     jobs,
     uploads,
@@ -148,6 +153,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
     exports,
     categories,
     rules,
+    tokens,
     uploadRows,
     uploadReads,
     duplicates,
@@ -184,7 +190,9 @@ function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Expr
   });
   app.use(securityHeaders({ analytics: Boolean(config.ANALYTICS_MEASUREMENT_ID), publicUrl: config.publicUrl }));
   app.use('/api', stripeWebhookRoute(s.billing));
-  app.use('/api', requireXhrHeader(['/stripe/webhook']), s.session, resolveOwner, express.json({ limit: '100kb' }));
+  // A request with an access token is the token's alone: no cookie, session or CSRF header (bearerAuth).
+  const bearer = bearerAuth(s.tokens, tokenRateLimiter(producer, config.QUEUE_PREFIX, config.TOKEN_RATE_LIMIT_PER_MINUTE), log);
+  app.use('/api', bearer, requireXhrHeader(['/stripe/webhook']), sessionUnlessToken(s.session), resolveOwner, express.json({ limit: '100kb' }));
   // First of the api's routes: an upload, the busiest request, walks past no other router.
   app.use('/api', uploadRoutes(s.uploads, s.waiters, config.WAIT_TIMEOUT_MS));
   mountAccountRoutes(app, runtime, producer, s);
@@ -194,7 +202,7 @@ function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Expr
   const adminOnly = requireAdmin(s.accounts);
   app.use('/api/admin', adminOnly, adminRoutes(new AdminService(s.users, s.uploadRows, s.uploadReads, s.jobs, config.ADMIN_EMAILS)));
   // The dashboard is a page of its own: same session and admin check, not under /api.
-  app.use('/admin/queues', s.session, adminOnly, queueDashboard(s.jobs.queue));
+  app.use('/admin/queues', s.session, resolveOwner, adminOnly, queueDashboard(s.jobs.queue));
   app.use('/api/intake', requireUser, intakeRoutes(new IntakeAddressService(s.intakeRows, s.mailIntake)));
   app.use('/api', spendingRoutes(new SpendingService(s.receipts)));
   app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(s.receipts, s.duplicates, s.uploads, runtime.files, s.merchantRules, s.categories, log)));
@@ -237,6 +245,7 @@ function mountAccountRoutes(app: express.Express, runtime: Runtime, producer: Re
   app.use('/api/user', accountRoutes({ users: s.users, profiles: s.profiles, quota: s.quota, deletion: s.deletion, settings, data: s.data, links, log }));
   app.use('/api/user', merchantRuleRoutes(s.rules));
   app.use('/api/user', categoryRoutes(s.categories));
+  app.use('/api/user', apiTokenRoutes(s.tokens, s.users));
 }
 
 /**

@@ -41,7 +41,7 @@ export function accountRoutes(deps: {
   });
 
   router.get('/subscription', requireUser, async (req, res) => {
-    res.json(await profiles.subscription(req.session.userId!));
+    res.json(await profiles.subscription(req.owner.userId!));
   });
 
   /** { currentPassword, password, confirmPassword }: other sessions are signed out, this one stays. */
@@ -72,13 +72,13 @@ export function accountRoutes(deps: {
 
   /** The DATEV export's numbers and accounts: the user's, or the SKR03 defaults until they save theirs. */
   router.get('/datev-settings', requireUser, async (req, res) => {
-    const saved = await deps.users.datevSettings(req.session.userId!);
+    const saved = await deps.users.datevSettings(req.owner.userId!);
     res.json({ settings: saved ?? DEFAULT_DATEV_SETTINGS, saved: saved !== null });
   });
 
   router.put('/datev-settings', requireUser, validate({ body: datevSettingsSchema }), async (req, res) => {
     const datev = req.body;
-    await deps.users.saveDatevSettings(req.session.userId!, datev);
+    await deps.users.saveDatevSettings(req.owner.userId!, datev);
     res.json({ settings: datev, saved: true });
   });
 

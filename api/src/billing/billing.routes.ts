@@ -33,12 +33,12 @@ export function billingRoutes(billing: BillingService, users: UserRepository, ac
   });
 
   router.get('/billing', requireUser, async (req, res) => {
-    res.json(await billing.overview(req.session.userId!));
+    res.json(await billing.overview(req.owner.userId!));
   });
 
   router.post('/billing/cancel', requireUser, async (req, res) => {
-    await billing.cancelAtPeriodEnd(req.session.userId!);
-    res.json(await billing.overview(req.session.userId!));
+    await billing.cancelAtPeriodEnd(req.owner.userId!);
+    res.json(await billing.overview(req.owner.userId!));
   });
 
   router.post('/billing/portal', signedIn, async (req, res) => {

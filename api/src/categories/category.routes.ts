@@ -13,20 +13,20 @@ export function categoryRoutes(service: CategoryService): Router {
   router.use('/categories', requireUser);
 
   router.get('/categories', async (req, res) => {
-    res.json({ categories: await service.list(req.session.userId!) });
+    res.json({ categories: await service.list(req.owner.userId!) });
   });
 
   router.post('/categories', validate({ body: categoryCreateSchema }), async (req, res) => {
     const { name, datevAccount } = req.body;
-    res.status(201).json(await service.add(req.session.userId!, name, datevAccount ?? null));
+    res.status(201).json(await service.add(req.owner.userId!, name, datevAccount ?? null));
   });
 
   router.patch('/categories/:name', validate({ params: nameParams, body: categoryUpdateSchema }), async (req, res) => {
-    res.json(await service.update(req.session.userId!, req.params.name, req.body));
+    res.json(await service.update(req.owner.userId!, req.params.name, req.body));
   });
 
   router.delete('/categories/:name', validate({ params: nameParams }), async (req, res) => {
-    await service.remove(req.session.userId!, req.params.name);
+    await service.remove(req.owner.userId!, req.params.name);
     res.status(204).end();
   });
 

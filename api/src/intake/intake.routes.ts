@@ -6,15 +6,15 @@ export function intakeRoutes(addresses: IntakeAddressService): Router {
   const router = Router();
 
   router.get('/', async (req, res) => {
-    res.json(await addresses.view(req.session.userId!));
+    res.json(await addresses.view(req.owner.userId!));
   });
 
   router.post('/', async (req, res) => {
-    res.json(await addresses.renew(req.session.userId!));
+    res.json(await addresses.renew(req.owner.userId!));
   });
 
   router.delete('/', async (req, res) => {
-    res.json(await addresses.revoke(req.session.userId!));
+    res.json(await addresses.revoke(req.owner.userId!));
   });
 
   return router;

@@ -10,15 +10,15 @@ export function merchantRuleRoutes(service: MerchantRuleService): Router {
   router.use('/rules', requireUser);
 
   router.get('/rules', async (req, res) => {
-    res.json({ rules: await service.list(req.session.userId!) });
+    res.json({ rules: await service.list(req.owner.userId!) });
   });
 
   router.patch('/rules/:id', validate({ body: merchantRulePatchSchema, params: idParams }), async (req, res) => {
-    res.json(await service.update(req.session.userId!, req.params.id, req.body.value));
+    res.json(await service.update(req.owner.userId!, req.params.id, req.body.value));
   });
 
   router.delete('/rules/:id', validate({ params: idParams }), async (req, res) => {
-    await service.remove(req.session.userId!, req.params.id);
+    await service.remove(req.owner.userId!, req.params.id);
     res.status(204).end();
   });
 
