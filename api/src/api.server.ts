@@ -21,7 +21,7 @@ import {
   UserRepository,
   type Runtime,
 } from '@receipts/infra';
-import express, { type Request } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { AccountDataService } from './account/account-data.service.js';
 import { AccountDeletionService } from './account/account-deletion.service.js';
@@ -53,6 +53,8 @@ import { merchantRuleRoutes } from './rules/merchant-rule.routes.js';
 import { categoryRoutes } from './categories/category.routes.js';
 import { CategoryService } from './categories/category.service.js';
 import { MerchantRuleService } from './rules/merchant-rule.service.js';
+import { apiReferencePage, openApiRoutes } from './openapi/openapi.routes.js';
+import type { ApiMount } from './openapi/openapi.document.js';
 import { metricsRoute, requestContext } from './request-context.js';
 import { authRateLimit, requireXhrHeader, securityHeaders, type RateLimits } from './security.js';
 import { DatabaseSessionStore, sessionMiddleware } from './session.js';
@@ -189,25 +191,22 @@ function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Expr
     res.status(checks.database && checks.redis ? 200 : 503).json(checks);
   });
   app.use(securityHeaders({ analytics: Boolean(config.ANALYTICS_MEASUREMENT_ID), publicUrl: config.publicUrl }));
-  app.use('/api', stripeWebhookRoute(s.billing));
+  // Stripe's signed webhook reads its raw body, before the session and the JSON parser.
+  const stripe: ApiMount = { path: '', router: stripeWebhookRoute(s.billing) };
+  app.use('/api', stripe.router);
   // A request with an access token is the token's alone: no cookie, session or CSRF header (bearerAuth).
   const bearer = bearerAuth(s.tokens, tokenRateLimiter(producer, config.QUEUE_PREFIX, config.TOKEN_RATE_LIMIT_PER_MINUTE), log);
   app.use('/api', bearer, requireXhrHeader(['/stripe/webhook']), sessionUnlessToken(s.session), resolveOwner, express.json({ limit: '100kb' }));
-  // First of the api's routes: an upload, the busiest request, walks past no other router.
-  app.use('/api', uploadRoutes(s.uploads, s.waiters, config.WAIT_TIMEOUT_MS));
-  mountAccountRoutes(app, runtime, producer, s);
-  app.use('/api', currencyRoutes());
-  app.use('/api', clientConfigRoutes(config));
-  app.use('/api', billingRoutes(s.billing, s.users, s.accounts));
-  const adminOnly = requireAdmin(s.accounts);
-  app.use('/api/admin', adminOnly, adminRoutes(new AdminService(s.users, s.uploadRows, s.uploadReads, s.jobs, config.ADMIN_EMAILS)));
-  // The dashboard is a page of its own: same session and admin check, not under /api.
-  app.use('/admin/queues', s.session, resolveOwner, adminOnly, queueDashboard(s.jobs.queue));
-  app.use('/api/intake', requireUser, intakeRoutes(new IntakeAddressService(s.intakeRows, s.mailIntake)));
-  app.use('/api', spendingRoutes(new SpendingService(s.receipts)));
-  app.use('/api', receiptLibraryRoutes(new ReceiptLibraryService(s.receipts, s.duplicates, s.uploads, runtime.files, s.merchantRules, s.categories, log)));
-  app.use('/api', exportRoutes(s.exports, log));
+  mountRateLimits(app, runtime, producer);
+  const mounts = apiMounts(runtime, producer, s);
+  const documented: ApiMount[] = [stripe, ...mounts];
+  const reference: GuardedMount = { path: '', router: openApiRoutes(documented, { publicUrl: config.publicUrl }) };
+  documented.push(reference);
+  for (const mount of [...mounts, reference]) app.use(`/api${mount.path}`, ...(mount.before ?? []), mount.router);
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
+  // The dashboard is a page of its own: same session and admin check, not under /api.
+  app.use('/admin/queues', s.session, resolveOwner, requireAdmin(s.accounts), queueDashboard(s.jobs.queue));
+  app.use('/docs/api', apiReferencePage());
   if (existsSync(config.webDistDir)) {
     app.use(staticAssets(config.webDistDir));
     // The single-page app routes every other path itself.
@@ -217,10 +216,9 @@ function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Expr
   return app;
 }
 
-/** Sign-up, sign-in and the account's own routes, each behind its rate limits. */
-function mountAccountRoutes(app: express.Express, runtime: Runtime, producer: Redis, s: ApiServices): void {
+/** The rate limits of sign-up, sign-in and the account's own routes, before their routers. */
+function mountRateLimits(app: express.Express, runtime: Runtime, producer: Redis): void {
   const { config, log } = runtime;
-  const links = (req: Request) => linkBase(req, config);
   const limit = (name: string, limits: RateLimits) => authRateLimit(producer, config.QUEUE_PREFIX, log, name, limits);
   app.use('/api/auth/register', limit('register', { perAddress: 30, perEmail: 10 }));
   // Counts the mails an address is sent, apart from sign-in: asking for links locks nobody out.
@@ -230,6 +228,17 @@ function mountAccountRoutes(app: express.Express, runtime: Runtime, producer: Re
   app.use('/api/auth/verify-email', limit('verify', { perAddress: 20 }));
   // Each one mails the account's own address: few per account, whatever address asks.
   app.use('/api/auth/resend-verification', limit('resend', { perAddress: 10, perAccount: 5 }));
+  // The password is checked again on each of these: few guesses per address.
+  app.use(['/api/user/password', '/api/user/email', '/api/user/account'], limit('account', { perAddress: 30 }));
+}
+
+/** A router of the api with the handlers that guard all of it, mounted under /api in this order. */
+type GuardedMount = ApiMount & { before?: RequestHandler[] };
+
+/** The api's routers in the order requests meet them; the API document describes the same list. */
+function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMount[] {
+  const { config, log } = runtime;
+  const links = (req: Request) => linkBase(req, config);
   // Sign-in has limits of its own (sign-in.limiter.ts): none a stranger can use to shut an owner out.
   const signIns = {
     limiter: new SignInLimiter(redisLimiters(producer, config.QUEUE_PREFIX), {
@@ -238,14 +247,26 @@ function mountAccountRoutes(app: express.Express, runtime: Runtime, producer: Re
     }),
     devices: new KnownDevices(config.sessionSecret, s.secureCookies),
   };
-  app.use('/api/auth', authRoutes(s.accounts, s.profiles, s.users, log, signIns, links));
-  // The password is checked again on each of these: few guesses per address.
-  app.use(['/api/user/password', '/api/user/email', '/api/user/account'], limit('account', { perAddress: 30 }));
   const settings = new AccountSettingsService(s.users, s.accounts);
-  app.use('/api/user', accountRoutes({ users: s.users, profiles: s.profiles, quota: s.quota, deletion: s.deletion, settings, data: s.data, links, log }));
-  app.use('/api/user', merchantRuleRoutes(s.rules));
-  app.use('/api/user', categoryRoutes(s.categories));
-  app.use('/api/user', apiTokenRoutes(s.tokens, s.users));
+  const admin = new AdminService(s.users, s.uploadRows, s.uploadReads, s.jobs, config.ADMIN_EMAILS);
+  const library = new ReceiptLibraryService(s.receipts, s.duplicates, s.uploads, runtime.files, s.merchantRules, s.categories, log);
+  return [
+    // First of the api's routes: an upload, the busiest request, walks past no other router.
+    { path: '', router: uploadRoutes(s.uploads, s.waiters, config.WAIT_TIMEOUT_MS) },
+    { path: '/auth', router: authRoutes(s.accounts, s.profiles, s.users, log, signIns, links) },
+    { path: '/user', router: accountRoutes({ users: s.users, profiles: s.profiles, quota: s.quota, deletion: s.deletion, settings, data: s.data, links, log }) },
+    { path: '/user', router: merchantRuleRoutes(s.rules) },
+    { path: '/user', router: categoryRoutes(s.categories) },
+    { path: '/user', router: apiTokenRoutes(s.tokens, s.users) },
+    { path: '', router: currencyRoutes() },
+    { path: '', router: clientConfigRoutes(config) },
+    { path: '', router: billingRoutes(s.billing, s.users, s.accounts) },
+    { path: '/admin', router: adminRoutes(admin), before: [requireAdmin(s.accounts)] },
+    { path: '/intake', router: intakeRoutes(new IntakeAddressService(s.intakeRows, s.mailIntake)), before: [requireUser] },
+    { path: '', router: spendingRoutes(new SpendingService(s.receipts)) },
+    { path: '', router: receiptLibraryRoutes(library) },
+    { path: '', router: exportRoutes(s.exports, log) },
+  ];
 }
 
 /**

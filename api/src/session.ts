@@ -126,7 +126,7 @@ function cookieOptions(secure: boolean) {
   return { httpOnly: true, sameSite: 'lax' as const, secure };
 }
 
-const COOKIE_NAME = 'rsid';
+export const SESSION_COOKIE = 'rsid';
 
 /**
  * An anonymous session's cookie is sent once, when the visitor has none. Re-sending it on every
@@ -139,7 +139,7 @@ function keepAnonymousCookieAsSent(): RequestHandler {
     const sent = req.headers.cookie
       ?.split(';')
       .map((c) => c.trim())
-      .find((c) => c.startsWith(`${COOKIE_NAME}=`));
+      .find((c) => c.startsWith(`${SESSION_COOKIE}=`));
     if (!sent) return next();
     const setHeader = res.setHeader.bind(res);
     res.setHeader = (name: string, value: number | string | readonly string[]) => {
@@ -156,7 +156,7 @@ function keepAnonymousCookieAsSent(): RequestHandler {
 
 export function sessionMiddleware(options: { store: Store; secret: string; secure: boolean }): RequestHandler {
   const withSession = session({
-    name: COOKIE_NAME,
+    name: SESSION_COOKIE,
     store: options.store,
     secret: options.secret,
     resave: false,

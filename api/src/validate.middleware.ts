@@ -10,7 +10,7 @@ export interface RequestParts {
   params?: ZodType;
 }
 
-type Checked<S, Unchecked> = S extends ZodType ? z.output<S> : Unchecked;
+export type Checked<S, Unchecked> = S extends ZodType ? z.output<S> : Unchecked;
 
 /** A part whose failure is a malformed request rather than a form's invalid field: answered with its own code. */
 const failureCodes = z.registry<{ code: ErrorCode }>();

@@ -27,11 +27,13 @@ export const ACTIVE_TOKENS_MAX = 20;
  * list and finds the stored row; the secret is 32 random bytes. Only the SHA-256 of the whole
  * text is stored.
  */
-export const TOKEN_PREFIX_LENGTH = 8;
 export const API_TOKEN_PATTERN = /^rct_([A-Za-z0-9_-]{8})_[A-Za-z0-9_-]{43}$/;
 
 /** Messages of the tokens, said by the api and shown by the web. */
-export const TOKEN_MESSAGES = {
+export const API_TOKEN_MESSAGES = {
+  /** A token's request to a route no scope opens (route-spec.ts). */
+  routeClosedToTokens: 'Access tokens cannot call this route. Sign in to the web app to use it.',
+  missingScope: (scope: TokenScope) => `This access token does not have the ${scope} scope this route needs.`,
   nameRequired: 'Name the token.',
   nameTooLong: `A token name is at most ${TOKEN_NAME_MAX} characters.`,
   scopesRequired: 'Choose at least one thing the token may do.',
@@ -51,13 +53,13 @@ export const TOKEN_MESSAGES = {
 
 /** POST /api/user/tokens: a name, what the token may do (at least one scope) and how many days it lasts (none: until revoked). */
 export const createApiTokenSchema = z.object({
-  name: safeText({ message: TOKEN_MESSAGES.nameRequired }).trim().min(1, TOKEN_MESSAGES.nameRequired).max(TOKEN_NAME_MAX, TOKEN_MESSAGES.nameTooLong),
+  name: safeText({ message: API_TOKEN_MESSAGES.nameRequired }).trim().min(1, API_TOKEN_MESSAGES.nameRequired).max(TOKEN_NAME_MAX, API_TOKEN_MESSAGES.nameTooLong),
   scopes: z
-    .array(tokenScopeSchema, { message: TOKEN_MESSAGES.scopesRequired })
-    .min(1, TOKEN_MESSAGES.scopesRequired)
+    .array(tokenScopeSchema, { message: API_TOKEN_MESSAGES.scopesRequired })
+    .min(1, API_TOKEN_MESSAGES.scopesRequired)
     // Each scope once, in the order of TOKEN_SCOPES, whatever order or repeats were sent.
     .transform((scopes) => TOKEN_SCOPES.filter((scope) => scopes.includes(scope))),
-  expiresInDays: z.int({ message: TOKEN_MESSAGES.expiryInvalid }).min(1, TOKEN_MESSAGES.expiryInvalid).max(TOKEN_EXPIRY_MAX_DAYS, TOKEN_MESSAGES.expiryInvalid).nullish(),
+  expiresInDays: z.int({ message: API_TOKEN_MESSAGES.expiryInvalid }).min(1, API_TOKEN_MESSAGES.expiryInvalid).max(TOKEN_EXPIRY_MAX_DAYS, API_TOKEN_MESSAGES.expiryInvalid).nullish(),
 });
 export type CreateApiTokenInput = z.input<typeof createApiTokenSchema>;
 

@@ -7,7 +7,7 @@ import { categoryNameSchema, tagSchema, tagsSchema } from './categories.rules.js
 import { duplicateOfSchema } from './duplicate.schema.js';
 import { engineNameSchema } from './ocr-engine.rules.js';
 import { SOURCED_FIELDS, type SourcedField } from './extraction/extract-receipt.js';
-import { uploadStatusSchema } from './upload.schema.js';
+import { uploadAcceptedSchema, uploadStatusSchema } from './upload.schema.js';
 
 export const RECEIPT_EDIT_KINDS = ['correction', 'reextraction'] as const;
 export type ReceiptEditKind = (typeof RECEIPT_EDIT_KINDS)[number];
@@ -189,6 +189,10 @@ export type FlagKindAccepted = z.infer<typeof flagKindAcceptedSchema>;
 /** POST /api/receipts/:id/reextract body; without an engine the server's default is used. */
 export const reextractRequestSchema = z.object({ engine: engineNameSchema.optional() });
 export type ReextractRequest = z.infer<typeof reextractRequestSchema>;
+
+/** POST /api/receipts/:id/reextract answer: the new upload that reads the receipt again, queued. */
+export const reextractAcceptedSchema = uploadAcceptedSchema.extend({ receiptId: z.uuid() });
+export type ReextractAccepted = z.infer<typeof reextractAcceptedSchema>;
 
 /** DELETE /api/user/account body: the account's password, so a stolen session cannot delete it. */
 export const deleteAccountSchema = z.object({

@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
 import type { ZodType } from 'zod';
 import { startApiServer, type ApiServer } from '../../api/src/api.server.js';
+import { answerViolations, checkAnswers } from '../../api/src/route-spec.js';
 import { hashPassword } from '../../api/src/auth/password.js';
 import { createSubscriber } from './accounts.js';
 import { provisionServices } from './services.js';
@@ -55,6 +56,7 @@ export type Kind = 'user' | 'unconfirmed' | 'admin' | 'subscriber';
  * The api as it runs (startApiServer: every router, the session, the error handler) on a database
  * and Redis prefix of this test file's own, on 127.0.0.1 at a free port, for the route tests
  * beside each routes file. Callers are made straight in the database and sign in over HTTP.
+ * Every answer is checked against its route's spec: closing fails on any that is not documented.
  */
 export interface RouteApi {
   runtime: Runtime;
@@ -99,6 +101,8 @@ export async function openRouteApi(env: Record<string, string> = {}): Promise<Ro
     ...env,
   });
   const runtime = await openRuntime(config, createLogger({ level: 'silent', role: 'test' }));
+  // Every answer of the route tests is held to the API document (api/src/route-spec.ts).
+  checkAnswers(true);
   const server = await startApiServer(runtime, { intake: false });
   const baseUrl = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
   const users = new UserRepository(runtime.db);
@@ -149,6 +153,7 @@ export async function openRouteApi(env: Record<string, string> = {}): Promise<Ro
       await runtime.close();
       await services.cleanup();
       await rm(dataDir, { recursive: true, force: true });
+      if (answerViolations.length) throw new Error(`Answers not in the API document:\n${answerViolations.join('\n')}`);
     },
   };
 }

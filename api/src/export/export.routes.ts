@@ -2,11 +2,20 @@ import { exportRequestSchema, type ExportRequest } from '@receipts/common';
 import type { Logger } from '@receipts/infra';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { validate } from '../validate.middleware.js';
+import { route } from '../route-spec.js';
 import type { ExportService, PreparedExport } from './export.service.js';
 
 const sampleQuerySchema = z.object({ currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'currency must be a three-letter code').default('USD') });
 const fireflyQuerySchema = z.preprocess((query) => ({ ...(query as object), preset: 'firefly' }), exportRequestSchema);
+
+/** What an export answers with: the workbook, a preset's import file (CSV, OFX, QIF) or the export pack. */
+const EXPORT_FILE = {
+  media: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv', 'application/x-ofx', 'application/qif', 'application/zip'],
+  description: 'The file, as an attachment; X-Export-Rows, X-Export-Issues and X-Export-Skipped say what it holds.',
+};
+const EXPORT = { tag: 'export', caller: 'anyone', scope: 'export' } as const;
+/** Nothing matched, some selected receipts are gone, or the format cannot hold what was asked. */
+const EXPORT_ERRORS_BY_STATUS = { 400: ['NOTHING_TO_EXPORT'], 404: ['NOT_FOUND'] } as const;
 
 /** `attachment` with an ASCII name for old clients and the exact UTF-8 name (RFC 6266) for the rest. */
 function attachment(filename: string): string {
@@ -47,14 +56,18 @@ export function exportRoutes(service: ExportService, log: Logger): Router {
   };
 
   /** The home page's sample result (?currency= for the demo rate): the same workbook a visitor's receipts make. */
-  router.get('/export/sample', validate({ query: sampleQuerySchema }), async (req, res) => {
+  const sample = route({ summary: 'A sample workbook, made from demo receipts', tag: 'export', caller: 'anyone', scope: 'public', query: sampleQuerySchema, answers: { 200: EXPORT_FILE } });
+  router.get('/export/sample', sample, async (req, res) => {
     await deliver(res, service.sample(req.query.currency), { format: 'xlsx', preset: 'generic' });
   });
-  router.get('/export', validate({ query: exportRequestSchema }), (req, res) => send(req, res, req.query));
-  router.post('/export', validate({ body: exportRequestSchema }), (req, res) => send(req, res, req.body));
+  const byQuery = route({ ...EXPORT, summary: 'Export your receipts', query: exportRequestSchema, answers: { 200: EXPORT_FILE }, errors: EXPORT_ERRORS_BY_STATUS });
+  router.get('/export', byQuery, (req, res) => send(req, res, req.query));
+  const byBody = route({ ...EXPORT, summary: 'Export your receipts (the same fields as a JSON body)', body: exportRequestSchema, answers: { 200: EXPORT_FILE }, errors: EXPORT_ERRORS_BY_STATUS });
+  router.post('/export', byBody, (req, res) => send(req, res, req.body));
 
   /** The Firefly III data importer's configuration for the Firefly CSV (same `dateFormat`). */
-  router.get('/export/firefly-config', validate({ query: fireflyQuerySchema }), (req, res) => {
+  const firefly = route({ ...EXPORT, summary: 'The Firefly III data importer’s configuration for the Firefly CSV', query: fireflyQuerySchema, answers: { 200: z.record(z.string(), z.unknown()) } });
+  router.get('/export/firefly-config', firefly, (req, res) => {
     res.set({ 'Content-Disposition': attachment('firefly-import-config.json'), 'Cache-Control': 'no-store' }).json(service.fireflyConfig(req.query));
   });
   return router;

@@ -21,6 +21,7 @@ import {
   type ReceiptListQuery,
   type MerchantRule,
   type ReceiptPatch,
+  type ReextractAccepted,
 } from '@receipts/common';
 import {
   receiptColumns,
@@ -246,7 +247,7 @@ export class ReceiptLibraryService {
     await this.uploads.remove(owner, upload.id);
   }
 
-  async reextract(owner: Owner, id: string, engine?: EngineName) {
+  async reextract(owner: Owner, id: string, engine?: EngineName): Promise<ReextractAccepted> {
     const { upload, receipt } = await this.find(owner, id);
     const queued = await this.uploads.reextract(owner, upload.id, engine);
     return { id: queued.id, receiptId: receipt.id, status: 'queued' as const, lane: queued.lane };

@@ -1,6 +1,6 @@
-import { spendingQuerySchema } from '@receipts/common';
+import { spendingQuerySchema, spendingSchema } from '@receipts/common';
 import { Router } from 'express';
-import { validate } from '../validate.middleware.js';
+import { route } from '../route-spec.js';
 import type { SpendingService } from './spending.service.js';
 
 /**
@@ -10,7 +10,8 @@ import type { SpendingService } from './spending.service.js';
  */
 export function spendingRoutes(spending: SpendingService): Router {
   const router = Router();
-  router.get('/receipts/spending', validate({ query: spendingQuerySchema }), async (req, res) => {
+  const summary = route({ summary: 'What your receipts add up to, per currency, category and month', tag: 'receipts', caller: 'anyone', scope: 'receipts:read', query: spendingQuerySchema, answers: { 200: spendingSchema } });
+  router.get('/receipts/spending', summary, async (req, res) => {
     res.json(await spending.summary(req.owner, req.query));
   });
   return router;

@@ -1,4 +1,4 @@
-import { apiTokenCreatedSchema, apiTokenListSchema, createApiTokenSchema, TOKEN_MESSAGES } from '@receipts/common';
+import { apiTokenCreatedSchema, apiTokenListSchema, createApiTokenSchema, API_TOKEN_MESSAGES } from '@receipts/common';
 import { describe, expect, it } from 'vitest';
 import { invalid, withRouteApi } from '../../../tests/support/route-api.js';
 
@@ -51,8 +51,8 @@ describe('/api/user/tokens routes', () => {
     ]) {
       expect(await user.post('/api/user/tokens', body)).toEqual(expect.objectContaining(invalid(createApiTokenSchema, body)));
     }
-    expect(invalid(createApiTokenSchema, { name: 'ci', scopes: [] }).body.message).toBe(TOKEN_MESSAGES.scopesRequired);
-    expect(invalid(createApiTokenSchema, { name: 'ci', scopes: ['receipts:read'], expiresInDays: 366 }).body.message).toBe(TOKEN_MESSAGES.expiryInvalid);
+    expect(invalid(createApiTokenSchema, { name: 'ci', scopes: [] }).body.message).toBe(API_TOKEN_MESSAGES.scopesRequired);
+    expect(invalid(createApiTokenSchema, { name: 'ci', scopes: ['receipts:read'], expiresInDays: 366 }).body.message).toBe(API_TOKEN_MESSAGES.expiryInvalid);
     expect(await user.post('/api/user/tokens', { name: 'ci', scopes: ['receipts:read'], expiresInDays: 365 })).toMatchObject({ status: 201 });
     expect(await user.post('/api/user/tokens', { name: 'ci', scopes: ['receipts:read'], expiresInDays: null })).toMatchObject({ status: 201, body: { expiresAt: null } });
   });
@@ -60,7 +60,7 @@ describe('/api/user/tokens routes', () => {
   it('makes tokens for confirmed addresses only', async () => {
     const unconfirmed = await api.signedIn('unconfirmed');
     expect(await unconfirmed.post('/api/user/tokens', { name: 'ci', scopes: ['receipts:read'] })).toEqual(
-      expect.objectContaining({ status: 403, body: { error: 'EMAIL_NOT_VERIFIED', message: TOKEN_MESSAGES.confirmBeforeCreating } }),
+      expect.objectContaining({ status: 403, body: { error: 'EMAIL_NOT_VERIFIED', message: API_TOKEN_MESSAGES.confirmBeforeCreating } }),
     );
   });
 
@@ -68,11 +68,11 @@ describe('/api/user/tokens routes', () => {
     const [owner, other] = [await api.signedIn(), await api.signedIn()];
     const { id, token } = await api.token(owner);
     expect((await api.bearer(token).get('/api/uploads')).status).toBe(200);
-    expect(await other.delete(`/api/user/tokens/${id}`)).toMatchObject({ status: 404, body: { error: 'NOT_FOUND', message: TOKEN_MESSAGES.notFound } });
+    expect(await other.delete(`/api/user/tokens/${id}`)).toMatchObject({ status: 404, body: { error: 'NOT_FOUND', message: API_TOKEN_MESSAGES.notFound } });
     expect((await api.bearer(token).get('/api/uploads')).status).toBe(200);
     expect(await owner.delete('/api/user/tokens/not-an-id')).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
     expect(await owner.delete(`/api/user/tokens/${id}`)).toMatchObject({ status: 204 });
-    expect(await api.bearer(token).get('/api/uploads')).toMatchObject({ status: 401, body: { error: 'UNAUTHENTICATED', message: TOKEN_MESSAGES.revoked } });
+    expect(await api.bearer(token).get('/api/uploads')).toMatchObject({ status: 401, body: { error: 'UNAUTHENTICATED', message: API_TOKEN_MESSAGES.revoked } });
     expect(await owner.get('/api/user/tokens')).toMatchObject({ body: { tokens: [] } });
     expect((await owner.delete(`/api/user/tokens/${id}`)).status).toBe(404);
   });

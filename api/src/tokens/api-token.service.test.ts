@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ACTIVE_TOKENS_MAX, API_TOKEN_PATTERN, isEmailVerified, TOKEN_MESSAGES } from '@receipts/common';
+import { ACTIVE_TOKENS_MAX, API_TOKEN_PATTERN, isEmailVerified, API_TOKEN_MESSAGES } from '@receipts/common';
 import { ApiTokenRepository, schema, UserRepository, type UserRow } from '@receipts/infra';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,11 +63,11 @@ describe('ApiTokenService', { timeout: 60_000 }, () => {
     expect(await refusal(service.create(await account(false), { name: 'x', scopes: ['receipts:read'] }, now))).toEqual({
       status: 403,
       code: 'EMAIL_NOT_VERIFIED',
-      message: TOKEN_MESSAGES.confirmBeforeCreating,
+      message: API_TOKEN_MESSAGES.confirmBeforeCreating,
     });
     const user = await account();
     for (let i = 0; i < ACTIVE_TOKENS_MAX; i++) await service.create(user, { name: `t${i}`, scopes: ['receipts:read'] }, now);
-    expect(await refusal(service.create(user, { name: 'one more', scopes: ['receipts:read'] }, now))).toEqual({ status: 409, code: 'CONFLICT', message: TOKEN_MESSAGES.tooMany });
+    expect(await refusal(service.create(user, { name: 'one more', scopes: ['receipts:read'] }, now))).toEqual({ status: 409, code: 'CONFLICT', message: API_TOKEN_MESSAGES.tooMany });
   });
 
   it('knows a token by its whole text and notes its use at most once a minute', async () => {
@@ -85,7 +85,7 @@ describe('ApiTokenService', { timeout: 60_000 }, () => {
   it('refuses a malformed or unknown token, a wrong secret behind a known prefix, a revoked one and an expired one', async () => {
     const user = await account();
     const made = await service.create(user, { name: 'CI', scopes: ['receipts:read'], expiresInDays: 1 }, now);
-    const unknown = { status: 401, code: 'UNAUTHENTICATED', message: TOKEN_MESSAGES.unknown };
+    const unknown = { status: 401, code: 'UNAUTHENTICATED', message: API_TOKEN_MESSAGES.unknown };
     const secret = made.token.slice(made.prefix.length + 1);
     const otherSecret = `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
     expect(await refusal(service.authenticate('', now))).toEqual(unknown);
@@ -93,15 +93,15 @@ describe('ApiTokenService', { timeout: 60_000 }, () => {
     expect(await refusal(service.authenticate(`${made.prefix}_${otherSecret}`, now))).toEqual(unknown);
     expect(await refusal(service.authenticate(`rct_${randomUUID().slice(0, 8)}_${secret}`, now))).toEqual(unknown);
     // A day later, to the second, it is expired.
-    expect(await refusal(service.authenticate(made.token, later(24 * 3600_000)))).toEqual({ status: 401, code: 'UNAUTHENTICATED', message: TOKEN_MESSAGES.expired });
+    expect(await refusal(service.authenticate(made.token, later(24 * 3600_000)))).toEqual({ status: 401, code: 'UNAUTHENTICATED', message: API_TOKEN_MESSAGES.expired });
     await service.revoke(user.id, made.id, now);
-    expect(await refusal(service.authenticate(made.token, now))).toEqual({ status: 401, code: 'UNAUTHENTICATED', message: TOKEN_MESSAGES.revoked });
+    expect(await refusal(service.authenticate(made.token, now))).toEqual({ status: 401, code: 'UNAUTHENTICATED', message: API_TOKEN_MESSAGES.revoked });
   });
 
   it('revokes the account’s own tokens only', async () => {
     const [owner, other] = [await account(), await account()];
     const made = await service.create(owner, { name: 'CI', scopes: ['receipts:read'] }, now);
-    expect(await refusal(service.revoke(other.id, made.id, now))).toEqual({ status: 404, code: 'NOT_FOUND', message: TOKEN_MESSAGES.notFound });
+    expect(await refusal(service.revoke(other.id, made.id, now))).toEqual({ status: 404, code: 'NOT_FOUND', message: API_TOKEN_MESSAGES.notFound });
     expect(await service.authenticate(made.token, now)).toMatchObject({ id: made.id });
     await service.revoke(owner.id, made.id, now);
     expect(await service.list(owner.id)).toEqual([]);
@@ -112,6 +112,6 @@ describe('ApiTokenService', { timeout: 60_000 }, () => {
     const user = await account();
     const made = await service.create(user, { name: 'CI', scopes: ['receipts:read'] }, now);
     await users.deleteWithData(user.id);
-    expect(await refusal(service.authenticate(made.token, now))).toMatchObject({ status: 401, message: TOKEN_MESSAGES.unknown });
+    expect(await refusal(service.authenticate(made.token, now))).toMatchObject({ status: 401, message: API_TOKEN_MESSAGES.unknown });
   });
 });

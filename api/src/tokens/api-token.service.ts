@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ACTIVE_TOKENS_MAX, API_TOKEN_PATTERN, TOKEN_MESSAGES, type ApiTokenCreated, type ApiTokenView, type TokenScope } from '@receipts/common';
+import { ACTIVE_TOKENS_MAX, API_TOKEN_PATTERN, API_TOKEN_MESSAGES, type ApiTokenCreated, type ApiTokenView, type TokenScope } from '@receipts/common';
 import type { ApiTokenRepository, ApiTokenRow, UserRow } from '@receipts/infra';
 import { HttpError, notFound } from '../http-error.js';
 import { unauthenticated } from '../owner.middleware.js';
@@ -60,13 +60,13 @@ export class ApiTokenService {
     now = new Date(),
   ): Promise<ApiTokenCreated> {
     // Scripts act for the account: like a plan, that belongs to an address proven to be the holder's.
-    if (!this.accounts.isEmailVerified(user)) throw new HttpError(403, 'EMAIL_NOT_VERIFIED', TOKEN_MESSAGES.confirmBeforeCreating);
+    if (!this.accounts.isEmailVerified(user)) throw new HttpError(403, 'EMAIL_NOT_VERIFIED', API_TOKEN_MESSAGES.confirmBeforeCreating);
     const expiresAt = input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 24 * 3600_000) : null;
     // Two prefixes drawn alike are 1 in 2^48; a second draw settles it.
     for (let draw = 0; draw < 3; draw++) {
       const { text, prefix, hash } = newTokenText();
       const stored = await this.tokens.create({ userId: user.id, name: input.name, prefix, hash, scopes: input.scopes, expiresAt }, ACTIVE_TOKENS_MAX, now);
-      if (stored === 'too-many') throw new HttpError(409, 'CONFLICT', TOKEN_MESSAGES.tooMany);
+      if (stored === 'too-many') throw new HttpError(409, 'CONFLICT', API_TOKEN_MESSAGES.tooMany);
       if (stored === null) throw unauthenticated();
       if (stored !== 'prefix-taken') return { ...view(stored), token: text };
     }
@@ -75,7 +75,7 @@ export class ApiTokenService {
 
   /** Revokes one of the account's tokens: the next request with it is refused. */
   async revoke(userId: string, id: string, now = new Date()): Promise<void> {
-    if (!(await this.tokens.revoke(userId, id, now))) throw notFound(TOKEN_MESSAGES.notFound);
+    if (!(await this.tokens.revoke(userId, id, now))) throw notFound(API_TOKEN_MESSAGES.notFound);
   }
 
   /**
@@ -86,9 +86,9 @@ export class ApiTokenService {
   async authenticate(text: string, now = new Date()): Promise<AuthenticatedToken> {
     const parts = API_TOKEN_PATTERN.exec(text);
     const row = parts ? await this.tokens.byPrefix(`rct_${parts[1]}`) : null;
-    if (!row || !timingSafeEqual(Buffer.from(row.hash, 'hex'), sha256(text))) throw new TokenRefusedError(TOKEN_MESSAGES.unknown);
-    if (row.revokedAt) throw new TokenRefusedError(TOKEN_MESSAGES.revoked);
-    if (row.expiresAt && row.expiresAt <= now) throw new TokenRefusedError(TOKEN_MESSAGES.expired);
+    if (!row || !timingSafeEqual(Buffer.from(row.hash, 'hex'), sha256(text))) throw new TokenRefusedError(API_TOKEN_MESSAGES.unknown);
+    if (row.revokedAt) throw new TokenRefusedError(API_TOKEN_MESSAGES.revoked);
+    if (row.expiresAt && row.expiresAt <= now) throw new TokenRefusedError(API_TOKEN_MESSAGES.expired);
     if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= TOKEN_USE_INTERVAL_MS) await this.tokens.markUsed(row.id, now, TOKEN_USE_INTERVAL_MS);
     return { id: row.id, userId: row.userId, scopes: row.scopes };
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
-import { isEmailVerified, TOKEN_MESSAGES } from '@receipts/common';
+import { isEmailVerified, API_TOKEN_MESSAGES } from '@receipts/common';
 import { ApiTokenRepository, createLogger, schema, UserRepository } from '@receipts/infra';
 import { eq } from 'drizzle-orm';
 import express from 'express';
@@ -101,13 +101,13 @@ describe('bearerAuth', { timeout: 60_000 }, () => {
     const made = await tokenOfNewAccount();
     const unknown = await call('GET', { Authorization: `Bearer ${made.token.slice(0, -2)}xx` });
     expect(unknown.status).toBe(401);
-    expect(unknown.body).toEqual({ error: 'UNAUTHENTICATED', message: TOKEN_MESSAGES.unknown });
+    expect(unknown.body).toEqual({ error: 'UNAUTHENTICATED', message: API_TOKEN_MESSAGES.unknown });
     expect(unknown.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
     expect((await call('GET', { Authorization: 'Bearer' })).status).toBe(401);
     await service.revoke(made.userId, made.id);
     const revoked = await call('GET', { Authorization: `Bearer ${made.token}` });
     expect(revoked.status).toBe(401);
-    expect(revoked.body.message).toBe(TOKEN_MESSAGES.revoked);
+    expect(revoked.body.message).toBe(API_TOKEN_MESSAGES.revoked);
     expect(revoked.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
 

@@ -1,4 +1,4 @@
-import { TOKEN_MESSAGES } from '@receipts/common';
+import { API_TOKEN_MESSAGES } from '@receipts/common';
 import type { Logger } from '@receipts/infra';
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
@@ -49,7 +49,7 @@ export function bearerAuth(tokens: ApiTokenService, limiter: RateLimiterAbstract
       if (!(err instanceof RateLimiterRes)) {
         log.warn({ err }, 'token rate limiter failed; request let through');
       } else {
-        return next(tooManyAttempts(res, err.msBeforeNext, TOKEN_MESSAGES.tooManyRequests(limiter.points, err.msBeforeNext)));
+        return next(tooManyAttempts(res, err.msBeforeNext, API_TOKEN_MESSAGES.tooManyRequests(limiter.points, err.msBeforeNext)));
       }
     }
     req.token = token;
