@@ -322,6 +322,20 @@ describe('the web app in a real browser', () => {
     await expect(row(home, 'notes.txt').count()).resolves.toBe(0);
   });
 
+  it('the API reference at /docs/api renders the document’s operations, under the site’s CSP', async () => {
+    const page = await visitor.newPage();
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') refused.push(message.text());
+    });
+    await page.goto(`${deployment.baseUrl}/docs/api`);
+    await page.getByText('Receipts API', { exact: false }).first().waitFor();
+    await page.getByText('Upload a receipt').first().waitFor();
+    await page.getByText('/api/receipts/{id}', { exact: true }).first().waitFor();
+    expect(refused).toEqual([]);
+    await page.close();
+  });
+
   it('an unknown path shows Page Not Found', async () => {
     await home.goto(`${deployment.baseUrl}/nope`);
     await home.getByRole('heading', { name: 'Page Not Found' }).waitFor();

@@ -54,6 +54,7 @@ import { categoryRoutes } from './categories/category.routes.js';
 import { CategoryService } from './categories/category.service.js';
 import { MerchantRuleService } from './rules/merchant-rule.service.js';
 import { apiReferencePage, openApiRoutes } from './openapi/openapi.routes.js';
+import { checkAnswers } from './route-spec.js';
 import type { ApiMount } from './openapi/openapi.document.js';
 import { metricsRoute, requestContext } from './request-context.js';
 import { authRateLimit, requireXhrHeader, securityHeaders, type RateLimits } from './security.js';
@@ -70,6 +71,8 @@ import { UploadWaiters } from './uploads/upload-waiters.js';
 
 export interface ApiServer {
   server: http.Server;
+  /** The Express app behind it (Socket.IO wraps it as the server's listener). */
+  app: express.Express;
   /** E-mail intake, when configured (INTAKE_DOMAIN with INTAKE_SMTP_PORT or IMAP_URL). */
   intake: IntakeHandle | null;
   /**
@@ -90,7 +93,9 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   const producer = await connectProducerRedis(config.REDIS_URL);
   producer.on('error', (err) => log.warn({ err: err.message }, 'redis producer error'));
   const services = apiServices(runtime, producer);
-  const server = http.createServer(apiApp(runtime, producer, services));
+  checkAnswers(config.CHECK_API_ANSWERS);
+  const app = apiApp(runtime, producer, services);
+  const server = http.createServer(app);
   const { uploads, waiters, sessionStore } = services;
   const gateway = createSocketGateway(server, services.session, uploads, log);
   const events = await routeUploadEvents(bus, config.REDIS_URL, log, { gateway, waiters });
@@ -105,6 +110,7 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
   const intake: IntakeHandle | null = mailIntake && options.intake !== false ? await startIntake(config, mailIntake, { uploads, intake: intakeRows, mailer: runtime.mailer, log }) : null;
   return {
     server,
+    app,
     intake,
     async close(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
       clearInterval(pruning);
@@ -202,6 +208,8 @@ function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Expr
   const documented: ApiMount[] = [stripe, ...mounts];
   const reference: GuardedMount = { path: '', router: openApiRoutes(documented, { publicUrl: config.publicUrl }) };
   documented.push(reference);
+  // For the test that no router under /api is left out of the document.
+  app.locals.documentedMounts = documented;
   for (const mount of [...mounts, reference]) app.use(`/api${mount.path}`, ...(mount.before ?? []), mount.router);
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   // The dashboard is a page of its own: same session and admin check, not under /api.

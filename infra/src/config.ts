@@ -47,6 +47,11 @@ export const configSchema = z.object({
     .string()
     .default('false')
     .transform((s): boolean | number | string => (s === 'false' ? false : /^\d+$/.test(s) ? Number(s) : s)),
+  /**
+   * Hold every api answer to the API document (api/src/route-spec.ts): a JSON answer that the
+   * document does not describe becomes a 500. For tests; off in production.
+   */
+  CHECK_API_ANSWERS: bool.default(false),
   /** /healthz and /readyz of a worker-only process (0 picks a free port). */
   WORKER_HEALTH_PORT: int(0).max(65535).default(3001),
   /** PostgreSQL server; unset means the embedded PGlite under DATA_DIR. */

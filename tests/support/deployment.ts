@@ -63,6 +63,8 @@ export class Deployment {
       WORKER_HEALTH_PORT: '0',
       // Test visitors stand for clients behind a proxy on loopback, each with its own address.
       TRUST_PROXY: 'loopback',
+      // An answer the API document does not describe fails the test that meets it (a 500).
+      CHECK_API_ANSWERS: 'true',
       ...(mode === 'postgres' ? { DATABASE_URL: services.databaseUrl } : {}),
       ...s3?.env,
       ...overrides,

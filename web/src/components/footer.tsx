@@ -18,6 +18,8 @@ export function Footer() {
             <li><Link to="/contact">Contact</Link></li>
             <li><Link to="/about">About</Link></li>
             <li><Link to="/privacy">Privacy</Link></li>
+            {/* Served by the api, not a page of this app: a full page load. */}
+            <li><a href="/docs/api">API</a></li>
           </ul>
         </nav>
         <p className="muted small">
