@@ -9,6 +9,7 @@ import {
   CategoryRepository,
   connectProducerRedis,
   createReceiptQueue,
+  IdempotencyKeyRepository,
   initMetrics,
   IntakeRepository,
   QuotaService,
@@ -40,6 +41,7 @@ import { currencyRoutes } from './currency/currency.routes.js';
 import { exportRoutes } from './export/export.routes.js';
 import { ExportService } from './export/export.service.js';
 import { errorHandler, notFound } from './http-error.js';
+import { IdempotencyService } from './idempotency.service.js';
 import { IntakeAddressService } from './intake/intake-address.service.js';
 import { intakeRoutes } from './intake/intake.routes.js';
 import { intakeFormat, startIntake, type IntakeHandle } from './intake/intake.server.js';
@@ -141,6 +143,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
   const uploadReads = new UploadReadRepository(db);
   const duplicates = new UploadDuplicateRepository(db);
   const uploads = new UploadService({ uploads: uploadRows, uploadReads, duplicates, jobs, quota, files, bus, engines: availableEngines(config), log });
+  const idempotency = new IdempotencyService(new IdempotencyKeyRepository(db), files, log);
   const accounts = new AccountService(users, uploadRows, mailer, config.ADMIN_EMAILS);
   const profiles = new ProfileService(billingRows, accounts);
   const billing = new BillingService(billingRows, mailer, config, log);
@@ -154,6 +157,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
   return {
     jobs,
     uploads,
+    idempotency,
     quota,
     accounts,
     profiles,
@@ -174,7 +178,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
     intakeRows: new IntakeRepository(db),
     mailIntake: intakeFormat(config),
     session: sessionMiddleware({ store: sessionStore, secret: config.sessionSecret, secure: secureCookies }),
-    deletion: new AccountDeletionService(accounts, billing, uploads),
+    deletion: new AccountDeletionService(accounts, billing, uploads, idempotency),
     data: new AccountDataService(exports, uploadReads, files, { profiles, categories, rules, users }, log),
   };
 }
@@ -260,7 +264,7 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
   const library = new ReceiptLibraryService(s.receipts, s.duplicates, s.uploads, runtime.files, s.merchantRules, s.categories, log);
   return [
     // First of the api's routes: an upload, the busiest request, walks past no other router.
-    { path: '', router: uploadRoutes(s.uploads, s.waiters, config.WAIT_TIMEOUT_MS) },
+    { path: '', router: uploadRoutes(s.uploads, s.idempotency, s.waiters, config.WAIT_TIMEOUT_MS) },
     { path: '/auth', router: authRoutes(s.accounts, s.profiles, s.users, log, signIns, links) },
     { path: '/user', router: accountRoutes({ users: s.users, profiles: s.profiles, quota: s.quota, deletion: s.deletion, settings, data: s.data, links, log }) },
     { path: '/user', router: merchantRuleRoutes(s.rules) },
@@ -273,7 +277,7 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
     { path: '/intake', router: intakeRoutes(new IntakeAddressService(s.intakeRows, s.mailIntake)), before: [requireUser] },
     { path: '', router: spendingRoutes(new SpendingService(s.receipts)) },
     { path: '', router: receiptLibraryRoutes(library) },
-    { path: '', router: exportRoutes(s.exports, log) },
+    { path: '', router: exportRoutes(s.exports, s.idempotency, log) },
   ];
 }
 

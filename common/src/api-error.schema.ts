@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'QUOTA_EXCEEDED',
   /** The same file is among the owner's uploads already; nothing was written or charged (POST /api/ocr with ifDuplicate=ask). */
   'DUPLICATE_FILE',
+  /** An Idempotency-Key sent again with a different request (422): the key names its first request only. */
+  'IDEMPOTENCY_KEY_REUSED',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL',

@@ -22,6 +22,7 @@ export * from './product-facts.js';
 export * from './client-config.schema.js';
 export * from './duplicate.schema.js';
 export * from './duplicate.rules.js';
+export * from './idempotency.rules.js';
 export * from './receipt-library.schema.js';
 export * from './ocr-engine.rules.js';
 export * from './currency-options.js';

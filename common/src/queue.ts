@@ -15,6 +15,8 @@ export type ReceiptJob = z.infer<typeof receiptJobSchema>;
 /** Housekeeping jobs (the retention sweep) run on a queue of their own, beside the receipts. */
 export const MAINTENANCE_QUEUE = 'maintenance';
 export const PURGE_ORIGINALS_JOB = 'purge-originals';
+/** Deletes Idempotency-Keys past their 24 hours, and the exports they kept. */
+export const PRUNE_IDEMPOTENCY_KEYS_JOB = 'prune-idempotency-keys';
 
 /** Redis pub/sub channel names (under the deployment's key prefix). */
 export const CHANNELS = {

@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { MAX_UPLOAD_BYTES } from '@receipts/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3StandIn, type S3StandIn } from '../../tests/support/s3-stand-in.js';
 import { parseConfig } from './config.js';
@@ -40,6 +41,18 @@ describe.each(stores)('originals in %s', (_where, make) => {
     await files.put(id, bytes);
     expect((await files.read(id)).equals(bytes)).toBe(true);
     expect((await drain(await files.readStream(id))).equals(bytes)).toBe(true);
+  });
+
+  it('stores a file from disk as it is, larger than an upload may be, and streams it back', async () => {
+    const files = make();
+    const id = randomUUID();
+    const bytes = randomBytes(MAX_UPLOAD_BYTES + 1);
+    const source = path.join(dir, `${id}.export`);
+    await writeFile(source, bytes);
+    await files.putFile(id, source);
+    expect((await drain(await files.readStream(id))).equals(bytes)).toBe(true);
+    await files.delete(id);
+    await expect(files.readStream(id)).rejects.toBeInstanceOf(StoredFileMissingError);
   });
 
   it('says plainly when an original is not there, and deleting it twice is fine', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -30,7 +31,8 @@ export class FileStoreUnusableError extends Error {
 
 /**
  * The original uploads, keyed by upload id: written by the api, read by the worker that decodes
- * them (and by exports), deleted by retention and account deletion. Beside each original, the
+ * them (and by exports), deleted by retention and account deletion. Also the exports kept for
+ * their Idempotency-Key, each under an id of its own, deleted with the key. Beside each original, the
  * pictures of its pages the worker drew for the review screen (at most MAX_DOCUMENT_PAGES); they
  * are deleted with it. Either a directory (one disk,
  * or a volume every process mounts) or an S3-compatible bucket, so api and workers can run on
@@ -43,6 +45,8 @@ export interface FileStore {
   check(): Promise<void>;
   /** Stores a whole upload (the api has it in memory, at most MAX_UPLOAD_BYTES); readers never see half of it. */
   put(id: string, bytes: Buffer): Promise<void>;
+  /** Stores a file of the local disk as it is, streamed (a kept export may be far larger than an upload); readers never see half of it. */
+  putFile(id: string, source: string): Promise<void>;
   /** The whole original, for the worker that decodes it from memory; StoredFileMissingError when it is gone. */
   read(id: string): Promise<Buffer>;
   /**
@@ -121,6 +125,17 @@ export class LocalFileStore implements FileStore {
       if (err.code !== 'ENOENT') throw err;
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(partial, bytes);
+    });
+    await rename(partial, target);
+  }
+
+  async putFile(id: string, source: string): Promise<void> {
+    const target = this.pathOf(id);
+    const partial = `${target}.partial`;
+    await copyFile(source, partial).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+      await mkdir(path.dirname(target), { recursive: true });
+      await copyFile(source, partial);
     });
     await rename(partial, target);
   }
@@ -243,6 +258,12 @@ export class S3FileStore implements FileStore {
 
   async put(id: string, bytes: Buffer): Promise<void> {
     await this.s3.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(id), Body: bytes, ContentLength: bytes.length }));
+  }
+
+  async putFile(id: string, source: string): Promise<void> {
+    // A single PUT of a stream needs its length up front; the file on disk knows it.
+    const { size } = await stat(source);
+    await this.s3.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(id), Body: createReadStream(source), ContentLength: size }));
   }
 
   async read(id: string): Promise<Buffer> {

@@ -1,7 +1,7 @@
 export * from './config.js';
 export * from './db/database.js';
 export * as schema from './db/schema.js';
-export type { MerchantRuleRow, QuotaCharge, ReceiptEditRow, ReceiptRow, SubscriptionRow, UploadRow, UserCategoryRow, UserRow } from './db/schema.js';
+export type { IdempotencyKeyRow, IdempotentAnswer, KeptExport, MerchantRuleRow, QuotaCharge, ReceiptEditRow, ReceiptRow, SubscriptionRow, UploadRow, UserCategoryRow, UserRow } from './db/schema.js';
 export * from './file-store.js';
 export * from './logger.js';
 export * from './job-queue.js';
@@ -25,6 +25,7 @@ export * from './api-token.repository.js';
 export * from './billing.repository.js';
 export * from './intake.repository.js';
 export * from './retention.js';
+export * from './idempotency-key.repository.js';
 export * from './metrics.js';
 export * from './unavailable.js';
 export * from './worker-thread.js';

@@ -2,6 +2,7 @@ import {
   CHANNELS,
   LANE_PRIORITY,
   MAINTENANCE_QUEUE,
+  PRUNE_IDEMPOTENCY_KEYS_JOB,
   PURGE_ORIGINALS_JOB,
   RECEIPT_JOB,
   RECEIPT_QUEUE,
@@ -24,7 +25,7 @@ export type MaintenanceJob = Record<string, never>;
  */
 export interface JobPayloads {
   [RECEIPT_QUEUE]: { [RECEIPT_JOB]: ReceiptJob };
-  [MAINTENANCE_QUEUE]: { [PURGE_ORIGINALS_JOB]: MaintenanceJob };
+  [MAINTENANCE_QUEUE]: { [PURGE_ORIGINALS_JOB]: MaintenanceJob; [PRUNE_IDEMPOTENCY_KEYS_JOB]: MaintenanceJob };
 }
 export type QueueName = keyof JobPayloads;
 type JobData<Q extends QueueName> = JobPayloads[Q][keyof JobPayloads[Q]];
@@ -36,7 +37,10 @@ type JobData<Q extends QueueName> = JobPayloads[Q][keyof JobPayloads[Q]];
  */
 const JOB_SCHEMAS: { [Q in QueueName]: { [N in keyof JobPayloads[Q]]: z.ZodType<JobPayloads[Q][N]> } } = {
   [RECEIPT_QUEUE]: { [RECEIPT_JOB]: receiptJobSchema },
-  [MAINTENANCE_QUEUE]: { [PURGE_ORIGINALS_JOB]: z.strictObject({}) as z.ZodType<MaintenanceJob> },
+  [MAINTENANCE_QUEUE]: {
+    [PURGE_ORIGINALS_JOB]: z.strictObject({}) as z.ZodType<MaintenanceJob>,
+    [PRUNE_IDEMPOTENCY_KEYS_JOB]: z.strictObject({}) as z.ZodType<MaintenanceJob>,
+  },
 };
 
 /**
@@ -419,7 +423,9 @@ export async function startMaintenance(options: {
   const queueConnection = createRedis(redisUrl);
   const queue = new Queue<MaintenanceJob>(MAINTENANCE_QUEUE, { connection: queueConnection, prefix });
   queue.on('error', (err) => log.warn({ err: err.message }, 'maintenance queue error'));
-  await queue.upsertJobScheduler(PURGE_ORIGINALS_JOB, { every: options.everyMs }, { name: PURGE_ORIGINALS_JOB, data: {}, opts: MAINTENANCE_JOB_OPTIONS });
+  for (const name of [PURGE_ORIGINALS_JOB, PRUNE_IDEMPOTENCY_KEYS_JOB]) {
+    await queue.upsertJobScheduler(name, { every: options.everyMs }, { name, data: {}, opts: MAINTENANCE_JOB_OPTIONS });
+  }
   const connection = createRedis(redisUrl);
   const worker = createJobWorker(MAINTENANCE_QUEUE, options.handlers, { connection, prefix, concurrency: 1, log });
   worker.on('failed', (job, err) => log.warn({ job: job?.name, err: err.message }, 'maintenance job failed; the next run tries again'));

@@ -30,12 +30,13 @@ export interface Answer<T = Record<string, any>> {
 export class Caller {
   constructor(readonly visitor: Visitor, readonly userId: string | null = null, readonly email: string | null = null) {}
 
-  async send<T = Record<string, any>>(method: string, url: string, body?: unknown): Promise<Answer<T>> {
+  /** `headers` beside the visitor's own (an Idempotency-Key). */
+  async send<T = Record<string, any>>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
     if (method === 'GET') body = undefined;
     const json = body !== undefined && !(body instanceof FormData);
     const res = await this.visitor.request(url, {
       method,
-      headers: json ? { 'Content-Type': 'application/json' } : {},
+      headers: { ...(json ? { 'Content-Type': 'application/json' } : {}), ...headers },
       body: json ? JSON.stringify(body) : (body as FormData | undefined),
     });
     const text = await res.text();

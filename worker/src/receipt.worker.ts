@@ -2,6 +2,7 @@ import { LANE_PRIORITY, processingFailedMessage } from '@receipts/common';
 import {
   BillingRepository,
   failUpload,
+  IdempotencyKeyRepository,
   initMetrics,
   metrics,
   QuotaService,
@@ -115,7 +116,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: Recei
     );
   }, config.RECOVERY_SWEEP_MS);
 
-  const retention = await startRetentionWorker({ config, uploads, uploadReads, files, log });
+  const retention = await startRetentionWorker({ config, uploads, uploadReads, idempotencyKeys: new IdempotencyKeyRepository(db), files, log });
 
   log.info({ concurrency: config.WORKER_CONCURRENCY, jobsAhead: JOBS_AHEAD, engine: pipeline.defaultEngine, tesseract: pipeline.tesseract, pipelineThread: onThread, priorities: LANE_PRIORITY }, 'worker started');
 

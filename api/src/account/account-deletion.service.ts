@@ -2,14 +2,16 @@ import type { UserRow } from '@receipts/infra';
 import type { AccountService } from '../auth/account.service.js';
 import type { BillingService } from '../billing/billing.service.js';
 import { HttpError } from '../http-error.js';
+import type { IdempotencyService } from '../idempotency.service.js';
 import type { UploadService } from '../uploads/upload.service.js';
 
-/** Deleting an account: its Stripe customer, its running jobs, its rows, then its original files. */
+/** Deleting an account: its Stripe customer, its running jobs, its rows, then its original files (and the exports its Idempotency-Keys kept). */
 export class AccountDeletionService {
   constructor(
     private readonly accounts: AccountService,
     private readonly billing: BillingService,
     private readonly uploads: UploadService,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   /**
@@ -24,5 +26,6 @@ export class AccountDeletionService {
     await this.uploads.stopAll({ userId: user.id, anonId: null });
     const uploadIds = await this.accounts.deleteAccount(user.id);
     await this.uploads.deleteOriginals(uploadIds);
+    await this.idempotency.forgetOwner({ userId: user.id, anonId: null });
   }
 }

@@ -1,4 +1,6 @@
-import { ACCOUNT_MESSAGES, changeEmailSchema, changePasswordSchema, DEFAULT_DATEV_SETTINGS, datevSettingsSchema, deleteAccountSchema } from '@receipts/common';
+import { ACCOUNT_MESSAGES, changeEmailSchema, changePasswordSchema, DEFAULT_DATEV_SETTINGS, datevSettingsSchema, deleteAccountSchema, IDEMPOTENCY_KEY_HEADER } from '@receipts/common';
+import { idempotencyOwner, keptFileOf, schema, StoredFileMissingError } from '@receipts/infra';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { invalid, withRouteApi, ROUTE_TEST_PASSWORD } from '../../../tests/support/route-api.js';
 
@@ -82,5 +84,18 @@ describe('/api/user routes', () => {
       body: { message: 'Your account and all its data have been deleted.' },
     });
     expect(await user.get('/api/user/profile')).toMatchObject(unauthenticated);
+  });
+
+  it('takes the exports the account’s Idempotency-Keys kept along with it', async () => {
+    const user = await api.signedIn();
+    await api.receipt(user);
+    expect((await user.send('POST', '/api/export', { format: 'csv' }, { [IDEMPOTENCY_KEY_HEADER]: 'books' })).status).toBe(200);
+    const keysOfUser = () => api.runtime.db.select().from(schema.idempotencyKeys).where(eq(schema.idempotencyKeys.owner, idempotencyOwner({ userId: user.userId, anonId: null })));
+    const [key] = await keysOfUser();
+    const fileId = keptFileOf(key!.answer)!;
+    (await api.runtime.files.readStream(fileId)).destroy();
+    expect((await user.delete('/api/user/account', { password: ROUTE_TEST_PASSWORD })).status).toBe(200);
+    expect(await keysOfUser()).toEqual([]);
+    await expect(api.runtime.files.readStream(fileId)).rejects.toBeInstanceOf(StoredFileMissingError);
   });
 });

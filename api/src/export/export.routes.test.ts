@@ -1,6 +1,7 @@
-import { EXPORT_ERRORS, exportRequestSchema } from '@receipts/common';
+import { randomUUID } from 'node:crypto';
+import { EXPORT_ERRORS, exportRequestSchema, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_MESSAGES, IDEMPOTENT_REPLAYED_HEADER } from '@receipts/common';
 import { describe, expect, it } from 'vitest';
-import { invalid, withRouteApi } from '../../../tests/support/route-api.js';
+import { invalid, withRouteApi, type Caller } from '../../../tests/support/route-api.js';
 
 // The export routes over HTTP on the real api and database.
 describe('export routes', () => {
@@ -28,6 +29,49 @@ describe('export routes', () => {
     ['POST', '/api/export', { preset: 'nope' }],
   ])('refuses %s %s with %j', async (method, url, input) => {
     expect(await api.anonymous().send(method, url, method === 'POST' ? input : undefined)).toEqual(expect.objectContaining(invalid(exportRequestSchema, input)));
+  });
+
+  describe('POST with an Idempotency-Key', () => {
+    /** The export's bytes and the headers that describe them. */
+    async function exportUnder(caller: Caller, key: string, body: Record<string, unknown>) {
+      const res = await caller.visitor.request('/api/export', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [IDEMPOTENCY_KEY_HEADER]: key },
+        body: JSON.stringify(body),
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const header = (name: string) => res.headers.get(name);
+      return { status: res.status, bytes, rows: header('x-export-rows'), file: header('content-disposition'), type: header('content-type'), replayed: header(IDEMPOTENT_REPLAYED_HEADER) };
+    }
+
+    it('sends the very same file again for the same body, whatever changed since', async () => {
+      const owner = await api.signedIn();
+      await api.receipt(owner, { merchantName: 'Corner Shop', date: '2024-05-01', total: 12.5, currency: 'EUR' });
+      const key = randomUUID();
+      const body = { format: 'zip', name: 'my books' };
+      const first = await exportUnder(owner, key, body);
+      expect({ status: first.status, rows: first.rows, replayed: first.replayed }).toEqual({ status: 200, rows: '1', replayed: null });
+      // A receipt more: exported afresh the file would differ.
+      await api.receipt(owner, { merchantName: 'Bakery', date: '2024-05-02', total: 3, currency: 'EUR' });
+      expect((await exportUnder(owner, randomUUID(), body)).rows).toBe('2');
+      const again = await exportUnder(owner, key, body);
+      expect({ ...again, bytes: again.bytes.equals(first.bytes) }).toEqual({ ...first, bytes: true, replayed: 'true' });
+    });
+
+    it('refuses another body under the key, and keeps no key whose export failed', async () => {
+      const owner = await api.signedIn();
+      const key = randomUUID();
+      const body = { format: 'csv' };
+      expect((await owner.send('POST', '/api/export', body, { [IDEMPOTENCY_KEY_HEADER]: key })).body).toEqual({ error: 'NOTHING_TO_EXPORT', message: EXPORT_ERRORS.nothing });
+      await api.receipt(owner, { merchantName: 'Corner Shop', date: '2024-05-01', total: 12.5, currency: 'EUR' });
+      expect(await exportUnder(owner, key, body)).toMatchObject({ status: 200, rows: '1', replayed: null });
+      expect(await owner.send('POST', '/api/export', { format: 'xlsx' }, { [IDEMPOTENCY_KEY_HEADER]: key })).toMatchObject({
+        status: 422,
+        body: { error: 'IDEMPOTENCY_KEY_REUSED', message: IDEMPOTENCY_MESSAGES.keyReused },
+      });
+      // Another owner's same key is another key.
+      expect((await api.anonymous().send('POST', '/api/export', body, { [IDEMPOTENCY_KEY_HEADER]: key })).body).toMatchObject({ error: 'NOTHING_TO_EXPORT' });
+    });
   });
 
   it('sends the sample workbook in a currency given as a code', async () => {

@@ -1,7 +1,9 @@
-import { exportRequestSchema, type ExportRequest } from '@receipts/common';
+import { exportRequestSchema, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, type ExportRequest } from '@receipts/common';
 import type { Logger } from '@receipts/infra';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { IDEMPOTENCY_ERRORS, IDEMPOTENCY_KEY_DESCRIPTION, idempotencyKey } from '../idempotency.middleware.js';
+import { requestFingerprint, type IdempotencyService } from '../idempotency.service.js';
 import { route } from '../route-spec.js';
 import type { ExportService, PreparedExport } from './export.service.js';
 
@@ -26,8 +28,10 @@ function attachment(filename: string): string {
 /**
  * GET /api/export streams the workbook, a preset's import file or the export pack; POST
  * /api/export takes the same fields as a JSON body, for selections of ids too long for a URL.
+ * A POST with an Idempotency-Key is written whole and kept first, so a repeat of the same body
+ * gets the very same file (and headers) for 24 hours, whatever changed in between.
  */
-export function exportRoutes(service: ExportService, log: Logger): Router {
+export function exportRoutes(service: ExportService, idempotency: IdempotencyService, log: Logger): Router {
   const router = Router();
 
   const deliver = async (res: Response, prepared: PreparedExport, request: Pick<ExportRequest, 'format' | 'preset'>) => {
@@ -62,8 +66,25 @@ export function exportRoutes(service: ExportService, log: Logger): Router {
   });
   const byQuery = route({ ...EXPORT, summary: 'Export your receipts', query: exportRequestSchema, answers: { 200: EXPORT_FILE }, errors: EXPORT_ERRORS_BY_STATUS });
   router.get('/export', byQuery, (req, res) => send(req, res, req.query));
-  const byBody = route({ ...EXPORT, summary: 'Export your receipts (the same fields as a JSON body)', body: exportRequestSchema, answers: { 200: EXPORT_FILE }, errors: EXPORT_ERRORS_BY_STATUS });
-  router.post('/export', byBody, (req, res) => send(req, res, req.body));
+  const byBody = route({
+    ...EXPORT,
+    summary: 'Export your receipts (the same fields as a JSON body)',
+    description: 'With an Idempotency-Key, the same body again within 24 hours answers the very same file.',
+    headers: { [IDEMPOTENCY_KEY_HEADER]: IDEMPOTENCY_KEY_DESCRIPTION },
+    receive: [idempotencyKey],
+    body: exportRequestSchema,
+    answers: { 200: EXPORT_FILE },
+    errors: { ...EXPORT_ERRORS_BY_STATUS, ...IDEMPOTENCY_ERRORS },
+  });
+  router.post('/export', byBody, async (req, res) => {
+    const request = req.body;
+    if (!req.idempotencyKey) return send(req, res, request);
+    const { answer, replayed } = await idempotency.run(req.owner, req.idempotencyKey, requestFingerprint('POST /api/export', request), async () => ({
+      export: await service.keep(await service.prepare(req.owner, request)),
+    }));
+    if (replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    await deliver(res, await service.kept(answer.export), request);
+  });
 
   /** The Firefly III data importer's configuration for the Firefly CSV (same `dateFormat`). */
   const firefly = route({ ...EXPORT, summary: 'The Firefly III data importer’s configuration for the Firefly CSV', query: fireflyQuerySchema, answers: { 200: z.record(z.string(), z.unknown()) } });

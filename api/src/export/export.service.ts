@@ -1,4 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   DEFAULT_DATEV_SETTINGS,
   DEFAULT_SHEET_NAMES,
@@ -28,6 +35,7 @@ import {
   type ExportPick,
   StoredFileMissingError,
   type FileStore,
+  type KeptExport,
   type Logger,
   type OriginalRow,
   type ReceiptRepository,
@@ -169,6 +177,40 @@ export class ExportService {
           this.log,
         ),
     };
+  }
+
+  /**
+   * Writes a prepared export whole and keeps it in the file store under an id of its own (an
+   * export asked for with an Idempotency-Key: a repeat is sent these very bytes). Spooled to a
+   * temporary file first, since a pack can be far larger than memory should hold.
+   */
+  async keep(prepared: PreparedExport): Promise<KeptExport> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'export-'));
+    try {
+      const spool = path.join(dir, 'export');
+      const out = createWriteStream(spool);
+      try {
+        await prepared.write(out);
+      } catch (err) {
+        out.destroy();
+        throw err;
+      }
+      if (!out.closed) await once(out, 'close');
+      const fileId = randomUUID();
+      await this.files.putFile(fileId, spool);
+      const { filename, contentType, rows, withIssues, skipped, currencies } = prepared;
+      return { fileId, filename, contentType, rows, withIssues, skipped, ...(currencies ? { currencies } : {}) };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** A kept export, ready to be sent again as it was first sent. */
+  async kept(kept: KeptExport): Promise<PreparedExport> {
+    const { fileId, ...facts } = kept;
+    // Opened before the status line is sent: a stored file that cannot be read is still an error answer.
+    const stored = await this.files.readStream(fileId);
+    return { ...facts, write: (out) => pipeline(stored, out) };
   }
 
   /** The pack's note of the receipts its import file left out: a line each, why, a page at a time. */

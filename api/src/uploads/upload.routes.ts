@@ -1,9 +1,27 @@
-import { hasControlCharacter, MAX_UPLOAD_BYTES, isFinal, uploadFieldsSchema, USER_MESSAGES, type UploadAccepted } from '@receipts/common';
+import {
+  apiErrorSchema,
+  duplicateFileErrorSchema,
+  hasControlCharacter,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  isFinal,
+  MAX_UPLOAD_BYTES,
+  processingTimesSchema,
+  queuePlacesSchema,
+  uploadAcceptedSchema,
+  uploadFieldsSchema,
+  uploadViewSchema,
+  USER_MESSAGES,
+  type UploadAccepted,
+} from '@receipts/common';
 import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import { z } from 'zod';
 import { HttpError } from '../http-error.js';
-import { failingAs, idParams, validate } from '../validate.middleware.js';
+import { IDEMPOTENCY_ERRORS, IDEMPOTENCY_KEY_DESCRIPTION, idempotencyKey } from '../idempotency.middleware.js';
+import { requestFingerprint, type IdempotencyService } from '../idempotency.service.js';
+import { route } from '../route-spec.js';
+import { failingAs, idParams } from '../validate.middleware.js';
 import { hashingMemoryStorage } from './hashing-memory.storage.js';
 import type { IncomingFile, UploadService } from './upload.service.js';
 import type { UploadWaiters } from './upload-waiters.js';
@@ -49,55 +67,90 @@ const uploadFields = failingAs(
   z.preprocess((form: { currencyCode?: unknown; ifDuplicate?: unknown }) => ({ currencyCode: form.currencyCode || undefined, ifDuplicate: form.ifDuplicate || undefined }), uploadFieldsSchema),
 );
 
-/** POST /api/ocr, the caller's uploads, cancel, delete and keep-a-duplicate. */
-export function uploadRoutes(service: UploadService, waiters: UploadWaiters, waitTimeoutMs: number): Router {
+/** 409: the same file is there already (ifDuplicate=ask), or a request with this Idempotency-Key is still being answered. */
+const duplicateOrInFlight = z.union([duplicateFileErrorSchema, apiErrorSchema.extend({ error: z.literal('CONFLICT') })]);
+
+/** ?wait=1 holds the answer until the upload is done (or the wait times out). */
+const waitQuery = failingAs('BAD_REQUEST', z.object({ wait: z.literal('1').optional().describe('1: answer when the upload is done (completed, failed or cancelled) instead of at once, with its view.') }));
+
+const UPLOAD = { tag: 'uploads', caller: 'anyone' } as const;
+const NOT_FOUND = { 404: ['NOT_FOUND'] } as const;
+
+/**
+ * POST /api/ocr, the caller's uploads, cancel, delete and keep-a-duplicate. An upload sent with an
+ * Idempotency-Key is made once: a repeat of the same file and fields is answered with that upload.
+ */
+export function uploadRoutes(service: UploadService, idempotency: IdempotencyService, waiters: UploadWaiters, waitTimeoutMs: number): Router {
   const router = Router();
 
-  router.post('/ocr', singleFile, fileReceived, validate({ body: uploadFields }), async (req, res) => {
+  const upload = route({
+    ...UPLOAD,
+    summary: 'Upload a receipt',
+    description: 'One image or PDF in the form field `file`; it is queued for extraction at once (202), or with ?wait=1 answered when done. With an Idempotency-Key, the same file and fields again within 24 hours answer the first upload.',
+    scope: 'receipts:write',
+    headers: { [IDEMPOTENCY_KEY_HEADER]: IDEMPOTENCY_KEY_DESCRIPTION },
+    receive: [idempotencyKey, singleFile, fileReceived],
+    bodyMedia: 'multipart/form-data',
+    body: uploadFields,
+    query: waitQuery,
+    answers: { 202: uploadAcceptedSchema, 200: uploadViewSchema },
+    errors: { 400: ['FILE_MISSING', 'FILE_EMPTY'], 409: duplicateOrInFlight, 413: ['FILE_TOO_LARGE'], 415: ['UNSUPPORTED_FILE_TYPE'], 422: IDEMPOTENCY_ERRORS[422], 429: ['QUOTA_EXCEEDED'], 503: ['SERVICE_UNAVAILABLE'] },
+  });
+  router.post('/ocr', upload, async (req, res) => {
     const fields = req.body;
-    const upload = await service.create(req.owner, req.file as IncomingFile, fields.currencyCode, { requestId: req.id, ifDuplicate: fields.ifDuplicate });
+    const file = req.file as IncomingFile;
+    const fingerprint = requestFingerprint('POST /api/ocr', service.sha256Of(file), file.originalname, fields.currencyCode ?? null, fields.ifDuplicate ?? null);
+    const { answer, replayed } = await idempotency.run(req.owner, req.idempotencyKey, fingerprint, async () => {
+      const upload = await service.create(req.owner, file, fields.currencyCode, { requestId: req.id, ifDuplicate: fields.ifDuplicate });
+      return { upload: { id: upload.id, status: 'queued', lane: upload.lane } satisfies UploadAccepted };
+    });
+    if (replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    const { id } = answer.upload;
     if (req.query.wait !== '1') {
-      const accepted: UploadAccepted = { id: upload.id, status: 'queued', lane: upload.lane };
-      res.status(202).json(accepted);
+      res.status(202).json(answer.upload);
       return;
     }
-    const waiter = waiters.waitFor(upload.id, waitTimeoutMs);
+    const waiter = waiters.waitFor(id, waitTimeoutMs);
     res.on('close', waiter.cancel);
-    const now = await service.get(req.owner, upload.id);
+    const now = await service.get(req.owner, id);
     if (!isFinal(now.status)) await waiter.done;
     waiter.cancel();
-    res.json(await service.get(req.owner, upload.id));
+    res.json(await service.get(req.owner, id));
   });
 
-  router.get('/uploads', async (req, res) => {
+  router.get('/uploads', route({ ...UPLOAD, summary: 'List your uploads', scope: 'receipts:read', answers: { 200: z.array(uploadViewSchema) } }), async (req, res) => {
     res.json(await service.list(req.owner));
   });
 
   /** How long receipts took per lane over the last day: { lanes: [{ lane, receipts, p50Ms, p95Ms }], hours }. */
-  router.get('/uploads/processing-times', async (_req, res) => {
+  const times = route({ ...UPLOAD, summary: 'How long receipts took per lane over the last day', scope: 'receipts:read', answers: { 200: processingTimesSchema } });
+  router.get('/uploads/processing-times', times, async (_req, res) => {
     res.json(await service.processingTimes());
   });
 
   /** Where the caller's waiting uploads are in the queue: { uploads: [{ id, ahead, waitMs }] }. */
-  router.get('/uploads/queue', async (req, res) => {
+  const places = route({ ...UPLOAD, summary: 'Where your waiting uploads are in the queue', scope: 'receipts:read', answers: { 200: queuePlacesSchema } });
+  router.get('/uploads/queue', places, async (req, res) => {
     res.json(await service.queuePlaces(req.owner));
   });
 
-  router.get('/uploads/:id', validate({ params: idParams }), async (req, res) => {
+  router.get('/uploads/:id', route({ ...UPLOAD, summary: 'An upload, with its receipt once read', scope: 'receipts:read', params: idParams, answers: { 200: uploadViewSchema }, errors: NOT_FOUND }), async (req, res) => {
     res.json(await service.get(req.owner, req.params.id));
   });
 
-  router.post('/ocr/cancel/:id', validate({ params: idParams }), async (req, res) => {
+  const cancel = route({ ...UPLOAD, summary: 'Cancel an upload that is waiting or being read', scope: 'receipts:write', params: idParams, answers: { 200: uploadViewSchema }, errors: { ...NOT_FOUND, 409: ['NOT_CANCELLABLE'] } });
+  router.post('/ocr/cancel/:id', cancel, async (req, res) => {
     res.json(await service.cancel(req.owner, req.params.id));
   });
 
-  router.delete('/uploads/:id', validate({ params: idParams }), async (req, res) => {
+  router.delete('/uploads/:id', route({ ...UPLOAD, summary: 'Delete an upload and its receipt', scope: 'receipts:write', params: idParams, answers: { 204: null }, errors: NOT_FOUND }), async (req, res) => {
     await service.remove(req.owner, req.params.id);
     res.status(204).end();
   });
 
   /** Keeps an upload flagged as a possible duplicate. */
-  router.post('/uploads/:id/keep', validate({ params: idParams }), async (req, res) => {
+  const keep = route({ ...UPLOAD, summary: 'Keep an upload flagged as a possible duplicate', scope: 'receipts:write', params: idParams, answers: { 200: uploadViewSchema }, errors: NOT_FOUND });
+  router.post('/uploads/:id/keep', keep, async (req, res) => {
     res.json(await service.keep(req.owner, req.params.id));
   });
 

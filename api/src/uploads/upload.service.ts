@@ -124,7 +124,7 @@ export class UploadService {
     }
     // Refuse before writing anything when the queue cannot take the job.
     if (!jobs.connected()) throw unavailable();
-    const sha256 = file.sha256 ?? createHash('sha256').update(file.buffer).digest('hex');
+    const sha256 = this.sha256Of(file);
     if (context.ifDuplicate === 'ask') {
       // Known on arrival: asked before a unit is taken or a page read. (Two copies sent at once both
       // pass; the insert then flags the later one, as without asking.)
@@ -159,6 +159,12 @@ export class UploadService {
     // Not awaited: the 202 does not wait for the badge's figures (QuotaAnnouncer reports its own failures).
     void this.announcer.announce(owner, ownerRoom(row));
     return row;
+  }
+
+  /** The file's SHA-256 in hex, worked out as it arrived or now. */
+  sha256Of(file: IncomingFile): string {
+    file.sha256 ??= createHash('sha256').update(file.buffer).digest('hex');
+    return file.sha256;
   }
 
   /**

@@ -31,6 +31,7 @@ import type {
   RecognizedLine,
   TaxRate,
   TokenScope,
+  UploadAccepted,
   UploadStatus,
 } from '@receipts/common';
 
@@ -378,3 +379,40 @@ export const apiTokens = pgTable(
   (t) => [uniqueIndex('api_tokens_prefix_idx').on(t.prefix), index('api_tokens_user_idx').on(t.userId)],
 );
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
+/** An export kept as it was first sent: its bytes in the file store under `fileId`, and what its answer's headers said. */
+export interface KeptExport {
+  fileId: string;
+  filename: string;
+  contentType: string;
+  rows: number;
+  withIssues: number;
+  skipped: number;
+  currencies?: string[];
+}
+
+/** What a request with an Idempotency-Key was first answered: an accepted upload, or an export. */
+export type IdempotentAnswer = { upload: UploadAccepted } | { export: KeptExport };
+
+/**
+ * The Idempotency-Keys of the last 24 hours (common/src/idempotency.rules.ts), one per owner and
+ * key: claimed before the first request does anything, answered when it is done (or removed when
+ * it fails), so a repeat gets the same answer and two requests at once cannot both act.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    /** `user:<id>` or `anon:<id>`: an account's keys and an anonymous session's are apart. */
+    owner: text('owner').notNull(),
+    key: text('key').notNull(),
+    /** SHA-256 of the first request (endpoint, file and fields, or body): a repeat must match it. */
+    fingerprint: text('fingerprint').notNull(),
+    /** The upload the first request made: deleting it forgets the key. */
+    uploadId: uuid('upload_id').references(() => uploads.id, { onDelete: 'cascade' }),
+    /** Null while the first request is being answered. */
+    answer: jsonb('answer').$type<IdempotentAnswer>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('idempotency_keys_owner_key_idx').on(t.owner, t.key), index('idempotency_keys_created_idx').on(t.createdAt), index('idempotency_keys_upload_idx').on(t.uploadId)],
+);
+export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
