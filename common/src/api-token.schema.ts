@@ -62,6 +62,8 @@ export const createApiTokenSchema = z.object({
   expiresInDays: z.int({ message: API_TOKEN_MESSAGES.expiryInvalid }).min(1, API_TOKEN_MESSAGES.expiryInvalid).max(TOKEN_EXPIRY_MAX_DAYS, API_TOKEN_MESSAGES.expiryInvalid).nullish(),
 });
 export type CreateApiTokenInput = z.input<typeof createApiTokenSchema>;
+/** The body as the route hands it on: the name trimmed, each scope once in TOKEN_SCOPES' order. */
+export type CreateApiTokenBody = z.output<typeof createApiTokenSchema>;
 
 /** A token as the account's list shows it: never its secret or hash. Times are ISO strings; null: never used, never expires. */
 export const apiTokenViewSchema = z.object({

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ACTIVE_TOKENS_MAX, API_TOKEN_PATTERN, API_TOKEN_MESSAGES, type ApiTokenCreated, type ApiTokenView, type TokenScope } from '@receipts/common';
+import { ACTIVE_TOKENS_MAX, API_TOKEN_PATTERN, API_TOKEN_MESSAGES, type ApiTokenCreated, type ApiTokenView, type CreateApiTokenBody, type TokenScope } from '@receipts/common';
 import type { ApiTokenRepository, ApiTokenRow, UserRow } from '@receipts/infra';
 import { HttpError, notFound } from '../http-error.js';
 import { unauthenticated } from '../owner.middleware.js';
@@ -54,11 +54,7 @@ export class ApiTokenService {
   }
 
   /** A new token for `user`'s confirmed account; its text is in this answer only. */
-  async create(
-    user: UserRow,
-    input: { name: string; scopes: TokenScope[]; expiresInDays?: number | null },
-    now = new Date(),
-  ): Promise<ApiTokenCreated> {
+  async create(user: UserRow, input: CreateApiTokenBody, now = new Date()): Promise<ApiTokenCreated> {
     // Scripts act for the account: like a plan, that belongs to an address proven to be the holder's.
     if (!this.accounts.isEmailVerified(user)) throw new HttpError(403, 'EMAIL_NOT_VERIFIED', API_TOKEN_MESSAGES.confirmBeforeCreating);
     const expiresAt = input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 24 * 3600_000) : null;

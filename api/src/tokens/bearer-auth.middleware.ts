@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { tooManyAttempts } from '../security.js';
-import { TokenRefusedError, type ApiTokenService } from './api-token.service.js';
+import { TokenRefusedError, type ApiTokenService, type AuthenticatedToken } from './api-token.service.js';
 
 /** The credentials of `Authorization: Bearer <token>` (the scheme in any case); null when the request names no bearer token. */
 export function bearerCredentials(authorization: string | undefined): string | null {
@@ -33,25 +33,29 @@ export function tokenRateLimiter(redis: Redis, prefix: string, perMinute: number
  * past its rate 429 with Retry-After. Requests without a bearer token pass untouched.
  */
 export function bearerAuth(tokens: ApiTokenService, limiter: RateLimiterAbstract, log: Logger): RequestHandler {
+  /** Counts a request of the token; the milliseconds until it may make another when it is past its rate, else null. */
+  const overRate = async (tokenId: string): Promise<number | null> => {
+    try {
+      await limiter.consume(tokenId);
+      return null;
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return err.msBeforeNext;
+      log.warn({ err }, 'token rate limiter failed; request let through');
+      return null;
+    }
+  };
   return async (req, res, next) => {
     const credentials = bearerCredentials(req.get('Authorization'));
     if (credentials === null) return next();
-    let token;
+    let token: AuthenticatedToken;
     try {
       token = await tokens.authenticate(credentials);
     } catch (err) {
       if (err instanceof TokenRefusedError) res.set('WWW-Authenticate', 'Bearer error="invalid_token"');
       return next(err);
     }
-    try {
-      await limiter.consume(token.id);
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) {
-        log.warn({ err }, 'token rate limiter failed; request let through');
-      } else {
-        return next(tooManyAttempts(res, err.msBeforeNext, API_TOKEN_MESSAGES.tooManyRequests(limiter.points, err.msBeforeNext)));
-      }
-    }
+    const wait = await overRate(token.id);
+    if (wait !== null) return next(tooManyAttempts(res, wait, API_TOKEN_MESSAGES.tooManyRequests(limiter.points, wait)));
     req.token = token;
     req.owner = { userId: token.userId, anonId: null, clientIp: req.ip ?? null };
     next();
