@@ -30,3 +30,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 /** Every error leaves the api in this shape. */
 export const apiErrorSchema = z.object({ error: z.enum(ERROR_CODES), message: z.string() });
 export type ApiError = z.infer<typeof apiErrorSchema>;
+
+/** A route's answer that is only words for the person: signed out, a link on its way, a password changed. */
+export const messageAnswerSchema = z.object({ message: z.string() });
+export type MessageAnswer = z.infer<typeof messageAnswerSchema>;

@@ -51,6 +51,10 @@ export const categoryViewSchema = z.object({
 });
 export type CategoryView = z.infer<typeof categoryViewSchema>;
 
+/** GET /api/user/categories: the built-in six, then the owner's own. */
+export const categoryListSchema = z.object({ categories: z.array(categoryViewSchema) });
+export type CategoryList = z.infer<typeof categoryListSchema>;
+
 /** A DATEV account number, as the DATEV settings' accounts: 4 to 8 digits, as many as the Sachkontenlänge. */
 export const datevAccountSchema = z.string().trim().regex(/^\d{4,8}$/, 'An account number is 4 to 8 digits');
 

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Currency by ISO 3166 country code: about 70 countries, the euro zone to EUR (spec §9). */
 export const COUNTRY_CURRENCY: Readonly<Record<string, string>> = {
   // Euro zone
@@ -15,6 +17,10 @@ export const COUNTRY_CURRENCY: Readonly<Record<string, string>> = {
   // Middle East and Africa
   AE: 'AED', SA: 'SAR', QA: 'QAR', KW: 'KWD', IL: 'ILS', EG: 'EGP', ZA: 'ZAR', NG: 'NGN', KE: 'KES', MA: 'MAD',
 };
+
+/** GET /api/detect-currency: the currency guessed for the caller, and the country it was guessed by (null: none, so USD). */
+export const detectedCurrencySchema = z.object({ currency: z.string(), country: z.string().nullable() });
+export type DetectedCurrency = z.infer<typeof detectedCurrencySchema>;
 
 export function currencyForCountry(country: string | null | undefined): string | null {
   return country ? (COUNTRY_CURRENCY[country.toUpperCase()] ?? null) : null;

@@ -1,5 +1,6 @@
 export * from './api-error.schema.js';
 export * from './api-token.schema.js';
+export * from './admin.schema.js';
 export * from './file-type.js';
 export * from './lane.js';
 export * from './processing-times.rules.js';
@@ -12,6 +13,7 @@ export * from './socket-events.js';
 export * from './upload.schema.js';
 export * from './recognized-document.js';
 export * from './plan.catalog.js';
+export * from './billing.schema.js';
 export * from './auth.schema.js';
 export * from './account-standing.rule.js';
 export * from './quota.rules.js';

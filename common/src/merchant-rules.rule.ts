@@ -34,6 +34,10 @@ export const merchantRuleViewSchema = z.object({
 });
 export type MerchantRuleView = z.infer<typeof merchantRuleViewSchema>;
 
+/** GET /api/user/rules: the user's rules, as the account page lists them. */
+export const merchantRuleListSchema = z.object({ rules: z.array(merchantRuleViewSchema) });
+export type MerchantRuleList = z.infer<typeof merchantRuleListSchema>;
+
 /** PATCH /api/user/rules/:id: the new name, or the new category (checked against the rule's kind). */
 export const merchantRulePatchSchema = z.object({
   value: safeText().trim().min(1, 'The value is empty').max(200, 'The value is longer than 200 characters'),

@@ -4,16 +4,17 @@ export const PLAN_IDS = ['starter', 'professional', 'business', 'enterprise'] as
 export const planIdSchema = z.enum(PLAN_IDS);
 export type PlanId = z.infer<typeof planIdSchema>;
 
-export interface Plan {
-  id: PlanId;
-  name: string;
+export const planSchema = z.object({
+  id: planIdSchema,
+  name: z.string(),
   /** USD per month. */
-  price: number;
+  price: z.number(),
   /** Receipts per billing month. */
-  receiptLimit: number;
-  features: string[];
-  popular: boolean;
-}
+  receiptLimit: z.number().int(),
+  features: z.array(z.string()),
+  popular: z.boolean(),
+});
+export type Plan = z.infer<typeof planSchema>;
 
 /**
  * What every plan gives. The plans differ by their monthly receipts only: spec §9's "Advanced OCR
@@ -66,6 +67,10 @@ export const userProfileSchema = z.object({
   subscriptionStatus: z.string().optional(),
 });
 export type UserProfile = z.infer<typeof userProfileSchema>;
+
+/** Signing in, confirming the address and moving the account to another answer the words for the person and the profile as it now stands. */
+export const profileAnswerSchema = z.object({ message: z.string(), user: userProfileSchema });
+export type ProfileAnswer = z.infer<typeof profileAnswerSchema>;
 
 /** GET /api/user/subscription (spec §7). */
 export const subscriptionViewSchema = z.object({

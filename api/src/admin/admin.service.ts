@@ -1,4 +1,4 @@
-import { isAdmin, isEmailVerified, type UploadStatus } from '@receipts/common';
+import { isAdmin, isEmailVerified, type AdminUpload, type AdminUser, type QueueStats, type UploadStatus } from '@receipts/common';
 import type { ReceiptJobs, UploadReadRepository, UploadRepository, UserRepository } from '@receipts/infra';
 import { HttpError, notFound } from '../http-error.js';
 
@@ -15,12 +15,13 @@ export class AdminService {
   ) {}
 
   /** A page of users with their effective role and whether their address is confirmed. */
-  async userPage(search: string | undefined, page: number) {
+  async userPage(search: string | undefined, page: number): Promise<AdminUser[]> {
     const rows = await this.users.adminPage(search, page, PAGE_SIZE);
     return rows.map(({ emailVerifiedAt, createdBeforeVerification, ...row }) => {
       const facts = { ...row, emailVerifiedAt, createdBeforeVerification };
       return {
         ...row,
+        createdAt: row.createdAt.toISOString(),
         userType: isAdmin(facts, this.adminEmails) ? 'admin' : 'user',
         emailVerified: isEmailVerified(facts, this.adminEmails),
         plan: row.plan ?? 'free',
@@ -35,11 +36,12 @@ export class AdminService {
     return user;
   }
 
-  uploadPage(status: UploadStatus | undefined, page: number) {
-    return this.uploadReads.adminPage(status, page, PAGE_SIZE);
+  async uploadPage(status: UploadStatus | undefined, page: number): Promise<AdminUpload[]> {
+    const rows = await this.uploadReads.adminPage(status, page, PAGE_SIZE);
+    return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
   }
 
-  async queues() {
+  async queues(): Promise<QueueStats> {
     const [{ lanes, jobs }, processingUploads] = await Promise.all([this.jobs.counts(), this.uploadReads.countByStatus('processing')]);
     return { lanes, jobs, processingUploads };
   }

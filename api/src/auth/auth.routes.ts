@@ -2,6 +2,8 @@ import {
   confirmationSentMessage,
   forgotPasswordSchema,
   loginSchema,
+  messageAnswerSchema,
+  profileAnswerSchema,
   registerSchema,
   resetPasswordSchema,
   USER_MESSAGES,
@@ -15,8 +17,8 @@ import { HttpError } from '../http-error.js';
 import { clientNetwork } from '../client-network.js';
 import { currentUser } from '../owner.middleware.js';
 import { tooManyAttempts } from '../security.js';
+import { route } from '../route-spec.js';
 import { regenerateSignedIn } from '../session.js';
-import { validate } from '../validate.middleware.js';
 import { AccountService, AlreadyConfirmedError, InvalidConfirmationTokenError, InvalidResetTokenError } from './account.service.js';
 import type { ProfileService } from './profile.service.js';
 import type { KnownDevices, SignInLimiter } from './sign-in.limiter.js';
@@ -77,74 +79,156 @@ export function authRoutes(
 
   // Nobody is signed in here: a session for a new account, and none for a known address, would
   // tell on the next request what the answer does not. The new account signs in by /login.
-  router.post('/register', validate({ body: registerSchema }), async (req, res) => {
-    const { email, password } = req.body;
-    const base = links(req);
-    afterAnswer(email, 'registration', () => accounts.register(email, password, base));
-    res.status(202).json({ message: USER_MESSAGES.accountCreated });
-  });
+  router.post(
+    '/register',
+    route({
+      summary: 'Create an account',
+      description: 'Answers alike, and after the same time, whether or not the address has an account: the mail sent to it says which. Nobody is signed in by it.',
+      tag: 'auth',
+      scope: null,
+      caller: 'anyone',
+      body: registerSchema,
+      answers: { 202: messageAnswerSchema },
+      errors: { 429: ['RATE_LIMITED'] },
+    }),
+    async (req, res) => {
+      const { email, password } = req.body;
+      const base = links(req);
+      afterAnswer(email, 'registration', () => accounts.register(email, password, base));
+      res.status(202).json({ message: USER_MESSAGES.accountCreated });
+    },
+  );
 
-  router.post('/verify-email', signedIn, validate({ body: verifyEmailSchema }), async (req, res) => {
-    const { token } = req.body;
-    try {
-      const { user, already } = await accounts.confirmEmail(req.user!, token);
-      res.json({ message: already ? USER_MESSAGES.emailAlreadyConfirmed : USER_MESSAGES.emailConfirmed, user: await profiles.profile(user) });
-    } catch (err) {
-      if (err instanceof InvalidConfirmationTokenError) throw new HttpError(400, 'INVALID_TOKEN', USER_MESSAGES.invalidConfirmationLink);
-      throw err;
-    }
-  });
+  router.post(
+    '/verify-email',
+    route({
+      summary: 'Confirm the signed-in account’s e-mail address',
+      description: 'With the token of the confirmation mail’s link, which must be this account’s.',
+      tag: 'auth',
+      scope: null,
+      caller: 'account',
+      receive: [signedIn],
+      body: verifyEmailSchema,
+      answers: { 200: profileAnswerSchema },
+      errors: { 400: ['INVALID_TOKEN'], 429: ['RATE_LIMITED'] },
+    }),
+    async (req, res) => {
+      const { token } = req.body;
+      try {
+        const { user, already } = await accounts.confirmEmail(req.user!, token);
+        res.json({ message: already ? USER_MESSAGES.emailAlreadyConfirmed : USER_MESSAGES.emailConfirmed, user: await profiles.profile(user) });
+      } catch (err) {
+        if (err instanceof InvalidConfirmationTokenError) throw new HttpError(400, 'INVALID_TOKEN', USER_MESSAGES.invalidConfirmationLink);
+        throw err;
+      }
+    },
+  );
 
-  router.post('/resend-verification', signedIn, async (req, res) => {
-    try {
-      await accounts.resendConfirmation(req.user!, links(req));
-    } catch (err) {
-      if (err instanceof AlreadyConfirmedError) throw new HttpError(409, 'CONFLICT', USER_MESSAGES.emailAlreadyConfirmed);
-      throw err;
-    }
-    res.json({ message: confirmationSentMessage(req.user!.email) });
-  });
+  router.post(
+    '/resend-verification',
+    route({
+      summary: 'Send a new confirmation link',
+      description: 'To the signed-in account’s address while it is not confirmed; older links stop working.',
+      tag: 'auth',
+      scope: null,
+      caller: 'account',
+      answers: { 200: messageAnswerSchema },
+      errors: { 409: ['CONFLICT'], 429: ['RATE_LIMITED'] },
+    }),
+    signedIn,
+    async (req, res) => {
+      try {
+        await accounts.resendConfirmation(req.user!, links(req));
+      } catch (err) {
+        if (err instanceof AlreadyConfirmedError) throw new HttpError(409, 'CONFLICT', USER_MESSAGES.emailAlreadyConfirmed);
+        throw err;
+      }
+      res.json({ message: confirmationSentMessage(req.user!.email) });
+    },
+  );
 
   // Passport reads the parsed body (the address trimmed and lower-cased) that validate leaves in req.body.
-  router.post('/login', validate({ body: loginSchema }), async (req, res) => {
-    const { email } = req.body;
-    const device = signIns.devices.recognize(req.headers.cookie, email);
-    const admission = await signIns.limiter.admit({ source: clientNetwork(req.ip ?? 'unknown'), email, device });
-    if (!admission.admitted) throw tooManyAttempts(res, admission.retryAfterMs);
-    const user = await verify(req);
-    await admission.settle(user !== null);
-    if (!user) throw invalidCredentials();
-    await signIn(req, accounts, user);
-    signIns.devices.remember(res, email, device);
-    const returning = await accounts.recordSignIn(user);
-    res.json({ message: returning ? USER_MESSAGES.welcomeBack : USER_MESSAGES.welcome, user: await profiles.profile(user) });
-  });
+  router.post(
+    '/login',
+    route({
+      summary: 'Sign in',
+      description: 'Starts a session (its cookie); the anonymous visitor’s uploads move to the account.',
+      tag: 'auth',
+      scope: null,
+      caller: 'anyone',
+      body: loginSchema,
+      answers: { 200: profileAnswerSchema },
+      errors: { 401: ['INVALID_CREDENTIALS'], 429: ['RATE_LIMITED'] },
+    }),
+    async (req, res) => {
+      const { email } = req.body;
+      const device = signIns.devices.recognize(req.headers.cookie, email);
+      const admission = await signIns.limiter.admit({ source: clientNetwork(req.ip ?? 'unknown'), email, device });
+      if (!admission.admitted) throw tooManyAttempts(res, admission.retryAfterMs);
+      const user = await verify(req);
+      await admission.settle(user !== null);
+      if (!user) throw invalidCredentials();
+      await signIn(req, accounts, user);
+      signIns.devices.remember(res, email, device);
+      const returning = await accounts.recordSignIn(user);
+      res.json({ message: returning ? USER_MESSAGES.welcomeBack : USER_MESSAGES.welcome, user: await profiles.profile(user) });
+    },
+  );
 
-  router.post('/logout', async (req, res) => {
-    await new Promise<void>((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
-    res.clearCookie('rsid');
-    res.json({ message: 'Signed out' });
-  });
+  router.post(
+    '/logout',
+    route({ summary: 'Sign out', description: 'Ends the session, signed in or not.', tag: 'auth', scope: null, caller: 'anyone', answers: { 200: messageAnswerSchema } }),
+    async (req, res) => {
+      await new Promise<void>((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
+      res.clearCookie('rsid');
+      res.json({ message: 'Signed out' });
+    },
+  );
 
-  router.post('/forgot-password', validate({ body: forgotPasswordSchema }), async (req, res) => {
-    const { email } = req.body;
-    const base = links(req);
-    afterAnswer(email, 'password reset mail', () => accounts.requestPasswordReset(email, base));
-    res.json({ message: 'If an account exists for that e-mail, a link to reset its password is on its way.' });
-  });
+  router.post(
+    '/forgot-password',
+    route({
+      summary: 'Ask for a password reset link',
+      description: 'Answers alike, and after the same time, whether or not the address has an account.',
+      tag: 'auth',
+      scope: null,
+      caller: 'anyone',
+      body: forgotPasswordSchema,
+      answers: { 200: messageAnswerSchema },
+      errors: { 429: ['RATE_LIMITED'] },
+    }),
+    async (req, res) => {
+      const { email } = req.body;
+      const base = links(req);
+      afterAnswer(email, 'password reset mail', () => accounts.requestPasswordReset(email, base));
+      res.json({ message: 'If an account exists for that e-mail, a link to reset its password is on its way.' });
+    },
+  );
 
-  router.post('/reset-password', validate({ body: resetPasswordSchema }), async (req, res) => {
-    const { token, password } = req.body;
-    try {
-      await accounts.resetPassword(token, password);
-    } catch (err) {
-      if (err instanceof InvalidResetTokenError) {
-        throw new HttpError(400, 'INVALID_TOKEN', USER_MESSAGES.invalidResetLink);
+  router.post(
+    '/reset-password',
+    route({
+      summary: 'Choose a new password with a reset link',
+      tag: 'auth',
+      scope: null,
+      caller: 'anyone',
+      body: resetPasswordSchema,
+      answers: { 200: messageAnswerSchema },
+      errors: { 400: ['INVALID_TOKEN'], 429: ['RATE_LIMITED'] },
+    }),
+    async (req, res) => {
+      const { token, password } = req.body;
+      try {
+        await accounts.resetPassword(token, password);
+      } catch (err) {
+        if (err instanceof InvalidResetTokenError) {
+          throw new HttpError(400, 'INVALID_TOKEN', USER_MESSAGES.invalidResetLink);
+        }
+        throw err;
       }
-      throw err;
-    }
-    res.json({ message: USER_MESSAGES.passwordResetSuccessful });
-  });
+      res.json({ message: USER_MESSAGES.passwordResetSuccessful });
+    },
+  );
 
   return router;
 }

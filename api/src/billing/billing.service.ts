@@ -1,4 +1,4 @@
-import { formatMoney, PLANS, planById, USER_MESSAGES, type Plan, type PlanId } from '@receipts/common';
+import { formatMoney, PLANS, planById, USER_MESSAGES, type BillingOverview, type Catalogue, type Plan, type PlanId, type SubscriptionSetup } from '@receipts/common';
 import type { BillingRepository, Config, Logger, Mailer, UserRow } from '@receipts/infra';
 import Stripe from 'stripe';
 import { HttpError } from '../http-error.js';
@@ -37,7 +37,7 @@ export class BillingService {
     return PLANS.find((p) => this.priceOf(p) === priceId);
   }
 
-  catalogue() {
+  catalogue(): Catalogue {
     return {
       plans: PLANS.map((p) => ({ ...p, stripePriceId: this.priceOf(p) ?? null })),
       publishableKey: this.config.STRIPE_PUBLISHABLE_KEY ?? null,
@@ -45,7 +45,7 @@ export class BillingService {
     };
   }
 
-  async createSubscription(user: UserRow, planId: string, stripePriceId: string): Promise<{ clientSecret: string } | { testMode: true; message: string }> {
+  async createSubscription(user: UserRow, planId: string, stripePriceId: string): Promise<SubscriptionSetup> {
     const plan = planById(planId);
     if (!plan) throw new HttpError(400, 'BAD_REQUEST', `Unknown plan: ${planId}`);
     if (this.priceOf(plan) !== stripePriceId) throw new HttpError(400, 'BAD_REQUEST', 'That price does not belong to the chosen plan.');
@@ -185,7 +185,7 @@ export class BillingService {
   }
 
   /** The /billing page: plan, status, next charge, invoices. */
-  async overview(userId: string) {
+  async overview(userId: string): Promise<BillingOverview> {
     const [sub, list] = await Promise.all([this.billing.subscription(userId), this.billing.invoices(userId, 24)]);
     const plan = sub ? planById(sub.planId) : undefined;
     return {

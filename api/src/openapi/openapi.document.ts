@@ -31,7 +31,9 @@ export function routesOf(mounts: readonly ApiMount[]): FoundRoute[] {
       const spec = layer.route.stack.map((h) => specOf(h.handle)).find(Boolean);
       for (const method of Object.keys(layer.route.methods)) {
         if (method === '_all') continue;
-        found.push({ method, path: `/api${mount.path}${layer.route.path}`, spec });
+        // A mount's own route ('/' under '/intake') is the mount's path, as Express matches it.
+        const path = layer.route.path === '/' && mount.path ? `/api${mount.path}` : `/api${mount.path}${layer.route.path}`;
+        found.push({ method, path, spec });
       }
     }
   }

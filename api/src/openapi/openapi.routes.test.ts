@@ -1,3 +1,4 @@
+import { validate } from '@readme/openapi-parser';
 import type { Express } from 'express';
 import { describe, expect, it } from 'vitest';
 import { withRouteApi } from '../../../tests/support/route-api.js';
@@ -35,6 +36,13 @@ describe('/api/openapi.json and /docs/api', () => {
     const routes = routesOf(documented).map((route) => `${route.method} ${openApiPath(route.path)}`);
     expect(operations.sort()).toEqual([...new Set(routes)].sort());
     expect(operations).toEqual(expect.arrayContaining(['post /api/ocr', 'get /api/receipts/{id}', 'post /api/export', 'get /api/openapi.json']));
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const { body } = await api.anonymous().get('/api/openapi.json');
+    const result = await validate(structuredClone(body));
+    expect(result.valid ? [] : result.errors).toEqual([]);
+    expect(body.openapi).toBe('3.1.0');
   });
 
   it('describes every error in the api’s error shape', async () => {

@@ -38,6 +38,10 @@ export const datevSettingsSchema = z
   });
 export type DatevSettings = z.infer<typeof datevSettingsSchema>;
 
+/** GET and PUT /api/user/datev-settings: the settings in use, and whether they are the user's own (false: the defaults below). */
+export const datevSettingsViewSchema = z.object({ settings: datevSettingsSchema, saved: z.boolean() });
+export type DatevSettingsView = z.infer<typeof datevSettingsViewSchema>;
+
 /**
  * SKR03 defaults: Kasse 1000, Bank 1200; Bewirtungskosten 4650, laufende Kfz-Betriebskosten 4530,
  * sonstiger Betriebsbedarf 4980, sonstige betriebliche Aufwendungen 4900; Vorsteuer 19 % key 9,

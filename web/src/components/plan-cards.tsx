@@ -1,8 +1,7 @@
-import { formatMoney, type Plan } from '@receipts/common';
+import { formatMoney, type Catalogue, type Plan } from '@receipts/common';
 import { useEffect, useRef } from 'react';
 import { useUpgrade } from '../hooks/use-upgrade.js';
 import { trackPlanView } from '../lib/analytics.js';
-import type { Catalogue } from '../lib/billing-api.js';
 import { planAction } from '../lib/plan-choice.js';
 import './plan-cards.css';
 

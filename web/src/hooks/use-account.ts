@@ -1,7 +1,7 @@
-import { CATEGORIES, FREE_DAILY_LIMIT, type QuotaView, type SubscriptionView, type UserProfile } from '@receipts/common';
+import { CATEGORIES, FREE_DAILY_LIMIT, type CategoryList, type QuotaView, type SubscriptionView, type UserProfile } from '@receipts/common';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { accountKeys, type CategoryList } from '../lib/account-api.js';
+import { accountKeys } from '../lib/account-api.js';
 import { signOut } from '../lib/auth-api.js';
 
 /** The signed-in user, or null for an anonymous visitor (a failed profile call means anonymous). */

@@ -1,6 +1,6 @@
-import { PLANS } from '@receipts/common';
+import { PLANS, type Catalogue } from '@receipts/common';
 import { useQuery } from '@tanstack/react-query';
-import { billingKeys, type Catalogue } from '../lib/billing-api.js';
+import { billingKeys } from '../lib/billing-api.js';
 
 /** The plans with the price ids they are sold at; the built-in catalogue until the api answers (`settled`: it answered or failed). */
 export function usePlans(): { catalogue: Catalogue; loaded: boolean; settled: boolean } {

@@ -1,8 +1,7 @@
-import { USER_MESSAGES } from '@receipts/common';
+import { USER_MESSAGES, type CataloguePlan } from '@receipts/common';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { profileStatus } from '../lib/account-api.js';
-import type { CataloguePlan } from '../lib/billing-api.js';
 import { pendingSubscription } from '../lib/browser-storage.js';
 import { loginPathFor, subscribePath } from '../lib/login-redirect.js';
 import { toast } from '../lib/toast.js';

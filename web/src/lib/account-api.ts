@@ -1,4 +1,15 @@
-import type { ApiTokenCreated, CategoryView, ChangeEmailInput, ChangePasswordInput, CreateApiTokenInput, DatevSettings, MerchantRuleView, UserProfile } from '@receipts/common';
+import type {
+  ApiTokenCreated,
+  CategoryView,
+  ChangeEmailInput,
+  ChangePasswordInput,
+  CreateApiTokenInput,
+  DatevSettings,
+  DatevSettingsView,
+  MerchantRuleView,
+  MessageAnswer,
+  ProfileAnswer,
+} from '@receipts/common';
 import { apiFetch, ApiError, apiJson } from './api.js';
 
 /** Reads of the visitor's account; each key is the url the shared query function reads (spec §7). */
@@ -16,15 +27,11 @@ export const accountKeys = {
   tokens: ['/api/user/tokens'] as const,
 };
 
-export type RuleList = { rules: MerchantRuleView[] };
-export type CategoryList = { categories: CategoryView[] };
-
 const categoryUrl = (name: string) => `/api/user/categories/${encodeURIComponent(name)}`;
 export const addCategory = (name: string, datevAccount: string | null) => apiJson<CategoryView>('/api/user/categories', { method: 'POST', json: { name, datevAccount } });
 export const updateCategory = (name: string, change: { name?: string; datevAccount?: string | null }) =>
   apiJson<CategoryView>(categoryUrl(name), { method: 'PATCH', json: change });
 export const deleteCategory = (name: string) => apiJson<null>(categoryUrl(name), { method: 'DELETE' });
-export type DatevSettingsView = { settings: DatevSettings; saved: boolean };
 
 export const updateRule = (id: string, value: string) => apiJson<MerchantRuleView>(`/api/user/rules/${id}`, { method: 'PATCH', json: { value } });
 export const deleteRule = (id: string) => apiJson<null>(`/api/user/rules/${id}`, { method: 'DELETE' });
@@ -44,8 +51,8 @@ export async function profileStatus(): Promise<number> {
 }
 
 /** The account page's changes; each asks for the current password again. */
-export const changePassword = (input: ChangePasswordInput) => apiJson<{ message: string }>('/api/user/password', { method: 'POST', json: input });
-export const changeEmail = (input: ChangeEmailInput) => apiJson<{ message: string; user: UserProfile }>('/api/user/email', { method: 'POST', json: input });
-export const deleteAccount = (password: string) => apiJson<{ message: string }>('/api/user/account', { method: 'DELETE', json: { password } });
+export const changePassword = (input: ChangePasswordInput) => apiJson<MessageAnswer>('/api/user/password', { method: 'POST', json: input });
+export const changeEmail = (input: ChangeEmailInput) => apiJson<ProfileAnswer>('/api/user/email', { method: 'POST', json: input });
+export const deleteAccount = (password: string) => apiJson<MessageAnswer>('/api/user/account', { method: 'DELETE', json: { password } });
 /** A zip of the receipts workbook, the stored originals and the account's details. */
 export const ACCOUNT_DATA_URL = '/api/user/data';

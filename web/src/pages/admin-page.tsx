@@ -1,10 +1,11 @@
+import type { AdminUpload, AdminUser, QueueStats } from '@receipts/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { DataTable, type TableColumn } from '../components/data-table.js';
 import { useProfile } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
-import { adminKeys, isUsersKey, retryUpload, setUserType, type AdminUpload, type AdminUser, type QueueStats } from '../lib/admin-api.js';
+import { adminKeys, isUsersKey, retryUpload, setUserType } from '../lib/admin-api.js';
 import { messageOf } from '../lib/api.js';
 import { toast } from '../lib/toast.js';
 import './admin-page.css';

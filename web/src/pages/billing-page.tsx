@@ -1,4 +1,4 @@
-import { formatMoney } from '@receipts/common';
+import { formatMoney, type BillingOverview } from '@receipts/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate } from 'react-router-dom';
 import { DataTable, type TableColumn } from '../components/data-table.js';
@@ -6,7 +6,7 @@ import { useProfile } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { accountKeys } from '../lib/account-api.js';
 import { messageOf } from '../lib/api.js';
-import { billingKeys, cancelSubscription, openBillingPortal, type BillingOverview } from '../lib/billing-api.js';
+import { billingKeys, cancelSubscription, openBillingPortal } from '../lib/billing-api.js';
 import { toast } from '../lib/toast.js';
 
 const dateText = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });

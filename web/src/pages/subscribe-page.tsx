@@ -40,7 +40,7 @@ export function SubscribePage() {
     trackSubscription({ plan: plan.id, value: plan.price });
     createSubscription({ stripePriceId: price, planId: plan.id }).then(
       (reply) => {
-        if (reply?.testMode) navigate('/pricing?test=success', { replace: true });
+        if (reply && 'testMode' in reply) navigate('/pricing?test=success', { replace: true });
         else if (reply?.clientSecret) setClientSecret(reply.clientSecret);
         else fail(USER_MESSAGES.noClientSecret);
       },

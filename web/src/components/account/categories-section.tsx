@@ -1,7 +1,7 @@
-import { CATEGORY_NAME_MAX, type CategoryView } from '@receipts/common';
+import { CATEGORY_NAME_MAX, type CategoryList, type CategoryView } from '@receipts/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { accountKeys, addCategory, deleteCategory, updateCategory, type CategoryList } from '../../lib/account-api.js';
+import { accountKeys, addCategory, deleteCategory, updateCategory } from '../../lib/account-api.js';
 import { messageOf } from '../../lib/api.js';
 import { isReceiptsQuery } from '../../lib/receipts-api.js';
 import { toast } from '../../lib/toast.js';

@@ -1,7 +1,7 @@
-import { CATEGORIES, datevSettingsSchema, type DatevSettings } from '@receipts/common';
+import { CATEGORIES, datevSettingsSchema, type DatevSettings, type DatevSettingsView } from '@receipts/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { accountKeys, saveDatevSettings, type DatevSettingsView } from '../../lib/account-api.js';
+import { accountKeys, saveDatevSettings } from '../../lib/account-api.js';
 import { messageOf } from '../../lib/api.js';
 import { toast } from '../../lib/toast.js';
 import './datev-section.css';

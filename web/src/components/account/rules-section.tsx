@@ -1,7 +1,7 @@
-import type { MerchantRuleView } from '@receipts/common';
+import type { MerchantRuleList, MerchantRuleView } from '@receipts/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { accountKeys, deleteRule, updateRule, type RuleList } from '../../lib/account-api.js';
+import { accountKeys, deleteRule, updateRule } from '../../lib/account-api.js';
 import { messageOf } from '../../lib/api.js';
 import { toast } from '../../lib/toast.js';
 import { DataTable, type TableColumn } from '../data-table.js';
@@ -48,7 +48,7 @@ function RuleValue({ rule }: { rule: MerchantRuleView }) {
 /** What the user's corrections taught: each rule changed or deleted in place. */
 export function RulesSection() {
   const client = useQueryClient();
-  const rules = useQuery<RuleList>({ queryKey: accountKeys.rules });
+  const rules = useQuery<MerchantRuleList>({ queryKey: accountKeys.rules });
   const remove = useMutation({
     mutationFn: (id: string) => deleteRule(id),
     onSuccess: () => {
