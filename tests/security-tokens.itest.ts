@@ -44,9 +44,11 @@ describe('access tokens (security)', () => {
 
   it('ignores the cookies beside a token: the request is the token’s account', async () => {
     const [owner, cookieHolder] = [await api.signedIn(), await api.signedIn()];
-    const held = await api.receipt(cookieHolder);
+    const [held, own] = [await api.receipt(cookieHolder), await api.receipt(owner)];
     const script = api.bearer((await tokenOf(owner)).token, { cookie: cookieHolder });
-    expect((await script.get('/api/user/quota')).status).toBe(200);
+    const listed = await script.get<Array<{ receipt: { id: string } | null }>>('/api/uploads');
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((u) => u.receipt?.id)).toEqual([own]);
     expect((await script.get(`/api/receipts/${held}`)).status).toBe(404);
     expect((await cookieHolder.get(`/api/receipts/${held}`)).status).toBe(200);
   });
