@@ -18,6 +18,7 @@ import {
   connectProducerRedis,
   createReceiptQueue,
   createRedis,
+  createWebhookQueue,
   openRuntime,
   parseConfig,
   QuotaService,
@@ -25,6 +26,9 @@ import {
   UploadDuplicateRepository,
   UploadReadRepository,
   UploadRepository,
+  WebhookEvents,
+  WebhookJobs,
+  WebhookRepository,
 } from '@receipts/infra';
 import { createOcrEngineFromConfig, runPipeline } from '@receipts/worker';
 import { createSubscriber, Deployment, processesNamed, rawUpload, signedUpSubscriber, uniqueIp, Visitor, type DeploymentMode } from '#test-support/harness';
@@ -368,6 +372,7 @@ async function throughputAndExpress(files: Array<{ name: string; bytes: Buffer }
     const runtime = await openRuntime(config, createLogger({ level: 'warn', role: 'bench' }));
     const producer = await connectProducerRedis(config.REDIS_URL);
     const queue = createReceiptQueue(producer, config.QUEUE_PREFIX);
+    const webhookJobs = new WebhookJobs(createWebhookQueue(producer, config.QUEUE_PREFIX, runtime.log));
     const uploads = new UploadService({
       ...runtime,
       uploads: new UploadRepository(runtime.db),
@@ -375,6 +380,7 @@ async function throughputAndExpress(files: Array<{ name: string; bytes: Buffer }
       duplicates: new UploadDuplicateRepository(runtime.db),
       quota: new QuotaService(runtime.db, runtime.config.ADMIN_EMAILS),
       jobs: new ReceiptJobs(queue, producer, { prefix: config.QUEUE_PREFIX, attempts: 1, log: runtime.log }),
+      webhooks: new WebhookEvents({ webhooks: new WebhookRepository(runtime.db), jobs: webhookJobs, attempts: 1, log: runtime.log }),
     });
     // One anonymous visitor per upload: each has a quota of its own.
     const anonymous = (n: number) => ({ userId: null, anonId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` });
@@ -400,6 +406,7 @@ async function throughputAndExpress(files: Array<{ name: string; bytes: Buffer }
     }
     console.log(`\nexpress job wait with ${QUEUED_STANDARD} standard jobs queued: ${fmt(expressStarted - expressQueuedAt)}`);
     await queue.obliterate({ force: true });
+    await webhookJobs.close();
     listener.disconnect();
     producer.disconnect();
     await runtime.close();

@@ -131,7 +131,7 @@ describe('e-mail intake', () => {
     stack = await openUploadStack();
     sink = await startSmtpSink();
     imap = await startImapStandIn();
-    uploads = new UploadService({ uploads: stack.uploads, uploadReads: stack.uploadReads, duplicates: stack.duplicates, jobs: stack.jobs, quota: stack.quota, files: stack.files, bus: stack.bus, log });
+    uploads = new UploadService({ uploads: stack.uploads, uploadReads: stack.uploadReads, duplicates: stack.duplicates, jobs: stack.jobs, quota: stack.quota, files: stack.files, bus: stack.bus, webhooks: stack.webhooks, log });
     intakeRows = new IntakeRepository(stack.database.db);
     addresses = new IntakeAddressService(intakeRows, { domain: DOMAIN, localPrefix: '' });
     const mailer = createMailer({ smtpUrl: sink.url, from: 'Receipts <no-reply@receipts.test>', dataDir: stack.storage, log });
@@ -342,7 +342,7 @@ describe('e-mail intake', () => {
       const downJobs = new ReceiptJobs(stack.queue, producer, { prefix: stack.database.services.prefix, attempts: 1, log });
       producer.disconnect();
       const message = twoReceipts(to);
-      expect(await answerOver(new UploadService({ uploads: stack.uploads, uploadReads: stack.uploadReads, duplicates: stack.duplicates, jobs: downJobs, quota: stack.quota, files: stack.files, bus: stack.bus, log }), message)).toBe(451);
+      expect(await answerOver(new UploadService({ uploads: stack.uploads, uploadReads: stack.uploadReads, duplicates: stack.duplicates, jobs: downJobs, quota: stack.quota, files: stack.files, bus: stack.bus, webhooks: stack.webhooks, log }), message)).toBe(451);
       expect(await uploadsOf(owner)).toHaveLength(0);
       expect(await messagesOf(userId)).toHaveLength(0);
       expect((await stack.quota.view(owner)).used).toBe(0);
@@ -357,7 +357,7 @@ describe('e-mail intake', () => {
       await writeFile(path.join(stack.storage, 'not-a-folder'), 'a file, not a folder');
       const broken = new LocalFileStore(path.join(stack.storage, 'not-a-folder', 'uploads'));
       const message = twoReceipts(to);
-      expect(await answerOver(new UploadService({ uploads: stack.uploads, uploadReads: stack.uploadReads, duplicates: stack.duplicates, jobs: stack.jobs, quota: stack.quota, files: broken, bus: stack.bus, log }), message)).toBe(451);
+      expect(await answerOver(new UploadService({ uploads: stack.uploads, uploadReads: stack.uploadReads, duplicates: stack.duplicates, jobs: stack.jobs, quota: stack.quota, files: broken, bus: stack.bus, webhooks: stack.webhooks, log }), message)).toBe(451);
       expect(await uploadsOf(owner)).toHaveLength(0);
       expect(await messagesOf(userId)).toHaveLength(0);
       expect((await stack.quota.view(owner)).used).toBe(0);

@@ -6,6 +6,7 @@ import {
   createLogger,
   connectProducerRedis,
   createReceiptQueue,
+  createWebhookQueue,
   openRuntime,
   QuotaService,
   ReceiptJobs,
@@ -14,6 +15,9 @@ import {
   UploadRepository,
   parseConfig,
   promoteStarvingStandardJobs,
+  WebhookEvents,
+  WebhookJobs,
+  WebhookRepository,
   type ReceiptQueue,
   type Runtime,
 } from '@receipts/infra';
@@ -29,6 +33,7 @@ describe('lanes', () => {
   let runtime: Runtime;
   let producer: Redis;
   let queue: ReceiptQueue;
+  let webhookJobs: WebhookJobs;
   let uploads: UploadService;
   let receipt: Buffer;
   const anonymous = (n: number) => ({ userId: null, anonId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` });
@@ -47,6 +52,7 @@ describe('lanes', () => {
     runtime = await openRuntime(config, createLogger({ level: 'warn', role: 'test' }));
     producer = await connectProducerRedis(services.redisUrl);
     queue = createReceiptQueue(producer, services.prefix);
+    webhookJobs = new WebhookJobs(createWebhookQueue(producer, services.prefix, runtime.log));
     uploads = new UploadService({
       ...runtime,
       uploads: new UploadRepository(runtime.db),
@@ -54,12 +60,14 @@ describe('lanes', () => {
       duplicates: new UploadDuplicateRepository(runtime.db),
       quota: new QuotaService(runtime.db, runtime.config.ADMIN_EMAILS),
       jobs: new ReceiptJobs(queue, producer, { prefix: services.prefix, attempts: 1, log: runtime.log }),
+      webhooks: new WebhookEvents({ webhooks: new WebhookRepository(runtime.db), jobs: webhookJobs, attempts: 1, log: runtime.log }),
     });
     receipt = await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' });
   });
 
   afterAll(async () => {
     await queue?.close();
+    await webhookJobs?.close();
     producer?.disconnect();
     await runtime?.close();
     await services?.cleanup();

@@ -47,7 +47,7 @@ describe('the intake SMTP listener under abuse', () => {
     sink = await startSmtpSink();
     reader = new MailReader({ maxAttachments: 20, timeoutMs: 30_000, maxHeapMb: 256, log });
     intake = new IntakeService({
-      uploads: new UploadService({ uploads: stack.uploads, uploadReads: stack.uploadReads, duplicates: stack.duplicates, jobs: stack.jobs, quota: stack.quota, files: stack.files, bus: stack.bus, log }),
+      uploads: new UploadService({ uploads: stack.uploads, uploadReads: stack.uploadReads, duplicates: stack.duplicates, jobs: stack.jobs, quota: stack.quota, files: stack.files, bus: stack.bus, webhooks: stack.webhooks, log }),
       intake: rows,
       mailer: createMailer({ smtpUrl: sink.url, from: 'Receipts <no-reply@receipts.test>', dataDir: stack.storage, log }),
       format: { domain: DOMAIN, localPrefix: '' },

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { availableEngines } from '@receipts/common';
+import { availableEngines, webhookAttempts } from '@receipts/common';
 import {
   ApiTokenRepository,
   BillingRepository,
@@ -10,6 +10,7 @@ import {
   connectProducerRedis,
   createReceiptQueue,
   IdempotencyKeyRepository,
+  createWebhookQueue,
   initMetrics,
   IntakeRepository,
   QuotaService,
@@ -20,6 +21,10 @@ import {
   UploadReadRepository,
   UploadRepository,
   UserRepository,
+  WebhookEvents,
+  WebhookJobs,
+  webhookPolicy,
+  WebhookRepository,
   type Runtime,
 } from '@receipts/infra';
 import express, { type Request, type RequestHandler } from 'express';
@@ -70,6 +75,8 @@ import { routeUploadEvents } from './upload-events.router.js';
 import { uploadRoutes } from './uploads/upload.routes.js';
 import { UploadService } from './uploads/upload.service.js';
 import { UploadWaiters } from './uploads/upload-waiters.js';
+import { webhookRoutes } from './webhooks/webhook.routes.js';
+import { WebhookService } from './webhooks/webhook.service.js';
 
 export interface ApiServer {
   server: http.Server;
@@ -120,7 +127,7 @@ export async function startApiServer(runtime: Runtime, options: ApiServerOptions
       await drainConnections(server, gateway, waiters, timeoutMs);
       // Accepted uploads still being stored get their file and their job before Redis goes.
       await uploads.drain();
-      await Promise.allSettled([events.close(), services.jobs.close()]);
+      await Promise.allSettled([events.close(), services.jobs.close(), services.webhookJobs.close()]);
       producer.disconnect();
     },
   };
@@ -142,8 +149,12 @@ function apiServices(runtime: Runtime, producer: Redis) {
   const quota = new QuotaService(db, config.ADMIN_EMAILS);
   const uploadReads = new UploadReadRepository(db);
   const duplicates = new UploadDuplicateRepository(db);
-  const uploads = new UploadService({ uploads: uploadRows, uploadReads, duplicates, jobs, quota, files, bus, engines: availableEngines(config), log });
   const idempotency = new IdempotencyService(new IdempotencyKeyRepository(db), files, log);
+  // Events the api causes (a cancel, a correction) become webhook deliveries here; the worker sends them.
+  const webhookRows = new WebhookRepository(db);
+  const webhookJobs = new WebhookJobs(createWebhookQueue(producer, config.QUEUE_PREFIX, log));
+  const webhooks = new WebhookEvents({ webhooks: webhookRows, jobs: webhookJobs, attempts: webhookAttempts(config.WEBHOOK_RETRY_SCHEDULE_MS), log });
+  const uploads = new UploadService({ uploads: uploadRows, uploadReads, duplicates, jobs, quota, files, bus, webhooks, engines: availableEngines(config), log });
   const accounts = new AccountService(users, uploadRows, mailer, config.ADMIN_EMAILS);
   const profiles = new ProfileService(billingRows, accounts);
   const billing = new BillingService(billingRows, mailer, config, log);
@@ -156,6 +167,9 @@ function apiServices(runtime: Runtime, producer: Redis) {
   const tokens = new ApiTokenService(new ApiTokenRepository(db), accounts);
   return {
     jobs,
+    webhookJobs,
+    webhooks,
+    webhookService: new WebhookService({ webhooks: webhookRows, jobs: webhookJobs, policy: webhookPolicy(config), log }),
     uploads,
     idempotency,
     quota,
@@ -261,7 +275,7 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
   };
   const settings = new AccountSettingsService(s.users, s.accounts);
   const admin = new AdminService(s.users, s.uploadRows, s.uploadReads, s.jobs, config.ADMIN_EMAILS);
-  const library = new ReceiptLibraryService(s.receipts, s.duplicates, s.uploads, runtime.files, s.merchantRules, s.categories, log);
+  const library = new ReceiptLibraryService(s.receipts, s.duplicates, s.uploads, runtime.files, s.merchantRules, s.categories, s.webhooks, log);
   return [
     // First of the api's routes: an upload, the busiest request, walks past no other router.
     { path: '', router: uploadRoutes(s.uploads, s.idempotency, s.waiters, config.WAIT_TIMEOUT_MS) },
@@ -278,6 +292,7 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
     { path: '', router: spendingRoutes(new SpendingService(s.receipts)) },
     { path: '', router: receiptLibraryRoutes(library) },
     { path: '', router: exportRoutes(s.exports, s.idempotency, log) },
+    { path: '/user', router: webhookRoutes(s.webhookService) },
   ];
 }
 

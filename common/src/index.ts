@@ -38,3 +38,6 @@ export * from './intake.rules.js';
 export * from './intake.schema.js';
 export * from './spending.schema.js';
 export * from './spending.rules.js';
+export * from './webhook.schema.js';
+export * from './webhook-address.rule.js';
+export * from './webhook-delivery.rules.js';

@@ -18,6 +18,13 @@ export const PURGE_ORIGINALS_JOB = 'purge-originals';
 /** Deletes Idempotency-Keys past their 24 hours, and the exports they kept. */
 export const PRUNE_IDEMPOTENCY_KEYS_JOB = 'prune-idempotency-keys';
 
+/** Webhook deliveries: a queue of their own, so a slow receiver never waits behind (or holds up) a receipt. */
+export const WEBHOOK_QUEUE = 'webhooks';
+export const WEBHOOK_DELIVERY_JOB = 'deliver-webhook';
+/** The delivery's row holds its endpoint, body and attempts; the job names it only. */
+export const webhookJobSchema = z.object({ deliveryId: z.uuid() });
+export type WebhookJob = z.infer<typeof webhookJobSchema>;
+
 /** Redis pub/sub channel names (under the deployment's key prefix). */
 export const CHANNELS = {
   uploadEvents: 'upload-events',

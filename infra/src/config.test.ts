@@ -28,6 +28,18 @@ describe('parseConfig', () => {
     expect(parseConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8');
   });
 
+  it('lets webhooks reach no network but the public internet unless WEBHOOK_ALLOWED_NETWORKS names one', () => {
+    expect(parseConfig({}).WEBHOOK_ALLOWED_NETWORKS).toEqual([]);
+    expect(parseConfig({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32, fd00::/8' }).WEBHOOK_ALLOWED_NETWORKS).toHaveLength(2);
+    expect(() => parseConfig({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32, localhost' })).toThrow('WEBHOOK_ALLOWED_NETWORKS: not a network in CIDR notation: localhost');
+  });
+
+  it('retries webhooks for a day unless the operator gives another schedule', () => {
+    expect(parseConfig({}).WEBHOOK_RETRY_SCHEDULE_MS.reduce((a, b) => a + b, 0)).toBeGreaterThan(23 * 3600_000);
+    expect(parseConfig({ WEBHOOK_RETRY_SCHEDULE_MS: '200, 400' }).WEBHOOK_RETRY_SCHEDULE_MS).toEqual([200, 400]);
+    expect(() => parseConfig({ WEBHOOK_RETRY_SCHEDULE_MS: '200,soon' })).toThrow(ConfigError);
+  });
+
   it('keeps /metrics closed unless METRICS_PUBLIC opens it', () => {
     expect(parseConfig({}).METRICS_PUBLIC).toBe(false);
     expect(parseConfig({ METRICS_PUBLIC: 'false' }).METRICS_PUBLIC).toBe(false);

@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { availableEngines, ENGINE_NAMES, ExchangeRatesFileError, normalizeEmail, parseEcbRates, type EngineName, type ExchangeRates } from '@receipts/common';
+import {
+  availableEngines,
+  ENGINE_NAMES,
+  ExchangeRatesFileError,
+  normalizeEmail,
+  parseEcbRates,
+  parseNetworkList,
+  WEBHOOK_RETRY_SCHEDULE_MS,
+  type EngineName,
+  type ExchangeRates,
+} from '@receipts/common';
 import { z } from 'zod';
 import { decodeConfigShape } from './config.decode.js';
 
@@ -219,6 +229,27 @@ export const configSchema = z.object({
    * look at; unset: it stays in the mailbox flagged \Flagged and \Seen. Either way the poller goes on.
    */
   IMAP_SET_ASIDE_MAILBOX: z.string().min(1).optional(),
+  /**
+   * Networks webhooks may reach besides the public internet, in CIDR (`127.0.0.1/32, 10.1.0.0/16`).
+   * None by default: no webhook reaches a loopback, private, link-local, carrier-grade NAT,
+   * unique-local, multicast or metadata address, nor plain http in production.
+   */
+  WEBHOOK_ALLOWED_NETWORKS: z
+    .string()
+    .default('')
+    .transform((s, ctx) => {
+      const { networks, invalid } = parseNetworkList(s);
+      if (invalid.length > 0) ctx.addIssue({ code: 'custom', message: `not a network in CIDR notation: ${invalid.join(', ')}` });
+      return networks;
+    }),
+  /** The waits (ms) between the attempts of an event's delivery; the default spreads 10 attempts over a day (WEBHOOK_RETRY_SCHEDULE_MS in common). */
+  WEBHOOK_RETRY_SCHEDULE_MS: z
+    .string()
+    .default(WEBHOOK_RETRY_SCHEDULE_MS.join(','))
+    .transform((s) => s.split(',').map((n) => n.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[1-9]\d*$/, 'a comma-separated list of milliseconds').transform(Number)).max(30)),
+  /** Webhook deliveries a worker process sends at once (they wait on the network, not the CPU). */
+  WEBHOOK_CONCURRENCY: int(1).max(256).default(10),
   /** Comma-separated addresses that are admins whatever their userType, once the address is confirmed. */
   ADMIN_EMAILS: z
     .string()

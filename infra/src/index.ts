@@ -1,10 +1,25 @@
 export * from './config.js';
 export * from './db/database.js';
 export * as schema from './db/schema.js';
-export type { IdempotencyKeyRow, IdempotentAnswer, KeptExport, MerchantRuleRow, QuotaCharge, ReceiptEditRow, ReceiptRow, SubscriptionRow, UploadRow, UserCategoryRow, UserRow } from './db/schema.js';
+export type {
+  IdempotencyKeyRow,
+  IdempotentAnswer,
+  KeptExport,
+  MerchantRuleRow,
+  QuotaCharge,
+  ReceiptEditRow,
+  ReceiptRow,
+  SubscriptionRow,
+  UploadRow,
+  UserCategoryRow,
+  UserRow,
+  WebhookDeliveryRow,
+  WebhookEndpointRow,
+} from './db/schema.js';
 export * from './file-store.js';
 export * from './logger.js';
 export * from './job-queue.js';
+export * from './webhook-queue.js';
 export * from './redis.js';
 export * from './upload-event-bus.js';
 export * from './upload-view.js';
@@ -29,3 +44,6 @@ export * from './idempotency-key.repository.js';
 export * from './metrics.js';
 export * from './unavailable.js';
 export * from './worker-thread.js';
+export * from './webhook.repository.js';
+export * from './webhook-events.js';
+export * from './webhook-destination.js';

@@ -7,8 +7,12 @@ import {
   RECEIPT_JOB,
   RECEIPT_QUEUE,
   receiptJobSchema,
+  WEBHOOK_DELIVERY_JOB,
+  WEBHOOK_QUEUE,
+  webhookJobSchema,
   type Lane,
   type ReceiptJob,
+  type WebhookJob,
 } from '@receipts/common';
 import { DelayedError, Queue, UnrecoverableError, WaitingError, Worker, type ConnectionOptions, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -26,6 +30,8 @@ export type MaintenanceJob = Record<string, never>;
 export interface JobPayloads {
   [RECEIPT_QUEUE]: { [RECEIPT_JOB]: ReceiptJob };
   [MAINTENANCE_QUEUE]: { [PURGE_ORIGINALS_JOB]: MaintenanceJob; [PRUNE_IDEMPOTENCY_KEYS_JOB]: MaintenanceJob };
+  /** Its queue and worker are webhook-queue.ts's. */
+  [WEBHOOK_QUEUE]: { [WEBHOOK_DELIVERY_JOB]: WebhookJob };
 }
 export type QueueName = keyof JobPayloads;
 type JobData<Q extends QueueName> = JobPayloads[Q][keyof JobPayloads[Q]];
@@ -41,6 +47,7 @@ const JOB_SCHEMAS: { [Q in QueueName]: { [N in keyof JobPayloads[Q]]: z.ZodType<
     [PURGE_ORIGINALS_JOB]: z.strictObject({}) as z.ZodType<MaintenanceJob>,
     [PRUNE_IDEMPOTENCY_KEYS_JOB]: z.strictObject({}) as z.ZodType<MaintenanceJob>,
   },
+  [WEBHOOK_QUEUE]: { [WEBHOOK_DELIVERY_JOB]: webhookJobSchema },
 };
 
 /**

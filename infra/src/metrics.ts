@@ -107,6 +107,18 @@ export const metrics = {
     buckets: [16_384, 65_536, 262_144, 524_288, 1_048_576, 2_097_152, 4_194_304, 10_485_760],
     registers: [metricsRegistry],
   }),
+  webhookAttempts: new Counter({
+    name: 'receipts_webhook_attempts_total',
+    help: 'Webhook delivery attempts: delivered, failed and retried, failed for good, or not sent (the endpoint was turned off meanwhile)',
+    labelNames: ['outcome'] as const,
+    registers: [metricsRegistry],
+  }),
+  webhookEventsNotRecorded: new Counter({
+    name: 'receipts_webhook_events_not_recorded_total',
+    help: 'Events whose webhook deliveries could not be written (the database failed); the change itself stood',
+    labelNames: ['event'] as const,
+    registers: [metricsRegistry],
+  }),
   httpDuration: new Histogram({
     name: 'receipts_http_request_duration_seconds',
     help: 'HTTP request latency of the api, per method, route pattern and status code',

@@ -8,6 +8,7 @@ import {
   createLogger,
   createReceiptQueue,
   createRedis,
+  createWebhookQueue,
   LocalFileStore,
   QuotaService,
   ReceiptJobs,
@@ -15,6 +16,9 @@ import {
   UploadDuplicateRepository,
   UploadReadRepository,
   UploadRepository,
+  WebhookEvents,
+  WebhookJobs,
+  WebhookRepository,
   type ExtractedReceipt,
   type Logger,
   type ReceiptQueue,
@@ -39,6 +43,10 @@ export interface UploadStack {
   quota: QuotaService;
   jobs: ReceiptJobs;
   bus: UploadEventBus;
+  /** The webhooks: endpoints and deliveries in the database, their jobs queued on the stack's prefix (no worker sends them). */
+  webhookRows: WebhookRepository;
+  webhookJobs: WebhookJobs;
+  webhooks: WebhookEvents;
   events: UploadBusMessage[];
   log: Logger;
   close(): Promise<void>;
@@ -55,6 +63,8 @@ export async function openUploadStack(): Promise<UploadStack> {
   const subscriber = createRedis(redisUrl);
   const events: UploadBusMessage[] = [];
   await bus.subscribe(subscriber, log, (m) => events.push(m));
+  const webhookRows = new WebhookRepository(database.db);
+  const webhookJobs = new WebhookJobs(createWebhookQueue(producer, prefix, log));
   return {
     database,
     producer,
@@ -67,11 +77,15 @@ export async function openUploadStack(): Promise<UploadStack> {
     quota: new QuotaService(database.db, []),
     jobs: new ReceiptJobs(queue, producer, { prefix, attempts: 1, log }),
     bus,
+    webhookRows,
+    webhookJobs,
+    webhooks: new WebhookEvents({ webhooks: webhookRows, jobs: webhookJobs, attempts: 3, log }),
     events,
     log,
     async close() {
       subscriber.disconnect();
       await queue.close();
+      await webhookJobs.close();
       producer.disconnect();
       await database.close();
       await rm(storage, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { PIPELINE_STEPS, processingFailedMessage, USER_MESSAGES, type ReceiptJob } from '@receipts/common';
+import { PIPELINE_STEPS, processingFailedMessage, USER_MESSAGES, WEBHOOK_EVENTS, webhookPayloadSchema, type ReceiptJob } from '@receipts/common';
 import { ABORT_REASONS, BillingRepository, createLogger, createMailer, MerchantRuleRepository, parseConfig, schema, type JobOutcome, type JobRun } from '@receipts/infra';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,7 @@ describe('receipt processor', { timeout: 60_000 }, () => {
       duplicates: stack.duplicates,
       quota: stack.quota,
       bus: stack.bus,
+      webhooks: stack.webhooks,
       files: stack.files,
       rules: new MerchantRuleRepository(db),
       pipeline,
@@ -47,9 +48,9 @@ describe('receipt processor', { timeout: 60_000 }, () => {
     await stack?.close();
   });
 
-  /** A queued upload of an anonymous visitor of its own, with `bytes` stored as its original (none when null). */
-  async function queued(bytes: Buffer | null) {
-    const owner = anonymousOwner();
+  /** A queued upload of an anonymous visitor of its own (or of `userId`'s account), with `bytes` stored as its original (none when null). */
+  async function queued(bytes: Buffer | null, userId?: string) {
+    const owner = userId ? { userId, anonId: null, clientIp: null } : anonymousOwner();
     const id = randomUUID();
     const upload = { id, owner, filename: 'receipt.png', mimeType: 'image/png', size: bytes?.length ?? 1, currencyCode: null, lane: 'standard' as const };
     const row = await stack.uploads.create({ ...upload, sha256: createHash('sha256').update(id).digest('hex') }, await stack.quota.policy(owner));
@@ -69,6 +70,13 @@ describe('receipt processor', { timeout: 60_000 }, () => {
     const [row] = await stack.database.db.select({ status: schema.uploads.status, error: schema.uploads.error }).from(schema.uploads).where(eq(schema.uploads.id, id));
     return row ?? null;
   };
+  /** An account with a webhook endpoint for every event: its id and the endpoint's. */
+  async function accountWithWebhook() {
+    const [user] = await stack.database.db.insert(schema.users).values({ email: `${randomUUID()}@example.test`, username: 'u', passwordHash: 'x' }).returning();
+    const endpoint = await stack.webhookRows.createEndpoint({ userId: user!.id, url: 'https://hooks.example.com', events: [...WEBHOOK_EVENTS], secret: 'whsec_x' }, 10);
+    return { userId: user!.id, endpointId: endpoint!.id };
+  }
+  const webhookBodies = async (endpointId: string) => (await stack.webhookRows.deliveries(endpointId, 10)).map((d) => webhookPayloadSchema.parse(JSON.parse(d.payload)));
   const eventsFor = (id: string) => stack.events.filter((m) => 'id' in m.payload && m.payload.id === id);
   const settled = () => new Promise((r) => setTimeout(r, 100));
 
@@ -83,6 +91,26 @@ describe('receipt processor', { timeout: 60_000 }, () => {
       PIPELINE_STEPS.map((s) => expect.objectContaining({ progress: s.progress, step: s.step })),
     );
     expect(events.at(-1)).toMatchObject({ event: 'upload:completed', payload: { receipt: { total: 10.4 } } });
+  });
+
+  it('records an account’s receipt.completed webhook with the receipt as the api shows it; an anonymous upload records none', async () => {
+    const { userId, endpointId } = await accountWithWebhook();
+    const { id } = await queued(receipt, userId);
+    expect(await createReceiptProcessor(deps)(run(id))).toEqual({ kind: 'done' });
+    const [body] = await webhookBodies(endpointId);
+    expect(body).toMatchObject({ type: 'receipt.completed', data: { uploadId: id, filename: 'receipt.png', receipt: { total: 10.4 } } });
+    const view = (await stack.uploadReads.view({ userId, anonId: null }, id))!.receipt!;
+    // As the api answers it: JSON, absent fields left out.
+    expect(body!.data).toEqual({ uploadId: id, filename: 'receipt.png', receiptId: view.id, receipt: JSON.parse(JSON.stringify(view)) });
+  });
+
+  it('records an account’s receipt.failed webhook with the reason the user is shown', async () => {
+    const { userId, endpointId } = await accountWithWebhook();
+    const { id } = await queued(null, userId);
+    await createReceiptProcessor(deps)(run(id, { attempts: 3 }));
+    expect(await webhookBodies(endpointId)).toEqual([
+      expect.objectContaining({ type: 'receipt.failed', data: { uploadId: id, filename: 'receipt.png', error: 'The uploaded file is no longer stored. Please upload it again.' } }),
+    ]);
   });
 
   it('is done at once with an upload that already ended, and leaves it so', async () => {

@@ -3,6 +3,7 @@ import {
   ABORT_REASONS,
   failUpload,
   metrics,
+  toReceiptView,
   type FileStore,
   type JobOutcome,
   type JobRun,
@@ -88,6 +89,8 @@ async function processOnce(deps: ProcessorDeps, run: JobRun<ReceiptJob>, log: Lo
       log.info('upload was cancelled while saving; receipt discarded');
       return DONE;
     }
+    // Recorded where the receipt is, before the lossy live events; it never throws.
+    await deps.webhooks.emit(upload.userId, 'receipt.completed', { uploadId, receiptId: stored.id, filename: upload.filename, receipt: toReceiptView(stored) });
     await announce(deps, upload, stored, result, log);
     return DONE;
   } catch (caught) {

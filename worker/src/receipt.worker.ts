@@ -1,4 +1,4 @@
-import { LANE_PRIORITY, processingFailedMessage } from '@receipts/common';
+import { LANE_PRIORITY, processingFailedMessage, WEBHOOK_TIMEOUT_MS, webhookAttempts } from '@receipts/common';
 import {
   BillingRepository,
   failUpload,
@@ -11,6 +11,10 @@ import {
   UploadDuplicateRepository,
   UploadReadRepository,
   UploadRepository,
+  startWebhookConsumer,
+  WebhookEvents,
+  webhookPolicy,
+  WebhookRepository,
   type Config,
   type Database,
   type FileStore,
@@ -28,6 +32,7 @@ import { inProcessPipeline, type PipelineRunner } from './pipeline/pipeline.runn
 import { createReceiptProcessor } from './receipt.processor.js';
 import { startRetentionWorker } from './retention/retention.worker.js';
 import { recoverLostUploads } from './upload-recovery.js';
+import { createWebhookDeliveryProcessor, requeueOverdueDeliveries } from './webhooks/webhook-delivery.processor.js';
 
 export interface ReceiptWorkerDeps {
   config: Config;
@@ -69,11 +74,31 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: Recei
   const uploads = new UploadRepository(db);
   const uploadReads = new UploadReadRepository(db);
   const quota = new QuotaService(db, config.ADMIN_EMAILS);
+  // Webhook deliveries are sent here too, beside the receipts whose events they carry.
+  const webhookRows = new WebhookRepository(db);
+  const hooks = startWebhookConsumer({
+    redisUrl: config.REDIS_URL,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    schedule: config.WEBHOOK_RETRY_SCHEDULE_MS,
+    log,
+    handle: createWebhookDeliveryProcessor({
+      webhooks: webhookRows,
+      mailer,
+      policy: webhookPolicy(config),
+      schedule: config.WEBHOOK_RETRY_SCHEDULE_MS,
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+      publicUrl: config.publicUrl,
+      log,
+    }),
+  });
+  const webhooks = new WebhookEvents({ webhooks: webhookRows, jobs: hooks.jobs, attempts: webhookAttempts(config.WEBHOOK_RETRY_SCHEDULE_MS), log });
   const processReceipt = createReceiptProcessor({
     uploads,
     uploadReads,
     duplicates: new UploadDuplicateRepository(db),
     quota,
+    webhooks,
     rules: new MerchantRuleRepository(db),
     files,
     pipeline,
@@ -95,7 +120,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: Recei
     log,
     handle: processReceipt,
     onGivenUp: (job) =>
-      void failUpload({ uploads, quota, bus }, job.uploadId, processingFailedMessage(job.requestId ?? job.uploadId)).catch((err: unknown) =>
+      void failUpload({ uploads, quota, bus, webhooks }, job.uploadId, processingFailedMessage(job.requestId ?? job.uploadId)).catch((err: unknown) =>
         log.error({ err }, 'could not record failure'),
       ),
   });
@@ -103,7 +128,7 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: Recei
   initMetrics({ role: config.ROLES.join('+'), queue: jobs.queue });
 
   const recovery = setInterval(() => {
-    recoverLostUploads({ uploads, uploadReads, quota, bus, jobs }, {
+    recoverLostUploads({ uploads, uploadReads, quota, bus, webhooks, jobs }, {
       queuedAfterMs: config.RECOVERY_SWEEP_MS,
       processingAfterMs: Math.max(config.RECOVERY_SWEEP_MS, 2 * config.JOB_LOCK_MS),
     }).then(
@@ -113,6 +138,10 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: Recei
         log.warn(r, 'uploads the queue had lost were put right');
       },
       (err: unknown) => log.warn({ err: (err as Error).message }, 'recovery sweep failed; tries again'),
+    );
+    requeueOverdueDeliveries({ webhooks: webhookRows, jobs: hooks.jobs }, config.RECOVERY_SWEEP_MS).then(
+      (n) => n > 0 && log.warn({ requeued: n }, 'webhook deliveries the queue had lost were queued again'),
+      (err: unknown) => log.warn({ err: (err as Error).message }, 'webhook recovery sweep failed; tries again'),
     );
   }, config.RECOVERY_SWEEP_MS);
 
@@ -125,6 +154,8 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: Recei
     async close(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
       clearInterval(recovery);
       await Promise.all([consumer.close(timeoutMs), retention.close()]);
+      // After the receipts: a job finishing during shutdown still queues its webhooks.
+      await hooks.close();
       // Closing: an engine that fails to stop has nothing left to do.
       await Promise.allSettled([pipeline.close()]);
     },

@@ -23,7 +23,7 @@ describe('categories of one’s own and tags', () => {
     users = new UserRepository(stack.database.db);
     rules = new MerchantRuleRepository(stack.database.db);
     categories = new CategoryService(new CategoryRepository(stack.database.db), users);
-    library = new ReceiptLibraryService(new ReceiptRepository(stack.database.db), stack.duplicates, new UploadService(stack), stack.files, rules, categories, stack.log);
+    library = new ReceiptLibraryService(new ReceiptRepository(stack.database.db), stack.duplicates, new UploadService(stack), stack.files, rules, categories, stack.webhooks, stack.log);
   }, 120_000);
 
   afterAll(async () => {

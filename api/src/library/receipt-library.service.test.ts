@@ -19,7 +19,7 @@ describe('receipt library service', () => {
     stack = await openUploadStack();
     rules = new MerchantRuleRepository(stack.database.db);
     const categories = new CategoryService(new CategoryRepository(stack.database.db), new UserRepository(stack.database.db));
-    library = new ReceiptLibraryService(new ReceiptRepository(stack.database.db), stack.duplicates, new UploadService(stack), stack.files, rules, categories, stack.log);
+    library = new ReceiptLibraryService(new ReceiptRepository(stack.database.db), stack.duplicates, new UploadService(stack), stack.files, rules, categories, stack.webhooks, stack.log);
   }, 120_000);
 
   afterAll(async () => {

@@ -20,6 +20,7 @@ import {
   type ReceiptList,
   type ReceiptListQuery,
   type MerchantRule,
+  type ReceiptChanges,
   type ReceiptPatch,
   type ReextractAccepted,
 } from '@receipts/common';
@@ -35,6 +36,7 @@ import {
   type ReceiptRepository,
   type ReceiptRow,
   type UploadDuplicateRepository,
+  type WebhookEmitter,
 } from '@receipts/infra';
 import type { CategoryService } from '../categories/category.service.js';
 import { HttpError, notFound } from '../http-error.js';
@@ -82,6 +84,7 @@ export class ReceiptLibraryService {
     private readonly files: FileStore,
     private readonly rules: MerchantRuleRepository,
     private readonly categories: Pick<CategoryService, 'resolve'>,
+    private readonly webhooks: WebhookEmitter,
     private readonly log: Logger,
   ) {}
 
@@ -212,6 +215,7 @@ export class ReceiptLibraryService {
     // A category is one of the owner's, spelled as they named it.
     if (patch.category !== undefined) patch = { ...patch, category: await this.categories.resolve(owner.userId, patch.category) };
     let learned: Array<Pick<MerchantRule, 'kind' | 'match' | 'value'>> = [];
+    let changed: ReceiptChanges = {};
     const outcome = await this.receipts.correct(id, (current) => {
       const before = toReceiptView(current);
       const after = applyPatch(before, patch);
@@ -220,6 +224,7 @@ export class ReceiptLibraryService {
       const movedSources = fieldLines !== undefined && JSON.stringify(fieldLines) !== JSON.stringify(current.fieldLines);
       if (Object.keys(changes).length === 0 && !movedSources) return null;
       learned = learnedRules(current, after, changes);
+      changed = changes;
       // The extraction's doubts stand until a person changes the field they are about.
       const issues = receiptIssues(after, doubtsAfterEdit(current.issues, new Set(Object.keys(changes)), after), new Date());
       // What a person accepted stays accepted while the receipt still carries that flag.
@@ -232,6 +237,15 @@ export class ReceiptLibraryService {
     if (outcome === 'not-found') throw notFound('Receipt not found');
     if (outcome === 'busy') throw new HttpError(409, 'CONFLICT', 'This receipt is being extracted again; correct it once that is done.');
     if (outcome === 'changed') {
+      const corrected = await this.find(owner, id);
+      // Recorded first (it never throws): the answer below may still fail after the correction is stored.
+      await this.webhooks.emit(owner.userId, 'receipt.corrected', {
+        uploadId: upload.id,
+        receiptId: id,
+        filename: upload.filename,
+        receipt: toReceiptView(corrected.receipt),
+        changes: changed,
+      });
       await this.duplicates.refreshDuplicateFlags(upload.id);
       // The correction is saved whatever happens here: a rule not learned is logged, not the user's error.
       if (owner.userId && learned.length > 0) {

@@ -40,7 +40,7 @@ describe('/api/openapi.json and /docs/api', () => {
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const { body } = await api.anonymous().get('/api/openapi.json');
-    const result = await validate(structuredClone(body));
+    const result = await validate(structuredClone(body) as Parameters<typeof validate>[0]);
     expect(result.valid ? [] : result.errors).toEqual([]);
     expect(body.openapi).toBe('3.1.0');
   });

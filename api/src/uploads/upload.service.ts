@@ -29,6 +29,7 @@ import {
   type UploadReadRepository,
   type UploadRepository,
   type UploadRow,
+  type WebhookEmitter,
 } from '@receipts/infra';
 import { HttpError, notFound } from '../http-error.js';
 import type { Owner } from '../session.js';
@@ -41,6 +42,8 @@ export interface UploadServiceDeps {
   quota: QuotaService;
   files: FileStore;
   bus: UploadEventBus;
+  /** The account's webhooks: a cancel, and an upload failed for want of storage, are events. */
+  webhooks: WebhookEmitter;
   /** Engines this deployment can run (Document AI and the vision model only when configured); the local one when not given. */
   engines?: readonly EngineName[];
   log: Logger;
@@ -255,6 +258,9 @@ export class UploadService {
     if (!ended) {
       throw new HttpError(409, 'NOT_CANCELLABLE', `This upload has already ${current.status === 'completed' ? 'completed' : 'ended'}.`);
     }
+    // Recorded at once, before anything below can fail; it never throws.
+    const status = ended.upload.status === 'completed' ? 'completed' : 'cancelled';
+    await this.deps.webhooks.emit(ended.upload.userId, 'upload.cancelled', { uploadId: id, filename: ended.upload.filename, status });
     // A job queued after its file is stored would outlive the cancel: it is taken out once it is in.
     await this.stored(id);
     await jobs.cancel(id);

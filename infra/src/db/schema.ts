@@ -33,6 +33,10 @@ import type {
   TokenScope,
   UploadAccepted,
   UploadStatus,
+  WebhookDeliveryStatus,
+  WebhookDeliveryType,
+  WebhookEvent,
+  WebhookTrigger,
 } from '@receipts/common';
 
 const timestamps = {
@@ -416,3 +420,62 @@ export const idempotencyKeys = pgTable(
   (t) => [uniqueIndex('idempotency_keys_owner_key_idx').on(t.owner, t.key), index('idempotency_keys_created_idx').on(t.createdAt), index('idempotency_keys_upload_idx').on(t.uploadId)],
 );
 export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
+
+/** An account's webhook endpoint: where the events it chose are sent, and the secret they are signed with. */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<WebhookEvent[]>().notNull(),
+    /** The signing key, as it is: signing needs it. The api shows it once, in the answer to the registration. */
+    secret: text('secret').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Why it is off (the user, or a day of failed deliveries); null while on. */
+    disabledReason: text('disabled_reason'),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [index('webhook_endpoints_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * One event (or test) sent to one endpoint, and how its attempts went. The row is the record:
+ * the job that sends it carries its id only, and its attempts are counted here.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    /** The payload's `id`: a redelivery sends the same event again under a row of its own. */
+    eventId: uuid('event_id').notNull(),
+    event: text('event').$type<WebhookDeliveryType>().notNull(),
+    trigger: text('trigger').$type<WebhookTrigger>().notNull(),
+    /** The JSON body exactly as it is sent, every attempt and every redelivery alike. */
+    payload: text('payload').notNull(),
+    status: text('status').$type<WebhookDeliveryStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull(),
+    lastHttpStatus: integer('last_http_status'),
+    responseTimeMs: integer('response_time_ms'),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+    // The recovery sweep's deliveries: those not finished.
+    index('webhook_deliveries_open_idx').on(t.createdAt).where(sql`${t.status} IN ('pending', 'retrying')`),
+  ],
+);
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -31,6 +31,7 @@ describe('account page', () => {
       if (url === '/api/user/datev-settings' && init?.method === 'PUT') return ok({ settings: JSON.parse(String(init.body)), saved: true });
       if (url === '/api/user/datev-settings') return ok({ settings: DEFAULT_DATEV_SETTINGS, saved: false });
       if (url.startsWith('/api/user/rules/')) return ok({ ...RULES[1], value: 'other' });
+      if (url === '/api/user/webhooks') return ok({ endpoints: [] });
       return new Response('{}', { status: 404 });
     });
     vi.stubGlobal('fetch', fetchMock);
