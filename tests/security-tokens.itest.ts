@@ -136,6 +136,7 @@ describe('access tokens (security)', () => {
       expect(await script.post('/api/user/email', { email: 'taken-over@example.test', currentPassword: ROUTE_TEST_PASSWORD })).toMatchObject(closed);
       expect(await script.delete('/api/user/account', { password: ROUTE_TEST_PASSWORD })).toMatchObject(closed);
       expect(await script.get('/api/user/tokens')).toMatchObject(closed);
+      expect(await script.get('/api/user/webhooks')).toMatchObject(closed);
       expect(await script.post('/api/user/tokens', { name: 'more', scopes: ['receipts:read'] })).toMatchObject(closed);
     }
     // Nothing of either account changed: both still sign in with the same password and address.
