@@ -1,5 +1,6 @@
 import { API_TOKEN_MESSAGES, type ApiTokenCreated, type TokenScope } from '@receipts/common';
-import { schema } from '@receipts/infra';
+import { createHash, randomBytes } from 'node:crypto';
+import { schema, UserRepository } from '@receipts/infra';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { withRouteApi, ROUTE_TEST_PASSWORD, type Caller, type RouteApi } from './support/route-api.js';
@@ -86,6 +87,17 @@ describe('access tokens (security)', () => {
     const orphan = await tokenOf(leaving);
     expect((await leaving.delete('/api/user/account', { password: ROUTE_TEST_PASSWORD })).status).toBe(200);
     expect(await api.bearer(orphan.token).get('/api/uploads')).toMatchObject(refused(API_TOKEN_MESSAGES.unknown));
+  });
+
+  it('revokes the account’s tokens when its password is reset by a mailed link: signed out everywhere, scripts too', async () => {
+    const owner = await api.signedIn();
+    const left = await tokenOf(owner);
+    expect((await api.bearer(left.token).get('/api/uploads')).status).toBe(200);
+    const link = randomBytes(32).toString('base64url');
+    await new UserRepository(api.runtime.db).addMailToken('password-reset', { tokenHash: createHash('sha256').update(link).digest('hex'), userId: owner.userId!, email: owner.email!, expiresAt: new Date(Date.now() + 3600_000) });
+    const reset = await api.anonymous().post('/api/auth/reset-password', { token: link, password: 'Reset-password-9876', confirmPassword: 'Reset-password-9876' });
+    expect(reset.status).toBe(200);
+    expect(await api.bearer(left.token).get('/api/uploads')).toMatchObject(refused(API_TOKEN_MESSAGES.revoked));
   });
 
   it('answers 429 with Retry-After past the token’s rate, across its requests of every kind', async () => {
