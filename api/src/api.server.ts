@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { availableEngines, webhookAttempts } from '@receipts/common';
 import {
+  ApiTokenRepository,
   BillingRepository,
   MerchantRuleRepository,
   CategoryRepository,
@@ -54,7 +55,7 @@ import { ReceiptLibraryService } from './library/receipt-library.service.js';
 import { spendingRoutes } from './library/spending.routes.js';
 import { SpendingService } from './library/spending.service.js';
 import { linkBase } from './link-base.js';
-import { requireUser, resolveOwner } from './owner.middleware.js';
+import { requireUser, resolveOwner, sessionUnlessToken } from './owner.middleware.js';
 import { merchantRuleRoutes } from './rules/merchant-rule.routes.js';
 import { categoryRoutes } from './categories/category.routes.js';
 import { CategoryService } from './categories/category.service.js';
@@ -67,6 +68,9 @@ import { authRateLimit, requireXhrHeader, securityHeaders, type RateLimits } fro
 import { DatabaseSessionStore, sessionMiddleware } from './session.js';
 import { createSocketGateway, type SocketGateway } from './socket.gateway.js';
 import { staticAssets } from './static-assets.js';
+import { apiTokenRoutes } from './tokens/api-token.routes.js';
+import { ApiTokenService } from './tokens/api-token.service.js';
+import { bearerAuth, tokenRateLimiter } from './tokens/bearer-auth.middleware.js';
 import { routeUploadEvents } from './upload-events.router.js';
 import { uploadRoutes } from './uploads/upload.routes.js';
 import { UploadService } from './uploads/upload.service.js';
@@ -160,6 +164,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
   const categories = new CategoryService(categoryRows, users);
   const merchantRules = new MerchantRuleRepository(db);
   const rules = new MerchantRuleService(merchantRules, categories);
+  const tokens = new ApiTokenService(new ApiTokenRepository(db), accounts);
   return {
     jobs,
     webhookJobs,
@@ -174,6 +179,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
     exports,
     categories,
     rules,
+    tokens,
     uploadRows,
     uploadReads,
     duplicates,
@@ -212,7 +218,9 @@ function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Expr
   // Stripe's signed webhook reads its raw body, before the session and the JSON parser.
   const stripe: ApiMount = { path: '', router: stripeWebhookRoute(s.billing) };
   app.use('/api', stripe.router);
-  app.use('/api', requireXhrHeader(['/stripe/webhook']), s.session, resolveOwner, express.json({ limit: '100kb' }));
+  // A request with an access token is the token's alone: no cookie, session or CSRF header (bearerAuth).
+  const bearer = bearerAuth(s.tokens, tokenRateLimiter(producer, config.QUEUE_PREFIX, config.TOKEN_RATE_LIMIT_PER_MINUTE), log);
+  app.use('/api', bearer, requireXhrHeader(['/stripe/webhook']), sessionUnlessToken(s.session), resolveOwner, express.json({ limit: '100kb' }));
   mountRateLimits(app, runtime, producer);
   const mounts = apiMounts(runtime, producer, s);
   const documented: ApiMount[] = [stripe, ...mounts];
@@ -223,7 +231,7 @@ function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Expr
   for (const mount of [...mounts, reference]) app.use(`/api${mount.path}`, ...(mount.before ?? []), mount.router);
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   // The dashboard is a page of its own: same session and admin check, not under /api.
-  app.use('/admin/queues', s.session, requireAdmin(s.accounts), queueDashboard(s.jobs.queue));
+  app.use('/admin/queues', s.session, resolveOwner, requireAdmin(s.accounts), queueDashboard(s.jobs.queue));
   app.use('/docs/api', apiReferencePage());
   if (existsSync(config.webDistDir)) {
     app.use(staticAssets(config.webDistDir));
@@ -275,6 +283,7 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
     { path: '/user', router: accountRoutes({ users: s.users, profiles: s.profiles, quota: s.quota, deletion: s.deletion, settings, data: s.data, links, log }) },
     { path: '/user', router: merchantRuleRoutes(s.rules) },
     { path: '/user', router: categoryRoutes(s.categories) },
+    { path: '/user', router: apiTokenRoutes(s.tokens, s.users) },
     { path: '', router: currencyRoutes() },
     { path: '', router: clientConfigRoutes(config) },
     { path: '', router: billingRoutes(s.billing, s.users, s.accounts) },

@@ -56,7 +56,8 @@ export function requestContext(log: Logger): RequestHandler {
       const route = routeLabel(req);
       metrics.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
       if (QUIET_PATHS.has(req.originalUrl)) return;
-      const line = { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(seconds * 1000) };
+      // A token's requests are told apart by its id (never its text), to see what a script did.
+      const line = { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(seconds * 1000), ...(req.token ? { tokenId: req.token.id } : {}) };
       if (req.originalUrl.startsWith('/api/') || res.statusCode >= 500) req.log.info(line, 'request');
       else req.log.debug(line, 'request');
     });

@@ -11,11 +11,13 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * CSRF defence (spec §7): a cross-site form or image cannot set X-Requested-With, and a
- * cross-site fetch that sets it needs a CORS preflight this api never grants.
+ * cross-site fetch that sets it needs a CORS preflight this api never grants. A request
+ * authenticated by an access token (`req.token`, bearerAuth) carries no cookie to abuse: a
+ * browser adds no Authorization header cross-site either.
  */
 export function requireXhrHeader(exemptPaths: string[]): RequestHandler {
   return (req, _res, next) => {
-    if (SAFE_METHODS.has(req.method) || exemptPaths.includes(req.path)) return next();
+    if (req.token || SAFE_METHODS.has(req.method) || exemptPaths.includes(req.path)) return next();
     if (req.get('X-Requested-With') !== 'XMLHttpRequest') {
       return next(new HttpError(403, 'FORBIDDEN', 'Missing X-Requested-With header.'));
     }
@@ -47,9 +49,9 @@ export function securityHeaders(options: { analytics?: boolean; publicUrl: strin
 const WINDOW_SECONDS = 15 * 60;
 
 /** The answer to an attempt refused for `msBeforeNext` more: 429 with Retry-After. */
-export function tooManyAttempts(res: Response, msBeforeNext: number): HttpError {
+export function tooManyAttempts(res: Response, msBeforeNext: number, message = tooManyAttemptsMessage(msBeforeNext)): HttpError {
   res.set('Retry-After', String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
-  return new HttpError(429, 'RATE_LIMITED', tooManyAttemptsMessage(msBeforeNext));
+  return new HttpError(429, 'RATE_LIMITED', message);
 }
 
 /**
@@ -82,7 +84,7 @@ export function authRateLimit(redis: Redis, prefix: string, log: Logger, name: s
   const perAccount = limits.perAccount ? make('account', limits.perAccount) : null;
   return async (req, res, next) => {
     const email = typeof req.body?.email === 'string' ? normalizeEmail(req.body.email) : null;
-    const userId = req.session?.userId;
+    const userId = req.owner?.userId;
     try {
       await perAddress.consume(clientNetwork(req.ip ?? 'unknown'));
       if (email && perEmail) await perEmail.consume(email);

@@ -98,6 +98,8 @@ export const configSchema = z.object({
   SIGNIN_WINDOW_SECONDS: int(1).default(15 * 60),
   /** The longest an account under attack makes a source wait between its own tries (the wait doubles up to it). */
   SIGNIN_SLOWDOWN_MAX_SECONDS: int(1).default(60),
+  /** Requests one personal access token may make a minute, counted across api processes (429 with Retry-After past it). */
+  TOKEN_RATE_LIMIT_PER_MINUTE: int(1).default(120),
   /** OCR slots of a worker process (one core each); it holds JOBS_AHEAD jobs more (receipt.worker.ts). */
   WORKER_CONCURRENCY: int(1).max(64).default(Math.max(1, os.availableParallelism())),
   /** A standard job waiting longer than this is served alongside express ones, so it never starves. */

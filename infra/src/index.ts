@@ -36,6 +36,7 @@ export * from './merchant-rule.repository.js';
 export * from './category.repository.js';
 export * from './user.repository.js';
 export * from './session.repository.js';
+export * from './api-token.repository.js';
 export * from './billing.repository.js';
 export * from './intake.repository.js';
 export * from './retention.js';

@@ -1,8 +1,8 @@
 import { dailyPeriod, type DatevSettings } from '@receipts/common';
-import { and, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
 import { hasSqlState } from './error-chain.js';
-import { intakeAddresses, merchantRules, quotaUsage, sessions, subscriptions, uploads, users, type MailTokenPurpose, type UserRow } from './db/schema.js';
+import { apiTokens, intakeAddresses, merchantRules, quotaUsage, sessions, subscriptions, uploads, users, webhookEndpoints, type MailTokenPurpose, type UserRow } from './db/schema.js';
 import { consumeMailToken, expireMailTokens, isMailTokenUsable, issueMailToken, type MailToken } from './mail-token.repository.js';
 
 /** Sessions of one account, found inside express-session's stored JSON. */
@@ -167,8 +167,9 @@ export class UserRepository {
       if (before && !before.emailVerifiedAt && !before.createdBeforeVerification) {
         // The mailbox's owner takes back an account someone registered with their address: what that
         // someone set up (a way to mail receipts in, rules that rename and file them, the DATEV
-        // accounts) goes, so none of it works for them or against the owner.
+        // accounts, endpoints the receipts' events are sent to) goes, so none of it works for them or against the owner.
         await tx.delete(intakeAddresses).where(eq(intakeAddresses.userId, userId));
+        await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
         await tx.delete(merchantRules).where(eq(merchantRules.userId, userId));
         await tx.update(users).set({ datevSettings: null }).where(eq(users.id, userId));
       }
@@ -177,6 +178,8 @@ export class UserRepository {
       // The link came by mail and whoever followed it now holds the password: the address is proven.
       await tx.update(users).set({ passwordHash, emailVerifiedAt: provenAt(now), updatedAt: now }).where(eq(users.id, userId));
       await tx.delete(sessions).where(sessionsOf(userId));
+      // Signed out everywhere means scripts too: whoever had the account may have left a token behind.
+      await tx.update(apiTokens).set({ revokedAt: now }).where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
       return true;
     });
   }

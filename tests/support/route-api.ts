@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { ApiTokenCreated, CreateApiTokenInput } from '@receipts/common';
 import { createLogger, openRuntime, parseConfig, schema, UploadRepository, UserRepository, type ExtractedReceipt, type Runtime } from '@receipts/infra';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
@@ -13,7 +14,7 @@ import { hashPassword } from '../../api/src/auth/password.js';
 import { createSubscriber } from './accounts.js';
 import { provisionServices } from './services.js';
 import { extracted, pngFile } from './upload-stack.js';
-import { uniqueIp, Visitor } from './visitor.js';
+import { BearerVisitor, uniqueIp, Visitor } from './visitor.js';
 
 const ADMIN_EMAIL = 'admin@example.test';
 const PASSWORD = 'Route-test-1234';
@@ -69,6 +70,13 @@ export interface RouteApi {
    * One at a time: two sign-ins started together were seen to hang here.
    */
   signedIn(kind?: Kind): Promise<Caller>;
+  /**
+   * A script with an access token: sends `Authorization: Bearer <token>` from an address of its
+   * own, without X-Requested-With, and no cookie unless `cookie` (a caller's session) is given.
+   */
+  bearer(token: string, options?: { cookie?: Caller }): Caller;
+  /** A new access token of `owner`'s (a signed-in, confirmed caller), made over HTTP as the account page does. */
+  token(owner: Caller, input?: Partial<CreateApiTokenInput>): Promise<ApiTokenCreated>;
   /** A receipt of `owner`'s: uploaded over HTTP, then completed with `fields` as a worker completes one. Its id. */
   receipt(owner: Caller, fields?: Partial<ExtractedReceipt>): Promise<string>;
   close(): Promise<void>;
@@ -119,6 +127,12 @@ export async function openRouteApi(env: Record<string, string> = {}): Promise<Ro
     server,
     baseUrl,
     anonymous: () => new Caller(new Visitor(baseUrl, uniqueIp())),
+    bearer: (token, options) => new Caller(new BearerVisitor(baseUrl, token, uniqueIp(), options?.cookie?.visitor.cookie)),
+    async token(owner, input = {}) {
+      const made = await owner.post<ApiTokenCreated>('/api/user/tokens', { name: 'route test', scopes: ['receipts:read'], ...input });
+      if (made.status !== 201) throw new Error(`token: ${made.status} ${JSON.stringify(made.body)}`);
+      return made.body;
+    },
     async signedIn(kind = 'user') {
       const { id, email } = await account(kind);
       const caller = new Caller(new Visitor(baseUrl, uniqueIp()), id, email);

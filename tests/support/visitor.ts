@@ -143,3 +143,30 @@ export class Visitor {
     this.socket?.close();
   }
 }
+
+/**
+ * A script calling the api with a personal access token: every request carries
+ * `Authorization: Bearer <token>` and its address, never X-Requested-With, and no cookie unless
+ * one is given (to show it is ignored); cookies set in answers are not kept.
+ */
+export class BearerVisitor extends Visitor {
+  constructor(
+    baseUrl: string,
+    readonly token: string,
+    clientIp?: string,
+    /** A session cookie sent beside the token (name=value). */
+    readonly sentCookie = '',
+  ) {
+    super(baseUrl, clientIp);
+  }
+
+  override headers(): Record<string, string> {
+    return {
+      Authorization: `Bearer ${this.token}`,
+      ...(this.sentCookie ? { cookie: this.sentCookie } : {}),
+      ...(this.clientIp ? { 'X-Forwarded-For': this.clientIp } : {}),
+    };
+  }
+
+  override remember(): void {}
+}

@@ -74,7 +74,7 @@ export function accountRoutes(deps: {
     route({ summary: 'The signed-in account’s plan', tag: 'account', scope: null, caller: 'account', answers: { 200: subscriptionViewSchema } }),
     requireUser,
     async (req, res) => {
-      res.json(await profiles.subscription(req.session.userId!));
+      res.json(await profiles.subscription(req.owner.userId!));
     },
   );
 
@@ -156,7 +156,7 @@ export function accountRoutes(deps: {
     }),
     requireUser,
     async (req, res) => {
-      const saved = await deps.users.datevSettings(req.session.userId!);
+      const saved = await deps.users.datevSettings(req.owner.userId!);
       res.json({ settings: saved ?? DEFAULT_DATEV_SETTINGS, saved: saved !== null });
     },
   );
@@ -174,7 +174,7 @@ export function accountRoutes(deps: {
     }),
     async (req, res) => {
       const datev = req.body;
-      await deps.users.saveDatevSettings(req.session.userId!, datev);
+      await deps.users.saveDatevSettings(req.owner.userId!, datev);
       res.json({ settings: datev, saved: true });
     },
   );

@@ -15,7 +15,7 @@ import type { AdminService } from './admin.service.js';
 /** Admins only: 401 for visitors who are not signed in, 403 for everyone else (spec §6). */
 export function requireAdmin(accounts: AccountService): RequestHandler {
   return (req, _res, next) => {
-    const userId = req.session?.userId;
+    const userId = req.owner.userId;
     if (!userId) return next(new HttpError(401, 'UNAUTHENTICATED', 'Authentication required'));
     accounts.findById(userId).then(
       (user) => next(user && accounts.isAdmin(user) ? undefined : new HttpError(403, 'FORBIDDEN', 'Admins only.')),

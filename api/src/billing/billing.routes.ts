@@ -77,7 +77,7 @@ export function billingRoutes(billing: BillingService, users: UserRepository, ac
     route({ summary: 'The plan, its next charge and the invoices', tag: 'billing', scope: null, caller: 'account', answers: { 200: billingOverviewSchema } }),
     requireUser,
     async (req, res) => {
-      res.json(await billing.overview(req.session.userId!));
+      res.json(await billing.overview(req.owner.userId!));
     },
   );
 
@@ -93,8 +93,8 @@ export function billingRoutes(billing: BillingService, users: UserRepository, ac
     }),
     requireUser,
     async (req, res) => {
-      await billing.cancelAtPeriodEnd(req.session.userId!);
-      res.json(await billing.overview(req.session.userId!));
+      await billing.cancelAtPeriodEnd(req.owner.userId!);
+      res.json(await billing.overview(req.owner.userId!));
     },
   );
 

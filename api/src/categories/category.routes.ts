@@ -23,7 +23,7 @@ export function categoryRoutes(service: CategoryService): Router {
       answers: { 200: categoryListSchema },
     }),
     async (req, res) => {
-      res.json({ categories: await service.list(req.session.userId!) });
+      res.json({ categories: await service.list(req.owner.userId!) });
     },
   );
 
@@ -41,7 +41,7 @@ export function categoryRoutes(service: CategoryService): Router {
     }),
     async (req, res) => {
       const { name, datevAccount } = req.body;
-      res.status(201).json(await service.add(req.session.userId!, name, datevAccount ?? null));
+      res.status(201).json(await service.add(req.owner.userId!, name, datevAccount ?? null));
     },
   );
 
@@ -59,7 +59,7 @@ export function categoryRoutes(service: CategoryService): Router {
       errors: { 404: ['NOT_FOUND'], 409: ['CONFLICT'] },
     }),
     async (req, res) => {
-      res.json(await service.update(req.session.userId!, req.params.name, req.body));
+      res.json(await service.update(req.owner.userId!, req.params.name, req.body));
     },
   );
 
@@ -76,7 +76,7 @@ export function categoryRoutes(service: CategoryService): Router {
       errors: { 404: ['NOT_FOUND'] },
     }),
     async (req, res) => {
-      await service.remove(req.session.userId!, req.params.name);
+      await service.remove(req.owner.userId!, req.params.name);
       res.status(204).end();
     },
   );

@@ -18,7 +18,7 @@ export function intakeRoutes(addresses: IntakeAddressService): Router {
       answers: { 200: intakeAddressViewSchema },
     }),
     async (req, res) => {
-      res.json(await addresses.view(req.session.userId!));
+      res.json(await addresses.view(req.owner.userId!));
     },
   );
 
@@ -32,7 +32,7 @@ export function intakeRoutes(addresses: IntakeAddressService): Router {
       errors: { 404: ['NOT_FOUND'] },
     }),
     async (req, res) => {
-      res.json(await addresses.renew(req.session.userId!));
+      res.json(await addresses.renew(req.owner.userId!));
     },
   );
 
@@ -40,7 +40,7 @@ export function intakeRoutes(addresses: IntakeAddressService): Router {
     '/',
     route({ ...intake, summary: 'Turn the intake address off', description: 'Mail to it is refused.', answers: { 200: intakeAddressViewSchema }, errors: { 404: ['NOT_FOUND'] } }),
     async (req, res) => {
-      res.json(await addresses.revoke(req.session.userId!));
+      res.json(await addresses.revoke(req.owner.userId!));
     },
   );
 

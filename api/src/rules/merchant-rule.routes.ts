@@ -21,7 +21,7 @@ export function merchantRuleRoutes(service: MerchantRuleService): Router {
       answers: { 200: merchantRuleListSchema },
     }),
     async (req, res) => {
-      res.json({ rules: await service.list(req.session.userId!) });
+      res.json({ rules: await service.list(req.owner.userId!) });
     },
   );
 
@@ -39,7 +39,7 @@ export function merchantRuleRoutes(service: MerchantRuleService): Router {
       errors: { 404: ['NOT_FOUND'] },
     }),
     async (req, res) => {
-      res.json(await service.update(req.session.userId!, req.params.id, req.body.value));
+      res.json(await service.update(req.owner.userId!, req.params.id, req.body.value));
     },
   );
 
@@ -47,7 +47,7 @@ export function merchantRuleRoutes(service: MerchantRuleService): Router {
     '/rules/:id',
     route({ summary: 'Forget a rule', tag: 'rules', scope: 'receipts:write', caller: 'account', params: idParams, answers: { 204: null }, errors: { 404: ['NOT_FOUND'] } }),
     async (req, res) => {
-      await service.remove(req.session.userId!, req.params.id);
+      await service.remove(req.owner.userId!, req.params.id);
       res.status(204).end();
     },
   );

@@ -29,41 +29,41 @@ export function webhookRoutes(service: WebhookService): Router {
   router.use('/webhooks', requireUser);
 
   router.get('/webhooks', route({ ...HOOKS, summary: 'Your webhook endpoints', answers: { 200: webhookEndpointListSchema } }), async (req, res) => {
-    res.json({ endpoints: await service.list(req.session.userId!) });
+    res.json({ endpoints: await service.list(req.owner.userId!) });
   });
 
   /** 201 with the endpoint and its `secret`, shown this once. */
   const create = route({ ...HOOKS, summary: 'Register a webhook endpoint (its signing secret is answered this once)', body: webhookCreateSchema, answers: { 201: webhookEndpointCreatedSchema }, errors: { 409: ['CONFLICT'] } });
   router.post('/webhooks', create, async (req, res) => {
-    res.status(201).json(await service.create(req.session.userId!, req.body));
+    res.status(201).json(await service.create(req.owner.userId!, req.body));
   });
 
   const update = route({ ...HOOKS, summary: 'Change an endpoint’s events, or turn it on or off', body: webhookUpdateSchema, params: idParams, answers: { 200: webhookEndpointViewSchema }, errors: NOT_FOUND });
   router.patch('/webhooks/:id', update, async (req, res) => {
-    res.json(await service.update(req.session.userId!, req.params.id, req.body));
+    res.json(await service.update(req.owner.userId!, req.params.id, req.body));
   });
 
   router.delete('/webhooks/:id', route({ ...HOOKS, summary: 'Delete a webhook endpoint', params: idParams, answers: { 204: null }, errors: NOT_FOUND }), async (req, res) => {
-    await service.remove(req.session.userId!, req.params.id);
+    await service.remove(req.owner.userId!, req.params.id);
     res.status(204).end();
   });
 
   /** The latest deliveries, newest first: { deliveries }. */
   const log = route({ ...HOOKS, summary: 'An endpoint’s latest deliveries, newest first', params: idParams, answers: { 200: webhookDeliveryListSchema }, errors: NOT_FOUND });
   router.get('/webhooks/:id/deliveries', log, async (req, res) => {
-    res.json({ deliveries: await service.deliveries(req.session.userId!, req.params.id) });
+    res.json({ deliveries: await service.deliveries(req.owner.userId!, req.params.id) });
   });
 
   /** 202 with the new delivery; the worker sends it. */
   const redeliver = route({ ...HOOKS, summary: 'Send a delivery again', params: deliveryParams, answers: { 202: webhookDeliveryViewSchema }, errors: NOT_FOUND });
   router.post('/webhooks/:id/deliveries/:deliveryId/redeliver', redeliver, async (req, res) => {
-    res.status(202).json(await service.redeliver(req.session.userId!, req.params.id, req.params.deliveryId));
+    res.status(202).json(await service.redeliver(req.owner.userId!, req.params.id, req.params.deliveryId));
   });
 
   /** 202 with the test delivery (`webhook.ping`). */
   const test = route({ ...HOOKS, summary: 'Send a test delivery (webhook.ping)', params: idParams, answers: { 202: webhookDeliveryViewSchema }, errors: NOT_FOUND });
   router.post('/webhooks/:id/test', test, async (req, res) => {
-    res.status(202).json(await service.test(req.session.userId!, req.params.id));
+    res.status(202).json(await service.test(req.owner.userId!, req.params.id));
   });
 
   return router;

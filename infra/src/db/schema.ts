@@ -30,6 +30,7 @@ import type {
   ReceiptSources,
   RecognizedLine,
   TaxRate,
+  TokenScope,
   UploadAccepted,
   UploadStatus,
   WebhookDeliveryStatus,
@@ -354,6 +355,34 @@ export const intakeMessages = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.messageKey] })],
 );
 
+/**
+ * Personal access tokens (`Authorization: Bearer`, see api/src/tokens/): found by their visible
+ * prefix, proven by the SHA-256 of the whole token (32 random bytes: no slow hash needed). A
+ * revoked token keeps its row, so the list of what was used when stays.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The token's visible part (`rct_` and 8 random characters), shown in the list. */
+    prefix: text('prefix').notNull(),
+    /** SHA-256 of the whole token, hex. */
+    hash: text('hash').notNull(),
+    scopes: text('scopes').array().$type<TokenScope[]>().notNull(),
+    /** Null: until revoked. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** Written at most once a minute (TOKEN_USE_INTERVAL_MS), not on every request. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('api_tokens_prefix_idx').on(t.prefix), index('api_tokens_user_idx').on(t.userId)],
+);
+export type ApiTokenRow = typeof apiTokens.$inferSelect;
 /** An export kept as it was first sent: its bytes in the file store under `fileId`, and what its answer's headers said. */
 export interface KeptExport {
   fileId: string;

@@ -1,4 +1,15 @@
-import type { CategoryView, ChangeEmailInput, ChangePasswordInput, DatevSettings, DatevSettingsView, MerchantRuleView, MessageAnswer, ProfileAnswer } from '@receipts/common';
+import type {
+  ApiTokenCreated,
+  CategoryView,
+  ChangeEmailInput,
+  ChangePasswordInput,
+  CreateApiTokenInput,
+  DatevSettings,
+  DatevSettingsView,
+  MerchantRuleView,
+  MessageAnswer,
+  ProfileAnswer,
+} from '@receipts/common';
 import { apiFetch, ApiError, apiJson } from './api.js';
 
 /** Reads of the visitor's account; each key is the url the shared query function reads (spec §7). */
@@ -12,6 +23,8 @@ export const accountKeys = {
   datevSettings: ['/api/user/datev-settings'] as const,
   /** `{ categories: CategoryView[] }`: the built-in six and the user's own. */
   categories: ['/api/user/categories'] as const,
+  /** `{ tokens: ApiTokenView[] }`: the account's personal access tokens, never their text. */
+  tokens: ['/api/user/tokens'] as const,
 };
 
 const categoryUrl = (name: string) => `/api/user/categories/${encodeURIComponent(name)}`;
@@ -22,6 +35,9 @@ export const deleteCategory = (name: string) => apiJson<null>(categoryUrl(name),
 
 export const updateRule = (id: string, value: string) => apiJson<MerchantRuleView>(`/api/user/rules/${id}`, { method: 'PATCH', json: { value } });
 export const deleteRule = (id: string) => apiJson<null>(`/api/user/rules/${id}`, { method: 'DELETE' });
+/** A new access token: its text is in this answer only. */
+export const createToken = (input: CreateApiTokenInput) => apiJson<ApiTokenCreated>('/api/user/tokens', { method: 'POST', json: input });
+export const revokeToken = (id: string) => apiJson<null>(`/api/user/tokens/${id}`, { method: 'DELETE' });
 export const saveDatevSettings = (settings: DatevSettings) => apiJson<DatevSettingsView>('/api/user/datev-settings', { method: 'PUT', json: settings });
 
 /** The status of the profile call alone: is there a session to subscribe with? (spec §4). Throws on a network failure. */

@@ -21,6 +21,7 @@ describe('account page', () => {
       const ok = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
       if (url === '/api/user/profile') return ok({ id: 'u', email: 'a@example.test', username: 'a', userType: 'user' });
       if (url === '/api/user/rules') return ok({ rules: RULES });
+      if (url === '/api/user/tokens') return ok({ tokens: [] });
       if (url === '/api/user/categories' && init?.method === 'POST') {
         const { name, datevAccount } = JSON.parse(String(init.body)) as { name: string; datevAccount: string | null };
         if (name.toLowerCase() === 'travel') return new Response(JSON.stringify({ error: 'CONFLICT', message: 'There is a category named Travel already.' }), { status: 409 });

@@ -6,6 +6,7 @@ import { EmailSection } from '../components/account/email-section.js';
 import { PasswordSection } from '../components/account/password-section.js';
 import { RulesSection } from '../components/account/rules-section.js';
 import { CategoriesSection } from '../components/account/categories-section.js';
+import { TokensSection } from '../components/account/tokens-section.js';
 import { WebhooksSection } from '../components/account/webhooks-section.js';
 import { useProfile } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
@@ -14,7 +15,7 @@ import './account-page.css';
 /**
  * /account: one section per concern, each a component of its own under components/account/ (a
  * new section is a new file and a line here): sign-in details, what corrections taught, the DATEV
- * export's settings, the webhooks, a copy of all the data, deleting the account.
+ * export's settings, access tokens for scripts, the webhooks, a copy of all the data, deleting the account.
  */
 export default function AccountPage() {
   usePageTitle('Account');
@@ -46,6 +47,7 @@ export default function AccountPage() {
         <CategoriesSection />
         <RulesSection />
         <DatevSection />
+        <TokensSection confirmed={profile.emailVerified} />
         <WebhooksSection />
         <DataSection />
         <DeleteSection />
