@@ -522,6 +522,44 @@ export interface paths {
         patch: operations["patchUserCategoriesName"];
         trace?: never;
     };
+    "/api/user/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your personal access tokens (never their text) */
+        get: operations["getUserTokens"];
+        put?: never;
+        /**
+         * Make a personal access token
+         * @description The answer holds the token’s text, the only time it is shown. The account’s address must be confirmed.
+         */
+        post: operations["postUserTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a personal access token: the next request with it is refused */
+        delete: operations["deleteUserTokensId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/detect-currency": {
         parameters: {
             query?: never;
@@ -4707,6 +4745,301 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
                         error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getUserTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tokens: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            prefix: string;
+                            scopes: ("receipts:read" | "receipts:write" | "export")[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            expiresAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postUserTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    scopes: ("receipts:read" | "receipts:write" | "export")[];
+                    expiresInDays?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        prefix: string;
+                        scopes: ("receipts:read" | "receipts:write" | "export")[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        lastUsedAt: string | null;
+                        expiresAt: string | null;
+                        token: string;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: EMAIL_NOT_VERIFIED, FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "EMAIL_NOT_VERIFIED" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    deleteUserTokensId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
                     };
                 };
             };
@@ -9383,6 +9716,26 @@ export const pathsApiUserCategoriesNamePatchResponses409ContentApplicationJsonEr
 export const pathsApiUserCategoriesNamePatchResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories/{name}"]["patch"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiUserCategoriesNamePatchResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories/{name}"]["patch"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserCategoriesNamePatchResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories/{name}"]["patch"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiUserTokensGetResponses200ContentApplicationJsonTokensScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["get"]["responses"]["200"]["content"]["application/json"]["tokens"]["scopes"]> = ["receipts:read", "receipts:write", "export"];
+export const pathsApiUserTokensGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
+export const pathsApiUserTokensGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiUserTokensGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserTokensGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiUserTokensGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiUserTokensPostRequestBodyContentApplicationJsonScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["requestBody"]["content"]["application/json"]["scopes"]> = ["receipts:read", "receipts:write", "export"];
+export const pathsApiUserTokensPostResponses201ContentApplicationJsonScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["responses"]["201"]["content"]["application/json"]["scopes"]> = ["receipts:read", "receipts:write", "export"];
+export const pathsApiUserTokensPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiUserTokensPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiUserTokensPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["EMAIL_NOT_VERIFIED", "FORBIDDEN"];
+export const pathsApiUserTokensPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
+export const pathsApiUserTokensPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiUserTokensPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiUserTokensIdDeleteResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens/{id}"]["delete"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiUserTokensIdDeleteResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens/{id}"]["delete"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiUserTokensIdDeleteResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens/{id}"]["delete"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserTokensIdDeleteResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens/{id}"]["delete"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiUserTokensIdDeleteResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens/{id}"]["delete"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiUserTokensIdDeleteResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens/{id}"]["delete"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiDetectCurrencyGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/detect-currency"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiDetectCurrencyGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/detect-currency"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiDetectCurrencyGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/detect-currency"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
