@@ -60,7 +60,8 @@ export function accountRoutes(deps: {
       summary: 'The caller’s receipt quota',
       description: 'The signed-in account’s, or the anonymous visitor’s: used, limit, and when it resets.',
       tag: 'account',
-      scope: null,
+      // What a script may still upload today is a read of the account's own receipts.
+      scope: 'receipts:read',
       caller: 'anyone',
       answers: { 200: quotaViewSchema },
     }),
