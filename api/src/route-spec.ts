@@ -128,7 +128,8 @@ function watchAnswers(spec: RouteSpec, req: Request, res: Response): void {
   const json = res.json.bind(res);
   res.json = (body: unknown) => {
     sentJson = true;
-    const problem = jsonAnswerProblem(spec, res.statusCode, body);
+    // Checked as it goes on the wire: a Date is its ISO string there, as the schema says.
+    const problem = jsonAnswerProblem(spec, res.statusCode, body === undefined ? body : JSON.parse(JSON.stringify(body)));
     if (!problem) return json(body);
     answerViolations.push(`${where}: ${problem}`);
     req.log?.error({ where, problem }, 'answer not in the API document');

@@ -6,7 +6,8 @@ import { routesOf, openApiPath, type ApiMount } from './openapi.document.js';
 
 interface AppLayer {
   handle: { stack?: unknown[] };
-  matchers?: Array<(path: string) => unknown>;
+  /** Whether the layer takes a request for `path` (a root mount takes every path). */
+  match(path: string): boolean;
 }
 
 /** Pages of their own beside the api: the web app's files (mounted at the root), the queue dashboard, this reference. */
@@ -16,7 +17,7 @@ const NOT_API = ['/index.html', '/admin/queues/x', '/docs/api/x'];
 function apiRouters(app: Express): unknown[] {
   const layers = (app as unknown as { router: { stack: AppLayer[] } }).router.stack;
   const routers = layers.filter((layer) => Array.isArray(layer.handle.stack));
-  return routers.filter((layer) => !NOT_API.some((path) => layer.matchers?.some((match) => match(path)))).map((layer) => layer.handle);
+  return routers.filter((layer) => !NOT_API.some((path) => layer.match(path))).map((layer) => layer.handle);
 }
 
 describe('/api/openapi.json and /docs/api', () => {
