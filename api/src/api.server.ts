@@ -169,7 +169,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
     jobs,
     webhookJobs,
     webhooks,
-    webhookService: new WebhookService({ webhooks: webhookRows, jobs: webhookJobs, policy: webhookPolicy(config), log }),
+    webhookService: new WebhookService({ webhooks: webhookRows, jobs: webhookJobs, policy: webhookPolicy(config), accounts, log }),
     uploads,
     idempotency,
     quota,
@@ -292,7 +292,7 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
     { path: '', router: spendingRoutes(new SpendingService(s.receipts)) },
     { path: '', router: receiptLibraryRoutes(library) },
     { path: '', router: exportRoutes(s.exports, s.idempotency, log) },
-    { path: '/user', router: webhookRoutes(s.webhookService) },
+    { path: '/user', router: webhookRoutes(s.webhookService, s.users) },
   ];
 }
 

@@ -71,6 +71,7 @@ export const WEBHOOK_MESSAGES = {
   eventsRequired: 'Choose at least one event.',
   nothingToChange: 'Say what to change: events or enabled.',
   tooMany: `An account can have at most ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints.`,
+  confirmBeforeRegistering: 'Confirm your e-mail address before adding webhook endpoints: follow the link we e-mailed you, or send a new one from your dashboard.',
   endpointNotFound: 'Webhook endpoint not found',
   deliveryNotFound: 'Delivery not found',
   /** The test delivery's `data.message`. */

@@ -56,6 +56,15 @@ describe('/api/user/webhooks routes', () => {
     });
   });
 
+  it('refuses to register an endpoint for an account whose address is not confirmed', async () => {
+    const unconfirmed = await api.signedIn('unconfirmed');
+    expect(await unconfirmed.post('/api/user/webhooks', { url: RECEIVER, events: ['receipt.completed'] })).toMatchObject({
+      status: 403,
+      body: { error: 'EMAIL_NOT_VERIFIED', message: WEBHOOK_MESSAGES.confirmBeforeRegistering },
+    });
+    expect((await unconfirmed.get('/api/user/webhooks')).body).toEqual({ endpoints: [] });
+  });
+
   it('registers an endpoint and shows its secret in that answer only', async () => {
     const created = await register(user, { url: ` ${RECEIVER} `, events: ['receipt.failed', 'receipt.completed', 'receipt.failed'] });
     expect(created).toMatchObject({ url: RECEIVER, events: ['receipt.completed', 'receipt.failed'], enabled: true, disabledReason: null });

@@ -7,9 +7,10 @@ import {
   webhookEndpointViewSchema,
   webhookUpdateSchema,
 } from '@receipts/common';
+import type { UserRepository } from '@receipts/infra';
 import { Router } from 'express';
 import { z } from 'zod';
-import { requireUser } from '../owner.middleware.js';
+import { currentUser, requireUser } from '../owner.middleware.js';
 import { route } from '../route-spec.js';
 import { failingAs, idParams, uuidParam } from '../validate.middleware.js';
 import type { WebhookService } from './webhook.service.js';
@@ -24,7 +25,7 @@ const deliveryParams = failingAs('BAD_REQUEST', z.object({ id: uuidParam, delive
  * /api/user/webhooks: the signed-in account's webhook endpoints and their deliveries (the shapes
  * are the zod schemas in common/src/webhook.schema.ts).
  */
-export function webhookRoutes(service: WebhookService): Router {
+export function webhookRoutes(service: WebhookService, users: UserRepository): Router {
   const router = Router();
   router.use('/webhooks', requireUser);
 
@@ -33,9 +34,17 @@ export function webhookRoutes(service: WebhookService): Router {
   });
 
   /** 201 with the endpoint and its `secret`, shown this once. */
-  const create = route({ ...HOOKS, summary: 'Register a webhook endpoint (its signing secret is answered this once)', body: webhookCreateSchema, answers: { 201: webhookEndpointCreatedSchema }, errors: { 409: ['CONFLICT'] } });
+  const create = route({
+    ...HOOKS,
+    summary: 'Register a webhook endpoint (its signing secret is answered this once)',
+    description: 'The account’s address must be confirmed.',
+    receive: [currentUser(users)],
+    body: webhookCreateSchema,
+    answers: { 201: webhookEndpointCreatedSchema },
+    errors: { 403: ['EMAIL_NOT_VERIFIED'], 409: ['CONFLICT'] },
+  });
   router.post('/webhooks', create, async (req, res) => {
-    res.status(201).json(await service.create(req.owner.userId!, req.body));
+    res.status(201).json(await service.create(req.user!, req.body));
   });
 
   const update = route({ ...HOOKS, summary: 'Change an endpoint’s events, or turn it on or off', body: webhookUpdateSchema, params: idParams, answers: { 200: webhookEndpointViewSchema }, errors: NOT_FOUND });

@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { parseNetworkList } from '@receipts/common';
+import { isEmailVerified, parseNetworkList, WEBHOOK_MESSAGES } from '@receipts/common';
 import {
   connectProducerRedis,
   createLogger,
   createWebhookQueue,
+  schema,
   systemResolver,
   UserRepository,
   WebhookJobs,
   WebhookRepository,
   type HostResolver,
+  type UserRow,
   type WebhookPolicy,
 } from '@receipts/infra';
+import { eq } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../tests/support/database.js';
@@ -35,8 +38,9 @@ describe('webhook service', { timeout: 60_000 }, () => {
   let producer: Redis;
   let jobs: WebhookJobs;
   let webhooks: WebhookRepository;
+  let user: UserRow;
   let userId: string;
-  const service = (policy: WebhookPolicy, queue = jobs) => new WebhookService({ webhooks, jobs: queue, policy, resolve, log });
+  const service = (policy: WebhookPolicy, queue = jobs) => new WebhookService({ webhooks, jobs: queue, policy, resolve, accounts: { isEmailVerified: (u) => isEmailVerified(u, []) }, log });
   const open: WebhookPolicy = { allowed: [], requireHttps: false };
 
   beforeAll(async () => {
@@ -44,7 +48,11 @@ describe('webhook service', { timeout: 60_000 }, () => {
     producer = await connectProducerRedis(database.services.redisUrl);
     jobs = new WebhookJobs(createWebhookQueue(producer, database.services.prefix, log));
     webhooks = new WebhookRepository(database.db);
-    userId = (await new UserRepository(database.db).insert({ email: `${randomUUID()}@example.test`, username: 'u', passwordHash: 'x' }))!.id;
+    const users = new UserRepository(database.db);
+    const made = (await users.insert({ email: `${randomUUID()}@example.test`, username: 'u', passwordHash: 'x' }))!;
+    userId = made.id;
+    await database.db.update(schema.users).set({ emailVerifiedAt: new Date() }).where(eq(schema.users.id, userId));
+    user = (await users.byId(userId))!;
   }, 120_000);
 
   afterAll(async () => {
@@ -53,12 +61,18 @@ describe('webhook service', { timeout: 60_000 }, () => {
     await database?.close();
   });
 
-  const register = (policy: WebhookPolicy, url: string) => service(policy).create(userId, { url, events: ['receipt.completed'] });
+  const register = (policy: WebhookPolicy, url: string, who: UserRow = user) => service(policy).create(who, { url, events: ['receipt.completed'] });
   const refusal = (policy: WebhookPolicy, url: string) =>
     register(policy, url).then(
       () => null,
       (err: unknown) => (err instanceof HttpError ? { status: err.status, code: err.code, message: err.message } : Promise.reject(err)),
     );
+
+  it('refuses an account whose address is not confirmed: its receipts’ events go nowhere before it is proven', async () => {
+    const unconfirmed = (await new UserRepository(database.db).insert({ email: `${randomUUID()}@example.test`, username: 'u', passwordHash: 'x' }))!;
+    await expect(register(open, 'https://hooks.example.com/in', unconfirmed)).rejects.toMatchObject({ status: 403, code: 'EMAIL_NOT_VERIFIED', message: WEBHOOK_MESSAGES.confirmBeforeRegistering });
+    expect(await webhooks.listEndpoints(unconfirmed.id)).toEqual([]);
+  });
 
   it.each([
     ['a name resolving to a public address', 'https://hooks.example.com/in'],

@@ -20,8 +20,10 @@ import {
   type WebhookEndpointRow,
   type WebhookJobs,
   type WebhookPolicy,
+  type UserRow,
   type WebhookRepository,
 } from '@receipts/infra';
+import type { AccountService } from '../auth/account.service.js';
 import { HttpError, notFound } from '../http-error.js';
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
@@ -63,6 +65,8 @@ export interface WebhookServiceDeps {
   policy: WebhookPolicy;
   /** The host names' resolver (the system's unless a test gives one). */
   resolve?: HostResolver;
+  /** Who counts as confirmed: only a proven address sends its receipts' events elsewhere. */
+  accounts: Pick<AccountService, 'isEmailVerified'>;
   log: Logger;
 }
 
@@ -82,7 +86,9 @@ export class WebhookService {
    * Registers an endpoint once its address passes the checks every delivery makes again (its
    * name resolved now): the answer is the only one that shows its secret.
    */
-  async create(userId: string, input: { url: string; events: WebhookEvent[] }): Promise<WebhookEndpointCreated> {
+  async create(user: UserRow, input: { url: string; events: WebhookEvent[] }): Promise<WebhookEndpointCreated> {
+    if (!this.deps.accounts.isEmailVerified(user)) throw new HttpError(403, 'EMAIL_NOT_VERIFIED', WEBHOOK_MESSAGES.confirmBeforeRegistering);
+    const userId = user.id;
     try {
       await resolveWebhookDestination(input.url, this.deps.policy, this.deps.resolve);
     } catch (err) {

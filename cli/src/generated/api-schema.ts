@@ -1016,7 +1016,10 @@ export interface paths {
         /** Your webhook endpoints */
         get: operations["getUserWebhooks"];
         put?: never;
-        /** Register a webhook endpoint (its signing secret is answered this once) */
+        /**
+         * Register a webhook endpoint (its signing secret is answered this once)
+         * @description The account’s address must be confirmed.
+         */
         post: operations["postUserWebhooks"];
         delete?: never;
         options?: never;
@@ -8807,7 +8810,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: EMAIL_NOT_VERIFIED, FORBIDDEN */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8815,7 +8818,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        error?: "FORBIDDEN";
+                        error?: "EMAIL_NOT_VERIFIED" | "FORBIDDEN";
                     };
                 };
             };
@@ -10006,7 +10009,7 @@ export const pathsApiUserWebhooksPostRequestBodyContentApplicationJsonEventsValu
 export const pathsApiUserWebhooksPostResponses201ContentApplicationJsonEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["201"]["content"]["application/json"]["events"]> = ["receipt.completed", "receipt.failed", "upload.cancelled", "receipt.corrected"];
 export const pathsApiUserWebhooksPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiUserWebhooksPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
-export const pathsApiUserWebhooksPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserWebhooksPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["EMAIL_NOT_VERIFIED", "FORBIDDEN"];
 export const pathsApiUserWebhooksPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
 export const pathsApiUserWebhooksPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserWebhooksPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];

@@ -48,7 +48,7 @@ export default function AccountPage() {
         <RulesSection />
         <DatevSection />
         <TokensSection confirmed={profile.emailVerified} />
-        <WebhooksSection />
+        <WebhooksSection confirmed={profile.emailVerified} />
         <DataSection />
         <DeleteSection />
       </div>

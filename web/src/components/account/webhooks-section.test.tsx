@@ -64,8 +64,15 @@ describe('webhooks section', () => {
     vi.unstubAllGlobals();
   });
 
+  it('asks an account whose address is not confirmed to confirm it before adding endpoints', async () => {
+    renderAt(<WebhooksSection confirmed={false} />);
+    await screen.findByRole('listitem', { name: `Webhook endpoint ${ON.url}` });
+    expect(screen.getByTestId('webhooks-unconfirmed').textContent).toBe(WEBHOOK_MESSAGES.confirmBeforeRegistering);
+    expect(screen.queryByRole('button', { name: 'Add endpoint' })).toBeNull();
+  });
+
   it('lists each endpoint with its events, and why one is off', async () => {
-    renderAt(<WebhooksSection />);
+    renderAt(<WebhooksSection confirmed />);
     const on = await screen.findByRole('listitem', { name: `Webhook endpoint ${ON.url}` });
     expect(within(on).getByText('On')).toBeTruthy();
     expect(within(on).getByText('receipt.failed')).toBeTruthy();
@@ -75,7 +82,7 @@ describe('webhooks section', () => {
   });
 
   it('checks the form before sending it, then shows the new secret once', async () => {
-    renderAt(<WebhooksSection />);
+    renderAt(<WebhooksSection confirmed />);
     await screen.findByRole('listitem', { name: `Webhook endpoint ${ON.url}` });
     fireEvent.change(screen.getByLabelText('Endpoint URL'), { target: { value: 'hooks.example.com' } });
     fireEvent.click(screen.getByLabelText(/A receipt was read/));
@@ -97,7 +104,7 @@ describe('webhooks section', () => {
   });
 
   it('shows an endpoint’s deliveries with their answers, sends one again, and turns the endpoint back on', async () => {
-    renderAt(<WebhooksSection />);
+    renderAt(<WebhooksSection confirmed />);
     const off = await screen.findByRole('listitem', { name: `Webhook endpoint ${OFF.url}` });
     fireEvent.click(within(off).getByRole('button', { name: 'Deliveries' }));
     const row = (await within(off).findByText('A receipt was read')).closest('tr')!;

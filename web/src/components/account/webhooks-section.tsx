@@ -1,6 +1,7 @@
 import {
   WEBHOOK_EVENT_LABELS,
   WEBHOOK_EVENTS,
+  WEBHOOK_MESSAGES,
   WEBHOOK_SIGNATURE_HEADER,
   webhookCreateSchema,
   type WebhookDeliveryStatus,
@@ -188,7 +189,7 @@ function NewSecret({ created, onDone }: { created: WebhookEndpointCreated; onDon
  * added here (the secret shown once), turned off and on, deleted, tested, and each with its
  * delivery log and a Redeliver button.
  */
-export function WebhooksSection() {
+export function WebhooksSection({ confirmed }: { confirmed: boolean }) {
   const client = useQueryClient();
   const endpoints = useQuery<EndpointList>({ queryKey: webhookKeys.endpoints });
   const [created, setCreated] = useState<WebhookEndpointCreated | null>(null);
@@ -225,21 +226,27 @@ export function WebhooksSection() {
           ))}
         </ul>
       )}
-      <form id="webhook-form" onSubmit={onSubmit} noValidate aria-label="Add a webhook endpoint">
-        <TextField label="Endpoint URL" name="url" type="url" placeholder="https://example.com/receipts-webhook" error={errors.url} />
-        <fieldset className="webhook-events" aria-invalid={Boolean(errors.events)}>
-          <legend>Events</legend>
-          {WEBHOOK_EVENTS.map((event) => (
-            <label key={event} className="checkbox-line">
-              <input type="checkbox" name="events" value={event} defaultChecked={event === 'receipt.completed'} /> {WEBHOOK_EVENT_LABELS[event]} <code className="small">{event}</code>
-            </label>
-          ))}
-          {errors.events && <p className="field-error">{errors.events}</p>}
-        </fieldset>
-        <button type="submit" className="btn btn-primary" disabled={pending}>
-          {pending ? 'Adding...' : 'Add endpoint'}
-        </button>
-      </form>
+      {confirmed ? (
+        <form id="webhook-form" onSubmit={onSubmit} noValidate aria-label="Add a webhook endpoint">
+          <TextField label="Endpoint URL" name="url" type="url" placeholder="https://example.com/receipts-webhook" error={errors.url} />
+          <fieldset className="webhook-events" aria-invalid={Boolean(errors.events)}>
+            <legend>Events</legend>
+            {WEBHOOK_EVENTS.map((event) => (
+              <label key={event} className="checkbox-line">
+                <input type="checkbox" name="events" value={event} defaultChecked={event === 'receipt.completed'} /> {WEBHOOK_EVENT_LABELS[event]} <code className="small">{event}</code>
+              </label>
+            ))}
+            {errors.events && <p className="field-error">{errors.events}</p>}
+          </fieldset>
+          <button type="submit" className="btn btn-primary" disabled={pending}>
+            {pending ? 'Adding...' : 'Add endpoint'}
+          </button>
+        </form>
+      ) : (
+        <p className="muted" data-testid="webhooks-unconfirmed">
+          {WEBHOOK_MESSAGES.confirmBeforeRegistering}
+        </p>
+      )}
     </section>
   );
 }
