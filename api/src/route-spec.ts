@@ -81,8 +81,8 @@ export function answersOf(spec: RouteSpec): Map<number, Answer | readonly ErrorC
   return all;
 }
 
-const isFileAnswer = (answer: unknown): answer is FileAnswer => typeof answer === 'object' && answer !== null && 'media' in answer;
-const isSchema = (answer: unknown): answer is ZodType => typeof answer === 'object' && answer !== null && 'safeParse' in answer;
+/** Whether a declared answer is a file (not JSON, not nothing). */
+export const isFileAnswer = (answer: unknown): answer is FileAnswer => typeof answer === 'object' && answer !== null && 'media' in answer;
 
 /** What is wrong with answering `body` (JSON) with `status`, by the spec; null when it is as documented. */
 export function jsonAnswerProblem(spec: RouteSpec, status: number, body: unknown): string | null {

@@ -2,13 +2,7 @@ import { and, asc, eq, inArray, isNull, lt } from 'drizzle-orm';
 import type { Database } from './db/database.js';
 import { idempotencyKeys, type IdempotencyKeyRow, type IdempotentAnswer } from './db/schema.js';
 import type { QuotaOwner } from './quota.service.js';
-
-/** Whose keys: an account's and an anonymous session's are separate namespaces. */
-export function idempotencyOwner(owner: Pick<QuotaOwner, 'userId' | 'anonId'>): string {
-  if (owner.userId) return `user:${owner.userId}`;
-  if (owner.anonId) return `anon:${owner.anonId}`;
-  throw new Error('An owner has an account or an anonymous session');
-}
+import { ownerKey } from './upload-scope.js';
 
 /** The file an answer keeps in the file store, if any (an export's bytes). */
 export function keptFileOf(answer: IdempotentAnswer | null): string | null {
@@ -27,7 +21,7 @@ export class IdempotencyKeyRepository {
   async claim(owner: Pick<QuotaOwner, 'userId' | 'anonId'>, key: string, fingerprint: string): Promise<IdempotencyKeyRow | null> {
     const [claimed] = await this.db
       .insert(idempotencyKeys)
-      .values({ owner: idempotencyOwner(owner), key, fingerprint })
+      .values({ owner: ownerKey(owner), key, fingerprint })
       .onConflictDoNothing({ target: [idempotencyKeys.owner, idempotencyKeys.key] })
       .returning();
     return claimed ?? null;
@@ -37,7 +31,7 @@ export class IdempotencyKeyRepository {
     const [row] = await this.db
       .select()
       .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.owner, idempotencyOwner(owner)), eq(idempotencyKeys.key, key)));
+      .where(and(eq(idempotencyKeys.owner, ownerKey(owner)), eq(idempotencyKeys.key, key)));
     return row ?? null;
   }
 
@@ -73,6 +67,6 @@ export class IdempotencyKeyRepository {
 
   /** Every key of the owner (account deletion). */
   async ofOwner(owner: Pick<QuotaOwner, 'userId' | 'anonId'>): Promise<Array<Pick<IdempotencyKeyRow, 'id' | 'answer'>>> {
-    return this.db.select({ id: idempotencyKeys.id, answer: idempotencyKeys.answer }).from(idempotencyKeys).where(eq(idempotencyKeys.owner, idempotencyOwner(owner)));
+    return this.db.select({ id: idempotencyKeys.id, answer: idempotencyKeys.answer }).from(idempotencyKeys).where(eq(idempotencyKeys.owner, ownerKey(owner)));
   }
 }

@@ -22,6 +22,7 @@ export * from './job-queue.js';
 export * from './webhook-queue.js';
 export * from './redis.js';
 export * from './upload-event-bus.js';
+export { ownerKey } from './upload-scope.js';
 export * from './upload-view.js';
 export * from './runtime.js';
 export * from './health-server.js';

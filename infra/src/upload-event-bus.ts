@@ -1,12 +1,11 @@
 import { CHANNELS, uploadBusMessageSchema, type ServerEventPayload, type ServerToClientEvents, type UploadBusMessage } from '@receipts/common';
 import type { Redis } from 'ioredis';
 import type { Logger } from './logger.js';
+import { ownerKey } from './upload-scope.js';
 
 /** Socket.IO room of one owner: every tab and api process of that owner listens there. */
 export function ownerRoom(owner: { userId: string | null; anonId: string | null }): string {
-  if (owner.userId) return `user:${owner.userId}`;
-  if (owner.anonId) return `anon:${owner.anonId}`;
-  throw new Error('An upload must have an owner');
+  return ownerKey(owner);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ACCOUNT_MESSAGES, changeEmailSchema, changePasswordSchema, DEFAULT_DATEV_SETTINGS, datevSettingsSchema, deleteAccountSchema, IDEMPOTENCY_KEY_HEADER } from '@receipts/common';
-import { idempotencyOwner, keptFileOf, schema, StoredFileMissingError } from '@receipts/infra';
+import { keptFileOf, ownerKey, schema, StoredFileMissingError } from '@receipts/infra';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { invalid, withRouteApi, ROUTE_TEST_PASSWORD } from '../../../tests/support/route-api.js';
@@ -90,7 +90,7 @@ describe('/api/user routes', () => {
     const user = await api.signedIn();
     await api.receipt(user);
     expect((await user.send('POST', '/api/export', { format: 'csv' }, { [IDEMPOTENCY_KEY_HEADER]: 'books' })).status).toBe(200);
-    const keysOfUser = () => api.runtime.db.select().from(schema.idempotencyKeys).where(eq(schema.idempotencyKeys.owner, idempotencyOwner({ userId: user.userId, anonId: null })));
+    const keysOfUser = () => api.runtime.db.select().from(schema.idempotencyKeys).where(eq(schema.idempotencyKeys.owner, ownerKey({ userId: user.userId, anonId: null })));
     const [key] = await keysOfUser();
     const fileId = keptFileOf(key!.answer)!;
     (await api.runtime.files.readStream(fileId)).destroy();

@@ -3,7 +3,7 @@ import { apiErrorSchema, ERROR_CODES, TOKEN_SCOPES } from '@receipts/common';
 import type { Router } from 'express';
 import { z, type ZodType } from 'zod';
 import { SESSION_COOKIE } from '../session.js';
-import { answersOf, specOf, type Answer, type RouteSpec } from '../route-spec.js';
+import { answersOf, isFileAnswer, specOf, type Answer, type RouteSpec } from '../route-spec.js';
 
 /** A router of the api and where it is mounted under `/api` ('' for `/api` itself). */
 export interface ApiMount {
@@ -64,8 +64,6 @@ function jsonSchema(schema: ZodType, io: 'input' | 'output'): JsonSchema {
   });
   return rest;
 }
-
-const isFileAnswer = (answer: unknown): answer is { media: readonly string[]; description: string } => typeof answer === 'object' && answer !== null && 'media' in answer;
 
 function answerObject(status: number, answer: Answer | readonly string[] | ZodType): JsonSchema {
   if (answer === null) return { description: status === 204 ? 'No content' : 'Done' };
@@ -145,8 +143,9 @@ const { version } = createRequire(import.meta.url)('../../package.json') as { ve
 export function openApiDocument(mounts: readonly ApiMount[], info: DocumentInfo): JsonSchema {
   const missing = undocumentedRoutes(mounts);
   if (missing.length) throw new Error(`Routes without a route spec: ${missing.join(', ')}`);
+  const routes = routesOf(mounts) as Array<FoundRoute & { spec: RouteSpec }>;
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const route of routesOf(mounts) as Array<FoundRoute & { spec: RouteSpec }>) {
+  for (const route of routes) {
     (paths[openApiPath(route.path)] ??= {})[route.method] = operation(route);
   }
   return {
@@ -160,7 +159,7 @@ export function openApiDocument(mounts: readonly ApiMount[], info: DocumentInfo)
         `Every error is \`{ error, message }\`; the codes are ${ERROR_CODES.join(', ')}.`,
     },
     servers: [{ url: info.publicUrl }],
-    tags: [...new Set(routesOf(mounts).map((r) => r.spec!.tag))].map((name) => ({ name })),
+    tags: [...new Set(routes.map((r) => r.spec.tag))].map((name) => ({ name })),
     paths,
     components: {
       schemas: { ApiError: jsonSchema(apiErrorSchema, 'output') },
