@@ -10,25 +10,14 @@ import { parseArgs } from 'node:util';
 import { createLogger, openRuntime, parseConfig } from '@receipts/infra';
 import { startApiServer } from '../api/src/api.server.js';
 import { API_SCHEMA_FILE, apiSchemaSource } from '../cli/scripts/api-schema.js';
-import { provisionServices } from '../tests/support/services.js';
+import { apiOnServices, provisionServices } from '../tests/support/services.js';
 
 /** The api answering at a URL of its own for as long as `use` runs. */
 async function withLocalApi<T>(use: (baseUrl: string) => Promise<T>): Promise<T> {
   const services = await provisionServices();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'generate-client-'));
   try {
-    const config = parseConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: services.databaseUrl,
-      REDIS_URL: services.redisUrl,
-      QUEUE_PREFIX: services.prefix,
-      REDIS_AUTOSTART: 'false',
-      ROLES: 'api',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-    });
+    const config = parseConfig(apiOnServices(services, dataDir));
     const runtime = await openRuntime(config, createLogger({ level: 'silent', role: 'generate-client' }));
     try {
       const server = await startApiServer(runtime, { intake: false });

@@ -12,7 +12,7 @@ import { startApiServer, type ApiServer } from '../../api/src/api.server.js';
 import { answerViolations } from '../../api/src/route-spec.js';
 import { hashPassword } from '../../api/src/auth/password.js';
 import { createSubscriber } from './accounts.js';
-import { provisionServices } from './services.js';
+import { apiOnServices, provisionServices } from './services.js';
 import { extracted, pngFile } from './upload-stack.js';
 import { BearerVisitor, uniqueIp, Visitor } from './visitor.js';
 
@@ -85,24 +85,16 @@ export interface RouteApi {
 export async function openRouteApi(env: Record<string, string> = {}): Promise<RouteApi> {
   const services = await provisionServices();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'route-api-'));
-  const config = parseConfig({
-    NODE_ENV: 'test',
-    DATABASE_URL: services.databaseUrl,
-    REDIS_URL: services.redisUrl,
-    QUEUE_PREFIX: services.prefix,
-    REDIS_AUTOSTART: 'false',
-    ROLES: 'api',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    // Each caller comes from an address of its own, so no rate limit is shared between them.
-    TRUST_PROXY: 'loopback',
-    DATA_DIR: dataDir,
-    ADMIN_EMAILS: ADMIN_EMAIL,
-    LOG_LEVEL: 'silent',
-    // Every answer of the route tests is held to the API document (api/src/route-spec.ts).
-    CHECK_API_ANSWERS: 'true',
-    ...env,
-  });
+  const config = parseConfig(
+    apiOnServices(services, dataDir, {
+      // Each caller comes from an address of its own, so no rate limit is shared between them.
+      TRUST_PROXY: 'loopback',
+      ADMIN_EMAILS: ADMIN_EMAIL,
+      // Every answer of the route tests is held to the API document (api/src/route-spec.ts).
+      CHECK_API_ANSWERS: 'true',
+      ...env,
+    }),
+  );
   const runtime = await openRuntime(config, createLogger({ level: 'silent', role: 'test' }));
   const server = await startApiServer(runtime, { intake: false });
   const baseUrl = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;

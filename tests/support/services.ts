@@ -12,6 +12,26 @@ export interface TestServices {
   cleanup(): Promise<void>;
 }
 
+/**
+ * The settings of an api process of its own on these services, answering on 127.0.0.1 at a free
+ * port with its files under `dataDir`; `env` adds to them or overrides them.
+ */
+export function apiOnServices(services: TestServices, dataDir: string, env: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    DATABASE_URL: services.databaseUrl,
+    REDIS_URL: services.redisUrl,
+    QUEUE_PREFIX: services.prefix,
+    REDIS_AUTOSTART: 'false',
+    ROLES: 'api',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...env,
+  };
+}
+
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 

@@ -14,6 +14,7 @@ import { accountKeys, createToken, revokeToken } from '../../lib/account-api.js'
 import { messageOf } from '../../lib/api.js';
 import { toast } from '../../lib/toast.js';
 import { DataTable, type TableColumn } from '../data-table.js';
+import { ShownOnceNotice } from './shown-once-notice.js';
 import './tokens-section.css';
 
 /** How long a new token lasts: the choices offered, in days ('' for until revoked). */
@@ -34,30 +35,20 @@ function Expiry({ token }: { token: ApiTokenView }) {
 
 /** A token just made: its text, this once, with a copy button. */
 function NewToken({ made, onDone }: { made: ApiTokenCreated; onDone: () => void }) {
-  const copy = () =>
-    navigator.clipboard.writeText(made.token).then(
-      () => toast({ title: 'Token copied' }),
-      () => toast({ title: 'Could not copy', description: 'Select the token and copy it yourself.', variant: 'destructive' }),
-    );
   return (
-    <div className="notice notice-success new-token" role="status">
-      <p>
-        <strong>{made.name}</strong> is ready. {API_TOKEN_MESSAGES.shownOnce}
-      </p>
-      <p>
-        <code className="token-text" data-testid="new-token">
-          {made.token}
-        </code>
-      </p>
-      <div className="button-row">
-        <button type="button" className="btn btn-primary btn-sm" onClick={() => void copy()}>
-          Copy token
-        </button>
-        <button type="button" className="btn btn-ghost btn-sm" onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </div>
+    <ShownOnceNotice
+      what="token"
+      value={made.token}
+      testId="new-token"
+      className="new-token"
+      codeClassName="token-text"
+      intro={
+        <>
+          <strong>{made.name}</strong> is ready. {API_TOKEN_MESSAGES.shownOnce}
+        </>
+      }
+      onDone={onDone}
+    />
   );
 }
 

@@ -17,6 +17,7 @@ import { toast } from '../../lib/toast.js';
 import { createWebhook, deleteWebhook, redeliverWebhook, testWebhook, updateWebhook, webhookKeys, type DeliveryList, type EndpointList } from '../../lib/webhooks-api.js';
 import { DataTable, type TableColumn } from '../data-table.js';
 import { TextField } from '../form-fields.js';
+import { ShownOnceNotice } from './shown-once-notice.js';
 
 const STATUS_TAGS: Record<WebhookDeliveryStatus, [string, string]> = {
   pending: ['Sending', 'tag-info'],
@@ -158,29 +159,20 @@ function Endpoint({ endpoint }: { endpoint: WebhookEndpointView }) {
 
 /** The secret of the endpoint just added: shown this once, with a copy button. */
 function NewSecret({ created, onDone }: { created: WebhookEndpointCreated; onDone: () => void }) {
-  const copy = () =>
-    navigator.clipboard.writeText(created.secret).then(
-      () => toast({ title: 'Secret copied' }),
-      () => toast({ title: 'Could not copy', description: 'Select the secret and copy it yourself.', variant: 'destructive' }),
-    );
   return (
-    <div className="notice notice-success webhook-secret" role="status">
-      <p>
-        Signing secret for <code>{created.url}</code>:
-      </p>
-      <p>
-        <code data-testid="webhook-secret">{created.secret}</code>
-      </p>
-      <p className="small">Copy it now: it is not shown again. Your receiver needs it to check each delivery's signature.</p>
-      <div className="button-row">
-        <button type="button" className="btn btn-primary btn-sm" onClick={() => void copy()}>
-          Copy secret
-        </button>
-        <button type="button" className="btn btn-ghost btn-sm" onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </div>
+    <ShownOnceNotice
+      what="secret"
+      value={created.secret}
+      testId="webhook-secret"
+      className="webhook-secret"
+      intro={
+        <>
+          Signing secret for <code>{created.url}</code>:
+        </>
+      }
+      note={<p className="small">Copy it now: it is not shown again. Your receiver needs it to check each delivery's signature.</p>}
+      onDone={onDone}
+    />
   );
 }
 
