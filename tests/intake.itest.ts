@@ -5,7 +5,7 @@ import { deflateRawSync } from 'node:zlib';
 import { IntakeAddressService, UploadService } from '@receipts/api';
 import { IntakeImapPoller, IntakeService, MailReader, startIntakeSmtpServer } from '@receipts/api/intake';
 import { intakeToken } from '@receipts/common';
-import { connectProducerRedis, createMailer, IntakeRepository, LocalFileStore, ReceiptJobs, schema } from '@receipts/infra';
+import { connectProducerRedis, createMailer, createPersonalWorkspace, IntakeRepository, LocalFileStore, ReceiptJobs, schema } from '@receipts/infra';
 import { eq } from 'drizzle-orm';
 import type { DNSResolver } from 'mailauth';
 import nodemailer from 'nodemailer';
@@ -111,9 +111,10 @@ describe('e-mail intake', () => {
       const email = `${kind}-${randomUUID()}@example.test`;
       const emailVerifiedAt = kind === 'free' ? new Date() : null;
       const [user] = await stack.database.db.insert(schema.users).values({ email, username: kind, passwordHash: 'not-used', emailVerifiedAt }).returning();
+      await createPersonalWorkspace(stack.database.db, user!);
       userId = user!.id;
     }
-    const view = await addresses.renew(userId);
+    const view = await addresses.renew(userId, userId);
     return { userId, address: view.address!, owner: { userId, anonId: null, clientIp: null } };
   }
 
@@ -236,7 +237,7 @@ describe('e-mail intake', () => {
 
     it('answers mail to an unknown or turned-off address only when DKIM or SPF proves the sender', async () => {
       const { userId, address: to } = await account();
-      await addresses.revoke(userId);
+      await addresses.revoke(userId, userId);
       const never = `${intakeToken(randomBytes(15))}@${DOMAIN}`;
       const attachments = [{ filename: 'a.jpg', content: jpeg() }];
 

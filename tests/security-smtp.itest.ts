@@ -58,7 +58,7 @@ describe('the intake SMTP listener under abuse', () => {
       log,
     });
     const { userId } = await createSubscriber(stack.database.db);
-    address = (await new IntakeAddressService(rows, { domain: DOMAIN, localPrefix: '' }).renew(userId)).address!;
+    address = (await new IntakeAddressService(rows, { domain: DOMAIN, localPrefix: '' }).renew(userId, userId)).address!;
     uploads = () => stack.uploadReads.list({ userId, anonId: null, clientIp: null });
   });
 

@@ -21,6 +21,7 @@ import {
   UploadReadRepository,
   UploadRepository,
   UserRepository,
+  WorkspaceRepository,
   WebhookEvents,
   WebhookJobs,
   webhookPolicy,
@@ -160,8 +161,9 @@ function apiServices(runtime: Runtime, producer: Redis) {
   const billing = new BillingService(billingRows, mailer, config, log);
   const secureCookies = config.NODE_ENV === 'production';
   const sessionStore = new DatabaseSessionStore(new SessionRepository(db), secureCookies);
-  const exports = new ExportService(receipts, users, categoryRows, files, log, config.exchangeRates);
-  const categories = new CategoryService(categoryRows, users);
+  const workspaces = new WorkspaceRepository(db);
+  const exports = new ExportService(receipts, workspaces, categoryRows, files, log, config.exchangeRates);
+  const categories = new CategoryService(categoryRows, workspaces);
   const merchantRules = new MerchantRuleRepository(db);
   const rules = new MerchantRuleService(merchantRules, categories);
   const tokens = new ApiTokenService(new ApiTokenRepository(db), accounts);
@@ -185,6 +187,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
     duplicates,
     users,
     receipts,
+    workspaces,
     merchantRules,
     secureCookies,
     sessionStore,
@@ -193,7 +196,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
     mailIntake: intakeFormat(config),
     session: sessionMiddleware({ store: sessionStore, secret: config.sessionSecret, secure: secureCookies }),
     deletion: new AccountDeletionService(accounts, billing, uploads, idempotency),
-    data: new AccountDataService(exports, uploadReads, files, { profiles, categories, rules, users }, log),
+    data: new AccountDataService(exports, uploadReads, files, { profiles, categories, rules, workspaces }, log),
   };
 }
 type ApiServices = ReturnType<typeof apiServices>;
@@ -220,7 +223,7 @@ function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Expr
   app.use('/api', stripe.router);
   // A request with an access token is the token's alone: no cookie, session or CSRF header (bearerAuth).
   const bearer = bearerAuth(s.tokens, tokenRateLimiter(producer, config.QUEUE_PREFIX, config.TOKEN_RATE_LIMIT_PER_MINUTE), log);
-  app.use('/api', bearer, requireXhrHeader(['/stripe/webhook']), sessionUnlessToken(s.session), resolveOwner, express.json({ limit: '100kb' }));
+  app.use('/api', bearer, requireXhrHeader(['/stripe/webhook']), sessionUnlessToken(s.session), resolveOwner(s.workspaces), express.json({ limit: '100kb' }));
   mountRateLimits(app, runtime, producer);
   const mounts = apiMounts(runtime, producer, s);
   const documented: ApiMount[] = [stripe, ...mounts];
@@ -231,7 +234,7 @@ function apiApp(runtime: Runtime, producer: Redis, s: ApiServices): express.Expr
   for (const mount of [...mounts, reference]) app.use(`/api${mount.path}`, ...(mount.before ?? []), mount.router);
   app.use('/api', (_req, _res, next) => next(notFound('No such API route')));
   // The dashboard is a page of its own: same session and admin check, not under /api.
-  app.use('/admin/queues', s.session, resolveOwner, requireAdmin(s.accounts), queueDashboard(s.jobs.queue));
+  app.use('/admin/queues', s.session, resolveOwner(s.workspaces), requireAdmin(s.accounts), queueDashboard(s.jobs.queue));
   app.use('/docs/api', apiReferencePage());
   if (existsSync(config.webDistDir)) {
     app.use(staticAssets(config.webDistDir));
@@ -280,7 +283,7 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
     // First of the api's routes: an upload, the busiest request, walks past no other router.
     { path: '', router: uploadRoutes(s.uploads, s.idempotency, s.waiters, config.WAIT_TIMEOUT_MS) },
     { path: '/auth', router: authRoutes(s.accounts, s.profiles, s.users, log, signIns, links) },
-    { path: '/user', router: accountRoutes({ users: s.users, profiles: s.profiles, quota: s.quota, deletion: s.deletion, settings, data: s.data, links, log }) },
+    { path: '/user', router: accountRoutes({ users: s.users, workspaces: s.workspaces, profiles: s.profiles, quota: s.quota, deletion: s.deletion, settings, data: s.data, links, log }) },
     { path: '/user', router: merchantRuleRoutes(s.rules) },
     { path: '/user', router: categoryRoutes(s.categories) },
     { path: '/user', router: apiTokenRoutes(s.tokens, s.users) },

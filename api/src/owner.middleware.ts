@@ -1,7 +1,7 @@
-import type { TokenScope } from '@receipts/common';
-import type { UserRepository, UserRow } from '@receipts/infra';
-import type { RequestHandler } from 'express';
-import { HttpError } from './http-error.js';
+import { personalWorkspace, WORKSPACE_HEADER, WORKSPACE_MESSAGES, type TokenScope, type WorkspaceScope } from '@receipts/common';
+import type { UserRepository, UserRow, WorkspaceRepository } from '@receipts/infra';
+import type { Request, RequestHandler } from 'express';
+import { HttpError, notFound } from './http-error.js';
 import { ownerOf, type Owner } from './session.js';
 
 declare global {
@@ -29,13 +29,40 @@ export function sessionUnlessToken(session: RequestHandler): RequestHandler {
 
 /**
  * After the session: the account when signed in, else the anonymous session, with the client
- * address an anonymous quota is also counted under. A token request's owner, its account, is set
- * by bearerAuth already.
+ * address an anonymous quota is also counted under (a token request's account is set by
+ * bearerAuth already); then, once per request, the workspace an account acts in and its role
+ * there. The workspace is the one the request names (X-Workspace-Id, 404 unless a member), else
+ * the one the session switched to, else the account's own. A session's workspace the account
+ * has since left falls back to its own.
  */
-export const resolveOwner: RequestHandler = (req, _res, next) => {
-  if (!req.token) req.owner = ownerOf(req.session, req.sessionID, req.ip);
-  next();
-};
+export function resolveOwner(workspaces: Pick<WorkspaceRepository, 'membership'>): RequestHandler {
+  return (req, _res, next) => {
+    if (!req.token) req.owner = ownerOf(req.session, req.sessionID, req.ip);
+    const { userId } = req.owner;
+    if (!userId) return next();
+    const header = req.get(WORKSPACE_HEADER);
+    const named = typeof header === 'string' ? header : undefined;
+    const wanted = named ?? (req.token ? undefined : req.session.workspaceId) ?? userId;
+    // The account's own workspace has the account's id and is always there: no query for it.
+    if (wanted === userId) {
+      req.owner.workspace = personalWorkspace(userId);
+      return next();
+    }
+    const found = UUID.test(wanted) ? workspaces.membership(userId, wanted) : Promise.resolve(null);
+    found.then((membership) => {
+      if (membership) {
+        req.owner.workspace = { id: membership.workspace.id, role: membership.role, personal: membership.workspace.personalOf !== null };
+        return next();
+      }
+      if (named !== undefined) return next(notFound(WORKSPACE_MESSAGES.notFound));
+      delete req.session.workspaceId;
+      req.owner.workspace = personalWorkspace(userId);
+      next();
+    }, next);
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Signed-in callers only (a session's account or a token's): 401 in the words the web app looks
@@ -56,4 +83,11 @@ export function currentUser(users: UserRepository): RequestHandler {
       next();
     }, next);
   };
+}
+
+/** The workspace a signed-in request acts in (resolveOwner); 401 for an anonymous one. */
+export function workspaceOf(req: Request): WorkspaceScope {
+  const { workspace } = req.owner;
+  if (!workspace) throw unauthenticated();
+  return workspace;
 }

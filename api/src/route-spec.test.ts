@@ -68,7 +68,8 @@ describe('answersOf', () => {
 
   it('gives no token errors to a route closed to tokens for anyone', () => {
     const all = answersOf({ summary: 's', tag: 't', scope: null, caller: 'anyone', answers: { 200: item } });
-    expect([...all.keys()].sort()).toEqual([200, 400, 403, 500, 503]);
+    expect([...all.keys()].sort()).toEqual([200, 400, 403, 404, 500, 503]);
+    expect(all.get(404)).toEqual(['NOT_FOUND']);
     expect(all.get(400)).toEqual(['BAD_REQUEST']);
   });
 });

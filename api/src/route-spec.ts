@@ -1,4 +1,4 @@
-import { API_TOKEN_MESSAGES, type ErrorCode, type TokenScope } from '@receipts/common';
+import { API_TOKEN_MESSAGES, WORKSPACE_MESSAGES, workspaceAllows, type ErrorCode, type TokenScope, type WorkspaceAction } from '@receipts/common';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ZodType } from 'zod';
 import { HttpError } from './http-error.js';
@@ -27,6 +27,11 @@ export interface RouteSpec extends RequestParts {
   /** The section of the API reference it is listed in. */
   tag: string;
   scope: RouteScope;
+  /**
+   * What a signed-in caller's role in the workspace they act in must allow (workspaceAllows);
+   * none: the route is not about a workspace's data, or scopes it itself.
+   */
+  workspace?: WorkspaceAction;
   /** Who may call it without a token: anyone (anonymous visitors too), signed-in accounts, or nobody (a signed request, e.g. Stripe's). */
   caller: 'anyone' | 'account' | 'signature';
   /** How the request body arrives when it is not JSON (the upload's multipart form), for the document. */
@@ -57,6 +62,8 @@ export const COMMON_ERRORS: Record<number, readonly ErrorCode[]> = {
 export function callerErrors(spec: Pick<RouteSpec, 'scope' | 'caller'>): Record<number, readonly ErrorCode[]> {
   const errors: Record<number, ErrorCode[]> = { 403: ['FORBIDDEN'] };
   if (spec.caller === 'account' || spec.scope) errors[401] = ['UNAUTHENTICATED'];
+  // A request naming a workspace the account is not in (X-Workspace-Id).
+  if (spec.caller !== 'signature') errors[404] = ['NOT_FOUND'];
   if (spec.scope && spec.scope !== 'public') errors[429] = ['RATE_LIMITED'];
   return errors;
 }
@@ -153,6 +160,13 @@ function tokenRefusal(scope: RouteScope, token: Request['token']): HttpError | n
   return null;
 }
 
+/** A signed-in caller whose role in the workspace does not allow the route's action; anonymous callers have no workspace. */
+function workspaceRefusal(action: WorkspaceAction | undefined, owner: Request['owner'] | undefined): HttpError | null {
+  const workspace = owner?.workspace;
+  if (!action || !workspace) return null;
+  return workspaceAllows(workspace.role, action, workspace) ? null : new HttpError(403, 'FORBIDDEN', WORKSPACE_MESSAGES.roleForbids);
+}
+
 /** Runs `handlers` one after another as one handler, stopping at the first error. */
 function inSequence(handlers: RequestHandler[]): RequestHandler {
   return (req, res, next) => {
@@ -185,7 +199,7 @@ export function route<S extends RouteSpec>(
   const rest = inSequence([...(spec.receive ?? []), validate(parts) as RequestHandler]);
   const handler: RequestHandler = (req, res, next) => {
     if (checking) watchAnswers(spec, req, res);
-    const refused = tokenRefusal(spec.scope, req.token);
+    const refused = tokenRefusal(spec.scope, req.token) ?? workspaceRefusal(spec.workspace, req.owner);
     if (refused) return next(refused);
     rest(req, res, next);
   };

@@ -8,6 +8,8 @@ declare module 'express-session' {
     /** An anonymous visitor's identity in sessions stored before it was derived from the session id. */
     anonId?: string;
     userId?: string;
+    /** The workspace the account switched to (PUT /api/workspaces/current); none: its own. */
+    workspaceId?: string;
   }
 }
 

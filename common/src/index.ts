@@ -39,5 +39,7 @@ export * from './intake.schema.js';
 export * from './spending.schema.js';
 export * from './spending.rules.js';
 export * from './webhook.schema.js';
+export * from './workspace-policy.rule.js';
+export * from './workspace.schema.js';
 export * from './webhook-address.rule.js';
 export * from './webhook-delivery.rules.js';

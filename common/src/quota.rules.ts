@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WorkspaceScope } from './workspace-policy.rule.js';
 
 export const FREE_DAILY_LIMIT = 5;
 
@@ -55,6 +56,8 @@ export interface QuotaAsker {
   userId: string | null;
   anonId: string | null;
   clientIp?: string | null;
+  /** The workspace an account acts in (its uploads go there); none for an anonymous visitor. */
+  workspace?: WorkspaceScope | null;
 }
 
 /** What an account brings to its quota: its subscription, if any, and whether its address is confirmed. */

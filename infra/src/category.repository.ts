@@ -6,84 +6,84 @@ import { merchantRules, receipts, uploads, userCategories, type UserCategoryRow 
 /** How many of the owner's receipts each category holds, by its name as stored. */
 export type CategoryCounts = ReadonlyMap<string, number>;
 
-/** Files the user's receipts of category `from` under `to`. */
-function refile(tx: Executor, userId: string, from: string, to: string) {
+/** Files the workspace's receipts of category `from` under `to`. */
+function refile(tx: Executor, workspaceId: string, from: string, to: string) {
   return tx
     .update(receipts)
     .set({ category: to, updatedAt: sql`now()` })
-    .where(and(eq(receipts.category, from), sql`${receipts.uploadId} IN (SELECT ${uploads.id} FROM ${uploads} WHERE ${uploads.userId} = ${userId})`));
+    .where(and(eq(receipts.category, from), sql`${receipts.uploadId} IN (SELECT ${uploads.id} FROM ${uploads} WHERE ${uploads.workspaceId} = ${workspaceId})`));
 }
 
 /**
- * A user's own categories. A category's receipts and rules name it, so a rename or a delete
+ * A workspace's own categories. A category's receipts and rules name it, so a rename or a delete
  * carries them along in the same transaction: nothing is left filed under a name that is gone.
  */
 export class CategoryRepository {
   constructor(private readonly db: Database) {}
 
   /** The user's own categories, oldest first (the order they made them in). */
-  list(userId: string): Promise<UserCategoryRow[]> {
-    return this.db.select().from(userCategories).where(eq(userCategories.userId, userId)).orderBy(asc(userCategories.createdAt), asc(userCategories.id));
+  list(workspaceId: string): Promise<UserCategoryRow[]> {
+    return this.db.select().from(userCategories).where(eq(userCategories.workspaceId, workspaceId)).orderBy(asc(userCategories.createdAt), asc(userCategories.id));
   }
 
   /** The DATEV account of each own category that has one, by name. */
-  async accounts(userId: string): Promise<Record<string, string>> {
-    const rows = await this.list(userId);
+  async accounts(workspaceId: string): Promise<Record<string, string>> {
+    const rows = await this.list(workspaceId);
     return Object.fromEntries(rows.flatMap((r) => (r.datevAccount ? [[r.name, r.datevAccount]] : [])));
   }
 
-  /** How many of the user's receipts are in each category. */
-  async counts(userId: string): Promise<CategoryCounts> {
+  /** How many of the workspace's receipts are in each category. */
+  async counts(workspaceId: string): Promise<CategoryCounts> {
     const rows = await this.db
       .select({ category: receipts.category, n: count() })
       .from(receipts)
       .innerJoin(uploads, eq(uploads.id, receipts.uploadId))
-      .where(eq(uploads.userId, userId))
+      .where(eq(uploads.workspaceId, workspaceId))
       .groupBy(receipts.category);
     return new Map(rows.map((r) => [r.category, Number(r.n)]));
   }
 
-  /** Adds one; null when the user has one of that name already (whatever its case). */
-  async add(userId: string, name: string, datevAccount: string | null): Promise<UserCategoryRow | null> {
-    const [row] = await this.db.insert(userCategories).values({ userId, name, datevAccount }).onConflictDoNothing().returning();
+  /** Adds one; null when the workspace has one of that name already (whatever its case). */
+  async add(workspaceId: string, name: string, datevAccount: string | null): Promise<UserCategoryRow | null> {
+    const [row] = await this.db.insert(userCategories).values({ workspaceId, name, datevAccount }).onConflictDoNothing().returning();
     return row ?? null;
   }
 
   /**
    * Renames one, its receipts and its category rules with it, and/or sets its DATEV account;
-   * null when the user has no such category.
+   * null when the workspace has no such category.
    */
-  async update(userId: string, name: string, change: { name?: string; datevAccount?: string | null }): Promise<UserCategoryRow | null> {
+  async update(workspaceId: string, name: string, change: { name?: string; datevAccount?: string | null }): Promise<UserCategoryRow | null> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .update(userCategories)
         .set({ ...change, updatedAt: sql`now()` })
-        .where(and(eq(userCategories.userId, userId), eq(userCategories.name, name)))
+        .where(and(eq(userCategories.workspaceId, workspaceId), eq(userCategories.name, name)))
         .returning();
       if (!row || change.name === undefined || change.name === name) return row ?? null;
-      await refile(tx, userId, name, change.name);
+      await refile(tx, workspaceId, name, change.name);
       await tx
         .update(merchantRules)
         .set({ value: change.name, updatedAt: sql`now()` })
-        .where(and(eq(merchantRules.userId, userId), eq(merchantRules.kind, 'category'), eq(merchantRules.value, name)));
+        .where(and(eq(merchantRules.workspaceId, workspaceId), eq(merchantRules.kind, 'category'), eq(merchantRules.value, name)));
       return row;
     });
   }
 
   /**
    * Deletes one: its receipts go to `other` (the spec's category for what fits none) and the rules
-   * that filed merchants under it are forgotten. False when the user has no such category.
+   * that filed merchants under it are forgotten. False when the workspace has no such category.
    */
-  async delete(userId: string, name: string): Promise<boolean> {
+  async delete(workspaceId: string, name: string): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const gone = await tx
         .delete(userCategories)
-        .where(and(eq(userCategories.userId, userId), eq(userCategories.name, name)))
+        .where(and(eq(userCategories.workspaceId, workspaceId), eq(userCategories.name, name)))
         .returning({ id: userCategories.id });
       if (gone.length === 0) return false;
       const other: Category = 'other';
-      await refile(tx, userId, name, other);
-      await tx.delete(merchantRules).where(and(eq(merchantRules.userId, userId), eq(merchantRules.kind, 'category'), eq(merchantRules.value, name)));
+      await refile(tx, workspaceId, name, other);
+      await tx.delete(merchantRules).where(and(eq(merchantRules.workspaceId, workspaceId), eq(merchantRules.kind, 'category'), eq(merchantRules.value, name)));
       return true;
     });
   }

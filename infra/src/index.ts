@@ -40,6 +40,7 @@ export * from './session.repository.js';
 export * from './api-token.repository.js';
 export * from './billing.repository.js';
 export * from './intake.repository.js';
+export * from './workspace.repository.js';
 export * from './retention.js';
 export * from './idempotency-key.repository.js';
 export * from './metrics.js';

@@ -3,21 +3,21 @@ import { and, asc, desc, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database } from './db/database.js';
 import { merchantRules, type MerchantRuleRow } from './db/schema.js';
 
-/** A user's learned rules: what the worker applies to new receipts, and what the account page lists and edits. */
+/** A workspace's learned rules: what the worker applies to new receipts, and what the account page lists and edits. */
 export class MerchantRuleRepository {
   constructor(private readonly db: Database) {}
 
-  /** Every rule of the user, newest first. */
-  list(userId: string): Promise<MerchantRuleRow[]> {
-    return this.db.select().from(merchantRules).where(eq(merchantRules.userId, userId)).orderBy(desc(merchantRules.updatedAt), asc(merchantRules.id));
+  /** Every rule of the workspace, newest first. */
+  list(workspaceId: string): Promise<MerchantRuleRow[]> {
+    return this.db.select().from(merchantRules).where(eq(merchantRules.workspaceId, workspaceId)).orderBy(desc(merchantRules.updatedAt), asc(merchantRules.id));
   }
 
-  /** The rules the worker applies to one of the user's receipts. */
-  async forUser(userId: string): Promise<MerchantRule[]> {
+  /** The rules the worker applies to one of the workspace's receipts. */
+  async forWorkspace(workspaceId: string): Promise<MerchantRule[]> {
     return this.db
       .select({ kind: merchantRules.kind, match: merchantRules.match, matchKey: merchantRules.matchKey, value: merchantRules.value })
       .from(merchantRules)
-      .where(eq(merchantRules.userId, userId));
+      .where(eq(merchantRules.workspaceId, workspaceId));
   }
 
   /**
@@ -25,57 +25,57 @@ export class MerchantRuleRepository {
    * value equal to its match (a correction back to what was read) forgets the rule instead.
    * Past `MERCHANT_RULES_MAX` the least recently taught rules go.
    */
-  async learn(userId: string, learned: ReadonlyArray<Pick<MerchantRule, 'kind' | 'match' | 'value'>>): Promise<void> {
+  async learn(workspaceId: string, learned: ReadonlyArray<Pick<MerchantRule, 'kind' | 'match' | 'value'>>): Promise<void> {
     if (learned.length === 0) return;
     await this.db.transaction(async (tx) => {
       for (const { kind, match, value } of learned) {
         const matchKey = merchantKey(match);
-        const same = and(eq(merchantRules.userId, userId), eq(merchantRules.kind, kind), eq(merchantRules.matchKey, matchKey));
+        const same = and(eq(merchantRules.workspaceId, workspaceId), eq(merchantRules.kind, kind), eq(merchantRules.matchKey, matchKey));
         if (kind === 'merchant' && value === match) {
           await tx.delete(merchantRules).where(same);
           continue;
         }
         await tx
           .insert(merchantRules)
-          .values({ userId, kind, match, matchKey, value })
+          .values({ workspaceId, kind, match, matchKey, value })
           .onConflictDoUpdate({
-            target: [merchantRules.userId, merchantRules.kind, merchantRules.matchKey],
+            target: [merchantRules.workspaceId, merchantRules.kind, merchantRules.matchKey],
             set: { match, value, updatedAt: new Date() },
           });
       }
       const kept = tx
         .select({ id: merchantRules.id })
         .from(merchantRules)
-        .where(eq(merchantRules.userId, userId))
+        .where(eq(merchantRules.workspaceId, workspaceId))
         .orderBy(desc(merchantRules.updatedAt))
         .limit(MERCHANT_RULES_MAX);
-      await tx.delete(merchantRules).where(and(eq(merchantRules.userId, userId), notInArray(merchantRules.id, kept)));
+      await tx.delete(merchantRules).where(and(eq(merchantRules.workspaceId, workspaceId), notInArray(merchantRules.id, kept)));
     });
   }
 
-  /** Changes a rule's value; null when the user has no such rule. */
-  async update(userId: string, id: string, value: string): Promise<MerchantRuleRow | null> {
+  /** Changes a rule's value; null when the workspace has no such rule. */
+  async update(workspaceId: string, id: string, value: string): Promise<MerchantRuleRow | null> {
     const [row] = await this.db
       .update(merchantRules)
       .set({ value, updatedAt: sql`now()` })
-      .where(and(eq(merchantRules.id, id), eq(merchantRules.userId, userId)))
+      .where(and(eq(merchantRules.id, id), eq(merchantRules.workspaceId, workspaceId)))
       .returning();
     return row ?? null;
   }
 
-  async kindOf(userId: string, id: string): Promise<MerchantRuleKind | null> {
+  async kindOf(workspaceId: string, id: string): Promise<MerchantRuleKind | null> {
     const [row] = await this.db
       .select({ kind: merchantRules.kind })
       .from(merchantRules)
-      .where(and(eq(merchantRules.id, id), eq(merchantRules.userId, userId)));
+      .where(and(eq(merchantRules.id, id), eq(merchantRules.workspaceId, workspaceId)));
     return row?.kind ?? null;
   }
 
-  /** Forgets a rule; false when the user has no such rule. */
-  async delete(userId: string, id: string): Promise<boolean> {
+  /** Forgets a rule; false when the workspace has no such rule. */
+  async delete(workspaceId: string, id: string): Promise<boolean> {
     const gone = await this.db
       .delete(merchantRules)
-      .where(and(eq(merchantRules.id, id), eq(merchantRules.userId, userId)))
+      .where(and(eq(merchantRules.id, id), eq(merchantRules.workspaceId, workspaceId)))
       .returning({ id: merchantRules.id });
     return gone.length > 0;
   }

@@ -8,6 +8,7 @@ import { BillingRepository } from './billing.repository.js';
 import { users } from './db/schema.js';
 import { QuotaService } from './quota.service.js';
 import { UploadRepository } from './upload.repository.js';
+import { createPersonalWorkspace } from './workspace.repository.js';
 
 // Real PostgreSQL: who may take how many units, and what they see, after real reservations.
 describe('quota service', { timeout: 60_000 }, () => {
@@ -88,7 +89,8 @@ describe('quota service', { timeout: 60_000 }, () => {
     const [user] = await database.db
       .insert(users)
       .values({ email, username: 'u', passwordHash: 'not-used', createdBeforeVerification: facts.createdBeforeVerification ?? false })
-      .returning({ id: users.id });
+      .returning({ id: users.id, username: users.username });
+    await createPersonalWorkspace(database.db, user!);
     return user!.id;
   };
 

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, ne, or, type Placeholder, type SQL } fro
 import type { Database } from './db/database.js';
 import { receipts, uploads, type UploadRow } from './db/schema.js';
 import type { QuotaOwner } from './quota.service.js';
-import { duplicateOriginal, ownedBy } from './upload-scope.js';
+import { duplicateOriginal, ownedBy, sameUploaderAs } from './upload-scope.js';
 
 /** Statuses of an upload that stands for a receipt (a failed or cancelled one does not). */
 const LIVE: UploadStatus[] = ['queued', 'processing', 'completed'];
@@ -74,7 +74,7 @@ export class UploadDuplicateRepository {
         .innerJoin(receipts, eq(receipts.uploadId, uploads.id))
         .where(
           and(
-            ownedBy(upload),
+            sameUploaderAs(upload),
             ne(uploads.id, upload.id),
             eq(receipts.date, self.date),
             eq(receipts.total, self.total),

@@ -3,8 +3,11 @@ import {
   isExportValid,
   keptAcceptances,
   merchantKey,
+  actingWorkspace,
+  personalWorkspace,
   receiptChanges,
   uniqueTags,
+  workspaceAllows,
   type EngineName,
   type Lane,
   type PipelineStep,
@@ -123,13 +126,15 @@ export class UploadRepository {
    */
   async create(upload: NewUpload, policy: QuotaPolicy): Promise<UploadRow | null> {
     const { owner } = upload;
-    const kind = owner.userId ? 'user' : 'anon';
+    const workspace = actingWorkspace(owner);
+    const kind = !workspace ? 'anon' : workspaceAllows(workspace.role, 'receipts:all', workspace) ? 'workspace' : 'member';
     const statement = this.createStatement(kind, policy.subjects.length);
     try {
       const [inserted] = await statement.execute({
         ...reservationValues(policy),
         id: upload.id,
-        ownerId: kind === 'user' ? owner.userId : owner.anonId,
+        ownerId: workspace ? workspace.id : owner.anonId,
+        workspaceId: workspace?.id ?? null,
         userId: owner.userId,
         anonId: owner.userId ? null : owner.anonId,
         filename: upload.filename,
@@ -151,12 +156,17 @@ export class UploadRepository {
    * subjects, built once: building it anew (a CTE-laden insert returning every column) was the
    * largest share of the api's CPU and garbage per upload.
    */
-  private createStatement(kind: 'user' | 'anon', subjectCount: number) {
+  private createStatement(kind: 'workspace' | 'member' | 'anon', subjectCount: number) {
     const key = `${kind}:${subjectCount}`;
     let statement = this.createStatements.get(key);
     if (!statement) {
       const ownerId = sql.placeholder('ownerId');
-      const owned = kind === 'user' ? eq(uploads.userId, ownerId) : and(eq(uploads.anonId, ownerId), isNull(uploads.userId));
+      // The same file is looked for among the uploads the uploader can see (ownedBy).
+      const owned = {
+        workspace: eq(uploads.workspaceId, ownerId),
+        member: and(eq(uploads.workspaceId, ownerId), eq(uploads.userId, sql.placeholder('userId'))),
+        anon: and(eq(uploads.anonId, ownerId), isNull(uploads.userId)),
+      }[kind];
       const sameFile = this.db.$with('same_file').as(sameFileQuery(this.db, owned!, sql.placeholder('sha256')));
       const { reserved, charges } = quotaReservation(this.db, subjectCount);
       const p = sql.placeholder;
@@ -165,6 +175,7 @@ export class UploadRepository {
         .insert(uploads)
         .values({
           id: p('id'),
+          workspaceId: p('workspaceId'),
           userId: p('userId'),
           anonId: p('anonId'),
           filename: p('filename'),
@@ -338,11 +349,11 @@ export class UploadRepository {
     return Boolean(deleted);
   }
 
-  /** Moves an anonymous visitor's uploads to the account they signed in to; how many moved. */
+  /** Moves an anonymous visitor's uploads to the account they signed in to, into its personal workspace; how many moved. */
   async claimAnonymous(anonId: string, userId: string): Promise<number> {
     const moved = await this.db
       .update(uploads)
-      .set({ userId, anonId: null, updatedAt: new Date() })
+      .set({ userId, workspaceId: personalWorkspace(userId).id, anonId: null, updatedAt: new Date() })
       .where(and(eq(uploads.anonId, anonId), isNull(uploads.userId)))
       .returning({ id: uploads.id });
     return moved.length;

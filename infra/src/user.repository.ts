@@ -1,8 +1,9 @@
-import { dailyPeriod, type DatevSettings } from '@receipts/common';
-import { and, desc, eq, ilike, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { dailyPeriod } from '@receipts/common';
+import { and, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
 import { hasSqlState } from './error-chain.js';
-import { apiTokens, intakeAddresses, merchantRules, quotaUsage, sessions, subscriptions, uploads, users, webhookEndpoints, type MailTokenPurpose, type UserRow } from './db/schema.js';
+import { apiTokens, intakeAddresses, merchantRules, quotaUsage, sessions, subscriptions, uploads, users, webhookEndpoints, workspaceMembers, workspaces, type MailTokenPurpose, type UserRow } from './db/schema.js';
+import { createPersonalWorkspace } from './workspace.repository.js';
 import { consumeMailToken, expireMailTokens, isMailTokenUsable, issueMailToken, type MailToken } from './mail-token.repository.js';
 
 /** Sessions of one account, found inside express-session's stored JSON. */
@@ -18,10 +19,13 @@ const provenAt = (now: Date) => sql`coalesce(${users.emailVerifiedAt}, ${now})`;
 export class UserRepository {
   constructor(private readonly db: Database) {}
 
-  /** A new account, its address not yet confirmed; null when the address already has one. */
+  /** A new account with its personal workspace, its address not yet confirmed; null when the address already has one. */
   async insert(user: { email: string; username: string; passwordHash: string }): Promise<UserRow | null> {
-    const [created] = await this.db.insert(users).values(user).onConflictDoNothing({ target: users.email }).returning();
-    return created ?? null;
+    return this.db.transaction(async (tx) => {
+      const [created] = await tx.insert(users).values(user).onConflictDoNothing({ target: users.email }).returning();
+      if (created) await createPersonalWorkspace(tx, created);
+      return created ?? null;
+    });
   }
 
   async byId(id: string): Promise<UserRow | null> {
@@ -37,16 +41,6 @@ export class UserRepository {
   /** Notes that the account signed in now (not a change of the account: `updated_at` stays). */
   async recordSignIn(id: string): Promise<void> {
     await this.db.update(users).set({ lastSignedInAt: sql`now()` }).where(eq(users.id, id));
-  }
-
-  /** The user's DATEV export settings; null when they kept the defaults. */
-  async datevSettings(id: string): Promise<DatevSettings | null> {
-    const [row] = await this.db.select({ settings: users.datevSettings }).from(users).where(eq(users.id, id));
-    return row?.settings ?? null;
-  }
-
-  async saveDatevSettings(id: string, settings: DatevSettings): Promise<void> {
-    await this.db.update(users).set({ datevSettings: settings, updatedAt: new Date() }).where(eq(users.id, id));
   }
 
   /** Sets a user's role; null when there is no such user. */
@@ -88,13 +82,16 @@ export class UserRepository {
   }
 
   /**
-   * Deletes an account and everything of it in one transaction: uploads, receipts and their
-   * history, subscription and invoices (by cascade), sessions and quota counters. Returns the
-   * ids of the uploads, whose original files the caller deletes.
+   * Deletes an account and everything of it in one transaction: the workspaces it owns with their
+   * uploads, receipts and history, subscription and invoices (by cascade), sessions and quota
+   * counters. What it uploaded into others' workspaces stays theirs. Returns the ids of the
+   * deleted uploads, whose original files the caller deletes.
    */
   async deleteWithData(userId: string): Promise<string[]> {
     return this.db.transaction(async (tx) => {
-      const owned = await tx.select({ id: uploads.id }).from(uploads).where(eq(uploads.userId, userId));
+      const ownedWorkspaces = tx.select({ id: workspaceMembers.workspaceId }).from(workspaceMembers).where(and(eq(workspaceMembers.userId, userId), eq(workspaceMembers.role, 'owner')));
+      const owned = await tx.select({ id: uploads.id }).from(uploads).where(inArray(uploads.workspaceId, ownedWorkspaces));
+      await tx.delete(workspaces).where(inArray(workspaces.id, ownedWorkspaces));
       await tx.delete(users).where(eq(users.id, userId));
       await tx.delete(sessions).where(sessionsOf(userId));
       await tx.delete(quotaUsage).where(eq(quotaUsage.subject, `user:${userId}`));
@@ -170,8 +167,9 @@ export class UserRepository {
         // accounts, endpoints the receipts' events are sent to) goes, so none of it works for them or against the owner.
         await tx.delete(intakeAddresses).where(eq(intakeAddresses.userId, userId));
         await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
-        await tx.delete(merchantRules).where(eq(merchantRules.userId, userId));
-        await tx.update(users).set({ datevSettings: null }).where(eq(users.id, userId));
+        // An unconfirmed account has only its personal workspace: invitations need a confirmed address.
+        await tx.delete(merchantRules).where(eq(merchantRules.workspaceId, userId));
+        await tx.update(workspaces).set({ datevSettings: null }).where(eq(workspaces.personalOf, userId));
       }
       // Every other link sent to the account dies with this reset, confirmation links too.
       await expireMailTokens(tx, userId);

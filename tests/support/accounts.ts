@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { planById, type PlanId } from '@receipts/common';
-import { schema, type Database } from '@receipts/infra';
+import { createPersonalWorkspace, schema, type Database } from '@receipts/infra';
 import pg from 'pg';
 import { tokenIn, type SmtpSink } from './smtp-sink.js';
 import { Visitor } from './visitor.js';
@@ -73,7 +73,8 @@ export async function createSubscriber(db: Database, planId: PlanId = 'business'
   const [user] = await db
     .insert(schema.users)
     .values({ email, username: email.split('@')[0]!, passwordHash: 'not-used', emailVerifiedAt: new Date() })
-    .returning({ id: schema.users.id });
+    .returning({ id: schema.users.id, username: schema.users.username });
+  await createPersonalWorkspace(db, user!);
   const now = Date.now();
   await db.insert(schema.subscriptions).values({
     userId: user!.id,

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { PIPELINE_STEPS, processingFailedMessage, USER_MESSAGES, WEBHOOK_EVENTS, webhookPayloadSchema, type ReceiptJob } from '@receipts/common';
-import { ABORT_REASONS, BillingRepository, createLogger, createMailer, MerchantRuleRepository, parseConfig, schema, type JobOutcome, type JobRun } from '@receipts/infra';
+import { ABORT_REASONS, BillingRepository, createLogger, createMailer, createPersonalWorkspace, MerchantRuleRepository, parseConfig, schema, type JobOutcome, type JobRun } from '@receipts/infra';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printedReceipt } from '../../tests/support/printed-receipt.js';
@@ -73,6 +73,7 @@ describe('receipt processor', { timeout: 60_000 }, () => {
   /** An account with a webhook endpoint for every event: its id and the endpoint's. */
   async function accountWithWebhook() {
     const [user] = await stack.database.db.insert(schema.users).values({ email: `${randomUUID()}@example.test`, username: 'u', passwordHash: 'x' }).returning();
+    await createPersonalWorkspace(stack.database.db, user!);
     const endpoint = await stack.webhookRows.createEndpoint({ userId: user!.id, url: 'https://hooks.example.com', events: [...WEBHOOK_EVENTS], secret: 'whsec_x' }, 10);
     return { userId: user!.id, endpointId: endpoint!.id };
   }

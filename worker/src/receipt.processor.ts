@@ -23,7 +23,7 @@ export interface ProcessorDeps extends UploadFailureDeps {
   duplicates: Pick<UploadDuplicateRepository, 'refreshDuplicateFlags'>;
   files: FileStore;
   /** The owner's learned rules, applied to the receipt before it is written. */
-  rules: Pick<MerchantRuleRepository, 'forUser'>;
+  rules: Pick<MerchantRuleRepository, 'forWorkspace'>;
   /** Runs the pipeline with the upload's engine: the one a re-extraction asked for, else the configured default. */
   pipeline: PipelineRunner;
   log: Logger;

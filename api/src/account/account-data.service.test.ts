@@ -14,6 +14,7 @@ import {
   UploadReadRepository,
   UploadRepository,
   UserRepository,
+  WorkspaceRepository,
 } from '@receipts/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../tests/support/database.js';
@@ -30,6 +31,7 @@ describe('AccountDataService: "Download my data" (real PostgreSQL)', () => {
   let database: TestDatabase;
   let dir: string;
   let users: UserRepository;
+  let workspaces: WorkspaceRepository;
   let billing: BillingRepository;
   let rules: MerchantRuleRepository;
   let data: AccountDataService;
@@ -39,6 +41,7 @@ describe('AccountDataService: "Download my data" (real PostgreSQL)', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'account-data-'));
     const log = createLogger({ level: 'silent', role: 'test' });
     users = new UserRepository(database.db);
+    workspaces = new WorkspaceRepository(database.db);
     billing = new BillingRepository(database.db);
     rules = new MerchantRuleRepository(database.db);
     const uploads = new UploadRepository(database.db);
@@ -46,9 +49,9 @@ describe('AccountDataService: "Download my data" (real PostgreSQL)', () => {
     const mailer = createMailer({ from: 'Receipts <no-reply@receipts.test>', dataDir: dir, log });
     const profiles = new ProfileService(billing, new AccountService(users, uploads, mailer, []));
     const categoryRows = new CategoryRepository(database.db);
-    const exports = new ExportService(new ReceiptRepository(database.db), users, categoryRows, files, log);
-    const categories = new CategoryService(categoryRows, users);
-    data = new AccountDataService(exports, new UploadReadRepository(database.db), files, { profiles, categories, rules: new MerchantRuleService(rules, categories), users }, log);
+    const exports = new ExportService(new ReceiptRepository(database.db), workspaces, categoryRows, files, log);
+    const categories = new CategoryService(categoryRows, workspaces);
+    data = new AccountDataService(exports, new UploadReadRepository(database.db), files, { profiles, categories, rules: new MerchantRuleService(rules, categories), workspaces }, log);
   }, 120_000);
 
   afterAll(async () => {
@@ -84,7 +87,7 @@ describe('AccountDataService: "Download my data" (real PostgreSQL)', () => {
       { kind: 'merchant', match: 'ZENITH OPTICAL GALLERY', value: 'Zenith Optical' },
       { kind: 'category', match: 'Zenith Optical', value: 'pharmacy' },
     ]);
-    await users.saveDatevSettings(user.id, { ...DEFAULT_DATEV_SETTINGS, consultantNumber: 4711, clientNumber: 815 });
+    await workspaces.saveDatevSettings(user.id, { ...DEFAULT_DATEV_SETTINGS, consultantNumber: 4711, clientNumber: 815 });
     await new CategoryRepository(database.db).add(user.id, 'Eyewear', '4985');
 
     const { json, text } = await accountJson(user.id);

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
-import { DEFAULT_DATEV_SETTINGS, exportRequestSchema } from '@receipts/common';
-import { StoredFileMissingError, type FileStore, type Logger, type UploadReadRepository, type UserRepository, type UserRow } from '@receipts/infra';
+import { DEFAULT_DATEV_SETTINGS, exportRequestSchema, personalWorkspace } from '@receipts/common';
+import { StoredFileMissingError, type FileStore, type Logger, type UploadReadRepository, type UserRow, type WorkspaceRepository } from '@receipts/infra';
 import archiver from 'archiver';
 import type { ProfileService } from '../auth/profile.service.js';
 import type { CategoryService } from '../categories/category.service.js';
@@ -34,7 +34,7 @@ export class AccountDataService {
       profiles: Pick<ProfileService, 'subscription'>;
       categories: Pick<CategoryService, 'list'>;
       rules: Pick<MerchantRuleService, 'list'>;
-      users: Pick<UserRepository, 'datevSettings'>;
+      workspaces: Pick<WorkspaceRepository, 'datevSettings'>;
     },
     private readonly log: Logger,
   ) {}
@@ -44,12 +44,12 @@ export class AccountDataService {
    * no password hash, no Stripe customer or subscription ids, no tokens.
    */
   private async details(user: UserRow): Promise<string> {
-    const { profiles, categories, rules, users } = this.account;
+    const { profiles, categories, rules, workspaces } = this.account;
     const [subscription, categoryList, learnedRules, datev] = await Promise.all([
       profiles.subscription(user.id),
       categories.list(user.id),
       rules.list(user.id),
-      users.datevSettings(user.id),
+      workspaces.datevSettings(personalWorkspace(user.id).id),
     ]);
     return JSON.stringify(
       {
@@ -72,7 +72,7 @@ export class AccountDataService {
   }
 
   async write(user: UserRow, out: Writable): Promise<void> {
-    const owner: Owner = { userId: user.id, anonId: null, clientIp: null };
+    const owner: Owner = { userId: user.id, anonId: null, clientIp: null, workspace: personalWorkspace(user.id) };
     const archive = archiver('zip', { zlib: { level: 6 } });
     // The archive failing or the client going away ends the copy; nothing is left waiting on either.
     const stopped = new Promise<never>((_, reject) => {

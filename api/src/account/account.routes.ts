@@ -12,9 +12,9 @@ import {
   subscriptionViewSchema,
   userProfileSchema,
 } from '@receipts/common';
-import type { Logger, QuotaService, UserRepository } from '@receipts/infra';
+import type { Logger, QuotaService, UserRepository, WorkspaceRepository } from '@receipts/infra';
 import { Router, type Request } from 'express';
-import { currentUser, requireUser } from '../owner.middleware.js';
+import { currentUser, requireUser, workspaceOf } from '../owner.middleware.js';
 import { route } from '../route-spec.js';
 import type { AccountDataService } from './account-data.service.js';
 import type { AccountDeletionService } from './account-deletion.service.js';
@@ -32,6 +32,7 @@ function attachment(filename: string): string {
  */
 export function accountRoutes(deps: {
   users: UserRepository;
+  workspaces: Pick<WorkspaceRepository, 'datevSettings' | 'saveDatevSettings'>;
   profiles: ProfileService;
   quota: QuotaService;
   deletion: AccountDeletionService;
@@ -157,7 +158,7 @@ export function accountRoutes(deps: {
     }),
     requireUser,
     async (req, res) => {
-      const saved = await deps.users.datevSettings(req.owner.userId!);
+      const saved = await deps.workspaces.datevSettings(workspaceOf(req).id);
       res.json({ settings: saved ?? DEFAULT_DATEV_SETTINGS, saved: saved !== null });
     },
   );
@@ -175,7 +176,7 @@ export function accountRoutes(deps: {
     }),
     async (req, res) => {
       const datev = req.body;
-      await deps.users.saveDatevSettings(req.owner.userId!, datev);
+      await deps.workspaces.saveDatevSettings(workspaceOf(req).id, datev);
       res.json({ settings: datev, saved: true });
     },
   );

@@ -1,13 +1,13 @@
 import { categoryCreateSchema, categoryListSchema, categoryNameSchema, categoryUpdateSchema, categoryViewSchema } from '@receipts/common';
 import { Router } from 'express';
 import { z } from 'zod';
-import { requireUser } from '../owner.middleware.js';
+import { requireUser, workspaceOf } from '../owner.middleware.js';
 import { route } from '../route-spec.js';
 import type { CategoryService } from './category.service.js';
 
 const nameParams = z.object({ name: categoryNameSchema });
 
-/** /api/user/categories: the signed-in user's categories, the built-in six and their own. */
+/** /api/user/categories: the categories of the workspace the signed-in user acts in, the built-in six and its own. */
 export function categoryRoutes(service: CategoryService): Router {
   const router = Router();
   router.use('/categories', requireUser);
@@ -20,10 +20,11 @@ export function categoryRoutes(service: CategoryService): Router {
       tag: 'categories',
       scope: 'receipts:read',
       caller: 'account',
+      workspace: 'receipts:own',
       answers: { 200: categoryListSchema },
     }),
     async (req, res) => {
-      res.json({ categories: await service.list(req.owner.userId!) });
+      res.json({ categories: await service.list(workspaceOf(req).id) });
     },
   );
 
@@ -35,13 +36,14 @@ export function categoryRoutes(service: CategoryService): Router {
       tag: 'categories',
       scope: 'receipts:write',
       caller: 'account',
+      workspace: 'settings:change',
       body: categoryCreateSchema,
       answers: { 201: categoryViewSchema },
       errors: { 409: ['CONFLICT'] },
     }),
     async (req, res) => {
       const { name, datevAccount } = req.body;
-      res.status(201).json(await service.add(req.owner.userId!, name, datevAccount ?? null));
+      res.status(201).json(await service.add(workspaceOf(req).id, name, datevAccount ?? null));
     },
   );
 
@@ -53,13 +55,14 @@ export function categoryRoutes(service: CategoryService): Router {
       tag: 'categories',
       scope: 'receipts:write',
       caller: 'account',
+      workspace: 'settings:change',
       params: nameParams,
       body: categoryUpdateSchema,
       answers: { 200: categoryViewSchema },
       errors: { 404: ['NOT_FOUND'], 409: ['CONFLICT'] },
     }),
     async (req, res) => {
-      res.json(await service.update(req.owner.userId!, req.params.name, req.body));
+      res.json(await service.update(workspaceOf(req).id, req.params.name, req.body));
     },
   );
 
@@ -71,12 +74,13 @@ export function categoryRoutes(service: CategoryService): Router {
       tag: 'categories',
       scope: 'receipts:write',
       caller: 'account',
+      workspace: 'settings:change',
       params: nameParams,
       answers: { 204: null },
       errors: { 404: ['NOT_FOUND'] },
     }),
     async (req, res) => {
-      await service.remove(req.owner.userId!, req.params.name);
+      await service.remove(workspaceOf(req).id, req.params.name);
       res.status(204).end();
     },
   );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { receiptListQuerySchema, receiptPatchSchema } from '@receipts/common';
-import { CategoryRepository, MerchantRuleRepository, ReceiptRepository, UserRepository } from '@receipts/infra';
+import { CategoryRepository, MerchantRuleRepository, ReceiptRepository, UserRepository, WorkspaceRepository } from '@receipts/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymousOwner, extracted, openUploadStack, pngFile, type UploadStack } from '../../../tests/support/upload-stack.js';
 import { HttpError } from '../http-error.js';
@@ -22,7 +22,7 @@ describe('categories of one’s own and tags', () => {
     stack = await openUploadStack();
     users = new UserRepository(stack.database.db);
     rules = new MerchantRuleRepository(stack.database.db);
-    categories = new CategoryService(new CategoryRepository(stack.database.db), users);
+    categories = new CategoryService(new CategoryRepository(stack.database.db), new WorkspaceRepository(stack.database.db));
     library = new ReceiptLibraryService(new ReceiptRepository(stack.database.db), stack.duplicates, new UploadService(stack), stack.files, rules, categories, stack.webhooks, stack.log);
   }, 120_000);
 
@@ -94,7 +94,7 @@ describe('categories of one’s own and tags', () => {
     expect((await list(owner, { tag: 'CLIENT A' })).items.map((r) => r.id)).toEqual([id]);
     expect((await list(owner, { tag: 'client' })).items).toEqual([]);
 
-    expect((await rules.forUser(owner.userId!)).map(({ kind, value }) => [kind, value])).toEqual(
+    expect((await rules.forWorkspace(owner.userId!)).map(({ kind, value }) => [kind, value])).toEqual(
       expect.arrayContaining([
         ['category', 'Office supplies'],
         ['tags', 'client A, travel'],
@@ -132,7 +132,7 @@ describe('categories of one’s own and tags', () => {
     const renamed = await categories.update(owner.userId!, 'travel', { name: 'Trips', datevAccount: '4670' });
     expect(renamed).toEqual({ name: 'Trips', builtIn: false, datevAccount: '4670', receipts: 1 });
     expect((await library.get(owner, id)).category).toBe('Trips');
-    expect((await rules.forUser(owner.userId!)).filter((r) => r.kind === 'category').map((r) => r.value)).toEqual(['Trips']);
+    expect((await rules.forWorkspace(owner.userId!)).filter((r) => r.kind === 'category').map((r) => r.value)).toEqual(['Trips']);
     // Another user's receipt filed under a category of the same name stays where it is.
     const other = await user();
     await categories.add(other.userId!, 'Trips', null);
@@ -141,7 +141,7 @@ describe('categories of one’s own and tags', () => {
 
     await categories.remove(owner.userId!, 'Trips');
     expect((await library.get(owner, id)).category).toBe('other');
-    expect((await rules.forUser(owner.userId!)).filter((r) => r.kind === 'category')).toEqual([]);
+    expect((await rules.forWorkspace(owner.userId!)).filter((r) => r.kind === 'category')).toEqual([]);
     expect((await categories.list(owner.userId!)).map((c) => c.name)).not.toContain('Trips');
     expect((await library.get(other, theirs)).category).toBe('Trips');
   });

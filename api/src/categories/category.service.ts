@@ -7,7 +7,7 @@ import {
   isBuiltInCategory,
   type CategoryView,
 } from '@receipts/common';
-import type { CategoryRepository, UserCategoryRow, UserRepository } from '@receipts/infra';
+import type { CategoryRepository, UserCategoryRow, WorkspaceRepository } from '@receipts/infra';
 import { HttpError, notFound } from '../http-error.js';
 
 /**
@@ -17,11 +17,11 @@ import { HttpError, notFound } from '../http-error.js';
 export class CategoryService {
   constructor(
     private readonly categories: CategoryRepository,
-    private readonly users: UserRepository,
+    private readonly workspaces: Pick<WorkspaceRepository, 'datevSettings'>,
   ) {}
 
-  async list(userId: string): Promise<CategoryView[]> {
-    const [own, counts] = await Promise.all([this.categories.list(userId), this.categories.counts(userId)]);
+  async list(workspaceId: string): Promise<CategoryView[]> {
+    const [own, counts] = await Promise.all([this.categories.list(workspaceId), this.categories.counts(workspaceId)]);
     return [
       ...CATEGORIES.map((name) => ({ name, builtIn: true, datevAccount: null, receipts: counts.get(name) ?? 0 })),
       ...own.map((row) => ({ name: row.name, builtIn: false, datevAccount: row.datevAccount, receipts: counts.get(row.name) ?? 0 })),
@@ -29,46 +29,46 @@ export class CategoryService {
   }
 
   /** `name` as the owner's category is spelled (the six, and a signed-in user's own), or a 400 naming the choices. */
-  async resolve(userId: string | null, name: string): Promise<string> {
-    const own = userId ? (await this.categories.list(userId)).map((r) => r.name) : [];
+  async resolve(workspaceId: string | null, name: string): Promise<string> {
+    const own = workspaceId ? (await this.categories.list(workspaceId)).map((r) => r.name) : [];
     const found = findCategory(name, own);
     if (!found) throw new HttpError(400, 'VALIDATION_FAILED', `A category is one of ${[...CATEGORIES, ...own].join(', ')}.`);
     return found;
   }
 
-  async add(userId: string, name: string, datevAccount: string | null): Promise<CategoryView> {
-    const own = await this.categories.list(userId);
+  async add(workspaceId: string, name: string, datevAccount: string | null): Promise<CategoryView> {
+    const own = await this.categories.list(workspaceId);
     const taken = categoryNameTaken(name, own.map((r) => r.name));
     if (taken) throw new HttpError(409, 'CONFLICT', taken);
     if (own.length >= CUSTOM_CATEGORIES_MAX) throw new HttpError(400, 'VALIDATION_FAILED', `You can have at most ${CUSTOM_CATEGORIES_MAX} categories of your own.`);
-    if (datevAccount) await this.checkAccount(userId, datevAccount);
-    const row = await this.categories.add(userId, name, datevAccount);
+    if (datevAccount) await this.checkAccount(workspaceId, datevAccount);
+    const row = await this.categories.add(workspaceId, name, datevAccount);
     // Another request made the same name in between.
     if (!row) throw new HttpError(409, 'CONFLICT', `There is a category named ${name} already.`);
     return this.view(row, 0);
   }
 
-  async update(userId: string, name: string, change: { name?: string; datevAccount?: string | null }): Promise<CategoryView> {
-    const own = await this.ownNamed(userId, name);
+  async update(workspaceId: string, name: string, change: { name?: string; datevAccount?: string | null }): Promise<CategoryView> {
+    const own = await this.ownNamed(workspaceId, name);
     if (change.name !== undefined && change.name.toLowerCase() !== own.name.toLowerCase()) {
-      const taken = categoryNameTaken(change.name, (await this.categories.list(userId)).map((r) => r.name));
+      const taken = categoryNameTaken(change.name, (await this.categories.list(workspaceId)).map((r) => r.name));
       if (taken) throw new HttpError(409, 'CONFLICT', taken);
     }
-    if (change.datevAccount) await this.checkAccount(userId, change.datevAccount);
-    const row = await this.categories.update(userId, own.name, change);
+    if (change.datevAccount) await this.checkAccount(workspaceId, change.datevAccount);
+    const row = await this.categories.update(workspaceId, own.name, change);
     if (!row) throw notFound('Category not found');
-    return this.view(row, (await this.categories.counts(userId)).get(row.name) ?? 0);
+    return this.view(row, (await this.categories.counts(workspaceId)).get(row.name) ?? 0);
   }
 
   /** Deletes one of the user's own; its receipts go to `other`. */
-  async remove(userId: string, name: string): Promise<void> {
-    const own = await this.ownNamed(userId, name);
-    if (!(await this.categories.delete(userId, own.name))) throw notFound('Category not found');
+  async remove(workspaceId: string, name: string): Promise<void> {
+    const own = await this.ownNamed(workspaceId, name);
+    if (!(await this.categories.delete(workspaceId, own.name))) throw notFound('Category not found');
   }
 
   /** The user's own category of that name (whatever its case); a built-in one cannot be changed. */
-  private async ownNamed(userId: string, name: string): Promise<UserCategoryRow> {
-    const own = await this.categories.list(userId);
+  private async ownNamed(workspaceId: string, name: string): Promise<UserCategoryRow> {
+    const own = await this.categories.list(workspaceId);
     const row = own.find((r) => r.name.toLowerCase() === name.trim().toLowerCase());
     if (row) return row;
     if (isBuiltInCategory(name.trim())) throw new HttpError(400, 'VALIDATION_FAILED', 'The built-in categories cannot be renamed or deleted.');
@@ -76,8 +76,8 @@ export class CategoryService {
   }
 
   /** An account has as many digits as the user's DATEV settings' Sachkontenlänge, as their other accounts. */
-  private async checkAccount(userId: string, account: string): Promise<void> {
-    const { accountLength } = (await this.users.datevSettings(userId)) ?? DEFAULT_DATEV_SETTINGS;
+  private async checkAccount(workspaceId: string, account: string): Promise<void> {
+    const { accountLength } = (await this.workspaces.datevSettings(workspaceId)) ?? DEFAULT_DATEV_SETTINGS;
     if (account.length !== accountLength) {
       throw new HttpError(400, 'VALIDATION_FAILED', `Every account must have ${accountLength} digits (the Sachkontenlänge)`);
     }

@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { EXPORT_ERRORS, exportRequestSchema, issueFlag, parseEcbRates, type ExportRequest } from '@receipts/common';
-import { CategoryRepository, LocalFileStore, ReceiptRepository, type FileStore, UserRepository, type ExtractedReceipt } from '@receipts/infra';
+import { CategoryRepository, LocalFileStore, ReceiptRepository, type FileStore, WorkspaceRepository, type ExtractedReceipt } from '@receipts/infra';
 import { parse as parseCsv } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,14 +16,14 @@ import { ExportService } from './export.service.js';
 describe('export service: import files and the export pack', () => {
   let stack: UploadStack;
   let exports: ExportService;
-  let users: UserRepository;
+  let workspaces: WorkspaceRepository;
   /** Originals opened and not yet closed, and the most at once. */
   let open = 0;
   let mostOpen = 0;
 
   beforeAll(async () => {
     stack = await openUploadStack();
-    users = new UserRepository(stack.database.db);
+    workspaces = new WorkspaceRepository(stack.database.db);
     // The real file store, watched: how many originals are open at once.
     const files = new LocalFileStore(stack.storage);
     const watched = Object.assign(Object.create(files) as FileStore, {
@@ -34,7 +34,7 @@ describe('export service: import files and the export pack', () => {
         return stream;
       },
     });
-    exports = new ExportService(new ReceiptRepository(stack.database.db), users, new CategoryRepository(stack.database.db), watched, stack.log);
+    exports = new ExportService(new ReceiptRepository(stack.database.db), workspaces, new CategoryRepository(stack.database.db), watched, stack.log);
   }, 120_000);
 
   afterAll(async () => {
@@ -74,7 +74,7 @@ describe('export service: import files and the export pack', () => {
 
   it('adds each total converted to a home currency at its day’s rate from the operator’s file, and nothing where the file has no rate', async () => {
     const rates = parseEcbRates('Date,USD,GBP,\n2024-05-03,1.2000,0.8000,\n2024-05-02,1.1000,0.8500,\n');
-    const converting = new ExportService(new ReceiptRepository(stack.database.db), users, new CategoryRepository(stack.database.db), new LocalFileStore(stack.storage), stack.log, rates);
+    const converting = new ExportService(new ReceiptRepository(stack.database.db), workspaces, new CategoryRepository(stack.database.db), new LocalFileStore(stack.storage), stack.log, rates);
     const owner = await subscriber();
     await stored(owner, { merchantName: 'Friday Deli', date: '2024-05-03', total: 12, currency: 'USD' });
     // A Sunday: the Friday's rates.
@@ -182,7 +182,7 @@ describe('export service: import files and the export pack', () => {
   it('writes DATEV with the user’s own numbers and accounts, and refuses what one batch cannot hold', async () => {
     const owner = await subscriber();
     await stored(owner, { merchantName: 'Tankstelle', date: '2024-02-10', total: 59.5, tax: 9.5, category: 'gas', paymentMethod: 'card' });
-    await users.saveDatevSettings(owner.userId!, {
+    await workspaces.saveDatevSettings(owner.userId!, {
       consultantNumber: 29098,
       clientNumber: 55003,
       fiscalYearStartMonth: 1,

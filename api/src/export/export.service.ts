@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  actingWorkspace,
   DEFAULT_DATEV_SETTINGS,
   DEFAULT_SHEET_NAMES,
   EXPORT_ERRORS,
@@ -40,7 +41,7 @@ import {
   type OriginalRow,
   type ReceiptRepository,
   type ReceiptScope,
-  type UserRepository,
+  type WorkspaceRepository,
 } from '@receipts/infra';
 import iconv from 'iconv-lite';
 import { HttpError, notFound } from '../http-error.js';
@@ -90,7 +91,7 @@ const CONTENT_TYPES = {
 export class ExportService {
   constructor(
     private readonly receipts: ReceiptRepository,
-    private readonly users: UserRepository,
+    private readonly workspaces: Pick<WorkspaceRepository, 'datevSettings'>,
     private readonly categories: CategoryRepository,
     private readonly files: FileStore,
     private readonly log: Logger,
@@ -274,8 +275,9 @@ export class ExportService {
         `The DATEV bookings are in euros, and some of these receipts are in ${currencies.filter((c) => c !== 'EUR').join(', ')}. Filter the export to EUR.`,
       );
     }
-    const datev = request.preset === 'datev' && owner.userId ? ((await this.users.datevSettings(owner.userId)) ?? DEFAULT_DATEV_SETTINGS) : DEFAULT_DATEV_SETTINGS;
-    const categoryAccounts = request.preset === 'datev' && owner.userId ? await this.categories.accounts(owner.userId) : {};
+    const workspace = request.preset === 'datev' ? actingWorkspace(owner) : null;
+    const datev = workspace ? ((await this.workspaces.datevSettings(workspace.id)) ?? DEFAULT_DATEV_SETTINGS) : DEFAULT_DATEV_SETTINGS;
+    const categoryAccounts = workspace ? await this.categories.accounts(workspace.id) : {};
     if (request.preset === 'datev' && counts.from && counts.to) {
       const problem = datevBatchProblem(counts.from, counts.to, datev);
       if (problem) throw new HttpError(400, 'VALIDATION_FAILED', problem);

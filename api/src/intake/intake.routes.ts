@@ -1,13 +1,14 @@
 import { intakeAddressViewSchema } from '@receipts/common';
 import { Router } from 'express';
+import { workspaceOf } from '../owner.middleware.js';
 import { route } from '../route-spec.js';
 import type { IntakeAddressService } from './intake-address.service.js';
 
-/** /api/intake (signed-in only): the account's private intake address; POST makes a new one, DELETE turns it off. */
+/** /api/intake (signed-in only): the member's private intake address into the workspace they act in; POST makes a new one, DELETE turns it off. */
 export function intakeRoutes(addresses: IntakeAddressService): Router {
   const router = Router();
   // Signed-in callers only, by requireUser before the router.
-  const intake = { tag: 'intake', scope: null, caller: 'account' } as const;
+  const intake = { tag: 'intake', scope: null, caller: 'account', workspace: 'receipts:own' } as const;
 
   router.get(
     '/',
@@ -18,7 +19,7 @@ export function intakeRoutes(addresses: IntakeAddressService): Router {
       answers: { 200: intakeAddressViewSchema },
     }),
     async (req, res) => {
-      res.json(await addresses.view(req.owner.userId!));
+      res.json(await addresses.view(req.owner.userId!, workspaceOf(req).id));
     },
   );
 
@@ -32,7 +33,7 @@ export function intakeRoutes(addresses: IntakeAddressService): Router {
       errors: { 404: ['NOT_FOUND'] },
     }),
     async (req, res) => {
-      res.json(await addresses.renew(req.owner.userId!));
+      res.json(await addresses.renew(req.owner.userId!, workspaceOf(req).id));
     },
   );
 
@@ -40,7 +41,7 @@ export function intakeRoutes(addresses: IntakeAddressService): Router {
     '/',
     route({ ...intake, summary: 'Turn the intake address off', description: 'Mail to it is refused.', answers: { 200: intakeAddressViewSchema }, errors: { 404: ['NOT_FOUND'] } }),
     async (req, res) => {
-      res.json(await addresses.revoke(req.owner.userId!));
+      res.json(await addresses.revoke(req.owner.userId!, workspaceOf(req).id));
     },
   );
 

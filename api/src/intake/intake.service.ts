@@ -8,6 +8,7 @@ import {
   tokenOfAddress,
   type IntakeAddressFormat,
   type IntakeRefusal,
+  type WorkspaceScope,
 } from '@receipts/common';
 import type { IntakeRepository, Logger, Mailer } from '@receipts/infra';
 import type { DNSResolver } from 'mailauth';
@@ -93,17 +94,21 @@ export class IntakeService {
       const token = tokenOfAddress(address, format);
       if (token) tokens.add(token);
     }
-    const userIds = new Set<string>();
+    // Each member's address into each workspace: the same message to two of them is two deliveries.
+    const recipients = new Map<string, { userId: string; workspace: WorkspaceScope }>();
     let unconfirmed = 0;
     for (const token of tokens) {
       const account = await intake.accountOf(token);
       if (!account) continue;
       // Over HTTP an unconfirmed account shares its allowance with its address; mail has no such
       // address, so throwaway accounts would each get a day's receipts: mail waits for confirmation.
-      if (isEmailVerified(account, this.deps.adminEmails)) userIds.add(account.userId);
+      if (isEmailVerified(account, this.deps.adminEmails)) {
+        const workspace = { id: account.workspaceId, role: account.role, personal: account.workspaceId === account.userId };
+        recipients.set(`${account.userId}/${account.workspaceId}`, { userId: account.userId, workspace });
+      }
       else unconfirmed++;
     }
-    if (userIds.size === 0) {
+    if (recipients.size === 0) {
       const refusal = unconfirmed > 0 ? 'unconfirmed' : 'unknown-address';
       log.warn({ messageId: message.messageId, refusal, recipients: (mail.envelopeRecipients ?? message.recipients).slice(0, 10) }, 'intake message refused: no intake address of a confirmed account');
       const repliedTo = await this.reply(mail, message, [{ part: '', refusal }], 0, log);
@@ -138,8 +143,8 @@ export class IntakeService {
     const accounts: AccountOutcome[] = [];
     const repliedTo: string[] = [];
     const refused = plan.refusedAttachments.map((r) => ({ part: r.filename, refusal: r.refusal }));
-    for (const userId of userIds) {
-      const account = await this.deliverTo(userId, key, files, refused, { log: log.child({ userId, messageId: message.messageId }), reference });
+    for (const { userId, workspace } of recipients.values()) {
+      const account = await this.deliverTo(userId, workspace, key, files, refused, { log: log.child({ userId, messageId: message.messageId }), reference });
       accounts.push(account);
       if (account.refusals.length > 0) repliedTo.push(...(await this.reply(mail, message, account.refusals, account.uploadIds.length, log)));
     }
@@ -149,13 +154,16 @@ export class IntakeService {
   /** The message's uploads for one account: all written, or none (and the claim released, so it can come again). */
   private async deliverTo(
     userId: string,
-    key: string,
+    workspace: WorkspaceScope,
+    messageKey: string,
     files: readonly IncomingFile[],
     refused: Refusals,
     { log, reference }: { log: Logger; reference: string },
   ): Promise<AccountOutcome> {
     const { intake, uploads } = this.deps;
-    const owner = { userId, anonId: null, clientIp: null };
+    const owner = { userId, anonId: null, clientIp: null, workspace };
+    // A message is taken once per workspace it was sent into (the personal one keeps its keys of before).
+    const key = workspace.personal ? messageKey : `${workspace.id}/${messageKey}`;
     if (!(await intake.claimMessage(userId, key))) {
       log.info('intake message received before; not processed again');
       return { userId, uploadIds: [], refusals: [], duplicate: true };

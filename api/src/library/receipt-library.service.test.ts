@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { issueFlag, receiptListQuerySchema } from '@receipts/common';
-import { CategoryRepository, MerchantRuleRepository, ReceiptRepository, toReceiptView, UserRepository } from '@receipts/infra';
+import { CategoryRepository, MerchantRuleRepository, ReceiptRepository, toReceiptView, UserRepository, WorkspaceRepository } from '@receipts/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymousOwner as visitor, extracted, openUploadStack, pngFile as png, type UploadStack } from '../../../tests/support/upload-stack.js';
 import { CategoryService } from '../categories/category.service.js';
@@ -18,7 +18,7 @@ describe('receipt library service', () => {
   beforeAll(async () => {
     stack = await openUploadStack();
     rules = new MerchantRuleRepository(stack.database.db);
-    const categories = new CategoryService(new CategoryRepository(stack.database.db), new UserRepository(stack.database.db));
+    const categories = new CategoryService(new CategoryRepository(stack.database.db), new WorkspaceRepository(stack.database.db));
     library = new ReceiptLibraryService(new ReceiptRepository(stack.database.db), stack.duplicates, new UploadService(stack), stack.files, rules, categories, stack.webhooks, stack.log);
   }, 120_000);
 
@@ -180,7 +180,7 @@ describe('receipt library service', () => {
     const owner = { userId: user.id, anonId: null, clientIp: null };
     const id = await stored(owner, { merchantName: 'SUNRlSE BAKERIES (KL)', merchantRead: 'SUNRlSE BAKERIES (KL)', category: 'other' });
     await library.correct(owner, id, { merchantName: 'Sunrise', category: 'grocery' });
-    expect((await rules.forUser(user.id)).map(({ kind, match, value }) => ({ kind, match, value }))).toEqual(
+    expect((await rules.forWorkspace(user.id)).map(({ kind, match, value }) => ({ kind, match, value }))).toEqual(
       expect.arrayContaining([
         { kind: 'merchant', match: 'SUNRlSE BAKERIES (KL)', value: 'Sunrise' },
         { kind: 'category', match: 'Sunrise', value: 'grocery' },
@@ -189,7 +189,7 @@ describe('receipt library service', () => {
     // Renamed by a rule, then corrected again: the rule of what was read changes, no chain of rules.
     const renamed = await stored(owner, { merchantName: 'Sunrise', merchantRead: 'SUNRlSE BAKERIES (KL)' });
     await library.correct(owner, renamed, { merchantName: 'Sunrise Bakeries' });
-    expect((await rules.forUser(user.id)).filter((r) => r.kind === 'merchant').map((r) => [r.match, r.value])).toEqual([['SUNRlSE BAKERIES (KL)', 'Sunrise Bakeries']]);
+    expect((await rules.forWorkspace(user.id)).filter((r) => r.kind === 'merchant').map((r) => [r.match, r.value])).toEqual([['SUNRlSE BAKERIES (KL)', 'Sunrise Bakeries']]);
 
     // An anonymous visitor has no account to keep rules in: the correction is saved all the same.
     const visitorOwner = visitor();

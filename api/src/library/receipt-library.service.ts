@@ -1,4 +1,5 @@
 import {
+  actingWorkspace,
   applyPatch,
   doubtsAfterEdit,
   flagKind,
@@ -213,7 +214,7 @@ export class ReceiptLibraryService {
   async correct(owner: Owner, id: string, patch: ReceiptPatch): Promise<ReceiptDetail> {
     const { upload } = await this.find(owner, id);
     // A category is one of the owner's, spelled as they named it.
-    if (patch.category !== undefined) patch = { ...patch, category: await this.categories.resolve(owner.userId, patch.category) };
+    if (patch.category !== undefined) patch = { ...patch, category: await this.categories.resolve(actingWorkspace(owner)?.id ?? null, patch.category) };
     let learned: Array<Pick<MerchantRule, 'kind' | 'match' | 'value'>> = [];
     let changed: ReceiptChanges = {};
     const outcome = await this.receipts.correct(id, (current) => {
@@ -248,8 +249,9 @@ export class ReceiptLibraryService {
       });
       await this.duplicates.refreshDuplicateFlags(upload.id);
       // The correction is saved whatever happens here: a rule not learned is logged, not the user's error.
-      if (owner.userId && learned.length > 0) {
-        await this.rules.learn(owner.userId, learned).catch((err: unknown) => this.log.warn({ err, receiptId: id }, 'rule not learned from a correction'));
+      const workspace = actingWorkspace(owner);
+      if (workspace && learned.length > 0) {
+        await this.rules.learn(workspace.id, learned).catch((err: unknown) => this.log.warn({ err, receiptId: id }, 'rule not learned from a correction'));
       }
     }
     return this.get(owner, id);

@@ -1,6 +1,6 @@
 import { merchantRuleListSchema, merchantRulePatchSchema, merchantRuleViewSchema } from '@receipts/common';
 import { Router } from 'express';
-import { requireUser } from '../owner.middleware.js';
+import { requireUser, workspaceOf } from '../owner.middleware.js';
 import { route } from '../route-spec.js';
 import { idParams } from '../validate.middleware.js';
 import type { MerchantRuleService } from './merchant-rule.service.js';
@@ -17,11 +17,11 @@ export function merchantRuleRoutes(service: MerchantRuleService): Router {
       description: 'Each renames a merchant as read, files a merchant’s receipts under a category, or gives them tags.',
       tag: 'rules',
       scope: 'receipts:read',
-      caller: 'account',
+      caller: 'account', workspace: 'settings:change',
       answers: { 200: merchantRuleListSchema },
     }),
     async (req, res) => {
-      res.json({ rules: await service.list(req.owner.userId!) });
+      res.json({ rules: await service.list(workspaceOf(req).id) });
     },
   );
 
@@ -32,22 +32,22 @@ export function merchantRuleRoutes(service: MerchantRuleService): Router {
       description: 'A new name for a merchant rule, one of the user’s categories for a category rule, or tags separated by commas for a tags rule.',
       tag: 'rules',
       scope: 'receipts:write',
-      caller: 'account',
+      caller: 'account', workspace: 'settings:change',
       body: merchantRulePatchSchema,
       params: idParams,
       answers: { 200: merchantRuleViewSchema },
       errors: { 404: ['NOT_FOUND'] },
     }),
     async (req, res) => {
-      res.json(await service.update(req.owner.userId!, req.params.id, req.body.value));
+      res.json(await service.update(workspaceOf(req).id, req.params.id, req.body.value));
     },
   );
 
   router.delete(
     '/rules/:id',
-    route({ summary: 'Forget a rule', tag: 'rules', scope: 'receipts:write', caller: 'account', params: idParams, answers: { 204: null }, errors: { 404: ['NOT_FOUND'] } }),
+    route({ summary: 'Forget a rule', tag: 'rules', scope: 'receipts:write', caller: 'account', workspace: 'settings:change', params: idParams, answers: { 204: null }, errors: { 404: ['NOT_FOUND'] } }),
     async (req, res) => {
-      await service.remove(req.owner.userId!, req.params.id);
+      await service.remove(workspaceOf(req).id, req.params.id);
       res.status(204).end();
     },
   );

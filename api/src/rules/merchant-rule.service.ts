@@ -18,27 +18,27 @@ export class MerchantRuleService {
     private readonly categories: Pick<CategoryService, 'resolve'>,
   ) {}
 
-  async list(userId: string): Promise<MerchantRuleView[]> {
-    return (await this.rules.list(userId)).map(toView);
+  async list(workspaceId: string): Promise<MerchantRuleView[]> {
+    return (await this.rules.list(workspaceId)).map(toView);
   }
 
   /** A new name for a merchant rule, a new category (one of the user's) for a category rule, or new tags (comma-separated). */
-  async update(userId: string, id: string, value: string): Promise<MerchantRuleView> {
-    const kind = await this.rules.kindOf(userId, id);
+  async update(workspaceId: string, id: string, value: string): Promise<MerchantRuleView> {
+    const kind = await this.rules.kindOf(workspaceId, id);
     if (!kind) throw notFound('Rule not found');
     let stored = value;
-    if (kind === 'category') stored = await this.categories.resolve(userId, value);
+    if (kind === 'category') stored = await this.categories.resolve(workspaceId, value);
     if (kind === 'tags') {
       const tags = tagsSchema.safeParse(value.split(',').map((tag) => tag.trim()).filter(Boolean));
       if (!tags.success || tags.data.length === 0) throw new HttpError(400, 'VALIDATION_FAILED', tags.error?.issues[0]?.message ?? 'List the tags, separated by commas.');
       stored = tags.data.join(', ');
     }
-    const row = await this.rules.update(userId, id, stored);
+    const row = await this.rules.update(workspaceId, id, stored);
     if (!row) throw notFound('Rule not found');
     return toView(row);
   }
 
-  async remove(userId: string, id: string): Promise<void> {
-    if (!(await this.rules.delete(userId, id))) throw notFound('Rule not found');
+  async remove(workspaceId: string, id: string): Promise<void> {
+    if (!(await this.rules.delete(workspaceId, id))) throw notFound('Rule not found');
   }
 }

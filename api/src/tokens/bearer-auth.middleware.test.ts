@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
 import { isEmailVerified, API_TOKEN_MESSAGES } from '@receipts/common';
-import { ApiTokenRepository, createLogger, schema, UserRepository } from '@receipts/infra';
+import { ApiTokenRepository, createLogger, schema, UserRepository, WorkspaceRepository } from '@receipts/infra';
 import { eq } from 'drizzle-orm';
 import express from 'express';
 import session from 'express-session';
@@ -44,7 +44,7 @@ describe('bearerAuth', { timeout: 60_000 }, () => {
     const app = express();
     const limiter = new RateLimiterMemory({ points: PER_MINUTE, duration: 60 });
     const withSession = sessionMiddleware({ store: new session.MemoryStore(), secret: 'a secret of the test', secure: false });
-    app.use(bearerAuth(service, limiter, log), requireXhrHeader([]), sessionUnlessToken(withSession), resolveOwner);
+    app.use(bearerAuth(service, limiter, log), requireXhrHeader([]), sessionUnlessToken(withSession), resolveOwner(new WorkspaceRepository(database.db)));
     const seen = (req: express.Request) => ({ owner: req.owner, token: req.token ?? null, session: req.session !== undefined });
     app.get('/seen', (req, res) => {
       res.json(seen(req));
@@ -88,7 +88,7 @@ describe('bearerAuth', { timeout: 60_000 }, () => {
     const answer = await call('POST', { Authorization: `Bearer ${made.token}`, cookie });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
-      owner: { userId: made.userId, anonId: null, clientIp: '127.0.0.1' },
+      owner: { userId: made.userId, anonId: null, clientIp: '127.0.0.1', workspace: { id: made.userId, role: 'owner', personal: true } },
       token: { id: made.id, userId: made.userId, scopes: ['receipts:read', 'export'] },
       session: false,
     });

@@ -37,6 +37,7 @@ import type {
   WebhookDeliveryType,
   WebhookEvent,
   WebhookTrigger,
+  WorkspaceRole,
 } from '@receipts/common';
 
 const timestamps = {
@@ -69,13 +70,48 @@ export const users = pgTable(
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** Accounts from before addresses were confirmed (set by the migration); see isEmailVerified in common. */
     createdBeforeVerification: boolean('created_before_verification').notNull().default(false),
-    /** The DATEV export's accounts and numbers (account page); null: the SKR03 defaults. */
-    datevSettings: jsonb('datev_settings').$type<DatevSettings>(),
     /** The latest sign-in; null: never signed in, so the first sign-in is welcomed, not welcomed back. */
     lastSignedInAt: timestamp('last_signed_in_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [uniqueIndex('users_email_idx').on(t.email), uniqueIndex('users_stripe_customer_idx').on(t.stripeCustomerId)],
+);
+
+/**
+ * Where receipts, rules, categories, intake addresses, DATEV settings and exports live. Every
+ * account has its personal workspace (`personalOf`, whose id is the account's id: the data of
+ * before workspaces stayed where it was) and may create or join more.
+ */
+export const workspaces = pgTable('workspaces', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  name: text('name').notNull(),
+  /** The account whose own workspace this is (deleted with it); null: a team workspace. */
+  personalOf: uuid('personal_of')
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The DATEV export's accounts and numbers (settings page); null: the SKR03 defaults. */
+  datevSettings: jsonb('datev_settings').$type<DatevSettings>(),
+  ...timestamps,
+});
+
+/** Who belongs to a workspace, in which role; exactly one owner each. */
+export const workspaceMembers = pgTable(
+  'workspace_members',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').$type<WorkspaceRole>().notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index('workspace_members_user_idx').on(t.userId),
+    uniqueIndex('workspace_members_one_owner_idx').on(t.workspaceId).where(sql`${t.role} = 'owner'`),
+  ],
 );
 
 /** A user's paid plan; Stripe's webhooks keep it current. One per user. */
@@ -158,14 +194,16 @@ export interface QuotaCharge {
 }
 
 /**
- * One uploaded file and its way through the queue. Owned by an account (`userId`) or, for
- * anonymous visitors, by the random id kept in their session (`anonId`).
+ * One uploaded file and its way through the queue. An account's upload belongs to a workspace
+ * (`workspaceId`) and was made by a member (`userId`, null once that account is gone); an
+ * anonymous visitor's is theirs by the random id kept in their session (`anonId`).
  */
 export const uploads = pgTable(
   'uploads',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     anonId: uuid('anon_id'),
     filename: text('filename').notNull(),
     mimeType: text('mime_type').notNull(),
@@ -195,11 +233,12 @@ export const uploads = pgTable(
   },
   (t) => [
     index('uploads_user_created_idx').on(t.userId, t.createdAt),
+    index('uploads_workspace_created_idx').on(t.workspaceId, t.createdAt),
     index('uploads_anon_created_idx').on(t.anonId, t.createdAt),
     index('uploads_status_idx').on(t.status),
     /** The finishing rate a waiting upload's estimate is made from (queuePlaces). */
     index('uploads_finished_at_idx').on(t.finishedAt),
-    index('uploads_user_sha256_idx').on(t.userId, t.sha256),
+    index('uploads_workspace_sha256_idx').on(t.workspaceId, t.sha256),
     index('uploads_anon_sha256_idx').on(t.anonId, t.sha256),
     index('uploads_duplicate_of_idx').on(t.duplicateOf),
     index('uploads_originals_due_idx').on(t.createdAt).where(sql`${t.originalDeletedAt} IS NULL`),
@@ -287,9 +326,9 @@ export const merchantRules = pgTable(
   'merchant_rules',
   {
     id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-    userId: uuid('user_id')
+    workspaceId: uuid('workspace_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     kind: text('kind').$type<MerchantRuleKind>().notNull(),
     /** The merchant text the rule matches, as the user saw it. */
     match: text('match').notNull(),
@@ -299,7 +338,7 @@ export const merchantRules = pgTable(
     value: text('value').notNull(),
     ...timestamps,
   },
-  (t) => [uniqueIndex('merchant_rules_user_kind_key_idx').on(t.userId, t.kind, t.matchKey)],
+  (t) => [uniqueIndex('merchant_rules_workspace_kind_key_idx').on(t.workspaceId, t.kind, t.matchKey)],
 );
 
 /** A user's own categories beside the spec's six, one per name whatever its case, each with its DATEV expense account (null: `other`'s). */
@@ -307,32 +346,44 @@ export const userCategories = pgTable(
   'user_categories',
   {
     id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-    userId: uuid('user_id')
+    workspaceId: uuid('workspace_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     datevAccount: text('datev_account'),
     ...timestamps,
   },
-  (t) => [uniqueIndex('user_categories_user_name_idx').on(t.userId, sql`lower(${t.name})`)],
+  (t) => [uniqueIndex('user_categories_workspace_name_idx').on(t.workspaceId, sql`lower(${t.name})`)],
 );
 
 export type UploadRow = typeof uploads.$inferSelect;
 export type UserCategoryRow = typeof userCategories.$inferSelect;
 export type MerchantRuleRow = typeof merchantRules.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+export type WorkspaceMemberRow = typeof workspaceMembers.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type ReceiptRow = typeof receipts.$inferSelect;
 export type ReceiptEditRow = typeof receiptEdits.$inferSelect;
 
-/** An account's private intake address: the random token in its local part. No row: the account has none (never made, or turned off). */
-export const intakeAddresses = pgTable('intake_addresses', {
-  userId: uuid('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  token: text('token').notNull().unique(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+/**
+ * A member's private intake address into one workspace: the random token in its local part. No
+ * row: none (never made, turned off, or no longer a member).
+ */
+export const intakeAddresses = pgTable(
+  'intake_addresses',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    token: text('token').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.workspaceId] })],
+);
 
 /**
  * Mail received for an account, one row per message (its Message-ID, hashed), so a message

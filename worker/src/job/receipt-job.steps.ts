@@ -65,13 +65,13 @@ export async function readOriginal(files: FileStore, uploadId: string): Promise<
 
 /** The pipeline with the upload's engine and its owner's rules, each step reported as it starts. */
 export async function runPipeline(
-  deps: { rules: Pick<MerchantRuleRepository, 'forUser'>; pipeline: PipelineRunner },
+  deps: { rules: Pick<MerchantRuleRepository, 'forWorkspace'>; pipeline: PipelineRunner },
   upload: UploadRow,
   original: Original,
   progress: StepProgress,
 ): Promise<PipelineResult> {
   // An account's corrections become its rules; anonymous visitors have none.
-  const rules = upload.userId ? await deps.rules.forUser(upload.userId) : [];
+  const rules = upload.workspaceId ? await deps.rules.forWorkspace(upload.workspaceId) : [];
   return deps.pipeline.run({ ...original, currencyCode: upload.currencyCode ?? undefined, rules }, upload.engine, progress.report, progress.signal);
 }
 

@@ -1,0 +1,78 @@
+import type { DatevSettings, WorkspaceRole } from '@receipts/common';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Database, Executor } from './db/database.js';
+import { users, workspaceMembers, workspaces, type UserRow, type WorkspaceRow } from './db/schema.js';
+
+/** A workspace as one of its members sees it: with their role in it. */
+export interface Membership {
+  workspace: WorkspaceRow;
+  role: WorkspaceRole;
+}
+
+/** The account's own workspace, made with it; its id is the account's (so was all data of before workspaces). */
+export async function createPersonalWorkspace(tx: Executor, user: Pick<UserRow, 'id' | 'username'>): Promise<void> {
+  await tx.insert(workspaces).values({ id: user.id, name: user.username, personalOf: user.id });
+  await tx.insert(workspaceMembers).values({ workspaceId: user.id, userId: user.id, role: 'owner' });
+}
+
+/** Workspaces and who is in them. Every query about a workspace's data is scoped by its id elsewhere; this says who may ask. */
+export class WorkspaceRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The user's membership of a workspace; null when they are not in it (or it does not exist). */
+  async membership(userId: string, workspaceId: string): Promise<Membership | null> {
+    const [row] = await this.db
+      .select({ workspace: workspaces, role: workspaceMembers.role })
+      .from(workspaceMembers)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
+      .where(and(eq(workspaceMembers.userId, userId), eq(workspaceMembers.workspaceId, workspaceId)));
+    return row ?? null;
+  }
+
+  /** Every workspace the user belongs to: the personal one first, then by name. */
+  async listFor(userId: string): Promise<Array<Membership & { members: number }>> {
+    const members = this.db.select({ workspaceId: workspaceMembers.workspaceId, n: count().as('n') }).from(workspaceMembers).groupBy(workspaceMembers.workspaceId).as('counted');
+    const rows = await this.db
+      .select({ workspace: workspaces, role: workspaceMembers.role, members: members.n })
+      .from(workspaceMembers)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
+      .innerJoin(members, eq(members.workspaceId, workspaces.id))
+      .where(eq(workspaceMembers.userId, userId))
+      .orderBy(sql`${workspaces.personalOf} IS NULL`, asc(sql`lower(${workspaces.name})`), asc(workspaces.id));
+    return rows.map((row) => ({ ...row, members: Number(row.members) }));
+  }
+
+  /** A new team workspace, the user its owner. */
+  async create(userId: string, name: string): Promise<WorkspaceRow> {
+    return this.db.transaction(async (tx) => {
+      const [created] = await tx.insert(workspaces).values({ name }).returning();
+      await tx.insert(workspaceMembers).values({ workspaceId: created!.id, userId, role: 'owner' });
+      return created!;
+    });
+  }
+
+  async rename(workspaceId: string, name: string): Promise<WorkspaceRow | null> {
+    const [row] = await this.db.update(workspaces).set({ name, updatedAt: sql`now()` }).where(eq(workspaces.id, workspaceId)).returning();
+    return row ?? null;
+  }
+
+  /** The workspace's members with their names and addresses, owner first, then by when they joined. */
+  members(workspaceId: string) {
+    return this.db
+      .select({ userId: users.id, email: users.email, username: users.username, role: workspaceMembers.role, joinedAt: workspaceMembers.createdAt })
+      .from(workspaceMembers)
+      .innerJoin(users, eq(users.id, workspaceMembers.userId))
+      .where(eq(workspaceMembers.workspaceId, workspaceId))
+      .orderBy(sql`${workspaceMembers.role} <> 'owner'`, asc(workspaceMembers.createdAt), asc(users.id));
+  }
+
+  /** The workspace's DATEV export settings; null when it keeps the defaults. */
+  async datevSettings(workspaceId: string): Promise<DatevSettings | null> {
+    const [row] = await this.db.select({ settings: workspaces.datevSettings }).from(workspaces).where(eq(workspaces.id, workspaceId));
+    return row?.settings ?? null;
+  }
+
+  async saveDatevSettings(workspaceId: string, settings: DatevSettings): Promise<void> {
+    await this.db.update(workspaces).set({ datevSettings: settings, updatedAt: sql`now()` }).where(eq(workspaces.id, workspaceId));
+  }
+}
