@@ -72,6 +72,8 @@ import { staticAssets } from './static-assets.js';
 import { apiTokenRoutes } from './tokens/api-token.routes.js';
 import { ApiTokenService } from './tokens/api-token.service.js';
 import { bearerAuth, tokenRateLimiter } from './tokens/bearer-auth.middleware.js';
+import { workspaceRoutes } from './workspaces/workspace.routes.js';
+import { WorkspaceService } from './workspaces/workspace.service.js';
 import { routeUploadEvents } from './upload-events.router.js';
 import { uploadRoutes } from './uploads/upload.routes.js';
 import { UploadService } from './uploads/upload.service.js';
@@ -296,6 +298,7 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
     { path: '', router: receiptLibraryRoutes(library) },
     { path: '', router: exportRoutes(s.exports, s.idempotency, log) },
     { path: '/user', router: webhookRoutes(s.webhookService, s.users) },
+    { path: '/workspaces', router: workspaceRoutes(new WorkspaceService(s.workspaces, s.accounts), s.users) },
   ];
 }
 

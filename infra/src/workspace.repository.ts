@@ -1,5 +1,5 @@
 import type { DatevSettings, WorkspaceRole } from '@receipts/common';
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Database, Executor } from './db/database.js';
 import { users, workspaceMembers, workspaces, type UserRow, type WorkspaceRow } from './db/schema.js';
 
@@ -49,6 +49,16 @@ export class WorkspaceRepository {
       await tx.insert(workspaceMembers).values({ workspaceId: created!.id, userId, role: 'owner' });
       return created!;
     });
+  }
+
+  /** How many team workspaces the user owns (the personal one not counted). */
+  async ownedCount(userId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(workspaceMembers)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
+      .where(and(eq(workspaceMembers.userId, userId), eq(workspaceMembers.role, 'owner'), isNull(workspaces.personalOf)));
+    return Number(row?.n ?? 0);
   }
 
   async rename(workspaceId: string, name: string): Promise<WorkspaceRow | null> {

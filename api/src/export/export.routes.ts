@@ -15,7 +15,7 @@ const EXPORT_FILE = {
   media: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv', 'application/x-ofx', 'application/qif', 'application/zip'],
   description: 'The file, as an attachment; X-Export-Rows, X-Export-Issues and X-Export-Skipped say what it holds.',
 };
-const EXPORT = { tag: 'export', caller: 'anyone', scope: 'export' } as const;
+const EXPORT = { tag: 'export', caller: 'anyone', scope: 'export', workspace: 'export' } as const;
 /** Nothing matched, some selected receipts are gone, or the format cannot hold what was asked. */
 const EXPORT_ERRORS_BY_STATUS = { 400: ['NOTHING_TO_EXPORT'], 404: ['NOT_FOUND'] } as const;
 

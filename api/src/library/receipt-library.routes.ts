@@ -21,8 +21,9 @@ const PAGE_MEDIA = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 /** A page of a receipt: its number (at most two digits) is checked before its receipt's id. */
 const pageParams = failingAs('BAD_REQUEST', z.object({ page: z.string().regex(/^\d{1,2}$/, 'Not a page number.').transform(Number), id: uuidParam }));
 
-const READ = { tag: 'receipts', caller: 'anyone', scope: 'receipts:read' } as const;
-const WRITE = { tag: 'receipts', caller: 'anyone', scope: 'receipts:write' } as const;
+// Which receipts a member sees (their own or all of the workspace's) is the queries' scope (ownedBy).
+const READ = { tag: 'receipts', caller: 'anyone', scope: 'receipts:read', workspace: 'receipts:own' } as const;
+const WRITE = { tag: 'receipts', caller: 'anyone', scope: 'receipts:write', workspace: 'receipts:own' } as const;
 const NOT_FOUND = { 404: ['NOT_FOUND'] } as const;
 /** A receipt being extracted again cannot be changed meanwhile. */
 const MISSING_OR_BUSY = { 404: ['NOT_FOUND'], 409: ['CONFLICT'] } as const;

@@ -10,7 +10,7 @@ import type { SpendingService } from './spending.service.js';
  */
 export function spendingRoutes(spending: SpendingService): Router {
   const router = Router();
-  const summary = route({ summary: 'What your receipts add up to, per currency, category and month', tag: 'receipts', caller: 'anyone', scope: 'receipts:read', query: spendingQuerySchema, answers: { 200: spendingSchema } });
+  const summary = route({ summary: 'What your receipts add up to, per currency, category and month', tag: 'receipts', caller: 'anyone', scope: 'receipts:read', workspace: 'receipts:own', query: spendingQuerySchema, answers: { 200: spendingSchema } });
   router.get('/receipts/spending', summary, async (req, res) => {
     res.json(await spending.summary(req.owner, req.query));
   });

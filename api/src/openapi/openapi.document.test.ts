@@ -15,7 +15,7 @@ function mounts(): ApiMount[] {
     res.end();
   });
   const files = Router();
-  files.get('/file', route({ summary: 'A file', tag: 'files', scope: 'public', caller: 'anyone', answers: { 200: { media: ['text/csv'], description: 'CSV' } } }), (_req, res) => {
+  files.get('/file', route({ summary: 'A file', tag: 'files', scope: 'public', caller: 'anyone', workspace: 'export', answers: { 200: { media: ['text/csv'], description: 'CSV' } } }), (_req, res) => {
     res.end();
   });
   return [
@@ -31,6 +31,15 @@ describe('openApiDocument', () => {
     expect(Object.keys(doc.paths)).toEqual(['/api/items/{id}', '/api/items', '/api/user/file']);
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.servers).toEqual([{ url: 'https://receipts.example' }]);
+  });
+
+  it('names the workspace action a route needs, the roles it allows, and the header that picks the workspace', () => {
+    const file = doc.paths['/api/user/file'].get;
+    expect(file['x-workspace-action']).toBe('export');
+    expect(file['x-workspace-roles']).toEqual(['owner', 'admin', 'accountant']);
+    expect(file.description).toBe('In a team workspace: owner, admin, accountant.');
+    expect(file.parameters.map((p: { name: string; in: string }) => `${p.in} ${p.name}`)).toEqual(['header X-Workspace-Id']);
+    expect(doc.paths['/api/items/{id}'].get['x-workspace-action']).toBeUndefined();
   });
 
   it('takes parameters and bodies from the route’s own schemas', () => {

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { apiErrorSchema, ERROR_CODES, TOKEN_SCOPES } from '@receipts/common';
+import { apiErrorSchema, ERROR_CODES, TOKEN_SCOPES, WORKSPACE_HEADER, WORKSPACE_ROLES, workspaceAllows } from '@receipts/common';
 import type { Router } from 'express';
 import { z, type ZodType } from 'zod';
 import { SESSION_COOKIE } from '../session.js';
@@ -106,15 +106,21 @@ function security(spec: RouteSpec): JsonSchema[] {
   return spec.scope ? [...session, { token: [spec.scope] }] : session;
 }
 
+const WORKSPACE_HEADER_DESCRIPTION = 'The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own.';
+
 function operation(route: FoundRoute & { spec: RouteSpec }): JsonSchema {
   const { spec } = route;
   const responses = Object.fromEntries([...answersOf(spec)].sort(([a], [b]) => a - b).map(([status, answer]) => [String(status), answerObject(status, answer)]));
   const headers = Object.entries(spec.headers ?? {}).map(([name, description]) => ({ name, in: 'header', required: false, description, schema: { type: 'string' } }));
+  if (spec.workspace) headers.push({ name: WORKSPACE_HEADER, in: 'header', required: false, description: WORKSPACE_HEADER_DESCRIPTION, schema: { type: 'string' } });
   const body = requestBody(spec);
+  const roles = spec.workspace ? WORKSPACE_ROLES.filter((role) => workspaceAllows(role, spec.workspace!, { personal: false })) : null;
+  const description = [spec.description, roles && `In a team workspace: ${roles.join(', ')}.`].filter(Boolean).join(' ');
   return {
     operationId: operationId(route),
     summary: spec.summary,
-    ...(spec.description ? { description: spec.description } : {}),
+    ...(description ? { description } : {}),
+    ...(spec.workspace ? { 'x-workspace-action': spec.workspace, 'x-workspace-roles': roles } : {}),
     tags: [spec.tag],
     parameters: [...parameters(spec.params, 'path'), ...parameters(spec.query, 'query'), ...headers],
     ...(body ? { requestBody: body } : {}),

@@ -73,7 +73,7 @@ const duplicateOrInFlight = z.union([duplicateFileErrorSchema, apiErrorSchema.ex
 /** ?wait=1 holds the answer until the upload is done (or the wait times out). */
 const waitQuery = failingAs('BAD_REQUEST', z.object({ wait: z.literal('1').optional().describe('1: answer when the upload is done (completed, failed or cancelled) instead of at once, with its view.') }));
 
-const UPLOAD = { tag: 'uploads', caller: 'anyone' } as const;
+const UPLOAD = { tag: 'uploads', caller: 'anyone', workspace: 'receipts:own' } as const;
 const NOT_FOUND = { 404: ['NOT_FOUND'] } as const;
 
 /**

@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a receipt
-         * @description One image or PDF in the form field `file`; it is queued for extraction at once (202), or with ?wait=1 answered when done. With an Idempotency-Key, the same file and fields again within 24 hours answer the first upload.
+         * @description One image or PDF in the form field `file`; it is queued for extraction at once (202), or with ?wait=1 answered when done. With an Idempotency-Key, the same file and fields again within 24 hours answer the first upload. In a team workspace: owner, admin, accountant, member.
          */
         post: operations["postOcr"];
         delete?: never;
@@ -48,7 +48,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your uploads */
+        /**
+         * List your uploads
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         get: operations["getUploads"];
         put?: never;
         post?: never;
@@ -65,7 +68,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How long receipts took per lane over the last day */
+        /**
+         * How long receipts took per lane over the last day
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         get: operations["getUploadsProcessingTimes"];
         put?: never;
         post?: never;
@@ -82,7 +88,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Where your waiting uploads are in the queue */
+        /**
+         * Where your waiting uploads are in the queue
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         get: operations["getUploadsQueue"];
         put?: never;
         post?: never;
@@ -99,11 +108,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An upload, with its receipt once read */
+        /**
+         * An upload, with its receipt once read
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         get: operations["getUploadsId"];
         put?: never;
         post?: never;
-        /** Delete an upload and its receipt */
+        /**
+         * Delete an upload and its receipt
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         delete: operations["deleteUploadsId"];
         options?: never;
         head?: never;
@@ -119,7 +134,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel an upload that is waiting or being read */
+        /**
+         * Cancel an upload that is waiting or being read
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         post: operations["postOcrCancelId"];
         delete?: never;
         options?: never;
@@ -136,7 +154,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Keep an upload flagged as a possible duplicate */
+        /**
+         * Keep an upload flagged as a possible duplicate
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         post: operations["postUploadsIdKeep"];
         delete?: never;
         options?: never;
@@ -401,10 +422,13 @@ export interface paths {
         };
         /**
          * The DATEV export’s settings
-         * @description The user’s, or the SKR03 defaults until they save theirs.
+         * @description The workspace’s, or the SKR03 defaults until they are saved. In a team workspace: owner, admin, accountant.
          */
         get: operations["getUserDatevSettings"];
-        /** Save the DATEV export’s settings */
+        /**
+         * Save the DATEV export’s settings
+         * @description In a team workspace: owner, admin.
+         */
         put: operations["putUserDatevSettings"];
         post?: never;
         delete?: never;
@@ -442,7 +466,7 @@ export interface paths {
         };
         /**
          * The rules the user’s corrections taught
-         * @description Each renames a merchant as read, files a merchant’s receipts under a category, or gives them tags.
+         * @description Each renames a merchant as read, files a merchant’s receipts under a category, or gives them tags. In a team workspace: owner, admin.
          */
         get: operations["getUserRules"];
         put?: never;
@@ -463,13 +487,16 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Forget a rule */
+        /**
+         * Forget a rule
+         * @description In a team workspace: owner, admin.
+         */
         delete: operations["deleteUserRulesId"];
         options?: never;
         head?: never;
         /**
          * Change what a rule gives
-         * @description A new name for a merchant rule, one of the user’s categories for a category rule, or tags separated by commas for a tags rule.
+         * @description A new name for a merchant rule, one of the user’s categories for a category rule, or tags separated by commas for a tags rule. In a team workspace: owner, admin.
          */
         patch: operations["patchUserRulesId"];
         trace?: never;
@@ -483,13 +510,13 @@ export interface paths {
         };
         /**
          * The categories receipts are filed under
-         * @description The six built in, then the user’s own, each with how many receipts it holds.
+         * @description The six built in, then the user’s own, each with how many receipts it holds. In a team workspace: owner, admin, accountant, member.
          */
         get: operations["getUserCategories"];
         put?: never;
         /**
          * Add a category of one’s own
-         * @description With the DATEV expense account its receipts are booked to, if any (as many digits as the DATEV settings’ account length).
+         * @description With the DATEV expense account its receipts are booked to, if any (as many digits as the DATEV settings’ account length). In a team workspace: owner, admin.
          */
         post: operations["postUserCategories"];
         delete?: never;
@@ -510,14 +537,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a category of one’s own
-         * @description Its receipts go to `other`. The built-in ones cannot be deleted.
+         * @description Its receipts go to `other`. The built-in ones cannot be deleted. In a team workspace: owner, admin.
          */
         delete: operations["deleteUserCategoriesName"];
         options?: never;
         head?: never;
         /**
          * Rename a category of one’s own, or set its DATEV account
-         * @description Its receipts and rules follow a new name. The built-in ones cannot be changed.
+         * @description Its receipts and rules follow a new name. The built-in ones cannot be changed. In a team workspace: owner, admin.
          */
         patch: operations["patchUserCategoriesName"];
         trace?: never;
@@ -794,18 +821,18 @@ export interface paths {
         };
         /**
          * The account’s intake address
-         * @description Receipts mailed to it are uploaded to the account. `available` is false when this server receives no mail.
+         * @description Receipts mailed to it are uploaded to the account. `available` is false when this server receives no mail. In a team workspace: owner, admin, accountant, member.
          */
         get: operations["getIntake"];
         put?: never;
         /**
          * Make a new intake address
-         * @description Mail to the one before is refused from now on.
+         * @description Mail to the one before is refused from now on. In a team workspace: owner, admin, accountant, member.
          */
         post: operations["postIntake"];
         /**
          * Turn the intake address off
-         * @description Mail to it is refused.
+         * @description Mail to it is refused. In a team workspace: owner, admin, accountant, member.
          */
         delete: operations["deleteIntake"];
         options?: never;
@@ -820,7 +847,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What your receipts add up to, per currency, category and month */
+        /**
+         * What your receipts add up to, per currency, category and month
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         get: operations["getReceiptsSpending"];
         put?: never;
         post?: never;
@@ -837,7 +867,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your receipts, filtered, sorted and paged */
+        /**
+         * List your receipts, filtered, sorted and paged
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         get: operations["getReceipts"];
         put?: never;
         post?: never;
@@ -856,7 +889,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept one kind of flag on every receipt that has it */
+        /**
+         * Accept one kind of flag on every receipt that has it
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         post: operations["postReceiptsFlagsAccept"];
         delete?: never;
         options?: never;
@@ -871,15 +907,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A receipt with its fields, flags and history */
+        /**
+         * A receipt with its fields, flags and history
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         get: operations["getReceiptsId"];
         put?: never;
         post?: never;
-        /** Delete a receipt and its upload */
+        /**
+         * Delete a receipt and its upload
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         delete: operations["deleteReceiptsId"];
         options?: never;
         head?: never;
-        /** Correct a receipt’s fields */
+        /**
+         * Correct a receipt’s fields
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         patch: operations["patchReceiptsId"];
         trace?: never;
     };
@@ -890,7 +935,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page of the receipt as a picture */
+        /**
+         * A page of the receipt as a picture
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         get: operations["getReceiptsIdPagesPage"];
         put?: never;
         post?: never;
@@ -909,7 +957,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept a flag of a receipt after looking */
+        /**
+         * Accept a flag of a receipt after looking
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         post: operations["postReceiptsIdIssuesAccept"];
         delete?: never;
         options?: never;
@@ -926,7 +977,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Take the acceptance of a flag back */
+        /**
+         * Take the acceptance of a flag back
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         post: operations["postReceiptsIdIssuesReopen"];
         delete?: never;
         options?: never;
@@ -943,7 +997,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Extract a receipt again, with another engine if you like */
+        /**
+         * Extract a receipt again, with another engine if you like
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
         post: operations["postReceiptsIdReextract"];
         delete?: never;
         options?: never;
@@ -975,12 +1032,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export your receipts */
+        /**
+         * Export your receipts
+         * @description In a team workspace: owner, admin, accountant.
+         */
         get: operations["getExport"];
         put?: never;
         /**
          * Export your receipts (the same fields as a JSON body)
-         * @description With an Idempotency-Key, the same body again within 24 hours answers the very same file.
+         * @description With an Idempotency-Key, the same body again within 24 hours answers the very same file. In a team workspace: owner, admin, accountant.
          */
         post: operations["postExport"];
         delete?: never;
@@ -996,7 +1056,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The Firefly III data importer’s configuration for the Firefly CSV */
+        /**
+         * The Firefly III data importer’s configuration for the Firefly CSV
+         * @description In a team workspace: owner, admin, accountant.
+         */
         get: operations["getExportFireflyConfig"];
         put?: never;
         post?: never;
@@ -1094,6 +1157,48 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your workspaces, and the one requests act in */
+        get: operations["getWorkspaces"];
+        put?: never;
+        /**
+         * Make a team workspace; you are its owner
+         * @description The account’s address must be confirmed. Switch to it to act in it.
+         */
+        post: operations["postWorkspaces"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Switch the workspace this session acts in */
+        put: operations["putWorkspacesCurrent"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename the workspace requests act in
+         * @description In a team workspace: owner, admin.
+         */
+        patch: operations["patchWorkspacesCurrent"];
         trace?: never;
     };
     "/api/openapi.json": {
@@ -1219,6 +1324,8 @@ export interface operations {
             header?: {
                 /** @description Optional, 1–255 printable ASCII characters, per account for 24 hours: the same request again with the same key answers the first one again (Idempotent-Replayed: true) instead of doing it twice. */
                 "Idempotency-Key"?: string;
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1369,6 +1476,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error */
             409: {
                 headers: {
@@ -1468,7 +1587,10 @@ export interface operations {
     getUploads: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1589,6 +1711,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -1630,7 +1764,10 @@ export interface operations {
     getUploadsProcessingTimes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1690,6 +1827,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -1731,7 +1880,10 @@ export interface operations {
     getUploadsQueue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1789,6 +1941,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -1830,7 +1994,10 @@ export interface operations {
     getUploadsId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2006,7 +2173,10 @@ export interface operations {
     deleteUploadsId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2110,7 +2280,10 @@ export interface operations {
     postOcrCancelId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2298,7 +2471,10 @@ export interface operations {
     postUploadsIdKeep: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2522,6 +2698,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -2630,6 +2818,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -2721,6 +2921,18 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
                         error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
                     };
                 };
             };
@@ -2845,6 +3057,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -2927,6 +3151,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -3000,6 +3236,18 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
                         error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
                     };
                 };
             };
@@ -3090,6 +3338,18 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
                         error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
                     };
                 };
             };
@@ -3192,6 +3452,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -3275,6 +3547,18 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
                         error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
                     };
                 };
             };
@@ -3376,6 +3660,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -3463,6 +3759,18 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
                         error?: "INVALID_CREDENTIALS" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
                     };
                 };
             };
@@ -3575,6 +3883,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -3667,6 +3987,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -3696,7 +4028,10 @@ export interface operations {
     getUserDatevSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3771,6 +4106,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -3800,7 +4147,10 @@ export interface operations {
     putUserDatevSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3900,6 +4250,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -3988,6 +4350,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -4029,7 +4403,10 @@ export interface operations {
     getUserRules: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4090,6 +4467,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -4131,7 +4520,10 @@ export interface operations {
     deleteUserRulesId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4235,7 +4627,10 @@ export interface operations {
     patchUserRulesId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4355,7 +4750,10 @@ export interface operations {
     getUserCategories: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4413,6 +4811,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -4454,7 +4864,10 @@ export interface operations {
     postUserCategories: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4517,6 +4930,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: CONFLICT */
             409: {
                 headers: {
@@ -4570,7 +4995,10 @@ export interface operations {
     deleteUserCategoriesName: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 name: string;
             };
@@ -4674,7 +5102,10 @@ export interface operations {
     patchUserCategoriesName: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 name: string;
             };
@@ -4867,6 +5298,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -4963,6 +5406,18 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
                         error?: "EMAIL_NOT_VERIFIED" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
                     };
                 };
             };
@@ -5156,6 +5611,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -5237,6 +5704,18 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
                         error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
                     };
                 };
             };
@@ -5333,6 +5812,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -5423,6 +5914,18 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
                         error?: "EMAIL_NOT_VERIFIED" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
                     };
                 };
             };
@@ -5540,6 +6043,18 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
                         error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
                     };
                 };
             };
@@ -5852,6 +6367,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -6054,6 +6581,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -6144,6 +6683,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -6231,6 +6782,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: NOT_CANCELLABLE */
             409: {
                 headers: {
@@ -6272,7 +6835,10 @@ export interface operations {
     getIntake: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6326,6 +6892,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -6355,7 +6933,10 @@ export interface operations {
     postIntake: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6450,7 +7031,10 @@ export interface operations {
     deleteIntake: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6553,7 +7137,10 @@ export interface operations {
                 currency?: string;
                 valid?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6626,6 +7213,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -6680,7 +7279,10 @@ export interface operations {
                 page?: number;
                 pageSize?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6801,6 +7403,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -6842,7 +7456,10 @@ export interface operations {
     postReceiptsFlagsAccept: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6901,6 +7518,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -6942,7 +7571,10 @@ export interface operations {
     getReceiptsId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7143,7 +7775,10 @@ export interface operations {
     deleteReceiptsId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7247,7 +7882,10 @@ export interface operations {
     patchReceiptsId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7499,7 +8137,10 @@ export interface operations {
     getReceiptsIdPagesPage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 page: string;
                 id: string;
@@ -7609,7 +8250,10 @@ export interface operations {
     postReceiptsIdIssuesAccept: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7828,7 +8472,10 @@ export interface operations {
     postReceiptsIdIssuesReopen: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -8047,7 +8694,10 @@ export interface operations {
     postReceiptsIdReextract: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -8238,6 +8888,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -8283,7 +8945,10 @@ export interface operations {
                 summarySheet?: string;
                 convertTo?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8394,6 +9059,8 @@ export interface operations {
             header?: {
                 /** @description Optional, 1–255 printable ASCII characters, per account for 24 hours: the same request again with the same key answers the first one again (Idempotent-Replayed: true) instead of doing it twice. */
                 "Idempotency-Key"?: string;
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -8568,7 +9235,10 @@ export interface operations {
                 summarySheet?: string;
                 convertTo?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8618,6 +9288,18 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
                         error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
                     };
                 };
             };
@@ -8724,6 +9406,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -8819,6 +9513,18 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
                         error?: "EMAIL_NOT_VERIFIED" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
                     };
                 };
             };
@@ -9407,6 +10113,454 @@ export interface operations {
             };
         };
     };
+    getWorkspaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workspaces: {
+                            id: string;
+                            name: string;
+                            personal: boolean;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "accountant" | "member";
+                            members: number;
+                        }[];
+                        currentId: string;
+                    };
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postWorkspaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        personal: boolean;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "accountant" | "member";
+                        members: number;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: EMAIL_NOT_VERIFIED, FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "EMAIL_NOT_VERIFIED" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    putWorkspacesCurrent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    workspaceId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workspaces: {
+                            id: string;
+                            name: string;
+                            personal: boolean;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "accountant" | "member";
+                            members: number;
+                        }[];
+                        currentId: string;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    patchWorkspacesCurrent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        personal: boolean;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "accountant" | "member";
+                        members: number;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     "getOpenapi.json": {
         parameters: {
             query?: never;
@@ -9473,6 +10627,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -9523,6 +10689,7 @@ export const pathsApiOcrPostResponses202ContentApplicationJsonLaneValues: Readon
 export const pathsApiOcrPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["FILE_MISSING", "FILE_EMPTY", "VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiOcrPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiOcrPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiOcrPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiOcrPostResponses413ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["413"]["content"]["application/json"]["error"]> = ["FILE_TOO_LARGE"];
 export const pathsApiOcrPostResponses415ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["415"]["content"]["application/json"]["error"]> = ["UNSUPPORTED_FILE_TYPE"];
 export const pathsApiOcrPostResponses422ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["422"]["content"]["application/json"]["error"]> = ["IDEMPOTENCY_KEY_REUSED"];
@@ -9538,6 +10705,7 @@ export const pathsApiUploadsGetResponses200ContentApplicationJsonDuplicateOfReas
 export const pathsApiUploadsGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiUploadsGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUploadsGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUploadsGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUploadsGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiUploadsGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUploadsGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -9545,12 +10713,14 @@ export const pathsApiUploadsProcessingTimesGetResponses200ContentApplicationJson
 export const pathsApiUploadsProcessingTimesGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/processing-times"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiUploadsProcessingTimesGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/processing-times"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUploadsProcessingTimesGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/processing-times"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUploadsProcessingTimesGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/processing-times"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUploadsProcessingTimesGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/processing-times"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiUploadsProcessingTimesGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/processing-times"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUploadsProcessingTimesGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/processing-times"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiUploadsQueueGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/queue"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiUploadsQueueGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/queue"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUploadsQueueGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/queue"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUploadsQueueGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/queue"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUploadsQueueGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/queue"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiUploadsQueueGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/queue"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUploadsQueueGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/queue"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -9603,6 +10773,7 @@ export const pathsApiUploadsIdKeepPostResponses500ContentApplicationJsonErrorVal
 export const pathsApiUploadsIdKeepPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiAuthRegisterPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/register"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiAuthRegisterPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/register"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiAuthRegisterPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/register"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiAuthRegisterPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/register"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiAuthRegisterPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/register"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiAuthRegisterPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/register"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -9610,12 +10781,14 @@ export const pathsApiAuthVerifyEmailPostResponses200ContentApplicationJsonUserUs
 export const pathsApiAuthVerifyEmailPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/verify-email"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["INVALID_TOKEN", "VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiAuthVerifyEmailPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/verify-email"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiAuthVerifyEmailPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/verify-email"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiAuthVerifyEmailPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/verify-email"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiAuthVerifyEmailPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/verify-email"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiAuthVerifyEmailPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/verify-email"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiAuthVerifyEmailPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/verify-email"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiAuthResendVerificationPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/resend-verification"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiAuthResendVerificationPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/resend-verification"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiAuthResendVerificationPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/resend-verification"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiAuthResendVerificationPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/resend-verification"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiAuthResendVerificationPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/resend-verification"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
 export const pathsApiAuthResendVerificationPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/resend-verification"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiAuthResendVerificationPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/resend-verification"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
@@ -9624,20 +10797,24 @@ export const pathsApiAuthLoginPostResponses200ContentApplicationJsonUserUserType
 export const pathsApiAuthLoginPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/login"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiAuthLoginPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/login"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["INVALID_CREDENTIALS"];
 export const pathsApiAuthLoginPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/login"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiAuthLoginPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/login"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiAuthLoginPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/login"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiAuthLoginPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/login"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiAuthLoginPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/login"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiAuthLogoutPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/logout"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiAuthLogoutPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/logout"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiAuthLogoutPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/logout"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiAuthLogoutPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/logout"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiAuthLogoutPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/logout"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiAuthForgotPasswordPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/forgot-password"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiAuthForgotPasswordPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/forgot-password"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiAuthForgotPasswordPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/forgot-password"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiAuthForgotPasswordPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/forgot-password"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiAuthForgotPasswordPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/forgot-password"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiAuthForgotPasswordPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/forgot-password"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiAuthResetPasswordPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/reset-password"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["INVALID_TOKEN", "VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiAuthResetPasswordPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/reset-password"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiAuthResetPasswordPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/reset-password"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiAuthResetPasswordPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/reset-password"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiAuthResetPasswordPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/reset-password"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiAuthResetPasswordPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/auth/reset-password"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -9645,22 +10822,26 @@ export const pathsApiUserProfileGetResponses200ContentApplicationJsonUserTypeVal
 export const pathsApiUserProfileGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/profile"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiUserProfileGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/profile"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserProfileGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/profile"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserProfileGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/profile"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserProfileGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/profile"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserProfileGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/profile"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiUserQuotaGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/quota"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiUserQuotaGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/quota"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserQuotaGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/quota"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserQuotaGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/quota"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserQuotaGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/quota"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiUserQuotaGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/quota"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserQuotaGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/quota"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiUserSubscriptionGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/subscription"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiUserSubscriptionGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/subscription"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserSubscriptionGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/subscription"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserSubscriptionGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/subscription"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserSubscriptionGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/subscription"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserSubscriptionGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/subscription"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiUserPasswordPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/password"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiUserPasswordPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/password"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserPasswordPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/password"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["INVALID_CREDENTIALS", "FORBIDDEN"];
+export const pathsApiUserPasswordPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/password"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserPasswordPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/password"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiUserPasswordPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/password"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserPasswordPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/password"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -9668,18 +10849,21 @@ export const pathsApiUserEmailPostResponses200ContentApplicationJsonUserUserType
 export const pathsApiUserEmailPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/email"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiUserEmailPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/email"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserEmailPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/email"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["INVALID_CREDENTIALS", "FORBIDDEN"];
+export const pathsApiUserEmailPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/email"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserEmailPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/email"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiUserEmailPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/email"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserEmailPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/email"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiUserDataGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/data"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiUserDataGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/data"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserDataGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/data"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserDataGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/data"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserDataGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/data"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserDataGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/data"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiUserDatevSettingsGetResponses200ContentApplicationJsonSettingsChartOfAccountsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/datev-settings"]["get"]["responses"]["200"]["content"]["application/json"]["settings"]["chartOfAccounts"]> = ["SKR03", "SKR04"];
 export const pathsApiUserDatevSettingsGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/datev-settings"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiUserDatevSettingsGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/datev-settings"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserDatevSettingsGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/datev-settings"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserDatevSettingsGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/datev-settings"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserDatevSettingsGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/datev-settings"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserDatevSettingsGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/datev-settings"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiUserDatevSettingsPutRequestBodyContentApplicationJsonChartOfAccountsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/datev-settings"]["put"]["requestBody"]["content"]["application/json"]["chartOfAccounts"]> = ["SKR03", "SKR04"];
@@ -9687,11 +10871,13 @@ export const pathsApiUserDatevSettingsPutResponses200ContentApplicationJsonSetti
 export const pathsApiUserDatevSettingsPutResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/datev-settings"]["put"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiUserDatevSettingsPutResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/datev-settings"]["put"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserDatevSettingsPutResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/datev-settings"]["put"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserDatevSettingsPutResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/datev-settings"]["put"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserDatevSettingsPutResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/datev-settings"]["put"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserDatevSettingsPutResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/datev-settings"]["put"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiUserAccountDeleteResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/account"]["delete"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiUserAccountDeleteResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/account"]["delete"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserAccountDeleteResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/account"]["delete"]["responses"]["403"]["content"]["application/json"]["error"]> = ["INVALID_CREDENTIALS", "FORBIDDEN"];
+export const pathsApiUserAccountDeleteResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/account"]["delete"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserAccountDeleteResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/account"]["delete"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiUserAccountDeleteResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/account"]["delete"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserAccountDeleteResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/account"]["delete"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -9699,6 +10885,7 @@ export const pathsApiUserRulesGetResponses200ContentApplicationJsonRulesKindValu
 export const pathsApiUserRulesGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/rules"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiUserRulesGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/rules"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserRulesGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/rules"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserRulesGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/rules"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserRulesGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/rules"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiUserRulesGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/rules"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserRulesGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/rules"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -9720,12 +10907,14 @@ export const pathsApiUserRulesIdPatchResponses503ContentApplicationJsonErrorValu
 export const pathsApiUserCategoriesGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiUserCategoriesGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserCategoriesGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserCategoriesGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserCategoriesGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiUserCategoriesGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserCategoriesGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiUserCategoriesPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiUserCategoriesPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserCategoriesPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserCategoriesPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserCategoriesPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
 export const pathsApiUserCategoriesPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiUserCategoriesPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/categories"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
@@ -9749,6 +10938,7 @@ export const pathsApiUserTokensGetResponses200ContentApplicationJsonTokensScopes
 export const pathsApiUserTokensGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiUserTokensGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserTokensGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserTokensGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserTokensGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserTokensGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiUserTokensPostRequestBodyContentApplicationJsonScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["requestBody"]["content"]["application/json"]["scopes"]> = ["receipts:read", "receipts:write", "export"];
@@ -9756,6 +10946,7 @@ export const pathsApiUserTokensPostResponses201ContentApplicationJsonScopesValue
 export const pathsApiUserTokensPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiUserTokensPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserTokensPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["EMAIL_NOT_VERIFIED", "FORBIDDEN"];
+export const pathsApiUserTokensPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserTokensPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
 export const pathsApiUserTokensPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserTokensPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/tokens"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -9768,23 +10959,27 @@ export const pathsApiUserTokensIdDeleteResponses503ContentApplicationJsonErrorVa
 export const pathsApiDetectCurrencyGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/detect-currency"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiDetectCurrencyGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/detect-currency"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiDetectCurrencyGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/detect-currency"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiDetectCurrencyGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/detect-currency"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiDetectCurrencyGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/detect-currency"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiDetectCurrencyGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/detect-currency"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiConfigGetResponses200ContentApplicationJsonEnginesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/config"]["get"]["responses"]["200"]["content"]["application/json"]["engines"]> = ["local", "documentai", "vlm"];
 export const pathsApiConfigGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/config"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiConfigGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/config"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiConfigGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/config"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiConfigGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/config"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiConfigGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/config"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiConfigGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/config"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiPlansGetResponses200ContentApplicationJsonPlansIdValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/plans"]["get"]["responses"]["200"]["content"]["application/json"]["plans"]["id"]> = ["starter", "professional", "business", "enterprise"];
 export const pathsApiPlansGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/plans"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiPlansGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/plans"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiPlansGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/plans"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiPlansGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/plans"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiPlansGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/plans"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiPlansGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/plans"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiCreateSubscriptionPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/create-subscription"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiCreateSubscriptionPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/create-subscription"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiCreateSubscriptionPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/create-subscription"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["EMAIL_NOT_VERIFIED", "FORBIDDEN"];
+export const pathsApiCreateSubscriptionPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/create-subscription"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiCreateSubscriptionPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/create-subscription"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiCreateSubscriptionPostResponses502ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/create-subscription"]["post"]["responses"]["502"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiCreateSubscriptionPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/create-subscription"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -9794,6 +10989,7 @@ export const pathsApiBillingGetResponses200ContentApplicationJsonPlanAnyOf0IdVal
 export const pathsApiBillingGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/billing"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiBillingGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/billing"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiBillingGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/billing"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiBillingGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/billing"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiBillingGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/billing"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiBillingGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/billing"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiBillingCancelPostResponses200ContentApplicationJsonPlanAnyOf0IdValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/api/billing/cancel"]["post"]["responses"]["200"]["content"]["application/json"]["plan"], {
@@ -9815,6 +11011,7 @@ export const pathsApiAdminUsersGetResponses200ContentApplicationJsonUserTypeValu
 export const pathsApiAdminUsersGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/users"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiAdminUsersGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/users"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiAdminUsersGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/users"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiAdminUsersGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/users"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiAdminUsersGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/users"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiAdminUsersGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/users"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiAdminUsersIdPatchRequestBodyContentApplicationJsonUserTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/users/{id}"]["patch"]["requestBody"]["content"]["application/json"]["userType"]> = ["admin", "user"];
@@ -9831,22 +11028,26 @@ export const pathsApiAdminUploadsGetResponses200ContentApplicationJsonLaneValues
 export const pathsApiAdminUploadsGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiAdminUploadsGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiAdminUploadsGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiAdminUploadsGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiAdminUploadsGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiAdminUploadsGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiAdminQueuesGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/queues"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiAdminQueuesGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/queues"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiAdminQueuesGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/queues"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiAdminQueuesGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/queues"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiAdminQueuesGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/queues"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiAdminQueuesGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/queues"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiAdminUploadsIdRetryPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads/{id}/retry"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiAdminUploadsIdRetryPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads/{id}/retry"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiAdminUploadsIdRetryPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads/{id}/retry"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiAdminUploadsIdRetryPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads/{id}/retry"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiAdminUploadsIdRetryPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads/{id}/retry"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["NOT_CANCELLABLE"];
 export const pathsApiAdminUploadsIdRetryPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads/{id}/retry"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiAdminUploadsIdRetryPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/uploads/{id}/retry"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiIntakeGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiIntakeGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiIntakeGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiIntakeGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiIntakeGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiIntakeGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiIntakePostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/intake"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
@@ -9865,6 +11066,7 @@ export const pathsApiReceiptsSpendingGetParametersQueryValidValues: ReadonlyArra
 export const pathsApiReceiptsSpendingGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/spending"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiReceiptsSpendingGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/spending"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiReceiptsSpendingGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/spending"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiReceiptsSpendingGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/spending"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiReceiptsSpendingGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/spending"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiReceiptsSpendingGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/spending"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiReceiptsSpendingGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/spending"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -9879,12 +11081,14 @@ export const pathsApiReceiptsGetResponses200ContentApplicationJsonItemsDuplicate
 export const pathsApiReceiptsGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiReceiptsGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiReceiptsGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiReceiptsGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiReceiptsGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiReceiptsGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiReceiptsGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiReceiptsFlagsAcceptPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/flags/accept"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiReceiptsFlagsAcceptPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/flags/accept"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiReceiptsFlagsAcceptPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/flags/accept"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiReceiptsFlagsAcceptPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/flags/accept"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiReceiptsFlagsAcceptPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/flags/accept"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiReceiptsFlagsAcceptPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/flags/accept"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiReceiptsFlagsAcceptPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/flags/accept"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -9966,6 +11170,7 @@ export const pathsApiReceiptsIdReextractPostResponses503ContentApplicationJsonEr
 export const pathsApiExportSampleGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/sample"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiExportSampleGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/sample"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiExportSampleGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/sample"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiExportSampleGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/sample"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiExportSampleGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/sample"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiExportSampleGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/sample"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiExportGetParametersQueryFormatValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export"]["get"]["parameters"]["query"]["format"]> = ["xlsx", "csv", "ofx", "qif", "zip"];
@@ -9996,6 +11201,7 @@ export const pathsApiExportFireflyConfigGetParametersQueryDateFormatValues: Read
 export const pathsApiExportFireflyConfigGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/firefly-config"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiExportFireflyConfigGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/firefly-config"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiExportFireflyConfigGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/firefly-config"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiExportFireflyConfigGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/firefly-config"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiExportFireflyConfigGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/firefly-config"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiExportFireflyConfigGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/firefly-config"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiExportFireflyConfigGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/export/firefly-config"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -10003,6 +11209,7 @@ export const pathsApiUserWebhooksGetResponses200ContentApplicationJsonEndpointsE
 export const pathsApiUserWebhooksGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiUserWebhooksGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserWebhooksGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiUserWebhooksGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserWebhooksGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserWebhooksGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiUserWebhooksPostRequestBodyContentApplicationJsonEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["requestBody"]["content"]["application/json"]["events"]> = ["receipt.completed", "receipt.failed", "upload.cancelled", "receipt.corrected"];
@@ -10010,6 +11217,7 @@ export const pathsApiUserWebhooksPostResponses201ContentApplicationJsonEventsVal
 export const pathsApiUserWebhooksPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiUserWebhooksPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUserWebhooksPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["EMAIL_NOT_VERIFIED", "FORBIDDEN"];
+export const pathsApiUserWebhooksPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserWebhooksPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
 export const pathsApiUserWebhooksPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserWebhooksPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
@@ -10054,9 +11262,40 @@ export const pathsApiUserWebhooksIdTestPostResponses403ContentApplicationJsonErr
 export const pathsApiUserWebhooksIdTestPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/test"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiUserWebhooksIdTestPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/test"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiUserWebhooksIdTestPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/user/webhooks/{id}/test"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiWorkspacesGetResponses200ContentApplicationJsonWorkspacesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["get"]["responses"]["200"]["content"]["application/json"]["workspaces"]["role"]> = ["owner", "admin", "accountant", "member"];
+export const pathsApiWorkspacesGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
+export const pathsApiWorkspacesGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiWorkspacesGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiWorkspacesGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiWorkspacesGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiWorkspacesGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiWorkspacesGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiWorkspacesPostResponses201ContentApplicationJsonRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["post"]["responses"]["201"]["content"]["application/json"]["role"]> = ["owner", "admin", "accountant", "member"];
+export const pathsApiWorkspacesPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiWorkspacesPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiWorkspacesPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["EMAIL_NOT_VERIFIED", "FORBIDDEN"];
+export const pathsApiWorkspacesPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiWorkspacesPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
+export const pathsApiWorkspacesPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiWorkspacesPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiWorkspacesCurrentPutResponses200ContentApplicationJsonWorkspacesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["put"]["responses"]["200"]["content"]["application/json"]["workspaces"]["role"]> = ["owner", "admin", "accountant", "member"];
+export const pathsApiWorkspacesCurrentPutResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["put"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiWorkspacesCurrentPutResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["put"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiWorkspacesCurrentPutResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["put"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiWorkspacesCurrentPutResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["put"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiWorkspacesCurrentPutResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["put"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiWorkspacesCurrentPutResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["put"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiWorkspacesCurrentPatchResponses200ContentApplicationJsonRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["patch"]["responses"]["200"]["content"]["application/json"]["role"]> = ["owner", "admin", "accountant", "member"];
+export const pathsApiWorkspacesCurrentPatchResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["patch"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiWorkspacesCurrentPatchResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["patch"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiWorkspacesCurrentPatchResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["patch"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiWorkspacesCurrentPatchResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["patch"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiWorkspacesCurrentPatchResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["patch"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiWorkspacesCurrentPatchResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["patch"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiOpenapiJsonGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiOpenapiJsonGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiOpenapiJsonGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiOpenapiJsonGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiOpenapiJsonGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiOpenapiJsonGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const apiErrorErrorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiError"]["error"]> = ["BAD_REQUEST", "VALIDATION_FAILED", "INVALID_CREDENTIALS", "INVALID_TOKEN", "FILE_MISSING", "FILE_EMPTY", "FILE_TOO_LARGE", "UNSUPPORTED_FILE_TYPE", "NOT_FOUND", "NOT_CANCELLABLE", "NOTHING_TO_EXPORT", "CONFLICT", "UNAUTHENTICATED", "FORBIDDEN", "EMAIL_NOT_VERIFIED", "QUOTA_EXCEEDED", "DUPLICATE_FILE", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "SERVICE_UNAVAILABLE", "INTERNAL"];
