@@ -41,6 +41,7 @@ export * from './api-token.repository.js';
 export * from './billing.repository.js';
 export * from './intake.repository.js';
 export * from './workspace.repository.js';
+export * from './audit.repository.js';
 export * from './retention.js';
 export * from './idempotency-key.repository.js';
 export * from './metrics.js';

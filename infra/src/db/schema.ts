@@ -38,6 +38,7 @@ import type {
   WebhookEvent,
   WebhookTrigger,
   WorkspaceRole,
+  AuditAction,
 } from '@receipts/common';
 
 const timestamps = {
@@ -112,6 +113,28 @@ export const workspaceMembers = pgTable(
     index('workspace_members_user_idx').on(t.userId),
     uniqueIndex('workspace_members_one_owner_idx').on(t.workspaceId).where(sql`${t.role} = 'owner'`),
   ],
+);
+
+/**
+ * The workspace's audit trail: who did what, when. Kept with the workspace (deleted with it);
+ * the actor's address is copied, so the trail still names who acted after their account is gone.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorEmail: text('actor_email'),
+    action: text('action').$type<AuditAction>().notNull(),
+    /** What it was done to: a receipt's or upload's id, a member's address, a report's id. */
+    subject: text('subject'),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('audit_events_workspace_idx').on(t.workspaceId, t.createdAt), index('audit_events_actor_idx').on(t.actorId, t.createdAt)],
 );
 
 /** A user's paid plan; Stripe's webhooks keep it current. One per user. */
@@ -362,6 +385,7 @@ export type MerchantRuleRow = typeof merchantRules.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type WorkspaceMemberRow = typeof workspaceMembers.$inferSelect;
+export type AuditEventRow = typeof auditEvents.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type ReceiptRow = typeof receipts.$inferSelect;
 export type ReceiptEditRow = typeof receiptEdits.$inferSelect;
