@@ -13,6 +13,8 @@ import {
   createWebhookQueue,
   initMetrics,
   IntakeRepository,
+  InvitationRepository,
+  MemberRepository,
   QuotaService,
   ReceiptJobs,
   ReceiptRepository,
@@ -74,6 +76,11 @@ import { ApiTokenService } from './tokens/api-token.service.js';
 import { bearerAuth, tokenRateLimiter } from './tokens/bearer-auth.middleware.js';
 import { workspaceRoutes } from './workspaces/workspace.routes.js';
 import { WorkspaceService } from './workspaces/workspace.service.js';
+import { WorkspaceDeletionService } from './workspaces/workspace-deletion.service.js';
+import { invitationLinkRoutes, invitationRoutes } from './invitations/invitation.routes.js';
+import { InvitationService } from './invitations/invitation.service.js';
+import { memberRoutes } from './members/member.routes.js';
+import { MemberService } from './members/member.service.js';
 import { routeUploadEvents } from './upload-events.router.js';
 import { uploadRoutes } from './uploads/upload.routes.js';
 import { UploadService } from './uploads/upload.service.js';
@@ -197,7 +204,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
     intakeRows: new IntakeRepository(db),
     mailIntake: intakeFormat(config),
     session: sessionMiddleware({ store: sessionStore, secret: config.sessionSecret, secure: secureCookies }),
-    deletion: new AccountDeletionService(accounts, billing, uploads, idempotency),
+    deletion: new AccountDeletionService(accounts, billing, uploads, idempotency, workspaces),
     data: new AccountDataService(exports, uploadReads, files, { profiles, categories, rules, workspaces }, log),
   };
 }
@@ -261,6 +268,10 @@ function mountRateLimits(app: express.Express, runtime: Runtime, producer: Redis
   app.use('/api/auth/resend-verification', limit('resend', { perAddress: 10, perAccount: 5 }));
   // The password is checked again on each of these: few guesses per address.
   app.use(['/api/user/password', '/api/user/email', '/api/user/account'], limit('account', { perAddress: 30 }));
+  // Each invitation mails a stranger: few per account, and few to one address.
+  app.post(['/api/workspaces/current/invitations', '/api/workspaces/current/invitations/:id/resend'], limit('invite', { perAddress: 60, perAccount: 30, perEmail: 5 }));
+  // Tokens are 256 random bits: a bound on guessing them costs the invited nothing.
+  app.use('/api/invitations', limit('invitation', { perAddress: 60 }));
 }
 
 /** A router of the api with the handlers that guard all of it, mounted under /api in this order. */
@@ -298,7 +309,19 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
     { path: '', router: receiptLibraryRoutes(library) },
     { path: '', router: exportRoutes(s.exports, s.idempotency, log) },
     { path: '/user', router: webhookRoutes(s.webhookService, s.users) },
-    { path: '/workspaces', router: workspaceRoutes(new WorkspaceService(s.workspaces, s.accounts), s.users) },
+    ...workspaceMounts(runtime, s, links),
+  ];
+}
+
+/** The workspace routes: the workspaces themselves, their members and invitations, and the invitation links. */
+function workspaceMounts(runtime: Runtime, s: ApiServices, links: (req: Request) => string): GuardedMount[] {
+  const workspaces = new WorkspaceService(s.workspaces, s.accounts);
+  const invitations = new InvitationService(new InvitationRepository(runtime.db), runtime.mailer, runtime.config.ADMIN_EMAILS);
+  return [
+    { path: '/workspaces', router: workspaceRoutes(workspaces, s.users, new WorkspaceDeletionService(s.workspaces, s.uploads)) },
+    { path: '/workspaces/current', router: memberRoutes(new MemberService(new MemberRepository(runtime.db), s.workspaces), workspaces) },
+    { path: '/workspaces/current/invitations', router: invitationRoutes({ invitations, workspaces, users: s.users, links }) },
+    { path: '/invitations', router: invitationLinkRoutes({ invitations, workspaces }) },
   ];
 }
 

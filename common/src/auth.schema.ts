@@ -12,7 +12,9 @@ export const AUTH_MESSAGES = {
 export const PASSWORD_MIN_LENGTH = 6;
 
 // Trimmed and lower-cased as normalizeEmail does (account-standing.rule.ts), then checked.
-const email = z.string().trim().toLowerCase().pipe(z.email(AUTH_MESSAGES.invalidEmail));
+/** An e-mail address as accounts store it: trimmed and lower-cased, then checked. */
+export const emailAddressSchema = z.string().trim().toLowerCase().pipe(z.email(AUTH_MESSAGES.invalidEmail));
+const email = emailAddressSchema;
 const loginPassword = z.string().min(PASSWORD_MIN_LENGTH, AUTH_MESSAGES.passwordTooShort);
 /** Register and reset: six or more characters with an upper-case letter, a lower-case letter and a digit. */
 export const strongPasswordSchema = loginPassword

@@ -42,5 +42,6 @@ export * from './spending.rules.js';
 export * from './webhook.schema.js';
 export * from './workspace-policy.rule.js';
 export * from './workspace.schema.js';
+export * from './membership.schema.js';
 export * from './webhook-address.rule.js';
 export * from './webhook-delivery.rules.js';

@@ -15,6 +15,7 @@ export type {
   UserRow,
   WebhookDeliveryRow,
   WebhookEndpointRow,
+  WorkspaceInvitationRow,
 } from './db/schema.js';
 export * from './file-store.js';
 export * from './logger.js';
@@ -41,6 +42,8 @@ export * from './api-token.repository.js';
 export * from './billing.repository.js';
 export * from './intake.repository.js';
 export * from './workspace.repository.js';
+export * from './member.repository.js';
+export * from './invitation.repository.js';
 export * from './audit.repository.js';
 export * from './retention.js';
 export * from './idempotency-key.repository.js';

@@ -1,7 +1,7 @@
 import type { DatevSettings, WorkspaceRole } from '@receipts/common';
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Database, Executor } from './db/database.js';
-import { users, workspaceMembers, workspaces, type UserRow, type WorkspaceRow } from './db/schema.js';
+import { uploads, users, workspaceMembers, workspaces, type UserRow, type WorkspaceRow } from './db/schema.js';
 
 /** A workspace as one of its members sees it: with their role in it. */
 export interface Membership {
@@ -59,6 +59,32 @@ export class WorkspaceRepository {
       .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
       .where(and(eq(workspaceMembers.userId, userId), eq(workspaceMembers.role, 'owner'), isNull(workspaces.personalOf)));
     return Number(row?.n ?? 0);
+  }
+
+  /** The team workspaces the user owns, with how many members each has (the owner counted). */
+  async ownedTeams(userId: string): Promise<Array<{ id: string; name: string; members: number }>> {
+    const rows = await this.db
+      .select({ id: workspaces.id, name: workspaces.name, members: sql<number>`(SELECT count(*)::int FROM ${workspaceMembers} m WHERE m.workspace_id = ${workspaces.id})` })
+      .from(workspaceMembers)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
+      .where(and(eq(workspaceMembers.userId, userId), eq(workspaceMembers.role, 'owner'), isNull(workspaces.personalOf)));
+    return rows.map((row) => ({ ...row, members: Number(row.members) }));
+  }
+
+  /**
+   * Deletes a team workspace and everything in it (members, invitations, uploads, receipts,
+   * rules, categories, intake addresses, its audit trail) in one statement's cascade. Returns the
+   * ids of its uploads, whose original files the caller deletes; null when there is no such team
+   * workspace (a personal one goes only with its account).
+   */
+  async deleteTeam(workspaceId: string): Promise<string[] | null> {
+    return this.db.transaction(async (tx) => {
+      const [team] = await tx.select({ id: workspaces.id }).from(workspaces).where(and(eq(workspaces.id, workspaceId), isNull(workspaces.personalOf))).for('update');
+      if (!team) return null;
+      const owned = await tx.select({ id: uploads.id }).from(uploads).where(eq(uploads.workspaceId, workspaceId));
+      await tx.delete(workspaces).where(eq(workspaces.id, workspaceId));
+      return owned.map((u) => u.id);
+    });
   }
 
   async rename(workspaceId: string, name: string): Promise<WorkspaceRow | null> {

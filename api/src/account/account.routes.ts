@@ -188,14 +188,14 @@ export function accountRoutes(deps: {
     '/account',
     route({
       summary: 'Delete the account and all its data',
-      description: 'With the password; ends any subscription at once, and signs out.',
+      description: 'With the password; ends any subscription at once, and signs out. An owner of a team workspace with other members hands it over or deletes it first (409).',
       tag: 'account',
       scope: null,
       caller: 'account',
       receive: [signedIn],
       body: deleteAccountSchema,
       answers: { 200: messageAnswerSchema },
-      errors: { 403: ['INVALID_CREDENTIALS'], 429: ['RATE_LIMITED'] },
+      errors: { 403: ['INVALID_CREDENTIALS'], 409: ['CONFLICT'], 429: ['RATE_LIMITED'] },
     }),
     async (req, res) => {
       const { password } = req.body;

@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { isAdmin, isEmailVerified, USER_MESSAGES } from '@receipts/common';
 import type { Mailer, UploadRepository, UserRepository, UserRow } from '@receipts/infra';
+import { linkTokenHash, newLinkToken } from './link-token.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.js';
 
 const RESET_TOKEN_TTL_MS = 3600_000;
@@ -9,13 +9,6 @@ const CONFIRMATION_TOKEN_TTL_MS = 24 * 3600_000;
 export class InvalidResetTokenError extends Error {}
 export class InvalidConfirmationTokenError extends Error {}
 export class AlreadyConfirmedError extends Error {}
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-/** A link token: 256 random bits, stored only as its SHA-256. */
-const newToken = () => {
-  const token = randomBytes(32).toString('base64url');
-  return { token, tokenHash: sha256(token) };
-};
 
 /**
  * Accounts: creation, address confirmation, credentials, password reset, and taking over an
@@ -45,7 +38,7 @@ export class AccountService {
 
   /** Mails a confirmation link to the account's address (after sign-up, a resend, or a new address). */
   async sendConfirmation(user: UserRow, links: string): Promise<void> {
-    const { token, tokenHash } = newToken();
+    const { token, tokenHash } = newLinkToken();
     await this.users.addMailToken('email-verification', { tokenHash, userId: user.id, email: user.email, expiresAt: new Date(Date.now() + CONFIRMATION_TOKEN_TTL_MS) });
     await this.mailer.send({
       to: user.email,
@@ -88,7 +81,7 @@ export class AccountService {
    */
   async confirmEmail(user: UserRow, token: string): Promise<{ user: UserRow; already: boolean }> {
     if (this.isEmailVerified(user)) return { user, already: true };
-    if (!(await this.users.confirmEmail(sha256(token), user.id))) throw new InvalidConfirmationTokenError();
+    if (!(await this.users.confirmEmail(linkTokenHash(token), user.id))) throw new InvalidConfirmationTokenError();
     return { user: (await this.users.byId(user.id)) ?? user, already: false };
   }
 
@@ -134,7 +127,7 @@ export class AccountService {
   async requestPasswordReset(email: string, links: string): Promise<void> {
     const user = await this.users.byEmail(email);
     if (!user) return;
-    const { token, tokenHash } = newToken();
+    const { token, tokenHash } = newLinkToken();
     await this.users.addMailToken('password-reset', { tokenHash, userId: user.id, email: user.email, expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS) });
     const link = `${links}/reset-password?token=${token}`;
     await this.mailer.send({
@@ -149,7 +142,7 @@ export class AccountService {
    * the address counts as confirmed from then on (the link came by mail).
    */
   async resetPassword(token: string, password: string): Promise<void> {
-    const tokenHash = sha256(token);
+    const tokenHash = linkTokenHash(token);
     // The token first: a bogus one must not cost a password hash (300 of them slowed every sign-in).
     // Looked up by its SHA-256, so the lookup's timing says nothing about any stored token.
     if (!(await this.users.isResetTokenValid(tokenHash))) throw new InvalidResetTokenError();

@@ -1,8 +1,9 @@
-import { switchWorkspaceSchema, workspaceListSchema, workspaceNameBodySchema, workspaceViewSchema } from '@receipts/common';
+import { MEMBERSHIP_MESSAGES, messageAnswerSchema, switchWorkspaceSchema, workspaceListSchema, workspaceNameBodySchema, workspaceViewSchema } from '@receipts/common';
 import type { UserRepository } from '@receipts/infra';
 import { Router } from 'express';
 import { currentUser, requireUser, workspaceOf } from '../owner.middleware.js';
 import { route } from '../route-spec.js';
+import type { WorkspaceDeletionService } from './workspace-deletion.service.js';
 import type { WorkspaceService } from './workspace.service.js';
 
 /**
@@ -10,7 +11,7 @@ import type { WorkspaceService } from './workspace.service.js';
  * requests act in (kept in the session; a script names it with X-Workspace-Id instead) and its
  * name. Sign-in is checked before the request's parts.
  */
-export function workspaceRoutes(service: WorkspaceService, users: UserRepository): Router {
+export function workspaceRoutes(service: WorkspaceService, users: UserRepository, deletion: WorkspaceDeletionService): Router {
   const router = Router();
   const spec = { tag: 'workspaces', caller: 'account' } as const;
 
@@ -61,6 +62,22 @@ export function workspaceRoutes(service: WorkspaceService, users: UserRepository
   });
   router.patch('/current', rename, async (req, res) => {
     res.json(await service.rename(req.owner.userId!, workspaceOf(req).id, req.body.name));
+  });
+
+  const remove = route({
+    ...spec,
+    scope: null,
+    workspace: 'workspace:delete',
+    summary: 'Delete the team workspace requests act in',
+    description: 'The owner only; a personal workspace goes only with its account. Every receipt, upload and setting in it is deleted; its members act in their own workspaces from then on.',
+    receive: [requireUser],
+    answers: { 200: messageAnswerSchema },
+  });
+  router.delete('/current', remove, async (req, res) => {
+    const workspace = workspaceOf(req);
+    await deletion.delete(req.owner.userId!, workspace);
+    if (req.session.workspaceId === workspace.id) delete req.session.workspaceId;
+    res.json({ message: MEMBERSHIP_MESSAGES.deleted });
   });
 
   return router;

@@ -39,6 +39,7 @@ import type {
   WebhookTrigger,
   WorkspaceRole,
   AuditAction,
+  AssignableRole,
 } from '@receipts/common';
 
 const timestamps = {
@@ -135,6 +136,31 @@ export const auditEvents = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('audit_events_workspace_idx').on(t.workspaceId, t.createdAt), index('audit_events_actor_idx').on(t.actorId, t.createdAt)],
+);
+
+/**
+ * An invitation into a workspace, mailed as a single-use link: only the SHA-256 of its token is
+ * stored. Open while neither accepted nor revoked (and usable until `expiresAt`); at most one
+ * open invitation per address and workspace. A resend gives it a new token and expiry.
+ */
+export const workspaceInvitations = pgTable(
+  'workspace_invitations',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Lower-cased: only an account with this address, confirmed, may accept. */
+    email: text('email').notNull(),
+    role: text('role').$type<AssignableRole>().notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('workspace_invitations_open_idx').on(t.workspaceId, t.email).where(sql`${t.acceptedAt} IS NULL AND ${t.revokedAt} IS NULL`)],
 );
 
 /** A user's paid plan; Stripe's webhooks keep it current. One per user. */
@@ -386,6 +412,7 @@ export type UserRow = typeof users.$inferSelect;
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type WorkspaceMemberRow = typeof workspaceMembers.$inferSelect;
 export type AuditEventRow = typeof auditEvents.$inferSelect;
+export type WorkspaceInvitationRow = typeof workspaceInvitations.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type ReceiptRow = typeof receipts.$inferSelect;
 export type ReceiptEditRow = typeof receiptEdits.$inferSelect;
