@@ -268,8 +268,9 @@ function mountRateLimits(app: express.Express, runtime: Runtime, producer: Redis
   app.use('/api/auth/resend-verification', limit('resend', { perAddress: 10, perAccount: 5 }));
   // The password is checked again on each of these: few guesses per address.
   app.use(['/api/user/password', '/api/user/email', '/api/user/account'], limit('account', { perAddress: 30 }));
-  // Each invitation mails a stranger: few per account, and few to one address.
-  app.post(['/api/workspaces/current/invitations', '/api/workspaces/current/invitations/:id/resend'], limit('invite', { perAddress: 60, perAccount: 30, perEmail: 5 }));
+  // Each invitation mails someone: few per account. Not counted per invited address, which would
+  // let anyone who asks on its behalf (signed in or not) stop its invitations.
+  app.post(['/api/workspaces/current/invitations', '/api/workspaces/current/invitations/:id/resend'], limit('invite', { perAddress: 60, perAccount: 30 }));
   // Tokens are 256 random bits: a bound on guessing them costs the invited nothing.
   app.use('/api/invitations', limit('invitation', { perAddress: 60 }));
 }

@@ -1,8 +1,9 @@
-import { ACCOUNT_MESSAGES, changeEmailSchema, changePasswordSchema, DEFAULT_DATEV_SETTINGS, datevSettingsSchema, deleteAccountSchema, IDEMPOTENCY_KEY_HEADER } from '@receipts/common';
+import { ACCOUNT_MESSAGES, MEMBERSHIP_MESSAGES, changeEmailSchema, changePasswordSchema, DEFAULT_DATEV_SETTINGS, datevSettingsSchema, deleteAccountSchema, IDEMPOTENCY_KEY_HEADER } from '@receipts/common';
 import { keptFileOf, ownerKey, schema, StoredFileMissingError } from '@receipts/infra';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { invalid, withRouteApi, ROUTE_TEST_PASSWORD } from '../../../tests/support/route-api.js';
+import { openTeam } from '../../../tests/support/teams.js';
 
 const unauthenticated = { status: 401, body: { error: 'UNAUTHENTICATED', message: 'Authentication required' } };
 
@@ -97,5 +98,23 @@ describe('/api/user routes', () => {
     expect((await user.delete('/api/user/account', { password: ROUTE_TEST_PASSWORD })).status).toBe(200);
     expect(await keysOfUser()).toEqual([]);
     await expect(api.runtime.files.readStream(fileId)).rejects.toBeInstanceOf(StoredFileMissingError);
+  });
+
+  it('refuses to delete an owner of a team with other members until it is handed over; a team of one goes with the account', async () => {
+    const team = await openTeam(api);
+    const { accountant } = team.member;
+    expect(await team.owner.delete('/api/user/account', { password: ROUTE_TEST_PASSWORD })).toMatchObject({ status: 409, body: { error: 'CONFLICT', message: MEMBERSHIP_MESSAGES.ownerMustTransfer } });
+    expect((await team.owner.get('/api/user/profile')).status).toBe(200);
+    // A member's account goes alone; the workspace and their receipts in it stay.
+    await api.receipt(team.member.member);
+    expect((await team.member.member.delete('/api/user/account', { password: ROUTE_TEST_PASSWORD })).status).toBe(200);
+    expect((await team.owner.get('/api/uploads')).body).toHaveLength(1);
+
+    expect((await team.owner.post('/api/workspaces/current/ownership', { userId: accountant.userId })).status).toBe(200);
+    const solo = (await team.owner.post('/api/workspaces', { name: 'Just me' })).body.id as string;
+    expect((await team.owner.delete('/api/user/account', { password: ROUTE_TEST_PASSWORD })).status).toBe(200);
+    expect(await api.runtime.db.select().from(schema.workspaces).where(eq(schema.workspaces.id, solo))).toEqual([]);
+    expect(await api.runtime.db.select().from(schema.workspaces).where(eq(schema.workspaces.id, team.id))).toHaveLength(1);
+    expect((await accountant.get('/api/uploads')).body).toHaveLength(1);
   });
 });
