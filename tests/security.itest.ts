@@ -1,5 +1,17 @@
-import { randomUUID } from 'node:crypto';
-import { AMOUNT_TOO_LARGE, USER_MESSAGES, type QuotaView, type ReceiptView, type UploadView, type UserProfile } from '@receipts/common';
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  AMOUNT_TOO_LARGE,
+  MEMBERSHIP_MESSAGES,
+  USER_MESSAGES,
+  WORKSPACE_HEADER,
+  type IntakeAddressView,
+  type QuotaView,
+  type ReceiptView,
+  type UploadView,
+  type UserProfile,
+  type WorkspaceList,
+} from '@receipts/common';
+import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from './support/accounts.js';
@@ -9,6 +21,7 @@ import { freePort } from './support/free-port.js';
 import { printedReceipt, PRINTED_RECEIPT_LINES } from './support/printed-receipt.js';
 import { startServiceProcess } from './support/service-process.js';
 import { startSmtpSink, tokenIn } from './support/smtp-sink.js';
+import { until } from './support/until.js';
 import { uniqueIp, Visitor } from './support/visitor.js';
 
 /**
@@ -16,12 +29,14 @@ import { uniqueIp, Visitor } from './support/visitor.js';
  * of them may come back.
  */
 const PASSWORD = 'Secret123';
+const INTAKE_DOMAIN = 'in.receipts.test';
 const json = (method: string, body: unknown) => ({ method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('security (issue 14)', () => {
   let deployment: Deployment;
   let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
   let receipt: Buffer;
+  let intakePort: number;
   let emails = 0;
   const newEmail = () => `sec${++emails}-${process.pid}@example.test`;
   const visitor = () => new Visitor(deployment.baseUrl, uniqueIp());
@@ -70,8 +85,13 @@ describe('security (issue 14)', () => {
   beforeAll(async () => {
     receipt = await printedReceipt(PRINTED_RECEIPT_LINES, { format: 'jpeg' });
     smtp = await startSmtpSink();
+    intakePort = await freePort();
     deployment = await Deployment.start('postgres', {
       SMTP_URL: smtp.url,
+      // E-mail intake, for a removed member's address into the workspace (issue 47).
+      INTAKE_DOMAIN,
+      INTAKE_SMTP_PORT: String(intakePort),
+      INTAKE_SMTP_HOST: '127.0.0.1',
       PUBLIC_URL: 'http://receipts.test',
       ADMIN_EMAILS: 'boss@example.test, Chief@Example.test ,elder@example.test',
       // One attempt: a failing upload fails at once instead of after the retry back-off.
@@ -157,7 +177,9 @@ describe('security (issue 14)', () => {
   });
 
   it('row 5: X-Forwarded-For counts for nothing unless TRUST_PROXY names the proxy', async () => {
-    const api = await startServiceProcess('api', { ...deployment.env, PORT: String(await freePort()), ROLES: 'api', TRUST_PROXY: '' });
+    // Without the intake: the deployment's api listens on its port already.
+    const { INTAKE_SMTP_PORT: _port, INTAKE_DOMAIN: _domain, ...env } = deployment.env;
+    const api = await startServiceProcess('api', { ...env, PORT: String(await freePort()), ROLES: 'api', TRUST_PROXY: '' });
     try {
       const direct = (ip: string) => new Visitor(`http://127.0.0.1:${api.port}`, ip);
       // 81.2.69.160 is in Great Britain; the real client, 127.0.0.1, is nowhere.
@@ -427,6 +449,120 @@ describe('security (issue 14)', () => {
     expect(await storedSessions()).toBe(before + 1);
     expect((await v.json<UploadView[]>('/api/uploads')).body.map((u) => u.id)).toEqual([body.id]);
     await v.request(`/api/ocr/cancel/${String(body.id)}`, { method: 'POST' });
+  });
+
+  describe('teams (issue 47)', () => {
+    /** A JSON request; its status and body (null when there is none, a 204's). */
+    const call = async (v: Visitor, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
+      const res = await v.request(url, { method, headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, any> };
+    };
+    /** The token of the latest invitation link mailed to `email`, once `count` have arrived. */
+    const invitationLink = async (email: string, count = 1) => {
+      const mails = await mailsWith(email, '/invite/', count);
+      return /\/invite\/([\w-]+)/.exec(mails.at(-1)!.decoded)![1]!;
+    };
+    const rows = (text: string) => sql(text);
+    /** A team workspace of a new confirmed owner, who acts in it; `people` join by invitation in their roles. */
+    const team = async (people: Array<'admin' | 'accountant' | 'member'> = []) => {
+      const owner = await registered();
+      const { body } = await call(owner, 'POST', '/api/workspaces', { name: 'Corner Bakery' });
+      const id = body.id as string;
+      expect((await call(owner, 'PUT', '/api/workspaces/current', { workspaceId: id })).status).toBe(200);
+      const joined: Visitor[] = [];
+      for (const role of people) {
+        const email = newEmail();
+        const person = await registered(email);
+        expect((await call(owner, 'POST', '/api/workspaces/current/invitations', { email, role })).status).toBe(201);
+        expect((await call(person, 'POST', `/api/invitations/${await invitationLink(email)}/accept`)).status).toBe(200);
+        joined.push(person);
+      }
+      return { id, owner, joined };
+    };
+    const userIdOf = async (email: string) => (await rows(`SELECT id FROM users WHERE email = '${email}'`))[0]!.id as string;
+    const rolesIn = async (workspaceId: string) => (await rows(`SELECT role FROM workspace_members WHERE workspace_id = '${workspaceId}' ORDER BY role`)).map((r) => r.role as string);
+
+    it('an invitation link works once, for its address only; guessed tokens get the same 404 as a used one', async () => {
+      const { id, owner } = await team();
+      const [invited, other] = [newEmail(), newEmail()];
+      const [invitee, stranger] = [await registered(invited), await registered(other)];
+      expect((await call(owner, 'POST', '/api/workspaces/current/invitations', { email: invited, role: 'member' })).status).toBe(201);
+      const token = await invitationLink(invited);
+      // Only the hash is stored.
+      expect(await rows(`SELECT 1 FROM workspace_invitations WHERE token_hash = '${token}'`)).toEqual([]);
+
+      // Another account holding the link cannot use it, nor use it up.
+      expect(await call(stranger, 'POST', `/api/invitations/${token}/accept`)).toEqual({ status: 403, body: { error: 'FORBIDDEN', message: MEMBERSHIP_MESSAGES.wrongAddress(invited) } });
+      expect(await call(invitee, 'POST', `/api/invitations/${token}/accept`)).toMatchObject({ status: 200, body: { currentId: id } });
+      // Used once, it is dead for everyone, its invitee too.
+      const used = await call(visitor(), 'GET', `/api/invitations/${token}`);
+      expect(used).toEqual({ status: 404, body: { error: 'NOT_FOUND', message: MEMBERSHIP_MESSAGES.linkInvalid } });
+      expect(await call(invitee, 'POST', `/api/invitations/${token}/accept`)).toEqual(used);
+      expect(await call(stranger, 'POST', `/api/invitations/${token}/accept`)).toEqual(used);
+
+      // Guessing: a random token of the same shape, or any other, is answered exactly as a used one.
+      for (const guess of [randomBytes(32).toString('base64url'), randomBytes(32).toString('base64url'), token.slice(0, 42), token.toUpperCase()]) {
+        expect(await call(visitor(), 'GET', `/api/invitations/${guess}`)).toEqual(used);
+        expect(await call(stranger, 'POST', `/api/invitations/${guess}/accept`)).toEqual(used);
+      }
+      expect(await rolesIn(id)).toEqual(['member', 'owner']);
+    });
+
+    it('a removed member’s old session falls back to their own workspace, and their intake address stops delivering', async () => {
+      const { id, owner, joined } = await team(['member']);
+      const member = joined[0]!;
+      const intake = await member.json<IntakeAddressView>('/api/intake', { method: 'POST' });
+      const address = intake.body.address!;
+      const mail = () =>
+        nodemailer.createTransport({ host: '127.0.0.1', port: intakePort, secure: false, ignoreTLS: true }).sendMail({ from: 'ann@shop.test', to: address, subject: 'Receipt', text: 'Attached.', attachments: [{ filename: 'receipt.jpg', content: receipt }] });
+      await mail();
+      const teamUploads = async () => (await owner.json<UploadView[]>('/api/uploads')).body;
+      await until(teamUploads, (list) => list.length === 1, 'the mailed receipt to reach the workspace', { timeoutMs: 30_000, everyMs: 200 });
+
+      const memberId = await userIdOf((await profileOf(member)).email);
+      expect((await call(owner, 'DELETE', `/api/workspaces/current/members/${memberId}`)).status).toBe(204);
+
+      // The session that had switched to the workspace acts in the member's own one now...
+      expect((await member.json<WorkspaceList>('/api/workspaces')).body).toMatchObject({ currentId: memberId, workspaces: [{ id: memberId }] });
+      expect((await member.json<UploadView[]>('/api/uploads')).body).toEqual([]);
+      // ...and naming the workspace gets the 404 of one never joined.
+      for (const [method, url] of [['GET', '/api/uploads'], ['GET', '/api/workspaces/current/members'], ['POST', '/api/intake'], ['POST', '/api/workspaces/current/leave']] as const) {
+        expect(await call(member, method, url, undefined, { [WORKSPACE_HEADER]: id })).toMatchObject({ status: 404, body: { error: 'NOT_FOUND' } });
+      }
+      expect(await call(member, 'PUT', '/api/workspaces/current', { workspaceId: id })).toMatchObject({ status: 404 });
+      // Their receipt stays with the workspace; mail to their old address into it is refused.
+      const refusals = () => deployment.output().split('intake message refused: no intake address of a confirmed account').length - 1;
+      const before = refusals();
+      await mail();
+      await until(async () => refusals(), (n) => n > before, 'the mail to be refused', { timeoutMs: 30_000, everyMs: 200 });
+      expect(await teamUploads()).toHaveLength(1);
+      expect(await rows(`SELECT 1 FROM intake_addresses WHERE workspace_id = '${id}'`)).toEqual([]);
+    });
+
+    it('roles are not raised by mass assignment, and an admin can neither demote nor remove the owner', async () => {
+      const { id, owner, joined } = await team(['admin', 'member']);
+      const [admin, member] = joined as [Visitor, Visitor];
+      const [ownerId, adminId, memberId] = await Promise.all([owner, admin, member].map(async (v) => userIdOf((await profileOf(v)).email)));
+      const roleOf = `/api/workspaces/current/members/${memberId}`;
+      // A member raising themselves, or anyone else.
+      expect((await call(member, 'PATCH', roleOf, { role: 'admin' })).status).toBe(403);
+      expect((await call(member, 'PATCH', `/api/workspaces/current/members/${adminId}`, { role: 'member' })).status).toBe(403);
+      // The owner role, or other fields beside the role, are refused whoever asks.
+      for (const body of [{ role: 'owner' }, { role: 'member', userId: ownerId }, { role: 'member', workspaceId: randomUUID() }, { role: 'member', owner: true }]) {
+        expect(await call(admin, 'PATCH', roleOf, body)).toMatchObject({ status: 400, body: { error: 'VALIDATION_FAILED' } });
+        expect(await call(owner, 'PATCH', roleOf, body)).toMatchObject({ status: 400, body: { error: 'VALIDATION_FAILED' } });
+      }
+      expect(await call(owner, 'POST', '/api/workspaces/current/invitations', { email: newEmail(), role: 'owner' })).toMatchObject({ status: 400 });
+      // The admin against the owner.
+      const ownerUntouchable = { status: 403, body: { error: 'FORBIDDEN', message: MEMBERSHIP_MESSAGES.ownerUntouchable } };
+      expect(await call(admin, 'PATCH', `/api/workspaces/current/members/${ownerId}`, { role: 'member' })).toEqual(ownerUntouchable);
+      expect(await call(admin, 'DELETE', `/api/workspaces/current/members/${ownerId}`)).toEqual(ownerUntouchable);
+      expect((await call(admin, 'POST', '/api/workspaces/current/ownership', { userId: adminId })).status).toBe(403);
+      expect((await call(admin, 'DELETE', '/api/workspaces/current')).status).toBe(403);
+      expect(await rolesIn(id)).toEqual(['admin', 'member', 'owner']);
+      expect(await rows(`SELECT user_id FROM workspace_members WHERE workspace_id = '${id}' AND role = 'owner'`)).toEqual([{ user_id: ownerId }]);
+    });
   });
 
   it('an answer to a request made before signing in does not put the anonymous cookie back', async () => {

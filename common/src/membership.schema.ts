@@ -1,11 +1,19 @@
 import { z } from 'zod';
 import { emailAddressSchema } from './auth.schema.js';
-import { assignableRoleSchema, workspaceRoleSchema } from './workspace-policy.rule.js';
+import { assignableRoleSchema, workspaceRoleSchema, type WorkspaceRole } from './workspace-policy.rule.js';
 
 /** How long an invitation's link works. */
 export const INVITATION_TTL_DAYS = 7;
 /** Invitations a workspace may have open at once: a team's worth, and a bound on the mail one workspace can send. */
 export const OPEN_INVITATIONS_MAX = 50;
+
+/** A role's name, where there is room for one word (the switcher, the members list); WORKSPACE_ROLE_LABELS says what it is for. */
+export const WORKSPACE_ROLE_NAMES: Record<WorkspaceRole, string> = {
+  owner: 'Owner',
+  admin: 'Admin',
+  accountant: 'Accountant',
+  member: 'Member',
+};
 
 /** Messages of members and invitations, said by the api and shown by the web. */
 export const MEMBERSHIP_MESSAGES = {
@@ -26,6 +34,11 @@ export const MEMBERSHIP_MESSAGES = {
   resent: (email: string) => `A new invitation was sent to ${email}; the earlier link no longer works.`,
   left: 'You left the workspace.',
   deleted: 'The workspace and everything in it were deleted.',
+  signInToAccept: (invited: string) => `Sign in or register with ${invited} to accept.`,
+  confirmLeave: (workspace: string) => `Leave ${workspace}? Your receipts stay with it, and you can come back only with a new invitation.`,
+  confirmRemove: (email: string) => `Remove ${email}? Their receipts stay with the workspace; their intake address into it stops working.`,
+  confirmTransfer: (email: string) => `Hand the workspace to ${email}? They become its owner and you an admin; only they can hand it back.`,
+  confirmDelete: (workspace: string) => `Delete ${workspace} and every receipt, upload and setting in it, for every member? This cannot be undone.`,
 } as const;
 
 /** POST /api/workspaces/current/invitations. */

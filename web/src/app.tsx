@@ -14,6 +14,7 @@ import { DashboardPage } from './pages/dashboard-page.js';
 import { FeaturesPage } from './pages/features-page.js';
 import { ForgotPasswordPage } from './pages/forgot-password-page.js';
 import { HomePage } from './pages/home-page.js';
+import { InvitePage } from './pages/invite-page.js';
 import { LoginPage } from './pages/login-page.js';
 import { NotFoundPage } from './pages/not-found-page.js';
 import { PricingPage } from './pages/pricing-page.js';
@@ -31,6 +32,7 @@ const BlogPage = lazyPage('blog', () => import('./pages/blog-page.js'));
 const BlogPostPage = lazyPage('blog post', () => import('./pages/blog-post-page.js'));
 const AdminPage = lazyPage('admin', () => import('./pages/admin-page.js'));
 const ReviewPage = lazyPage('review', () => import('./pages/review-page.js'));
+const MembersPage = lazyPage('members', () => import('./pages/members-page.js'));
 
 /** A new page starts at its top, or at the element its #hash names. */
 function ScrollToTop() {
@@ -80,6 +82,8 @@ export function App() {
           <Route path="/contact" element={<ContactPage />} />
           <Route path="/privacy" element={<PrivacyPage />} />
           <Route path="/admin" element={<AdminPage />} />
+          <Route path="/workspace/members" element={<MembersPage />} />
+          <Route path="/invite/:token" element={<InvitePage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </main>

@@ -4,6 +4,7 @@ import { Link, NavLink } from 'react-router-dom';
 import { useLogout, useProfile } from '../hooks/use-account.js';
 import { NAV_LINKS, PRODUCT_NAME } from '../lib/site.js';
 import { ReviewLink } from './review-link.js';
+import { WorkspaceSwitcher } from './workspace-switcher.js';
 import './nav-bar.css';
 
 function initials(name: string): string {
@@ -53,6 +54,7 @@ export function NavBar() {
             <span className="avatar avatar-loading" aria-label="Loading account" role="status" />
           ) : profile ? (
             <>
+              <WorkspaceSwitcher />
               <ReviewLink className="nav-review" />
               <DropdownMenu.Root>
                 <DropdownMenu.Trigger className="user-trigger" aria-label={`Account menu for ${profile.username}`}>
