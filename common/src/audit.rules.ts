@@ -85,8 +85,8 @@ export function auditSummary(event: Pick<AuditEventView, 'action' | 'detail'>): 
         return `Deleted ${file}`;
       case 'export.downloaded': {
         const n = typeof detail.receipts === 'number' ? detail.receipts : 0;
-        const preset = EXPORT_PRESET_LABELS[detail.preset as ExportPreset] ?? text(detail.preset);
-        return `Exported ${n} receipt${n === 1 ? '' : 's'} as ${preset} (${text(detail.format)})`;
+        const preset = detail.preset === 'generic' ? '' : ` for ${EXPORT_PRESET_LABELS[detail.preset as ExportPreset] ?? text(detail.preset)}`;
+        return `Exported ${n} receipt${n === 1 ? '' : 's'}${preset} (${text(detail.format).toUpperCase()})`;
       }
       case 'workspace.created':
         return `Created the workspace ${quoted(detail.name)}`;

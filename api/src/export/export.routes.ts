@@ -61,7 +61,9 @@ export function exportRoutes(service: ExportService, idempotency: IdempotencySer
    * nothing refuses it. A repeat answered from an Idempotency-Key is the same export, not another.
    */
   const made = async (req: Request, request: ExportRequest, prepared: PreparedExport) => {
-    await audit.record(req.owner, 'export.downloaded', { format: request.format, preset: request.preset, receipts: prepared.rows });
+    // A workbook holds the receipts with issues too, on a sheet of their own.
+    const receipts = request.format === 'xlsx' ? prepared.rows + prepared.withIssues : prepared.rows;
+    await audit.record(req.owner, 'export.downloaded', { format: request.format, preset: request.preset, receipts });
     return prepared;
   };
 
