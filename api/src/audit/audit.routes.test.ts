@@ -108,7 +108,7 @@ describe('/api/workspaces/current/audit', () => {
     expect((await trail(boss, { actor: boss.userId!, action: 'settings.changed', limit: '2' })).body.events).toHaveLength(2);
 
     expect(await trail(boss, { cursor: 'bm90LWEtY3Vyc29y' })).toMatchObject({ status: 400, body: { error: 'VALIDATION_FAILED', message: AUDIT_MESSAGES.cursorInvalid } });
-    for (const query of [{ action: 'receipt.stolen' }, { actor: '42' }, { limit: '0' }, { limit: '1000' }]) {
+    for (const query of [{ action: 'receipt.stolen' }, { actor: '42' }, { limit: '0' }, { limit: '1000' }] as Array<Record<string, string>>) {
       expect(await trail(boss, query)).toEqual(expect.objectContaining(invalid(auditQuerySchema, query)));
     }
   });
