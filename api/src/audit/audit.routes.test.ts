@@ -90,6 +90,28 @@ describe('/api/workspaces/current/audit', () => {
     expect(await read(admin)).toEqual(await read(owner));
   });
 
+  it('starts a new workspace’s trail with its making, by whoever made it', async () => {
+    const maker = await api.signedIn();
+    const made = await maker.post('/api/workspaces', { name: 'Side project' });
+    expect(made.status).toBe(201);
+    await switchTo(maker, made.body.id as string);
+    expect(await read(maker)).toEqual([[maker.email, 'Created the workspace “Side project”']]);
+  });
+
+  it('records accepting a kind of flag as an acceptance on each receipt that had it', async () => {
+    const { owner: boss, member: clerk } = await team('By kind');
+    const kind = 'Total does not match the items';
+    const flagged = () => api.receipt(clerk, { merchantName: 'Corner Shop', total: 5, issues: [issueFlag('legacy', { text: kind })], valid: false });
+    await flagged();
+    await flagged();
+    await api.receipt(clerk);
+    expect(await boss.post('/api/receipts/flags/accept', { kind })).toMatchObject({ status: 200, body: { receipts: 2 } });
+    expect(await read(boss, { action: 'receipt.accepted' })).toEqual([
+      [boss.email, `Accepted “${kind}” on receipt.png`],
+      [boss.email, `Accepted “${kind}” on receipt.png`],
+    ]);
+  });
+
   it('pages with `next`, filters by action and by member, and refuses a cursor or filter it does not know', async () => {
     const { owner: boss, member: clerk } = await team('Paging');
     for (const name of ['A', 'B', 'C']) expect((await boss.post('/api/user/categories', { name })).status).toBe(201);
