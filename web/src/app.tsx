@@ -8,6 +8,7 @@ import { Toaster } from './components/toaster.js';
 import { VerifyEmailBanner } from './components/verify-email-banner.js';
 import { useProfile } from './hooks/use-account.js';
 import { useLiveUploads } from './hooks/use-live-uploads.js';
+import { AUDIT_PAGE_PATH } from './lib/audit-api.js';
 import { AboutPage } from './pages/about-page.js';
 import { ContactPage } from './pages/contact-page.js';
 import { DashboardPage } from './pages/dashboard-page.js';
@@ -33,6 +34,7 @@ const BlogPostPage = lazyPage('blog post', () => import('./pages/blog-post-page.
 const AdminPage = lazyPage('admin', () => import('./pages/admin-page.js'));
 const ReviewPage = lazyPage('review', () => import('./pages/review-page.js'));
 const MembersPage = lazyPage('members', () => import('./pages/members-page.js'));
+const AuditPage = lazyPage('audit trail', () => import('./pages/audit-page.js'));
 
 /** A new page starts at its top, or at the element its #hash names. */
 function ScrollToTop() {
@@ -84,6 +86,7 @@ export function App() {
           <Route path="/admin" element={<AdminPage />} />
           <Route path="/workspace/members" element={<MembersPage />} />
           <Route path="/invite/:token" element={<InvitePage />} />
+          <Route path={AUDIT_PAGE_PATH} element={<AuditPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </main>

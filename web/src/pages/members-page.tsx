@@ -10,7 +10,6 @@ import {
   type InvitationView,
   type MemberList,
   type MemberView,
-  type WorkspaceList,
   type WorkspaceView,
 } from '@receipts/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -18,6 +17,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { DataTable, type TableColumn } from '../components/data-table.js';
 import { useProfile } from '../hooks/use-account.js';
+import { useCurrentWorkspace } from '../hooks/use-current-workspace.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { messageOf } from '../lib/api.js';
 import { toast } from '../lib/toast.js';
@@ -249,9 +249,9 @@ function LeaveSection({ workspace }: { workspace: WorkspaceView }) {
  */
 export default function MembersPage() {
   usePageTitle('Members');
-  const { profile, loading } = useProfile();
-  const workspaces = useQuery<WorkspaceList>({ queryKey: workspaceKeys.list, enabled: Boolean(profile) });
-  if (loading || (profile && workspaces.isPending)) {
+  const { profile } = useProfile();
+  const { workspace, loading } = useCurrentWorkspace();
+  if (loading) {
     return (
       <div className="container page-loading" role="status">
         Loading the workspace...
@@ -259,11 +259,10 @@ export default function MembersPage() {
     );
   }
   if (!profile) return <Navigate to={`/login?redirect=${encodeURIComponent('/workspace/members')}`} replace />;
-  const workspace = workspaces.data?.workspaces.find((w) => w.id === workspaces.data?.currentId);
   if (!workspace) {
     return (
-      <div className="container" role="alert">
-        {messageOf(workspaces.error, 'The workspace could not be loaded.')}
+      <div className="container page-narrow" role="alert">
+        The workspace could not be loaded. Please reload the page.
       </div>
     );
   }
