@@ -19,6 +19,18 @@ describe('auditSummary', () => {
     expect(said('workspace.renamed', { from: 'Acme', to: 'Acme GmbH' })).toBe('Renamed the workspace from “Acme” to “Acme GmbH”');
   });
 
+  it('says what was done to whom, among the members', () => {
+    const about = <A extends keyof AuditDetails>(action: A, detail: AuditDetails[A]) => auditSummary({ action, detail, subject: 'mia@example.test' });
+    expect(about('member.invited', { role: 'accountant', invitationId: 'i1' })).toBe('Invited mia@example.test as Accountant');
+    expect(about('member.invited', { role: 'member', invitationId: 'i1', resent: true })).toBe('Invited mia@example.test as Member (sent again)');
+    expect(about('invitation.revoked', { role: 'member', invitationId: 'i1' })).toBe('Revoked the invitation of mia@example.test');
+    expect(about('member.joined', { role: 'admin', invitationId: 'i1' })).toBe('Joined as Admin');
+    expect(about('member.removed', { userId: 'u1', role: 'member' })).toBe('Removed mia@example.test (Member)');
+    expect(about('member.left', { role: 'accountant' })).toBe('Left the workspace');
+    expect(about('member.role-changed', { userId: 'u1', from: 'member', to: 'accountant' })).toBe('Changed the role of mia@example.test from Member to Accountant');
+    expect(about('ownership.transferred', { userId: 'u1', formerRole: 'admin' })).toBe('Handed the workspace to mia@example.test');
+  });
+
   it('says which setting changed, and how', () => {
     expect(said('settings.changed', { setting: 'datev', fields: ['consultantNumber', 'cashAccount', 'taxKeys'] })).toBe('Changed the DATEV settings: Beraternummer, Kasse and BU-Schlüssel');
     expect(said('settings.changed', { setting: 'datev', fields: [] })).toBe('Changed the DATEV settings: saved as they were');

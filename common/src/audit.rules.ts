@@ -2,8 +2,10 @@ import { AUDIT_ACTION_LABELS, type AuditAction, type AuditEventView } from './au
 import { EXPORT_PRESET_LABELS, type ExportPreset } from './export/accounting-presets.js';
 import { DATEV_SETTING_LABELS, type DatevSettings } from './export/datev-settings.schema.js';
 import type { ExportFormat } from './export/export-request.schema.js';
+import { WORKSPACE_ROLE_NAMES } from './membership.schema.js';
 import type { MerchantRuleKind } from './merchant-rules.rule.js';
 import { EDITABLE_FIELD_LABELS, type EditableField } from './receipt-edit.rule.js';
+import type { AssignableRole, WorkspaceRole } from './workspace-policy.rule.js';
 
 /** Which setting a `settings.changed` act changed, and how. */
 export type SettingsChange =
@@ -31,6 +33,14 @@ export interface AuditDetails {
   'workspace.created': { name: string };
   'workspace.renamed': { from: string; to: string };
   'settings.changed': SettingsChange;
+  /** The subject of every act on a member or an invitation is the person's address. */
+  'member.invited': { role: AssignableRole; invitationId: string; resent?: boolean };
+  'invitation.revoked': { role: AssignableRole; invitationId: string };
+  'member.joined': { role: AssignableRole; invitationId: string };
+  'member.removed': { userId: string; role: WorkspaceRole };
+  'member.left': { role: WorkspaceRole };
+  'member.role-changed': { userId: string; from: WorkspaceRole; to: AssignableRole };
+  'ownership.transferred': { userId: string; formerRole: WorkspaceRole };
 }
 
 /** The detail an action records: its shape above, or whatever its recorder chose. */
@@ -63,10 +73,13 @@ function settingsSummary(change: Record<string, unknown>): string | null {
   return null;
 }
 
+const roleName = (role: unknown): string => WORKSPACE_ROLE_NAMES[role as WorkspaceRole] ?? text(role);
+
 /** What an act did, as a sentence for the audit page (its label when the detail says no more). */
-export function auditSummary(event: Pick<AuditEventView, 'action' | 'detail'>): string {
+export function auditSummary(event: Pick<AuditEventView, 'action' | 'detail'> & { subject?: string | null }): string {
   const { detail } = event;
   const file = text(detail.filename) || 'a receipt';
+  const person = event.subject || 'someone';
   const summary = ((): string | null => {
     switch (event.action) {
       case 'receipt.uploaded':
@@ -94,6 +107,20 @@ export function auditSummary(event: Pick<AuditEventView, 'action' | 'detail'>): 
         return `Renamed the workspace from ${quoted(detail.from)} to ${quoted(detail.to)}`;
       case 'settings.changed':
         return settingsSummary(detail);
+      case 'member.invited':
+        return `Invited ${person} as ${roleName(detail.role)}${detail.resent ? ' (sent again)' : ''}`;
+      case 'invitation.revoked':
+        return `Revoked the invitation of ${person}`;
+      case 'member.joined':
+        return `Joined as ${roleName(detail.role)}`;
+      case 'member.removed':
+        return `Removed ${person} (${roleName(detail.role)})`;
+      case 'member.left':
+        return 'Left the workspace';
+      case 'member.role-changed':
+        return detail.from && detail.to ? `Changed the role of ${person} from ${roleName(detail.from)} to ${roleName(detail.to)}` : null;
+      case 'ownership.transferred':
+        return `Handed the workspace to ${person}`;
       default:
         return null;
     }

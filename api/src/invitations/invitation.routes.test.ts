@@ -31,7 +31,7 @@ describe('invitation routes', () => {
   /** The token of the latest invitation mailed to `address`. */
   const latestToken = async (address: string) => invitationTokenIn((await mails(address)).at(-1)!);
   const invite = (by: Caller, email: string, role = 'member') => by.post('/api/workspaces/current/invitations', { email, role });
-  const trail = (workspaceId: string) => new AuditRepository(api.runtime.db).page(workspaceId, 50);
+  const trail = async (workspaceId: string) => (await new AuditRepository(api.runtime.db).page(workspaceId, { limit: 50 })).events;
   const rolesOf = async (team: Team) =>
     Object.fromEntries((await api.runtime.db.select().from(schema.workspaceMembers).where(eq(schema.workspaceMembers.workspaceId, team.id))).map((m) => [m.userId, m.role]));
 

@@ -18,7 +18,7 @@ describe('/api/workspaces/current members routes', () => {
     Object.fromEntries(
       (await api.runtime.db.select().from(schema.workspaceMembers).where(eq(schema.workspaceMembers.workspaceId, workspaceId))).map((m) => [m.userId, m.role]),
     );
-  const trail = (workspaceId: string) => new AuditRepository(api.runtime.db).page(workspaceId, 50);
+  const trail = async (workspaceId: string) => (await new AuditRepository(api.runtime.db).page(workspaceId, { limit: 50 })).events;
 
   it.each([
     ['GET', '/api/workspaces/current/members'],

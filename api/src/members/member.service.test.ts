@@ -38,6 +38,9 @@ describe('MemberService (real PostgreSQL)', () => {
     return { id, owner, others };
   };
   const roles = async (workspaceId: string) => Object.fromEntries((await workspaces.members(workspaceId)).map((m) => [m.userId, m.role]));
+  /** The acts on members recorded in the workspace's trail (its making left out), newest first. */
+  const memberActs = async (workspaceId: string) =>
+    (await new AuditRepository(database.db).page(workspaceId, { limit: 10 })).events.map((e) => e.action).filter((a) => a !== 'workspace.created');
   const refusal = (err: unknown) => (err instanceof HttpError ? { status: err.status, message: err.message } : err);
 
   it('hands over once when the owner hands the workspace to two members at the same moment', async () => {
@@ -49,7 +52,7 @@ describe('MemberService (real PostgreSQL)', () => {
     const after = await roles(id);
     expect(Object.values(after).filter((r) => r === 'owner')).toHaveLength(1);
     expect(after[owner.id]).toBe('admin');
-    expect(await new AuditRepository(database.db).page(id, 10)).toEqual([expect.objectContaining({ action: 'ownership.transferred' })]);
+    expect(await memberActs(id)).toEqual(['ownership.transferred']);
   });
 
   it('makes concurrent changes of one member one after another: a role change and a removal at once end removed, each act recorded once', async () => {
@@ -59,8 +62,7 @@ describe('MemberService (real PostgreSQL)', () => {
     // Removed first, the role change finds no such member; changed first, the removal follows.
     expect(outcomes[0].status).toBe('fulfilled');
     expect(await roles(id)).not.toHaveProperty(member.id);
-    const trail = await new AuditRepository(database.db).page(id, 10);
-    expect(trail.map((e) => e.action).sort()).toEqual(outcomes[1].status === 'fulfilled' ? ['member.removed', 'member.role-changed'] : ['member.removed']);
+    expect((await memberActs(id)).sort()).toEqual(outcomes[1].status === 'fulfilled' ? ['member.removed', 'member.role-changed'] : ['member.removed']);
   });
 
   it('checks the actor’s role as it is when the change is made, not as the request found it', async () => {
