@@ -32,7 +32,6 @@ export const MEMBERSHIP_MESSAGES = {
   ownerMustTransfer: 'You own a team workspace that has other members. Hand it to one of them, or delete it, before deleting your account.',
   invited: (email: string) => `Invitation sent to ${email}.`,
   resent: (email: string) => `A new invitation was sent to ${email}; the earlier link no longer works.`,
-  left: 'You left the workspace.',
   deleted: 'The workspace and everything in it were deleted.',
   signInToAccept: (invited: string) => `Sign in or register with ${invited} to accept.`,
   confirmLeave: (workspace: string) => `Leave ${workspace}? Your receipts stay with it, and you can come back only with a new invitation.`,

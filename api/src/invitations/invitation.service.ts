@@ -2,6 +2,7 @@ import {
   INVITATION_TTL_DAYS,
   isEmailVerified,
   MEMBERSHIP_MESSAGES,
+  WORKSPACE_MESSAGES,
   WORKSPACE_ROLE_LABELS,
   type InvitationList,
   type InvitationPreview,
@@ -46,7 +47,7 @@ export class InvitationService {
     const { token, tokenHash } = newLinkToken();
     const made = await this.invitations.create({ workspaceId: workspace.id, email: input.email, role: input.role, tokenHash, invitedBy: inviter.id, expiresAt: new Date(Date.now() + TTL_MS) });
     if ('refused' in made) {
-      if (made.refused === 'not-found') throw notFound(MEMBERSHIP_MESSAGES.invitationNotFound);
+      if (made.refused === 'not-found') throw notFound(WORKSPACE_MESSAGES.notFound);
       throw new HttpError(409, 'CONFLICT', made.refused === 'already-member' ? MEMBERSHIP_MESSAGES.alreadyMember : MEMBERSHIP_MESSAGES.tooManyOpen);
     }
     await this.send(made, inviter, workspace, token, links);
