@@ -137,11 +137,15 @@ export const auditEvents = pgTable(
   (t) => [index('audit_events_workspace_idx').on(t.workspaceId, t.createdAt), index('audit_events_actor_idx').on(t.actorId, t.createdAt)],
 );
 
-/** A user's paid plan; Stripe's webhooks keep it current. One per user. */
+/**
+ * A workspace's paid plan, shared by its members; Stripe's webhooks keep it current. One per
+ * workspace. The Stripe customer is the account that pays (users.stripeCustomerId); the Stripe
+ * subscription names the workspace in its metadata.
+ */
 export const subscriptions = pgTable('subscriptions', {
-  userId: uuid('user_id')
+  workspaceId: uuid('workspace_id')
     .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
   planId: text('plan_id').$type<PlanId>().notNull(),
   /** Stripe's subscription status: incomplete, trialing, active, past_due, canceled, unpaid, … */
   status: text('status').notNull(),
@@ -153,7 +157,7 @@ export const subscriptions = pgTable('subscriptions', {
   ...timestamps,
 });
 
-/** Units used per quota subject (an account, an anonymous session, a client address) and period. */
+/** Units used per quota subject (a subscribed workspace, an account, an anonymous session, a client address) and period. */
 export const quotaUsage = pgTable(
   'quota_usage',
   {
@@ -193,13 +197,14 @@ export const stripeEvents = pgTable('stripe_events', {
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** The invoices of a workspace's subscription, for its billing page. */
 export const invoices = pgTable(
   'invoices',
   {
     id: text('id').primaryKey(),
-    userId: uuid('user_id')
+    workspaceId: uuid('workspace_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     amountPaid: integer('amount_paid').notNull(),
     currency: text('currency').notNull(),
     status: text('status').notNull(),
@@ -207,7 +212,7 @@ export const invoices = pgTable(
     periodEnd: timestamp('period_end', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('invoices_user_idx').on(t.userId, t.createdAt)],
+  (t) => [index('invoices_workspace_idx').on(t.workspaceId, t.createdAt)],
 );
 
 /** A quota unit an upload took, so a cancel or failure returns exactly that unit. */
