@@ -74,6 +74,10 @@ import { ApiTokenService } from './tokens/api-token.service.js';
 import { bearerAuth, tokenRateLimiter } from './tokens/bearer-auth.middleware.js';
 import { workspaceRoutes } from './workspaces/workspace.routes.js';
 import { WorkspaceService } from './workspaces/workspace.service.js';
+import { workspaceUsageRoutes } from './workspaces/workspace-usage.routes.js';
+import { WorkspaceUsageService } from './workspaces/workspace-usage.service.js';
+import { spendingReportRoutes } from './spending-reports/spending-report.routes.js';
+import { SpendingReportService } from './spending-reports/spending-report.service.js';
 import { routeUploadEvents } from './upload-events.router.js';
 import { uploadRoutes } from './uploads/upload.routes.js';
 import { UploadService } from './uploads/upload.service.js';
@@ -299,6 +303,8 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
     { path: '', router: exportRoutes(s.exports, s.idempotency, log) },
     { path: '/user', router: webhookRoutes(s.webhookService, s.users) },
     { path: '/workspaces', router: workspaceRoutes(new WorkspaceService(s.workspaces, s.accounts), s.users) },
+    { path: '/workspaces', router: workspaceUsageRoutes(new WorkspaceUsageService(s.quota)) },
+    { path: '/workspaces', router: spendingReportRoutes(new SpendingReportService(s.receipts, s.workspaces)) },
   ];
 }
 

@@ -5,10 +5,10 @@ import {
   quotaTerms,
   quotaUsed,
   quotaView,
+  type MemberUse,
   type QuotaAsker,
   type QuotaTerms,
   type QuotaView,
-  type WorkspaceRole,
 } from '@receipts/common';
 import { and, eq, gt, sql, type Placeholder } from 'drizzle-orm';
 import type { Database, Executor } from './db/database.js';
@@ -23,16 +23,6 @@ export type QuotaOwner = QuotaAsker;
 export interface QuotaPolicy extends QuotaTerms {
   signedIn: boolean;
   subscription: SubscriptionRow | null;
-}
-
-/** What one uploader used of a workspace's quota in a period (QuotaService.useByMember). */
-export interface MemberUse {
-  userId: string | null;
-  email: string | null;
-  username: string | null;
-  /** Their role in the workspace; null once they have left it. */
-  role: WorkspaceRole | null;
-  units: number;
 }
 
 /**

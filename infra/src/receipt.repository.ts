@@ -1,7 +1,7 @@
 import { isFinal, merchantKey, SPENDING_TOP_MERCHANTS, type ReceiptFilter, type ReceiptListQuery, type SpendingQuery, type SpendingRow } from '@receipts/common';
 import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
-import { receiptEdits, receipts, uploads, type ReceiptEditRow, type ReceiptRow, type UploadRow } from './db/schema.js';
+import { receiptEdits, receipts, uploads, users, type ReceiptEditRow, type ReceiptRow, type UploadRow } from './db/schema.js';
 import type { QuotaOwner } from './quota.service.js';
 import { duplicateOriginal, ownedBy } from './upload-scope.js';
 import type { ReceiptFields } from './upload-view.js';
@@ -233,15 +233,24 @@ export class ReceiptRepository {
   /**
    * Spending of the owner's receipts that match the library's filters, in ONE statement: each
    * currency's total and its totals by month, by category and by merchant (the
-   * `SPENDING_TOP_MERCHANTS` largest, the rest as one "other" group), as grouping sets of the
+   * `SPENDING_TOP_MERCHANTS` largest, the rest as one "other" group), and with `byMember` by the
+   * member who uploaded them (`member`: only that member's receipts), as grouping sets of the
    * same rows; never a sum across currencies. A receipt counts when it has a total and is not
    * flagged as a possible duplicate (it would count the same purchase twice); the rest are
    * counted as `notCounted`. Its month is the receipt's date, or the upload's (UTC) when the
    * receipt has none. Merchants are grouped by their stored key (as duplicates are
-   * matched), and named as most of their receipts spell them.
+   * matched), and named as most of their receipts spell them; members by their account, named by
+   * its address (none once the account is gone).
    */
-  async spending(owner: QuotaOwner, query: SpendingQuery): Promise<SpendingRow[]> {
-    const where = and(this.scope(owner, query), query.valid === undefined ? undefined : eq(receipts.valid, query.valid));
+  async spending(owner: QuotaOwner, query: SpendingQuery, options: { byMember?: boolean; member?: string } = {}): Promise<SpendingRow[]> {
+    const where = and(
+      this.scope(owner, query),
+      query.valid === undefined ? undefined : eq(receipts.valid, query.valid),
+      options.member === undefined ? undefined : eq(uploads.userId, options.member),
+    );
+    // Without `byMember` no member is read: its grouping set is one row per currency, ignored.
+    const member = options.byMember ? sql`${uploads.userId}::text AS member, ${users.email} AS member_email` : sql`NULL::text AS member, NULL::text AS member_email`;
+    const memberJoin = options.byMember ? sql`LEFT JOIN ${users} ON ${users.id} = ${uploads.userId}` : sql``;
     const result = await this.db.execute(sql`
       WITH base AS (
         SELECT ${receipts.currency} AS currency,
@@ -250,9 +259,11 @@ export class ReceiptRepository {
                ${receipts.category} AS category,
                nullif(btrim(${receipts.merchantName}), '') AS merchant,
                nullif(${receipts.merchantKey}, '') AS merchant_key,
+               ${member},
                ${receipts.total} AS total,
                (${receipts.total} IS NOT NULL AND ${uploads.duplicateOf} IS NULL) AS counted
         FROM ${receipts} INNER JOIN ${uploads} ON ${uploads.id} = ${receipts.uploadId}
+             ${memberJoin}
         WHERE ${where}
       ),
       ranked AS (
@@ -265,16 +276,17 @@ export class ReceiptRepository {
         SELECT base.*, CASE WHEN ranked.rank <= ${SPENDING_TOP_MERCHANTS} THEN ranked.merchant_key END AS bucket
         FROM base LEFT JOIN ranked ON ranked.currency = base.currency AND ranked.merchant_key = base.merchant_key
       )
-      SELECT CASE GROUPING(currency, month, category, bucket)
-               WHEN 7 THEN 'currency' WHEN 3 THEN 'month' WHEN 5 THEN 'category' WHEN 6 THEN 'merchant' ELSE 'all' END AS "set",
+      SELECT CASE GROUPING(currency, month, category, bucket, member)
+               WHEN 15 THEN 'currency' WHEN 7 THEN 'month' WHEN 11 THEN 'category' WHEN 13 THEN 'merchant' WHEN 14 THEN 'member' ELSE 'all' END AS "set",
              currency,
-             coalesce(month, category, bucket) AS "key",
-             CASE WHEN GROUPING(bucket) = 0 THEN mode() WITHIN GROUP (ORDER BY merchant) END AS "label",
+             coalesce(month, category, bucket, member) AS "key",
+             CASE WHEN GROUPING(bucket) = 0 THEN mode() WITHIN GROUP (ORDER BY merchant)
+                  WHEN GROUPING(member) = 0 THEN min(member_email) END AS "label",
              CASE WHEN GROUPING(currency) = 0 THEN (sum(total) FILTER (WHERE counted))::float8 END AS "total",
              (count(*) FILTER (WHERE counted))::int AS "receipts",
              (count(*) FILTER (WHERE NOT counted))::int AS "notCounted"
       FROM bucketed
-      GROUP BY GROUPING SETS ((currency), (currency, month), (currency, category), (currency, bucket), ())
+      GROUP BY GROUPING SETS ((currency), (currency, month), (currency, category), (currency, bucket), (currency, member), ())
       HAVING GROUPING(currency) = 1 OR count(*) FILTER (WHERE counted) > 0`);
     return (result as unknown as { rows: SpendingRow[] }).rows;
   }

@@ -328,7 +328,7 @@ export interface paths {
         };
         /**
          * The caller’s receipt quota
-         * @description The signed-in account’s, or the anonymous visitor’s: used, limit, and when it resets.
+         * @description In a workspace with a paid plan, the workspace’s monthly quota that all its members share; else the signed-in account’s own daily one, or the anonymous visitor’s: used, limit, and when it resets.
          */
         get: operations["getUserQuota"];
         put?: never;
@@ -346,7 +346,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in account’s plan */
+        /**
+         * The plan of the workspace the account acts in
+         * @description Every member sees it: their uploads there share its quota and lane.
+         */
         get: operations["getUserSubscription"];
         put?: never;
         post?: never;
@@ -654,8 +657,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Subscribe to a plan
-         * @description For an account whose address is confirmed. Answers the secret Stripe’s payment form confirms the first invoice with; in test mode the plan is active at once.
+         * Subscribe the workspace to a plan
+         * @description By the workspace’s owner, whose address is confirmed and who pays; every member’s uploads there then share the plan’s monthly quota and the express lane. Answers the secret Stripe’s payment form confirms the first invoice with; in test mode the plan is active at once. In a team workspace: owner.
          */
         post: operations["postCreateSubscription"];
         delete?: never;
@@ -671,7 +674,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The plan, its next charge and the invoices */
+        /**
+         * The workspace’s plan, its next charge and the invoices
+         * @description In a team workspace: owner.
+         */
         get: operations["getBilling"];
         put?: never;
         post?: never;
@@ -690,7 +696,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel the subscription at the end of its period */
+        /**
+         * Cancel the workspace’s subscription at the end of its period
+         * @description In a team workspace: owner.
+         */
         post: operations["postBillingCancel"];
         delete?: never;
         options?: never;
@@ -709,7 +718,7 @@ export interface paths {
         put?: never;
         /**
          * A link to Stripe’s billing portal
-         * @description Where the customer manages payment methods and invoices.
+         * @description Where the paying account manages its payment methods and invoices. In a team workspace: owner.
          */
         post: operations["postBillingPortal"];
         delete?: never;
@@ -1199,6 +1208,46 @@ export interface paths {
          * @description In a team workspace: owner, admin.
          */
         patch: operations["patchWorkspacesCurrent"];
+        trace?: never;
+    };
+    "/api/workspaces/current/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s quota and what each member used of it this period
+         * @description Owners, admins and accountants see every member’s use; a member sees their own. In a team workspace: owner, admin, accountant, member.
+         */
+        get: operations["getWorkspacesCurrentUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/current/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s spending per member, category, merchant and month
+         * @description Over a period of receipt dates (`from`, `to`), optionally one category, currency or member; money is never added across currencies. In a team workspace: owner, admin, accountant.
+         */
+        get: operations["getWorkspacesCurrentReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/openapi.json": {
@@ -5853,7 +5902,10 @@ export interface operations {
     postCreateSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5970,7 +6022,10 @@ export interface operations {
     getBilling: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6087,7 +6142,10 @@ export interface operations {
     postBillingCancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6204,7 +6262,10 @@ export interface operations {
     postBillingPortal: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10561,6 +10622,278 @@ export interface operations {
             };
         };
     };
+    getWorkspacesCurrentUsage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        quota: {
+                            used: number;
+                            limit: number;
+                            percentage: number;
+                            canProcess: boolean;
+                            resetDate: string;
+                        };
+                        shared: boolean;
+                        everyone: boolean;
+                        members: {
+                            userId: string | null;
+                            email: string | null;
+                            username: string | null;
+                            role: ("owner" | "admin" | "accountant" | "member") | null;
+                            units: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getWorkspacesCurrentReports: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                category?: string;
+                currency?: string;
+                member?: string;
+            };
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currencies: {
+                            currency: string;
+                            total: number;
+                            receipts: number;
+                            months: {
+                                month: string;
+                                total: number;
+                                receipts: number;
+                            }[];
+                            categories: {
+                                category: string;
+                                total: number;
+                                receipts: number;
+                            }[];
+                            merchants: {
+                                merchant: string | null;
+                                total: number;
+                                receipts: number;
+                            }[];
+                            members: {
+                                userId: string | null;
+                                email: string | null;
+                                total: number;
+                                receipts: number;
+                            }[];
+                        }[];
+                        notCounted: number;
+                        roster: {
+                            userId: string;
+                            email: string;
+                            username: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "accountant" | "member";
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     "getOpenapi.json": {
         parameters: {
             query?: never;
@@ -11292,6 +11625,22 @@ export const pathsApiWorkspacesCurrentPatchResponses403ContentApplicationJsonErr
 export const pathsApiWorkspacesCurrentPatchResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["patch"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiWorkspacesCurrentPatchResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["patch"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiWorkspacesCurrentPatchResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["patch"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiWorkspacesCurrentUsageGetResponses200ContentApplicationJsonMembersRoleAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["200"]["content"]["application/json"]["members"]["role"]> = ["owner", "admin", "accountant", "member"];
+export const pathsApiWorkspacesCurrentUsageGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
+export const pathsApiWorkspacesCurrentUsageGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiWorkspacesCurrentUsageGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiWorkspacesCurrentUsageGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiWorkspacesCurrentUsageGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiWorkspacesCurrentUsageGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiWorkspacesCurrentUsageGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiWorkspacesCurrentReportsGetResponses200ContentApplicationJsonRosterRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["200"]["content"]["application/json"]["roster"]["role"]> = ["owner", "admin", "accountant", "member"];
+export const pathsApiWorkspacesCurrentReportsGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiWorkspacesCurrentReportsGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiWorkspacesCurrentReportsGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiWorkspacesCurrentReportsGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiWorkspacesCurrentReportsGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiWorkspacesCurrentReportsGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiWorkspacesCurrentReportsGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiOpenapiJsonGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiOpenapiJsonGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiOpenapiJsonGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
