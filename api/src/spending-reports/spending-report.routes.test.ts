@@ -63,7 +63,7 @@ describe('/api/workspaces/current/reports', () => {
     expect(february.body.currencies.map((c) => [c.currency, c.total, c.months.map((m) => m.month)])).toEqual([['USD', 13, ['2024-02']]]);
     const theirs = await owner.get<SpendingReport>(`${REPORTS}?member=${member.userId}`);
     expect(theirs.body.currencies[0]).toMatchObject({ total: 25, members: [{ userId: member.userId, total: 25 }], merchants: [{ merchant: 'Staples', total: 25 }] });
-    for (const query of [{ member: 'someone' }, { from: '1 Feb 2024' }]) {
+    for (const query of [{ member: 'someone' }, { from: '1 Feb 2024' }] as Array<Record<string, string>>) {
       expect(await owner.get(`${REPORTS}?${new URLSearchParams(query)}`)).toEqual(expect.objectContaining(invalid(spendingReportQuerySchema, query)));
     }
   });
