@@ -16,6 +16,7 @@ export class WorkspaceUsageService {
     const policy = await this.quota.policy(owner);
     const [quota, use] = await Promise.all([this.quota.view(owner), this.quota.useByMember(workspace.id, policy.period.key)]);
     const everyone = workspaceAllows(workspace.role, 'reports:read', workspace);
-    return { quota, shared: policy.subscriptionActive, everyone, members: everyone ? use : use.filter((m) => m.userId === owner.userId) };
+    const members = everyone ? use : use.filter((m) => m.userId === owner.userId);
+    return { role: workspace.role, personal: workspace.personal, quota, shared: policy.subscriptionActive, everyone, members };
   }
 }

@@ -1,16 +1,20 @@
-import { FREE_DAILY_LIMIT, LANE_LABELS } from '@receipts/common';
+import { FREE_DAILY_LIMIT, LANE_LABELS, workspaceAllows, type WorkspaceAction, type WorkspaceUsage } from '@receipts/common';
 import { useEffect, useRef } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { IntakeAddressCard } from '../components/intake-address-card.js';
+import { MemberUsagePanel } from '../components/member-usage-panel.js';
 import { QuotaPanel } from '../components/quota-panel.js';
 import { SpendingPanel } from '../components/spending-panel.js';
-import { useLogout, useProfile, useQuota, useSubscription } from '../hooks/use-account.js';
+import { useLogout, useProfile, useQuota, useSubscription, useWorkspaceUsage } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { useLaneSpeed } from '../hooks/use-processing-times.js';
 import { greetedAccounts } from '../lib/browser-storage.js';
 import { resetLabel } from '../lib/quota-levels.js';
 import { SUPPORT_EMAIL } from '../lib/site.js';
 import './dashboard-page.css';
+
+/** Whether the caller's role in the workspace allows `action`; until the usage is read, as in one's own workspace. */
+const allows = (usage: WorkspaceUsage | null, action: WorkspaceAction) => !usage || workspaceAllows(usage.role, action, { personal: usage.personal });
 
 const dateText = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' }) : '—');
 
@@ -19,6 +23,7 @@ export function DashboardPage() {
   const { profile, loading } = useProfile();
   const { quota } = useQuota();
   const { subscription } = useSubscription(Boolean(profile));
+  const { usage } = useWorkspaceUsage(Boolean(profile));
   const { logout, pending } = useLogout();
   const speedOf = useLaneSpeed();
   // Read once per account, before this visit is remembered: a first visit is greeted, not welcomed back.
@@ -93,6 +98,7 @@ export function DashboardPage() {
 
       <div className="dashboard-grid">
         <QuotaPanel quota={quota} subscribed={active} />
+        {usage && !usage.personal && <MemberUsagePanel usage={usage} />}
         <section className="card" aria-labelledby="sub-title">
           <h2 id="sub-title">Subscription</h2>
           {active ? (
@@ -111,21 +117,29 @@ export function DashboardPage() {
                   <dd>{subscription!.receiptLimit.toLocaleString('en-US')}</dd>
                 </div>
               </dl>
-              <div className="button-row">
-                <Link to="/pricing" className="btn btn-outline">
-                  Change Plan
-                </Link>
-                <Link to="/billing" className="btn btn-primary">
-                  Manage Billing
-                </Link>
-              </div>
+              {allows(usage, 'billing:manage') ? (
+                <div className="button-row">
+                  <Link to="/pricing" className="btn btn-outline">
+                    Change Plan
+                  </Link>
+                  <Link to="/billing" className="btn btn-primary">
+                    Manage Billing
+                  </Link>
+                </div>
+              ) : (
+                <p className="muted">The workspace’s plan: its owner manages it.</p>
+              )}
             </>
           ) : (
             <>
               <p>You are on the free tier: {FREE_DAILY_LIMIT} receipts a day on the standard queue.</p>
-              <Link to="/pricing" className="btn btn-primary">
-                Upgrade to Premium
-              </Link>
+              {allows(usage, 'billing:manage') ? (
+                <Link to="/pricing" className="btn btn-primary">
+                  Upgrade to Premium
+                </Link>
+              ) : (
+                <p className="muted">A plan for this workspace is its owner’s to choose: every member would share its monthly quota and the express lane.</p>
+              )}
             </>
           )}
         </section>
@@ -155,6 +169,11 @@ export function DashboardPage() {
             <Link to="/receipts" className="btn btn-outline">
               My Receipts
             </Link>
+            {usage && allows(usage, 'reports:read') && (
+              <Link to="/reports" className="btn btn-outline">
+                Spending Reports
+              </Link>
+            )}
             <Link to="/pricing" className="btn btn-outline">
               View All Plans
             </Link>
