@@ -11,17 +11,25 @@ const roleText = (role: MemberUse['role']) => (role ? role.charAt(0).toUpperCase
 export function MemberUsagePanel({ usage }: { usage: WorkspaceUsage }) {
   const period = usage.shared ? 'this billing period' : 'today';
   const columns: Array<TableColumn<MemberUse>> = [
-    { header: 'Member', rowHeader: true, cell: (m) => memberLabel(m) },
-    { header: 'Role', cell: (m) => roleText(m.role) },
+    {
+      header: 'Member',
+      rowHeader: true,
+      cell: (m) =>
+        m.email ? (
+          <>
+            {m.username ?? m.email}
+            {/* A member sees only their own row: their role is no news to them. */}
+            <span className="member-usage-detail">{usage.everyone ? `${roleText(m.role)} · ${m.email}` : m.email}</span>
+          </>
+        ) : (
+          memberLabel(m)
+        ),
+    },
     { header: 'Receipts', numeric: true, cell: (m) => m.units },
   ];
   // Shares of one count only mean something when the members share one.
   if (usage.shared) {
-    columns.push({
-      header: 'Share of the plan',
-      numeric: true,
-      cell: (m) => `${usage.quota.limit > 0 ? Math.round((m.units / usage.quota.limit) * 100) : 0}%`,
-    });
+    columns.push({ header: 'Share', numeric: true, cell: (m) => `${usage.quota.limit > 0 ? Math.round((m.units / usage.quota.limit) * 100) : 0}%` });
   }
   return (
     <section className="card member-usage" aria-labelledby="member-usage-title">
