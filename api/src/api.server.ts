@@ -4,6 +4,7 @@ import path from 'node:path';
 import { availableEngines, webhookAttempts } from '@receipts/common';
 import {
   ApiTokenRepository,
+  AuditRepository,
   BillingRepository,
   MerchantRuleRepository,
   CategoryRepository,
@@ -35,6 +36,8 @@ import { AccountDeletionService } from './account/account-deletion.service.js';
 import { AccountSettingsService } from './account/account-settings.service.js';
 import { accountRoutes } from './account/account.routes.js';
 import { adminRoutes, queueDashboard, requireAdmin } from './admin/admin.routes.js';
+import { auditRoutes } from './audit/audit.routes.js';
+import { AuditService } from './audit/audit.service.js';
 import { AdminService } from './admin/admin.service.js';
 import { AccountService } from './auth/account.service.js';
 import { authRoutes } from './auth/auth.routes.js';
@@ -173,7 +176,9 @@ function apiServices(runtime: Runtime, producer: Redis) {
   const merchantRules = new MerchantRuleRepository(db);
   const rules = new MerchantRuleService(merchantRules, categories);
   const tokens = new ApiTokenService(new ApiTokenRepository(db), accounts);
+  const audit = new AuditService(new AuditRepository(db));
   return {
+    audit,
     jobs,
     webhookJobs,
     webhooks,
@@ -202,7 +207,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
     mailIntake: intakeFormat(config),
     session: sessionMiddleware({ store: sessionStore, secret: config.sessionSecret, secure: secureCookies }),
     deletion: new AccountDeletionService(accounts, billing, uploads, idempotency),
-    data: new AccountDataService(exports, uploadReads, files, { profiles, categories, rules, workspaces }, log),
+    data: new AccountDataService(exports, uploadReads, files, { profiles, categories, rules, workspaces, audit }, log),
   };
 }
 type ApiServices = ReturnType<typeof apiServices>;
@@ -300,11 +305,12 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
     { path: '/intake', router: intakeRoutes(new IntakeAddressService(s.intakeRows, s.mailIntake)), before: [requireUser] },
     { path: '', router: spendingRoutes(new SpendingService(s.receipts)) },
     { path: '', router: receiptLibraryRoutes(library) },
-    { path: '', router: exportRoutes(s.exports, s.idempotency, log) },
+    { path: '', router: exportRoutes(s.exports, s.idempotency, s.audit, log) },
     { path: '/user', router: webhookRoutes(s.webhookService, s.users) },
     { path: '/workspaces', router: workspaceRoutes(new WorkspaceService(s.workspaces, s.accounts), s.users) },
     { path: '/workspaces', router: workspaceUsageRoutes(new WorkspaceUsageService(s.quota)) },
     { path: '/workspaces', router: spendingReportRoutes(new SpendingReportService(s.receipts, s.workspaces)) },
+    { path: '/workspaces', router: auditRoutes(s.audit) },
   ];
 }
 

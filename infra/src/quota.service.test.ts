@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../tests/support/database.js';
 import { createSubscriber, subscribeWorkspace } from '../../tests/support/accounts.js';
-import { createTeamWorkspace, teamScope } from '../../tests/support/workspaces.js';
+import { teamWorkspace, teamScope } from '../../tests/support/workspaces.js';
 import { BillingRepository } from './billing.repository.js';
 import { users } from './db/schema.js';
 import { QuotaService } from './quota.service.js';
@@ -127,7 +127,7 @@ describe('quota service', { timeout: 60_000 }, () => {
 
   it('lets every member of a subscribed workspace draw from its one monthly count, on the express lane', async () => {
     const [owner, accountant, member] = [await person(), await person(), await person(false)];
-    const team = await createTeamWorkspace(database.db, owner, [
+    const team = await teamWorkspace(database.db, owner, [
       { userId: accountant, role: 'accountant' },
       { userId: member, role: 'member' },
     ]);
@@ -154,7 +154,7 @@ describe('quota service', { timeout: 60_000 }, () => {
 
   it('stops every member once the workspace\'s count is used up', async () => {
     const [owner, member] = [await person(), await person()];
-    const team = await createTeamWorkspace(database.db, owner, [{ userId: member, role: 'member' }]);
+    const team = await teamWorkspace(database.db, owner, [{ userId: member, role: 'member' }]);
     await subscribeWorkspace(database.db, team, 'starter');
     const ownerIn = { userId: owner, anonId: null, workspace: teamScope(team, 'owner') };
     const memberIn = { userId: member, anonId: null, workspace: teamScope(team, 'member') };
@@ -167,7 +167,7 @@ describe('quota service', { timeout: 60_000 }, () => {
 
   it('keeps each member of a workspace without a plan on their own free five a day, in every workspace they act in', async () => {
     const [owner, first, second] = [await person(), await person(), await person()];
-    const team = await createTeamWorkspace(database.db, owner, [
+    const team = await teamWorkspace(database.db, owner, [
       { userId: first, role: 'member' },
       { userId: second, role: 'member' },
     ]);
@@ -187,7 +187,7 @@ describe('quota service', { timeout: 60_000 }, () => {
 
   it('counts a member\'s uploads of this period per uploader, a unit given back not counted', async () => {
     const [owner, member] = [await person(), await person()];
-    const team = await createTeamWorkspace(database.db, owner, [{ userId: member, role: 'member' }]);
+    const team = await teamWorkspace(database.db, owner, [{ userId: member, role: 'member' }]);
     await subscribeWorkspace(database.db, team, 'starter');
     const ownerIn = { userId: owner, anonId: null, workspace: teamScope(team, 'owner') };
     const memberIn = { userId: member, anonId: null, workspace: teamScope(team, 'member') };

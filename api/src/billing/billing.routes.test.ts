@@ -2,7 +2,7 @@ import { createSubscriptionSchema, USER_MESSAGES, WORKSPACE_MESSAGES } from '@re
 import { describe, expect, it } from 'vitest';
 import { pngFile } from '../../../tests/support/upload-stack.js';
 import { invalid, withRouteApi, type Caller } from '../../../tests/support/route-api.js';
-import { createTeamWorkspace } from '../../../tests/support/workspaces.js';
+import { teamWorkspace } from '../../../tests/support/workspaces.js';
 
 // The billing routes over HTTP on the real api and database, in billing's test mode (no Stripe keys).
 describe('billing routes', () => {
@@ -62,7 +62,7 @@ describe('billing routes', () => {
     const chosen = await plan();
     const owner = await api.signedIn();
     const others = { admin: await api.signedIn(), accountant: await api.signedIn(), member: await api.signedIn() };
-    const team = await createTeamWorkspace(
+    const team = await teamWorkspace(
       api.runtime.db,
       owner.userId!,
       Object.entries(others).map(([role, caller]) => ({ userId: caller.userId!, role: role as 'admin' | 'accountant' | 'member' })),

@@ -182,7 +182,7 @@ describe('export service: import files and the export pack', () => {
   it('writes DATEV with the user’s own numbers and accounts, and refuses what one batch cannot hold', async () => {
     const owner = await subscriber();
     await stored(owner, { merchantName: 'Tankstelle', date: '2024-02-10', total: 59.5, tax: 9.5, category: 'gas', paymentMethod: 'card' });
-    await workspaces.saveDatevSettings(owner.userId!, {
+    await workspaces.saveDatevSettings({ workspaceId: owner.userId!, actorId: owner.userId }, {
       consultantNumber: 29098,
       clientNumber: 55003,
       fiscalYearStartMonth: 1,

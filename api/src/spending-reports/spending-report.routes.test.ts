@@ -1,7 +1,7 @@
 import { spendingReportQuerySchema, WORKSPACE_HEADER, WORKSPACE_MESSAGES, type SpendingReport } from '@receipts/common';
 import { describe, expect, it } from 'vitest';
 import { invalid, withRouteApi, type Caller } from '../../../tests/support/route-api.js';
-import { createTeamWorkspace } from '../../../tests/support/workspaces.js';
+import { teamWorkspace } from '../../../tests/support/workspaces.js';
 
 const REPORTS = '/api/workspaces/current/reports';
 
@@ -18,7 +18,7 @@ describe('/api/workspaces/current/reports', () => {
     const admin = await api.signedIn();
     const accountant = await api.signedIn();
     const member = await api.signedIn();
-    const id = await createTeamWorkspace(api.runtime.db, owner.userId!, [
+    const id = await teamWorkspace(api.runtime.db, owner.userId!, [
       { userId: admin.userId!, role: 'admin' },
       { userId: accountant.userId!, role: 'accountant' },
       { userId: member.userId!, role: 'member' },

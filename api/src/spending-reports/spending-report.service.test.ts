@@ -3,7 +3,7 @@ import { ReceiptRepository, UserRepository, WorkspaceRepository, type ExtractedR
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubscriber, subscribeWorkspace } from '../../../tests/support/accounts.js';
 import { extracted, openUploadStack, pngFile as png, type UploadStack } from '../../../tests/support/upload-stack.js';
-import { createTeamWorkspace, teamScope } from '../../../tests/support/workspaces.js';
+import { teamWorkspace, teamScope } from '../../../tests/support/workspaces.js';
 import type { Owner } from '../session.js';
 import { UploadService } from '../uploads/upload.service.js';
 import { SpendingReportService } from './spending-report.service.js';
@@ -32,7 +32,7 @@ describe('spending report service', () => {
     const { db } = stack.database;
     reports = new SpendingReportService(new ReceiptRepository(db), new WorkspaceRepository(db));
     for (const who of ['owner', 'accountant', 'member', 'leaver'] as const) people[who] = await createSubscriber(db);
-    team = await createTeamWorkspace(db, people.owner.userId, [
+    team = await teamWorkspace(db, people.owner.userId, [
       { userId: people.accountant.userId, role: 'accountant' },
       { userId: people.member.userId, role: 'member' },
       { userId: people.leaver.userId, role: 'member' },

@@ -2,7 +2,7 @@ import { FREE_DAILY_LIMIT, planById, type WorkspaceUsage } from '@receipts/commo
 import { describe, expect, it } from 'vitest';
 import { subscribeWorkspace } from '../../../tests/support/accounts.js';
 import { withRouteApi, type Caller } from '../../../tests/support/route-api.js';
-import { createTeamWorkspace } from '../../../tests/support/workspaces.js';
+import { teamWorkspace } from '../../../tests/support/workspaces.js';
 
 const USAGE = '/api/workspaces/current/usage';
 
@@ -18,7 +18,7 @@ describe('/api/workspaces/current/usage', () => {
     const owner = await api.signedIn();
     const accountant = await api.signedIn();
     const member = await api.signedIn();
-    const id = await createTeamWorkspace(api.runtime.db, owner.userId!, [
+    const id = await teamWorkspace(api.runtime.db, owner.userId!, [
       { userId: accountant.userId!, role: 'accountant' },
       { userId: member.userId!, role: 'member' },
     ]);

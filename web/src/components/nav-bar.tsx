@@ -2,6 +2,8 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useLogout, useProfile } from '../hooks/use-account.js';
+import { useWorkspaceAllows } from '../hooks/use-current-workspace.js';
+import { AUDIT_PAGE_PATH } from '../lib/audit-api.js';
 import { NAV_LINKS, PRODUCT_NAME } from '../lib/site.js';
 import { ReviewLink } from './review-link.js';
 import './nav-bar.css';
@@ -15,6 +17,7 @@ export function NavBar() {
   const { logout, pending } = useLogout();
   const [open, setOpen] = useState(false);
   const isAdmin = profile?.userType === 'admin';
+  const readsAudit = useWorkspaceAllows('audit:read');
   const close = () => setOpen(false);
   const toggle = useRef<HTMLButtonElement>(null);
 
@@ -80,6 +83,11 @@ export function NavBar() {
                     <DropdownMenu.Item asChild className="menu-item">
                       <Link to="/billing">Billing</Link>
                     </DropdownMenu.Item>
+                    {readsAudit && (
+                      <DropdownMenu.Item asChild className="menu-item">
+                        <Link to={AUDIT_PAGE_PATH}>Audit trail</Link>
+                      </DropdownMenu.Item>
+                    )}
                     {isAdmin && (
                       <DropdownMenu.Item asChild className="menu-item">
                         <Link to="/admin">Admin Panel</Link>
@@ -154,6 +162,11 @@ export function NavBar() {
               <Link to="/billing" onClick={close}>
                 Billing
               </Link>
+              {readsAudit && (
+                <Link to={AUDIT_PAGE_PATH} onClick={close}>
+                  Audit trail
+                </Link>
+              )}
               {isAdmin && (
                 <Link to="/admin" onClick={close}>
                   Admin Panel
