@@ -14,9 +14,6 @@ export type MemberUse = z.infer<typeof memberUseSchema>;
 
 /** GET /api/workspaces/current/usage: the caller's quota in the workspace, and who used what of it this period. */
 export const workspaceUsageSchema = z.object({
-  /** The caller's role in the workspace, and whether it is their own: what the dashboard offers them (workspaceAllows). */
-  role: workspaceRoleSchema,
-  personal: z.boolean(),
   quota: quotaViewSchema,
   /** The workspace has a paid plan: its members' uploads share one monthly count. Else each person has their own free daily allowance. */
   shared: z.boolean(),

@@ -9,6 +9,7 @@ import { VerifyEmailBanner } from './components/verify-email-banner.js';
 import { useProfile } from './hooks/use-account.js';
 import { useLiveUploads } from './hooks/use-live-uploads.js';
 import { AUDIT_PAGE_PATH } from './lib/audit-api.js';
+import { REPORTS_PAGE_PATH } from './lib/workspace-plan-api.js';
 import { AboutPage } from './pages/about-page.js';
 import { ContactPage } from './pages/contact-page.js';
 import { DashboardPage } from './pages/dashboard-page.js';
@@ -75,7 +76,7 @@ export function App() {
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/receipts" element={<ReceiptsPage />} />
           <Route path="/review" element={<ReviewPage />} />
-          <Route path="/reports" element={<ReportsPage />} />
+          <Route path={REPORTS_PAGE_PATH} element={<ReportsPage />} />
           <Route path="/account" element={<AccountPage />} />
           <Route path="/billing" element={<BillingPage />} />
           <Route path="/blog" element={<BlogPage />} />

@@ -39,7 +39,7 @@ describe('/api/workspaces/current/usage', () => {
     for (const reader of [owner, accountant]) {
       const { status, body } = await reader.get<WorkspaceUsage>(USAGE);
       expect(status).toBe(200);
-      expect(body).toMatchObject({ personal: false, quota: { used: 3, limit }, shared: true, everyone: true });
+      expect(body).toMatchObject({ quota: { used: 3, limit }, shared: true, everyone: true });
       expect(new Map(body.members.map((m) => [m.userId, [m.role, m.units]]))).toEqual(
         new Map([
           [owner.userId, ['owner', 1]],
@@ -49,7 +49,7 @@ describe('/api/workspaces/current/usage', () => {
       );
     }
     const own = await member.get<WorkspaceUsage>(USAGE);
-    expect(own.body).toMatchObject({ role: 'member', personal: false, quota: { used: 3, limit }, shared: true, everyone: false });
+    expect(own.body).toMatchObject({ quota: { used: 3, limit }, shared: true, everyone: false });
     expect(own.body.members).toEqual([{ userId: member.userId, email: member.email, username: 'user', role: 'member', units: 2 }]);
   });
 

@@ -17,6 +17,6 @@ export class WorkspaceUsageService {
     const [quota, use] = await Promise.all([this.quota.view(owner), this.quota.useByMember(workspace.id, policy.period.key)]);
     const everyone = workspaceAllows(workspace.role, 'reports:read', workspace);
     const members = everyone ? use : use.filter((m) => m.userId === owner.userId);
-    return { role: workspace.role, personal: workspace.personal, quota, shared: policy.subscriptionActive, everyone, members };
+    return { quota, shared: policy.subscriptionActive, everyone, members };
   }
 }

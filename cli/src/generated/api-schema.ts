@@ -10661,9 +10661,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {string} */
-                        role: "owner" | "admin" | "accountant" | "member";
-                        personal: boolean;
                         quota: {
                             used: number;
                             limit: number;
@@ -11765,7 +11762,6 @@ export const pathsApiWorkspacesCurrentPatchResponses403ContentApplicationJsonErr
 export const pathsApiWorkspacesCurrentPatchResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["patch"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiWorkspacesCurrentPatchResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["patch"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiWorkspacesCurrentPatchResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current"]["patch"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
-export const pathsApiWorkspacesCurrentUsageGetResponses200ContentApplicationJsonRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["200"]["content"]["application/json"]["role"]> = ["owner", "admin", "accountant", "member"];
 export const pathsApiWorkspacesCurrentUsageGetResponses200ContentApplicationJsonMembersRoleAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["200"]["content"]["application/json"]["members"]["role"]> = ["owner", "admin", "accountant", "member"];
 export const pathsApiWorkspacesCurrentUsageGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiWorkspacesCurrentUsageGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];

@@ -7,7 +7,7 @@ const quota = { used: 30, limit: 100, percentage: 30, canProcess: true, resetDat
 const ann = { userId: 'a', email: 'ann@example.test', username: 'Ann', role: 'owner' as const, units: 10 };
 const gone = { userId: null, email: null, username: null, role: null, units: 3 };
 const bo = { userId: 'b', email: 'bo@example.test', username: 'Bo', role: 'member' as const, units: 20 };
-const usage = (more: Partial<WorkspaceUsage>): WorkspaceUsage => ({ role: 'owner', personal: false, quota, shared: true, everyone: true, members: [ann, bo], ...more });
+const usage = (more: Partial<WorkspaceUsage>): WorkspaceUsage => ({ quota, shared: true, everyone: true, members: [ann, bo], ...more });
 const rows = () => [...screen.getByRole('table').querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent));
 
 describe('use per member on the dashboard', () => {
@@ -29,7 +29,7 @@ describe('use per member on the dashboard', () => {
   });
 
   it('shows a member their own use, and no shares where each person has their own free allowance', () => {
-    render(<MemberUsagePanel usage={usage({ role: 'member', everyone: false, shared: false, members: [bo] })} />);
+    render(<MemberUsagePanel usage={usage({ everyone: false, shared: false, members: [bo] })} />);
     expect(screen.getByRole('heading').textContent).toBe('Your use');
     expect(screen.getByTestId('member-usage-note').textContent).toContain('each person has their own free allowance');
     expect(rows()).toEqual([['Bobo@example.test', '20']]);

@@ -4,6 +4,7 @@ import { Link, NavLink } from 'react-router-dom';
 import { useLogout, useProfile } from '../hooks/use-account.js';
 import { useWorkspaceAllows } from '../hooks/use-current-workspace.js';
 import { AUDIT_PAGE_PATH } from '../lib/audit-api.js';
+import { REPORTS_PAGE_PATH } from '../lib/workspace-plan-api.js';
 import { NAV_LINKS, PRODUCT_NAME } from '../lib/site.js';
 import { ReviewLink } from './review-link.js';
 import './nav-bar.css';
@@ -18,6 +19,7 @@ export function NavBar() {
   const [open, setOpen] = useState(false);
   const isAdmin = profile?.userType === 'admin';
   const readsAudit = useWorkspaceAllows('audit:read');
+  const readsReports = useWorkspaceAllows('reports:read');
   const close = () => setOpen(false);
   const toggle = useRef<HTMLButtonElement>(null);
 
@@ -83,6 +85,11 @@ export function NavBar() {
                     <DropdownMenu.Item asChild className="menu-item">
                       <Link to="/billing">Billing</Link>
                     </DropdownMenu.Item>
+                    {readsReports && (
+                      <DropdownMenu.Item asChild className="menu-item">
+                        <Link to={REPORTS_PAGE_PATH}>Spending reports</Link>
+                      </DropdownMenu.Item>
+                    )}
                     {readsAudit && (
                       <DropdownMenu.Item asChild className="menu-item">
                         <Link to={AUDIT_PAGE_PATH}>Audit trail</Link>
@@ -162,6 +169,11 @@ export function NavBar() {
               <Link to="/billing" onClick={close}>
                 Billing
               </Link>
+              {readsReports && (
+                <Link to={REPORTS_PAGE_PATH} onClick={close}>
+                  Spending reports
+                </Link>
+              )}
               {readsAudit && (
                 <Link to={AUDIT_PAGE_PATH} onClick={close}>
                   Audit trail

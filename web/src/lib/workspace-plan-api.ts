@@ -6,6 +6,9 @@ export const workspacePlanKeys = {
   usage: ['/api/workspaces/current/usage'] as const,
 };
 
+/** Where the app shows the workspace's spending reports (those who may read them find it in the account menu and on the dashboard). */
+export const REPORTS_PAGE_PATH = '/workspace/reports';
+
 /** What a report may be narrowed to, as the page keeps it (GET /api/workspaces/current/reports takes the same). */
 export type ReportFilter = Partial<Record<keyof SpendingReportQuery, string>>;
 

@@ -1,4 +1,4 @@
-import { FREE_DAILY_LIMIT, LANE_LABELS, workspaceAllows, type WorkspaceAction, type WorkspaceUsage } from '@receipts/common';
+import { FREE_DAILY_LIMIT, LANE_LABELS, workspaceAllows, type WorkspaceAction, type WorkspaceView } from '@receipts/common';
 import { useEffect, useRef } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { IntakeAddressCard } from '../components/intake-address-card.js';
@@ -6,15 +6,17 @@ import { MemberUsagePanel } from '../components/member-usage-panel.js';
 import { QuotaPanel } from '../components/quota-panel.js';
 import { SpendingPanel } from '../components/spending-panel.js';
 import { useLogout, useProfile, useQuota, useSubscription, useWorkspaceUsage } from '../hooks/use-account.js';
+import { useCurrentWorkspace } from '../hooks/use-current-workspace.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { useLaneSpeed } from '../hooks/use-processing-times.js';
 import { greetedAccounts } from '../lib/browser-storage.js';
 import { resetLabel } from '../lib/quota-levels.js';
 import { SUPPORT_EMAIL } from '../lib/site.js';
+import { REPORTS_PAGE_PATH } from '../lib/workspace-plan-api.js';
 import './dashboard-page.css';
 
-/** Whether the caller's role in the workspace allows `action`; until the usage is read, as in one's own workspace. */
-const allows = (usage: WorkspaceUsage | null, action: WorkspaceAction) => !usage || workspaceAllows(usage.role, action, { personal: usage.personal });
+/** Whether the account's role in the workspace it acts in allows `action`; until that is read, as in its own workspace. */
+const allows = (workspace: WorkspaceView | null, action: WorkspaceAction) => !workspace || workspaceAllows(workspace.role, action, { personal: workspace.personal });
 
 const dateText = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' }) : '—');
 
@@ -23,7 +25,9 @@ export function DashboardPage() {
   const { profile, loading } = useProfile();
   const { quota } = useQuota();
   const { subscription } = useSubscription(Boolean(profile));
-  const { usage } = useWorkspaceUsage(Boolean(profile));
+  const { workspace } = useCurrentWorkspace();
+  // A team's use per member; one's own workspace has one member.
+  const { usage } = useWorkspaceUsage(Boolean(workspace && !workspace.personal));
   const { logout, pending } = useLogout();
   const speedOf = useLaneSpeed();
   // Read once per account, before this visit is remembered: a first visit is greeted, not welcomed back.
@@ -98,7 +102,7 @@ export function DashboardPage() {
 
       <div className="dashboard-grid">
         <QuotaPanel quota={quota} subscribed={active} />
-        {usage && !usage.personal && <MemberUsagePanel usage={usage} />}
+        {usage && workspace && !workspace.personal && <MemberUsagePanel usage={usage} />}
         <section className="card" aria-labelledby="sub-title">
           <h2 id="sub-title">Subscription</h2>
           {active ? (
@@ -117,7 +121,7 @@ export function DashboardPage() {
                   <dd>{subscription!.receiptLimit.toLocaleString('en-US')}</dd>
                 </div>
               </dl>
-              {allows(usage, 'billing:manage') ? (
+              {allows(workspace, 'billing:manage') ? (
                 <div className="button-row">
                   <Link to="/pricing" className="btn btn-outline">
                     Change Plan
@@ -133,7 +137,7 @@ export function DashboardPage() {
           ) : (
             <>
               <p>You are on the free tier: {FREE_DAILY_LIMIT} receipts a day on the standard queue.</p>
-              {allows(usage, 'billing:manage') ? (
+              {allows(workspace, 'billing:manage') ? (
                 <Link to="/pricing" className="btn btn-primary">
                   Upgrade to Premium
                 </Link>
@@ -169,8 +173,8 @@ export function DashboardPage() {
             <Link to="/receipts" className="btn btn-outline">
               My Receipts
             </Link>
-            {usage && allows(usage, 'reports:read') && (
-              <Link to="/reports" className="btn btn-outline">
+            {workspace && allows(workspace, 'reports:read') && (
+              <Link to={REPORTS_PAGE_PATH} className="btn btn-outline">
                 Spending Reports
               </Link>
             )}

@@ -2,6 +2,7 @@ import type { SpendingReport } from '@receipts/common';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../test-support.js';
+import { REPORTS_PAGE_PATH } from '../lib/workspace-plan-api.js';
 import ReportsPage from './reports-page.js';
 
 const ANN = '0b7c1d6e-3f35-4c55-8f0e-6f1c2a4b9d10';
@@ -77,7 +78,7 @@ describe('reports page', () => {
   });
 
   it('shows the spending per member with its table, members named as the workspace knows them, one currency at a time', async () => {
-    renderAt(<ReportsPage />, '/reports');
+    renderAt(<ReportsPage />, REPORTS_PAGE_PATH);
     expect(await screen.findByTestId('report-total', {}, { timeout: 10_000 })).toHaveProperty('textContent', '€62.00 across 4 receipts in EUR (currencies are never added together).');
     expect(tableOf('Spending per member')).toEqual([
       ['Bo (bo@example.test)', '2', '€45.00'],
@@ -91,7 +92,7 @@ describe('reports page', () => {
   });
 
   it('asks for the period and the member chosen', async () => {
-    renderAt(<ReportsPage />, '/reports');
+    renderAt(<ReportsPage />, REPORTS_PAGE_PATH);
     const year = new Date().getFullYear();
     await waitFor(() => expect(asked.at(-1)).toContain(`from=${year}-01-01`));
     fireEvent.change(screen.getByLabelText('Period'), { target: { value: 'last-year' } });
@@ -107,7 +108,7 @@ describe('reports page', () => {
 
   it('tells a role that may not read reports why', async () => {
     answer = () => new Response(JSON.stringify({ error: 'FORBIDDEN', message: 'Your role in this workspace does not allow this.' }), { status: 403 });
-    renderAt(<ReportsPage />, '/reports');
+    renderAt(<ReportsPage />, REPORTS_PAGE_PATH);
     expect((await screen.findByRole('alert', {}, { timeout: 10_000 })).textContent).toBe('Your role in this workspace does not allow this.');
   });
 });

@@ -7,7 +7,7 @@ import { useProfile } from '../hooks/use-account.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { messageOf } from '../lib/api.js';
 import { periodRange, REPORT_PERIODS, type ReportPeriodId } from '../lib/report-periods.js';
-import { spendingReportUrl } from '../lib/workspace-plan-api.js';
+import { REPORTS_PAGE_PATH, spendingReportUrl } from '../lib/workspace-plan-api.js';
 import './reports-page.css';
 
 const receiptsText = (n: number) => `${n} receipt${n === 1 ? '' : 's'}`;
@@ -35,7 +35,7 @@ export default function ReportsPage() {
   });
 
   if (loading) return <div className="container page-loading">Loading reports...</div>;
-  if (!profile) return <Navigate to={`/login?redirect=${encodeURIComponent('/reports')}`} replace />;
+  if (!profile) return <Navigate to={`/login?redirect=${encodeURIComponent(REPORTS_PAGE_PATH)}`} replace />;
   const report = read.data;
   const currencies = report?.currencies ?? [];
   const current = currencies.find((c) => c.currency === picked) ?? currencies[0];
