@@ -36,8 +36,12 @@ const cleared = inArray(uploads.approvalStatus, [...CLEARED_APPROVALS]);
 /** What an import file carries: valid and cleared receipts. */
 const carriable = and(receipts.valid, cleared)!;
 
-/** Who took an upload's latest approval decision. */
+/** Who took an upload's latest approval decision, and who uploaded it. */
 const decider = alias(users, 'decider');
+const uploader = alias(users, 'uploader');
+
+/** Which receipts of a workspace the approval step shows: others' waiting outside any report (the queue), or reports'. */
+export type ApprovalPick = { awaitingFor: string } | { reportIds: readonly string[] };
 
 /** A library receipt with its upload (recognized text cut to the preview). */
 export interface LibraryRow {
@@ -47,6 +51,8 @@ export interface LibraryRow {
   edited: boolean;
   /** The name of who took the latest approval decision. */
   decidedBy: string | null;
+  /** The name of who uploaded it; null once that account is gone. */
+  uploadedBy: string | null;
 }
 
 /** A receipt's view fields, its file name, and where an export page stopped (the upload's creation time as text keeps its microseconds). */
@@ -139,11 +145,13 @@ export class ReceiptRepository {
         originalFilename: duplicateOriginal.filename,
         edited: corrected.mapWith(Boolean),
         decidedBy: decider.username,
+        uploadedBy: uploader.username,
       })
       .from(receipts)
       .innerJoin(uploads, eq(uploads.id, receipts.uploadId))
       .leftJoin(duplicateOriginal, eq(duplicateOriginal.id, uploads.duplicateOf))
-      .leftJoin(decider, eq(decider.id, uploads.approvalDecidedBy));
+      .leftJoin(decider, eq(decider.id, uploads.approvalDecidedBy))
+      .leftJoin(uploader, eq(uploader.id, uploads.userId));
   }
 
   /** A page of the owner's receipts as the library lists them, with how many match in all. */
@@ -166,6 +174,22 @@ export class ReceiptRepository {
       this.db.select({ n: count() }).from(receipts).innerJoin(uploads, eq(uploads.id, receipts.uploadId)).where(where),
     ]);
     return { rows, total: counted!.n };
+  }
+
+  /**
+   * A workspace's receipts in the approval step: those waiting for `awaitingFor`'s decision
+   * outside any report (never their own), or those of the reports. Oldest submission first.
+   */
+  async forApproval(workspaceId: string, pick: ApprovalPick, limit: number): Promise<LibraryRow[]> {
+    if ('reportIds' in pick && pick.reportIds.length === 0) return [];
+    const which =
+      'awaitingFor' in pick
+        ? and(eq(uploads.approvalStatus, 'submitted'), isNull(uploads.reportId), sql`${uploads.userId} IS DISTINCT FROM ${pick.awaitingFor}`)
+        : inArray(uploads.reportId, [...pick.reportIds]);
+    return this.library()
+      .where(and(eq(uploads.workspaceId, workspaceId), which))
+      .orderBy(asc(uploads.approvalSubmittedAt), asc(uploads.createdAt), asc(uploads.id))
+      .limit(limit);
   }
 
   /** The owner's receipts that need a person (not valid for export), with what flags them, in upload order. */

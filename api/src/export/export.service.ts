@@ -236,6 +236,20 @@ export class ExportService {
     return { currency: request.convertTo, rates: this.rates };
   }
 
+  /** A report's receipts (GET /api/reports/:id/export): the workbook of all of them, each with its approval. */
+  async reportWorkbook(scope: ReceiptScope, name: string): Promise<PreparedExport> {
+    const { total, valid } = await this.receipts.exportCounts(scope);
+    const sheets = [DEFAULT_SHEET_NAMES.receipts, DEFAULT_SHEET_NAMES.issues, DEFAULT_SHEET_NAMES.summary] as const;
+    return {
+      filename: `${name}.xlsx`,
+      contentType: CONTENT_TYPES.xlsx,
+      rows: valid,
+      withIssues: total - valid,
+      skipped: 0,
+      write: (out) => writeWorkbook(out, sheets, this.pages(scope, { all: true }), { approval: true }),
+    };
+  }
+
   /** The home page's sample result as a workbook, in `currency` at the demo rates: no account or receipts needed. */
   sample(currency: string): PreparedExport {
     const sources = sampleExport(currency);
