@@ -31,6 +31,7 @@ const BlogPage = lazyPage('blog', () => import('./pages/blog-page.js'));
 const BlogPostPage = lazyPage('blog post', () => import('./pages/blog-post-page.js'));
 const AdminPage = lazyPage('admin', () => import('./pages/admin-page.js'));
 const ReviewPage = lazyPage('review', () => import('./pages/review-page.js'));
+const ApprovalsPage = lazyPage('approvals', () => import('./pages/approvals-page.js'));
 
 /** A new page starts at its top, or at the element its #hash names. */
 function ScrollToTop() {
@@ -72,6 +73,7 @@ export function App() {
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/receipts" element={<ReceiptsPage />} />
           <Route path="/review" element={<ReviewPage />} />
+          <Route path="/approvals" element={<ApprovalsPage />} />
           <Route path="/account" element={<AccountPage />} />
           <Route path="/billing" element={<BillingPage />} />
           <Route path="/blog" element={<BlogPage />} />

@@ -3,6 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useLogout, useProfile } from '../hooks/use-account.js';
 import { NAV_LINKS, PRODUCT_NAME } from '../lib/site.js';
+import { ApprovalsLink } from './approvals-link.js';
+import { NotificationsMenu } from './notifications-menu.js';
 import { ReviewLink } from './review-link.js';
 import './nav-bar.css';
 
@@ -54,6 +56,8 @@ export function NavBar() {
           ) : profile ? (
             <>
               <ReviewLink className="nav-review" />
+              <ApprovalsLink className="nav-review" />
+              <NotificationsMenu />
               <DropdownMenu.Root>
                 <DropdownMenu.Trigger className="user-trigger" aria-label={`Account menu for ${profile.username}`}>
                   <span className="avatar" aria-hidden="true">
@@ -148,6 +152,7 @@ export function NavBar() {
                 My Receipts
               </Link>
               <ReviewLink onClick={close} />
+              <ApprovalsLink onClick={close} />
               <Link to="/account" onClick={close}>
                 Account
               </Link>
