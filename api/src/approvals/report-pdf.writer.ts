@@ -29,7 +29,15 @@ const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
 export async function writeReportPdf(out: Writable, report: ReportDetail, workspace: string, now = new Date()): Promise<void> {
   const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info: { Title: pdfText(report.name).slice(0, 200), Producer: 'Receipts' } });
   const written = pipeline(doc, out);
-  const text = (value: string, x: number, y: number, options: PDFKit.Mixins.TextOptions = {}) => doc.text(pdfText(value), x, y, { lineBreak: false, ellipsis: true, ...options });
+  // One line each, cut to its width with an ellipsis: a long merchant or comment never runs into the next row.
+  const fit = (value: string, width: number) => {
+    let line = pdfText(value);
+    if (doc.widthOfString(line) <= width) return line;
+    while (line.length > 0 && doc.widthOfString(`${line}…`) > width) line = line.slice(0, -1);
+    return `${line.trimEnd()}…`;
+  };
+  const text = (value: string, x: number, y: number, options: PDFKit.Mixins.TextOptions & { width?: number } = {}) =>
+    doc.text(fit(value, options.width ?? PAGE.width - MARGIN - x), x, y, { lineBreak: false, ...options });
 
   doc.font('Helvetica-Bold').fontSize(18);
   doc.text(pdfText(report.name), MARGIN, MARGIN, { width: PAGE.width - 2 * MARGIN });
