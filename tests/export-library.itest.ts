@@ -393,8 +393,8 @@ describe('export and the receipts library', () => {
       const [{ id: userId }] = (await db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [bulkEmail])).rows as [{ id: string }];
       await db.query(
         `WITH made AS (
-           INSERT INTO uploads (id, user_id, filename, mime_type, size, sha256, lane, status, progress)
-           SELECT gen_random_uuid(), $1, 'bulk-' || g || '.jpg', 'image/jpeg', 1000, md5(g::text), 'express', 'completed', 100
+           INSERT INTO uploads (id, user_id, workspace_id, filename, mime_type, size, sha256, lane, status, progress)
+           SELECT gen_random_uuid(), $1, $1, 'bulk-' || g || '.jpg', 'image/jpeg', 1000, md5(g::text), 'express', 'completed', 100
            FROM generate_series(1, 60000) g RETURNING id)
          INSERT INTO receipts (upload_id, merchant_name, date, currency, total, category, quality, items, raw_text, issues, valid)
          SELECT id, 'BULK MERCHANT', '2024-05-01', 'EUR', 9.99, 'other', 0.9, '[]'::jsonb, repeat('RECEIPT TEXT ', 20), '[]'::jsonb, true FROM made`,

@@ -98,11 +98,14 @@ export class ApprovalRepository {
     return { workspace: workspace?.name ?? '', person: person?.name ?? null };
   }
 
-  /** Where a receipt is that a move found nothing to change on: gone, or in another state. */
-  private async refusal(tx: Executor, where: SQL): Promise<MoveRefusal> {
+  /**
+   * Why a move found nothing to change: the receipt is gone (or not the caller's), or in another
+   * state; for a submission (`reading`), possibly still being read again.
+   */
+  private async refusal(tx: Executor, where: SQL, reading: boolean): Promise<MoveRefusal> {
     const [found] = await tx.select({ status: uploads.status }).from(uploads).where(where);
     if (!found) return 'not-found';
-    return found.status === 'completed' ? 'wrong-state' : 'busy';
+    return reading && found.status !== 'completed' ? 'busy' : 'wrong-state';
   }
 
   /**
@@ -117,7 +120,7 @@ export class ApprovalRepository {
         .set({ approvalStatus: 'submitted', approvalSubmittedAt: new Date(), updatedAt: new Date() })
         .where(and(mine, inArray(uploads.approvalStatus, [...APPROVAL_MOVES.submit]), eq(uploads.status, 'completed')))
         .returning();
-      if (!moved) return { refused: await this.refusal(tx, mine) };
+      if (!moved) return { refused: await this.refusal(tx, mine, true) };
       if (moved.reportId) await settleReport(tx, moved.reportId);
       await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.userId, action: 'receipt.submitted', subject: receiptId, detail: { reportId: moved.reportId } });
       return { moved };
@@ -186,7 +189,7 @@ export class ApprovalRepository {
         .set({ ...decisionColumns(actor, input), updatedAt: new Date() })
         .where(and(where, inArray(uploads.approvalStatus, [...APPROVAL_MOVES[input.decision]])))
         .returning();
-      if (!moved) return { refused: await this.refusal(tx, where) };
+      if (!moved) return { refused: await this.refusal(tx, where, false) };
       if (moved.reportId) await settleReport(tx, moved.reportId);
       const status = STATUS_OF[input.decision];
       await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.userId, action: `receipt.${status}`, subject: receiptId, detail: { comment: input.comment, reportId: moved.reportId } });

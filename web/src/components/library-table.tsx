@@ -1,4 +1,4 @@
-import { formatMoney, mayApprovalMove, type LibraryReceipt } from '@receipts/common';
+import { formatMoney, LOCKED_APPROVALS, mayApprovalMove, type LibraryReceipt } from '@receipts/common';
 import { ApprovalBadge, ApprovalComment } from './approval-badge.js';
 import { DataTable, type TableColumn } from './data-table.js';
 import './library-table.css';
@@ -39,6 +39,8 @@ function StatusTags({ receipt: r }: { receipt: LibraryReceipt }) {
 }
 
 function RowActions({ receipt: r, onOpen, onReextract, reextracting, onDelete, onSubmit, submitting }: Omit<LibraryProps, 'receipts' | 'selected' | 'onToggle'> & { receipt: LibraryReceipt }) {
+  // A submitter's receipt waiting for or past an approver's decision is not theirs to read again.
+  const locked = Boolean(onSubmit) && LOCKED_APPROVALS.includes(r.approval.status);
   return (
     <>
       {onSubmit && mayApprovalMove('submit', r.approval.status) && (
@@ -52,8 +54,8 @@ function RowActions({ receipt: r, onOpen, onReextract, reextracting, onDelete, o
       <button
         type="button"
         className="btn btn-ghost btn-sm"
-        disabled={!r.originalAvailable || reextracting}
-        title={r.originalAvailable ? undefined : 'The original file is no longer stored'}
+        disabled={!r.originalAvailable || reextracting || locked}
+        title={locked ? 'Submitted for approval: it changes only if an approver rejects it' : r.originalAvailable ? undefined : 'The original file is no longer stored'}
         onClick={() => onReextract(r.id)}
       >
         Re-extract

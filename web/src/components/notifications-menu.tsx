@@ -21,7 +21,9 @@ export function NotificationsMenu() {
   return (
     <DropdownMenu.Root onOpenChange={(open) => !open && unread > 0 && read.mutate()}>
       <DropdownMenu.Trigger className="bell" aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}>
-        <span aria-hidden="true">🔔</span>
+        <svg className="bell-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+          <path d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z" fill="currentColor" />
+        </svg>
         {unread > 0 && (
           <span className="nav-count" aria-hidden="true">
             {unread}

@@ -62,7 +62,9 @@ function ReportCard({ report, busy, onDecide }: { report: ReportDetail; busy: bo
           Download workbook
         </a>
       </div>
+      <p className="approval-whole small">The whole report: every receipt of it still waiting</p>
       <DecisionControls subject={`the whole report ${report.name}`} busy={busy} onDecide={(decision, comment) => onDecide({ what: 'reports', id: report.id, decision, comment })} />
+      <p className="approval-whole small">Or receipt by receipt</p>
       <ul className="approval-list">
         {report.items.map((r) => (
           <ReceiptLine key={r.id} receipt={r} busy={busy} onDecide={onDecide} />
