@@ -50,8 +50,8 @@ async function memoryOf(pid: number): Promise<{ peak: number; now: number }> {
 /** N completed uploads with their receipts, generated inside PostgreSQL: 9 in 10 valid, 5 items each. */
 async function seed(client: pg.Client, userId: string): Promise<void> {
   await client.query(
-    `INSERT INTO uploads (id, user_id, filename, mime_type, size, sha256, lane, status, progress, created_at, updated_at)
-     SELECT gen_random_uuid(), $1, 'receipt-' || g || '.jpg', 'image/jpeg', 250000, md5(g::text), 'express', 'completed', 100,
+    `INSERT INTO uploads (id, user_id, workspace_id, filename, mime_type, size, sha256, lane, status, progress, created_at, updated_at)
+     SELECT gen_random_uuid(), $1, $1, 'receipt-' || g || '.jpg', 'image/jpeg', 250000, md5(g::text), 'express', 'completed', 100,
             now() - ($2 - g) * interval '1 second', now()
      FROM generate_series(1, $2) g`,
     [userId, N],

@@ -149,7 +149,7 @@ describe('security, third round (issue 43): mail and confirmation', () => {
       const db = new pg.Client({ connectionString: deployment.services.databaseUrl });
       await db.connect();
       try {
-        await db.query("INSERT INTO merchant_rules (user_id, kind, match, match_key, value) SELECT id, 'merchant', 'ACME', 'acme', 'Squatter Ltd' FROM users WHERE email = $1", [victim]);
+        await db.query("INSERT INTO merchant_rules (workspace_id, kind, match, match_key, value) SELECT id, 'merchant', 'ACME', 'acme', 'Squatter Ltd' FROM users WHERE email = $1", [victim]);
       } finally {
         await db.end();
       }

@@ -38,6 +38,8 @@ import { AccountDeletionService } from './account/account-deletion.service.js';
 import { AccountSettingsService } from './account/account-settings.service.js';
 import { accountRoutes } from './account/account.routes.js';
 import { adminRoutes, queueDashboard, requireAdmin } from './admin/admin.routes.js';
+import { auditRoutes } from './audit/audit.routes.js';
+import { AuditService } from './audit/audit.service.js';
 import { AdminService } from './admin/admin.service.js';
 import { approvalRoutes } from './approvals/approval.routes.js';
 import { ApprovalService } from './approvals/approval.service.js';
@@ -176,7 +178,9 @@ function apiServices(runtime: Runtime, producer: Redis) {
   const merchantRules = new MerchantRuleRepository(db);
   const rules = new MerchantRuleService(merchantRules, categories);
   const tokens = new ApiTokenService(new ApiTokenRepository(db), accounts);
+  const audit = new AuditService(new AuditRepository(db));
   return {
+    audit,
     jobs,
     webhookJobs,
     webhooks,
@@ -205,7 +209,7 @@ function apiServices(runtime: Runtime, producer: Redis) {
     mailIntake: intakeFormat(config),
     session: sessionMiddleware({ store: sessionStore, secret: config.sessionSecret, secure: secureCookies }),
     deletion: new AccountDeletionService(accounts, billing, uploads, idempotency),
-    data: new AccountDataService(exports, uploadReads, files, { profiles, categories, rules, workspaces }, log),
+    data: new AccountDataService(exports, uploadReads, files, { profiles, categories, rules, workspaces, audit }, log),
   };
 }
 type ApiServices = ReturnType<typeof apiServices>;
@@ -288,7 +292,7 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
   const settings = new AccountSettingsService(s.users, s.accounts);
   const admin = new AdminService(s.users, s.uploadRows, s.uploadReads, s.jobs, config.ADMIN_EMAILS);
   const library = new ReceiptLibraryService(s.receipts, s.duplicates, s.uploads, runtime.files, s.merchantRules, s.categories, s.webhooks, log);
-  const approvals = new ApprovalService(new ApprovalRepository(runtime.db), s.receipts, s.exports, new AuditRepository(runtime.db), s.users, runtime.mailer, log);
+  const approvals = new ApprovalService(new ApprovalRepository(runtime.db), s.receipts, s.exports, s.audit, s.users, runtime.mailer, log);
   return [
     // First of the api's routes: an upload, the busiest request, walks past no other router.
     { path: '', router: uploadRoutes(s.uploads, s.idempotency, s.waiters, config.WAIT_TIMEOUT_MS) },
@@ -304,11 +308,12 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
     { path: '/intake', router: intakeRoutes(new IntakeAddressService(s.intakeRows, s.mailIntake)), before: [requireUser] },
     { path: '', router: spendingRoutes(new SpendingService(s.receipts)) },
     { path: '', router: receiptLibraryRoutes(library) },
-    { path: '', router: exportRoutes(s.exports, s.idempotency, log) },
+    { path: '', router: exportRoutes(s.exports, s.idempotency, s.audit, log) },
     { path: '/user', router: webhookRoutes(s.webhookService, s.users) },
     { path: '/workspaces', router: workspaceRoutes(new WorkspaceService(s.workspaces, s.accounts), s.users) },
     { path: '', router: approvalRoutes(approvals, links, log) },
     { path: '/notifications', router: notificationRoutes(new NotificationService(new NotificationRepository(runtime.db))) },
+    { path: '/workspaces', router: auditRoutes(s.audit) },
   ];
 }
 

@@ -1,5 +1,5 @@
 import { personalWorkspace, WORKSPACE_HEADER, WORKSPACE_MESSAGES, type TokenScope, type WorkspaceScope } from '@receipts/common';
-import type { UserRepository, UserRow, WorkspaceRepository } from '@receipts/infra';
+import type { Acting, UserRepository, UserRow, WorkspaceRepository } from '@receipts/infra';
 import type { Request, RequestHandler } from 'express';
 import { HttpError, notFound } from './http-error.js';
 import { ownerOf, type Owner } from './session.js';
@@ -86,8 +86,13 @@ export function currentUser(users: UserRepository): RequestHandler {
 }
 
 /** The workspace a signed-in request acts in (resolveOwner); 401 for an anonymous one. */
-export function workspaceOf(req: Request): WorkspaceScope {
+export function workspaceOf(req: Pick<Request, 'owner'>): WorkspaceScope {
   const { workspace } = req.owner;
   if (!workspace) throw unauthenticated();
   return workspace;
+}
+
+/** Who acts, and in which workspace, for a signed-in request's audited write (401 for an anonymous one). */
+export function actingOf(req: Pick<Request, 'owner'>): Acting {
+  return { workspaceId: workspaceOf(req).id, actorId: req.owner.userId };
 }

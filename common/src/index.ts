@@ -1,6 +1,7 @@
 export * from './api-error.schema.js';
 export * from './api-token.schema.js';
 export * from './audit.schema.js';
+export * from './audit.rules.js';
 export * from './admin.schema.js';
 export * from './file-type.js';
 export * from './lane.js';

@@ -5,6 +5,25 @@ import type { ReceiptPatch } from './receipt-library.schema.js';
 export const EDITABLE_FIELDS = [...RECEIPT_DETAIL_FIELDS, 'items', 'tags'] as const;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 
+/** What a correction's fields are called where people read them (the audit trail). */
+export const EDITABLE_FIELD_LABELS: Record<EditableField, string> = {
+  merchantName: 'merchant',
+  date: 'date',
+  time: 'time',
+  currency: 'currency',
+  subtotal: 'subtotal',
+  tax: 'tax',
+  tip: 'tip',
+  discount: 'discount',
+  total: 'total',
+  paymentMethod: 'payment method',
+  category: 'category',
+  receiptNumber: 'receipt number',
+  tin: 'TIN',
+  items: 'items',
+  tags: 'tags',
+};
+
 export type ReceiptChanges = Partial<Record<EditableField, { from: unknown; to: unknown }>>;
 
 /** A value as it is compared and recorded: absent is null, USD is written out. */

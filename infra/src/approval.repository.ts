@@ -122,7 +122,7 @@ export class ApprovalRepository {
         .returning();
       if (!moved) return { refused: await this.refusal(tx, mine, true) };
       if (moved.reportId) await settleReport(tx, moved.reportId);
-      await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.userId, action: 'receipt.submitted', subject: receiptId, detail: { reportId: moved.reportId } });
+      await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.userId, action: 'receipt.submitted', subject: moved.id, detail: { filename: moved.filename, reportId: moved.reportId } });
       return { moved };
     });
   }
@@ -192,7 +192,8 @@ export class ApprovalRepository {
       if (!moved) return { refused: await this.refusal(tx, where, false) };
       if (moved.reportId) await settleReport(tx, moved.reportId);
       const status = STATUS_OF[input.decision];
-      await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.userId, action: `receipt.${status}`, subject: receiptId, detail: { comment: input.comment, reportId: moved.reportId } });
+      const detail = { filename: moved.filename, reportId: moved.reportId, comment: input.comment };
+      await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.userId, action: `receipt.${status}`, subject: moved.id, detail });
       if (moved.userId) await notify(tx, { userId: moved.userId, workspaceId: actor.workspaceId, kind: `receipt.${status}`, subject: receiptId, detail: input.notice });
       return { moved };
     });
@@ -221,7 +222,8 @@ export class ApprovalRepository {
         .where(and(eq(uploads.reportId, reportId), inArray(uploads.approvalStatus, [...APPROVAL_MOVES[input.decision]])))
         .returning({ id: uploads.id });
       await settleReport(tx, reportId);
-      await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.userId, action: `report.${status}`, subject: reportId, detail: { comment: input.comment, receipts: moved.length } });
+      const detail = { name: decided.name, receipts: moved.length, comment: input.comment };
+      await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.userId, action: `report.${status}`, subject: reportId, detail });
       if (decided.submitterId) await notify(tx, { userId: decided.submitterId, workspaceId: actor.workspaceId, kind: `report.${status}`, subject: reportId, detail: input.notice });
       const [settled] = await tx.select().from(expenseReports).where(eq(expenseReports.id, reportId));
       return { moved: settled! };

@@ -1,5 +1,6 @@
 import type { Category } from '@receipts/common';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { actedBy, recordAudit, type Acting } from './audit.repository.js';
 import type { Database, Executor } from './db/database.js';
 import { merchantRules, receipts, uploads, userCategories, type UserCategoryRow } from './db/schema.js';
 
@@ -43,38 +44,51 @@ export class CategoryRepository {
     return new Map(rows.map((r) => [r.category, Number(r.n)]));
   }
 
-  /** Adds one; null when the workspace has one of that name already (whatever its case). */
-  async add(workspaceId: string, name: string, datevAccount: string | null): Promise<UserCategoryRow | null> {
-    const [row] = await this.db.insert(userCategories).values({ workspaceId, name, datevAccount }).onConflictDoNothing().returning();
-    return row ?? null;
+  /** Adds one (recorded in the workspace's trail); null when the workspace has one of that name already (whatever its case). */
+  async add(acting: Acting, name: string, datevAccount: string | null): Promise<UserCategoryRow | null> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.insert(userCategories).values({ workspaceId: acting.workspaceId, name, datevAccount }).onConflictDoNothing().returning();
+      if (row) await recordAudit(tx, actedBy(acting, 'settings.changed', { setting: 'category', change: 'added', name: row.name, datevAccount }));
+      return row ?? null;
+    });
   }
 
   /**
-   * Renames one, its receipts and its category rules with it, and/or sets its DATEV account;
-   * null when the workspace has no such category.
+   * Renames one, its receipts and its category rules with it, and/or sets its DATEV account
+   * (recorded in the workspace's trail); null when the workspace has no such category.
    */
-  async update(workspaceId: string, name: string, change: { name?: string; datevAccount?: string | null }): Promise<UserCategoryRow | null> {
+  async update(acting: Acting, name: string, change: { name?: string; datevAccount?: string | null }): Promise<UserCategoryRow | null> {
+    const { workspaceId } = acting;
     return this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(userCategories)
-        .set({ ...change, updatedAt: sql`now()` })
+      const [before] = await tx
+        .select()
+        .from(userCategories)
         .where(and(eq(userCategories.workspaceId, workspaceId), eq(userCategories.name, name)))
-        .returning();
-      if (!row || change.name === undefined || change.name === name) return row ?? null;
-      await refile(tx, workspaceId, name, change.name);
+        .for('update');
+      if (!before) return null;
+      const [row] = await tx.update(userCategories).set({ ...change, updatedAt: sql`now()` }).where(eq(userCategories.id, before.id)).returning();
+      const renamed = change.name !== undefined && change.name !== name;
+      const accountSet = change.datevAccount !== undefined && change.datevAccount !== before.datevAccount;
+      if (renamed || accountSet) {
+        const detail = { setting: 'category', change: 'changed', name, ...(renamed ? { to: change.name } : {}), ...(accountSet ? { datevAccount: change.datevAccount } : {}) } as const;
+        await recordAudit(tx, actedBy(acting, 'settings.changed', detail));
+      }
+      if (!renamed) return row ?? null;
+      await refile(tx, workspaceId, name, change.name!);
       await tx
         .update(merchantRules)
         .set({ value: change.name, updatedAt: sql`now()` })
         .where(and(eq(merchantRules.workspaceId, workspaceId), eq(merchantRules.kind, 'category'), eq(merchantRules.value, name)));
-      return row;
+      return row ?? null;
     });
   }
 
   /**
    * Deletes one: its receipts go to `other` (the spec's category for what fits none) and the rules
-   * that filed merchants under it are forgotten. False when the workspace has no such category.
+   * that filed merchants under it are forgotten (recorded in the workspace's trail). False when the workspace has no such category.
    */
-  async delete(workspaceId: string, name: string): Promise<boolean> {
+  async delete(acting: Acting, name: string): Promise<boolean> {
+    const { workspaceId } = acting;
     return this.db.transaction(async (tx) => {
       const gone = await tx
         .delete(userCategories)
@@ -84,6 +98,7 @@ export class CategoryRepository {
       const other: Category = 'other';
       await refile(tx, workspaceId, name, other);
       await tx.delete(merchantRules).where(and(eq(merchantRules.workspaceId, workspaceId), eq(merchantRules.kind, 'category'), eq(merchantRules.value, name)));
+      await recordAudit(tx, actedBy(acting, 'settings.changed', { setting: 'category', change: 'deleted', name }));
       return true;
     });
   }

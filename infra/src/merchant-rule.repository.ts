@@ -1,5 +1,6 @@
 import { MERCHANT_RULES_MAX, merchantKey, type MerchantRule, type MerchantRuleKind } from '@receipts/common';
 import { and, asc, desc, eq, notInArray, sql } from 'drizzle-orm';
+import { actedBy, recordAudit, type Acting } from './audit.repository.js';
 import type { Database } from './db/database.js';
 import { merchantRules, type MerchantRuleRow } from './db/schema.js';
 
@@ -53,14 +54,17 @@ export class MerchantRuleRepository {
     });
   }
 
-  /** Changes a rule's value; null when the workspace has no such rule. */
-  async update(workspaceId: string, id: string, value: string): Promise<MerchantRuleRow | null> {
-    const [row] = await this.db
-      .update(merchantRules)
-      .set({ value, updatedAt: sql`now()` })
-      .where(and(eq(merchantRules.id, id), eq(merchantRules.workspaceId, workspaceId)))
-      .returning();
-    return row ?? null;
+  /** Changes a rule's value (recorded in the workspace's trail); null when the workspace has no such rule. */
+  async update(acting: Acting, id: string, value: string): Promise<MerchantRuleRow | null> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(merchantRules)
+        .set({ value, updatedAt: sql`now()` })
+        .where(and(eq(merchantRules.id, id), eq(merchantRules.workspaceId, acting.workspaceId)))
+        .returning();
+      if (row) await recordAudit(tx, actedBy(acting, 'settings.changed', { setting: 'rule', change: 'edited', kind: row.kind, match: row.match, value }));
+      return row ?? null;
+    });
   }
 
   async kindOf(workspaceId: string, id: string): Promise<MerchantRuleKind | null> {
@@ -71,12 +75,15 @@ export class MerchantRuleRepository {
     return row?.kind ?? null;
   }
 
-  /** Forgets a rule; false when the workspace has no such rule. */
-  async delete(workspaceId: string, id: string): Promise<boolean> {
-    const gone = await this.db
-      .delete(merchantRules)
-      .where(and(eq(merchantRules.id, id), eq(merchantRules.workspaceId, workspaceId)))
-      .returning({ id: merchantRules.id });
-    return gone.length > 0;
+  /** Forgets a rule (recorded in the workspace's trail); false when the workspace has no such rule. */
+  async delete(acting: Acting, id: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [gone] = await tx
+        .delete(merchantRules)
+        .where(and(eq(merchantRules.id, id), eq(merchantRules.workspaceId, acting.workspaceId)))
+        .returning({ kind: merchantRules.kind, match: merchantRules.match });
+      if (gone) await recordAudit(tx, actedBy(acting, 'settings.changed', { setting: 'rule', change: 'deleted', kind: gone.kind, match: gone.match }));
+      return Boolean(gone);
+    });
   }
 }

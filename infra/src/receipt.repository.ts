@@ -1,6 +1,7 @@
 import { CLEARED_APPROVALS, isFinal, merchantKey, SPENDING_TOP_MERCHANTS, type ApprovalStatus, type ReceiptFilter, type ReceiptListQuery, type SpendingQuery, type SpendingRow } from '@receipts/common';
 import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
+import { recordAudit, type AuditEntry } from './audit.repository.js';
 import { receiptEdits, receipts, uploads, users, type ReceiptEditRow, type ReceiptRow, type UploadRow } from './db/schema.js';
 import { alias } from 'drizzle-orm/pg-core';
 import type { QuotaOwner } from './quota.service.js';
@@ -107,6 +108,8 @@ export interface OriginalRow {
 export interface ReceiptRevision {
   columns: Partial<Omit<typeof receipts.$inferInsert, 'id' | 'uploadId' | 'merchantKey'>>;
   changes: Record<string, { from: unknown; to: unknown }>;
+  /** The act for the workspace's trail, recorded with the revision (none for an anonymous visitor's receipt). */
+  audit?: AuditEntry | null;
 }
 
 export type CorrectionOutcome = 'changed' | 'unchanged' | 'not-found' | 'busy';
@@ -193,9 +196,9 @@ export class ReceiptRepository {
   }
 
   /** The owner's receipts that need a person (not valid for export), with what flags them, in upload order. */
-  async needingReview(owner: QuotaOwner): Promise<Array<Pick<ReceiptRow, 'id' | 'issues' | 'quality' | 'acceptedIssues'>>> {
+  async needingReview(owner: QuotaOwner): Promise<Array<Pick<ReceiptRow, 'id' | 'issues' | 'quality' | 'acceptedIssues'> & { uploadId: string; filename: string }>> {
     return this.db
-      .select({ id: receipts.id, issues: receipts.issues, quality: receipts.quality, acceptedIssues: receipts.acceptedIssues })
+      .select({ id: receipts.id, issues: receipts.issues, quality: receipts.quality, acceptedIssues: receipts.acceptedIssues, uploadId: uploads.id, filename: uploads.filename })
       .from(receipts)
       .innerJoin(uploads, eq(uploads.id, receipts.uploadId))
       .where(and(ownedBy(owner), eq(receipts.valid, false)))
@@ -250,6 +253,7 @@ export class ReceiptRepository {
         .set({ ...revision.columns, ...key, updatedAt: new Date() })
         .where(eq(receipts.id, id));
       if (Object.keys(revision.changes).length > 0) await tx.insert(receiptEdits).values({ receiptId: id, kind: 'correction', changes: revision.changes });
+      if (revision.audit) await recordAudit(tx, revision.audit);
       return 'changed';
     });
   }

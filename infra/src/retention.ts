@@ -6,6 +6,8 @@ import type { UploadRepository } from './upload.repository.js';
 
 const BATCH = 500;
 
+// The audit trail (audit_events) is not swept: it is kept with its workspace and goes with it.
+
 /**
  * Deletes the original files of uploads older than `before` (privacy: images are kept 90 days)
  * and marks them, so the extracted receipts stay and the sweep never visits them again.

@@ -20,6 +20,7 @@ import type { Database, Executor } from './db/database.js';
 import { receiptEdits, receipts, uploads, type ReceiptRow, type UploadRow } from './db/schema.js';
 import { isQuotaRefusal, quotaReservation, releaseQuota, reservationValues, reserveQuota, type QuotaOwner, type QuotaPolicy } from './quota.service.js';
 import { sameFileQuery } from './upload-duplicate.repository.js';
+import { auditCte, recordAudit } from './audit.repository.js';
 import { ownedBy } from './upload-scope.js';
 import { toReceiptView } from './upload-view.js';
 
@@ -173,8 +174,21 @@ export class UploadRepository {
       const sameFile = this.db.$with('same_file').as(sameFileQuery(this.db, owned!, sql.placeholder('sha256')));
       const { reserved, charges } = quotaReservation(this.db, subjectCount);
       const p = sql.placeholder;
+      // An account's upload is an act of its workspace's trail, recorded by this very statement.
+      const audited =
+        kind === 'anon'
+          ? []
+          : [
+              auditCte(this.db, 'upload_audited', {
+                workspaceId: p('workspaceId'),
+                actorId: p('userId'),
+                action: 'receipt.uploaded',
+                subject: p('id'),
+                detail: sql`jsonb_build_object('filename', ${p('filename')}::text)`,
+              }),
+            ];
       statement = this.db
-        .with(reserved, sameFile)
+        .with(reserved, sameFile, ...audited)
         .insert(uploads)
         .values({
           id: p('id'),
@@ -344,13 +358,21 @@ export class UploadRepository {
 
   // Everything else about an upload
 
-  /** Deletes the owner's upload and what was extracted from it (by cascade); false when there is none. */
+  /**
+   * Deletes the owner's upload and what was extracted from it (by cascade), an account's deletion
+   * recorded in its workspace's trail with it; false when there is none.
+   */
   async remove(owner: QuotaOwner, id: string): Promise<boolean> {
-    const [deleted] = await this.db
-      .delete(uploads)
-      .where(and(eq(uploads.id, id), ownedBy(owner)))
-      .returning({ id: uploads.id });
-    return Boolean(deleted);
+    return this.db.transaction(async (tx) => {
+      const [deleted] = await tx
+        .delete(uploads)
+        .where(and(eq(uploads.id, id), ownedBy(owner)))
+        .returning({ id: uploads.id, workspaceId: uploads.workspaceId, filename: uploads.filename });
+      if (deleted?.workspaceId && owner.userId) {
+        await recordAudit(tx, { workspaceId: deleted.workspaceId, actorId: owner.userId, action: 'receipt.deleted', subject: id, detail: { filename: deleted.filename } });
+      }
+      return Boolean(deleted);
+    });
   }
 
   /** Moves an anonymous visitor's uploads to the account they signed in to, into its personal workspace; how many moved. */

@@ -1,5 +1,6 @@
-import type { DatevSettings, WorkspaceRole } from '@receipts/common';
+import { changedDatevSettings, DEFAULT_DATEV_SETTINGS, type DatevSettings, type WorkspaceRole } from '@receipts/common';
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { actedBy, recordAudit, type Acting } from './audit.repository.js';
 import type { Database, Executor } from './db/database.js';
 import { users, workspaceMembers, workspaces, type UserRow, type WorkspaceRow } from './db/schema.js';
 
@@ -42,11 +43,12 @@ export class WorkspaceRepository {
     return rows.map((row) => ({ ...row, members: Number(row.members) }));
   }
 
-  /** A new team workspace, the user its owner. */
+  /** A new team workspace, the user its owner; the first act of its trail. */
   async create(userId: string, name: string): Promise<WorkspaceRow> {
     return this.db.transaction(async (tx) => {
       const [created] = await tx.insert(workspaces).values({ name }).returning();
       await tx.insert(workspaceMembers).values({ workspaceId: created!.id, userId, role: 'owner' });
+      await recordAudit(tx, actedBy({ workspaceId: created!.id, actorId: userId }, 'workspace.created', { name }));
       return created!;
     });
   }
@@ -61,9 +63,15 @@ export class WorkspaceRepository {
     return Number(row?.n ?? 0);
   }
 
-  async rename(workspaceId: string, name: string): Promise<WorkspaceRow | null> {
-    const [row] = await this.db.update(workspaces).set({ name, updatedAt: sql`now()` }).where(eq(workspaces.id, workspaceId)).returning();
-    return row ?? null;
+  /** Renames the workspace, recorded in its trail when the name changed; null when there is no such workspace. */
+  async rename(acting: Acting, name: string): Promise<WorkspaceRow | null> {
+    return this.db.transaction(async (tx) => {
+      const [before] = await tx.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, acting.workspaceId)).for('update');
+      if (!before) return null;
+      const [row] = await tx.update(workspaces).set({ name, updatedAt: sql`now()` }).where(eq(workspaces.id, acting.workspaceId)).returning();
+      if (before.name !== name) await recordAudit(tx, actedBy(acting, 'workspace.renamed', { from: before.name, to: name }));
+      return row ?? null;
+    });
   }
 
   /** The workspace's members with their names and addresses, owner first, then by when they joined. */
@@ -82,7 +90,14 @@ export class WorkspaceRepository {
     return row?.settings ?? null;
   }
 
-  async saveDatevSettings(workspaceId: string, settings: DatevSettings): Promise<void> {
-    await this.db.update(workspaces).set({ datevSettings: settings, updatedAt: sql`now()` }).where(eq(workspaces.id, workspaceId));
+  /** Saves the workspace's DATEV settings; its trail records which changed (the first save always: the defaults become its own). */
+  async saveDatevSettings(acting: Acting, settings: DatevSettings): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [before] = await tx.select({ settings: workspaces.datevSettings }).from(workspaces).where(eq(workspaces.id, acting.workspaceId)).for('update');
+      if (!before) return;
+      await tx.update(workspaces).set({ datevSettings: settings, updatedAt: sql`now()` }).where(eq(workspaces.id, acting.workspaceId));
+      const fields = changedDatevSettings(before.settings ?? DEFAULT_DATEV_SETTINGS, settings);
+      if (fields.length > 0 || before.settings === null) await recordAudit(tx, actedBy(acting, 'settings.changed', { setting: 'datev', fields }));
+    });
   }
 }

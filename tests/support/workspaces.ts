@@ -1,18 +1,18 @@
-import type { WorkspaceRole } from '@receipts/common';
+import type { AssignableRole } from '@receipts/common';
 import { schema, type Database } from '@receipts/infra';
 
+/** Someone's membership written straight to the database (test set-up, no invitation). */
+export async function addMember(db: Database, workspaceId: string, userId: string, role: AssignableRole): Promise<void> {
+  await db.insert(schema.workspaceMembers).values({ workspaceId, userId, role });
+}
+
 /**
- * A team workspace made straight in the database (test set-up, where invitations are not the
- * point): `owner` owns it, each of `members` is in it with their role. Its id.
+ * A team workspace written straight to the database (test set-up, no invitations): its owner and
+ * its other members in their roles. Its id.
  */
-export async function teamWorkspace(
-  db: Database,
-  team: { owner: string; members?: ReadonlyArray<{ userId: string; role: Exclude<WorkspaceRole, 'owner'> }>; name?: string },
-): Promise<string> {
-  const [workspace] = await db.insert(schema.workspaces).values({ name: team.name ?? 'Team' }).returning({ id: schema.workspaces.id });
-  await db.insert(schema.workspaceMembers).values([
-    { workspaceId: workspace!.id, userId: team.owner, role: 'owner' },
-    ...(team.members ?? []).map((m) => ({ workspaceId: workspace!.id, ...m })),
-  ]);
+export async function teamWorkspace(db: Database, owner: string, members: ReadonlyArray<{ userId: string; role: AssignableRole }> = [], name = 'Team'): Promise<string> {
+  const [workspace] = await db.insert(schema.workspaces).values({ name }).returning({ id: schema.workspaces.id });
+  await db.insert(schema.workspaceMembers).values({ workspaceId: workspace!.id, userId: owner, role: 'owner' });
+  for (const { userId, role } of members) await addMember(db, workspace!.id, userId, role);
   return workspace!.id;
 }

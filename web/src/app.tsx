@@ -8,6 +8,7 @@ import { Toaster } from './components/toaster.js';
 import { VerifyEmailBanner } from './components/verify-email-banner.js';
 import { useProfile } from './hooks/use-account.js';
 import { useLiveUploads } from './hooks/use-live-uploads.js';
+import { AUDIT_PAGE_PATH } from './lib/audit-api.js';
 import { AboutPage } from './pages/about-page.js';
 import { ContactPage } from './pages/contact-page.js';
 import { DashboardPage } from './pages/dashboard-page.js';
@@ -32,6 +33,7 @@ const BlogPostPage = lazyPage('blog post', () => import('./pages/blog-post-page.
 const AdminPage = lazyPage('admin', () => import('./pages/admin-page.js'));
 const ReviewPage = lazyPage('review', () => import('./pages/review-page.js'));
 const ApprovalsPage = lazyPage('approvals', () => import('./pages/approvals-page.js'));
+const AuditPage = lazyPage('audit trail', () => import('./pages/audit-page.js'));
 
 /** A new page starts at its top, or at the element its #hash names. */
 function ScrollToTop() {
@@ -82,6 +84,7 @@ export function App() {
           <Route path="/contact" element={<ContactPage />} />
           <Route path="/privacy" element={<PrivacyPage />} />
           <Route path="/admin" element={<AdminPage />} />
+          <Route path={AUDIT_PAGE_PATH} element={<AuditPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </main>

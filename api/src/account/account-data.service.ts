@@ -3,6 +3,7 @@ import { PassThrough, type Writable } from 'node:stream';
 import { DEFAULT_DATEV_SETTINGS, exportRequestSchema, personalWorkspace } from '@receipts/common';
 import { StoredFileMissingError, type FileStore, type Logger, type UploadReadRepository, type UserRow, type WorkspaceRepository } from '@receipts/infra';
 import archiver from 'archiver';
+import type { AuditService } from '../audit/audit.service.js';
 import type { ProfileService } from '../auth/profile.service.js';
 import type { CategoryService } from '../categories/category.service.js';
 import type { ExportService } from '../export/export.service.js';
@@ -21,20 +22,21 @@ function safeName(name: string): string {
 
 /**
  * "Download all my data": one zip of the receipts workbook (every receipt, the Validation Issues
- * and Summary sheets as an export makes them), every original still stored, and the account's
- * own details. Streamed: one original in memory at a time, waiting for the client.
+ * and Summary sheets as an export makes them), every original still stored, the account's own
+ * details and everything the person did in any workspace (audit.json). Streamed: one original in memory at a time, waiting for the client.
  */
 export class AccountDataService {
   constructor(
     private readonly exports: ExportService,
     private readonly uploadReads: UploadReadRepository,
     private readonly files: FileStore,
-    /** What account.json holds besides the address: the plan, the categories, the learned rules, the DATEV settings. */
+    /** What account.json holds besides the address (the plan, the categories, the learned rules, the DATEV settings), and audit.json (the person's own acts). */
     private readonly account: {
       profiles: Pick<ProfileService, 'subscription'>;
       categories: Pick<CategoryService, 'list'>;
       rules: Pick<MerchantRuleService, 'list'>;
       workspaces: Pick<WorkspaceRepository, 'datevSettings'>;
+      audit: Pick<AuditService, 'ownActs'>;
     },
     private readonly log: Logger,
   ) {}
@@ -88,6 +90,9 @@ export class AccountDataService {
 
     archive.append(await this.details(user), { name: 'account.json' });
     await added('account.json');
+    // The person's own acts in every workspace they acted in; others' acts are their workspaces' to keep.
+    archive.append(JSON.stringify({ events: await this.account.audit.ownActs(user.id) }, null, 2), { name: 'audit.json' });
+    await added('audit.json');
 
     const workbook = await this.exports.prepare(owner, exportRequestSchema.parse({ format: 'xlsx', name: 'receipts' })).catch((err: unknown) => {
       // No receipts yet: the archive simply has no workbook.

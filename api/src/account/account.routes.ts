@@ -14,7 +14,7 @@ import {
 } from '@receipts/common';
 import type { Logger, QuotaService, UserRepository, WorkspaceRepository } from '@receipts/infra';
 import { Router, type Request } from 'express';
-import { currentUser, requireUser, workspaceOf } from '../owner.middleware.js';
+import { actingOf, currentUser, requireUser, workspaceOf } from '../owner.middleware.js';
 import { route } from '../route-spec.js';
 import type { AccountDataService } from './account-data.service.js';
 import type { AccountDeletionService } from './account-deletion.service.js';
@@ -178,7 +178,7 @@ export function accountRoutes(deps: {
     }),
     async (req, res) => {
       const datev = req.body;
-      await deps.workspaces.saveDatevSettings(workspaceOf(req).id, datev);
+      await deps.workspaces.saveDatevSettings(actingOf(req), datev);
       res.json({ settings: datev, saved: true });
     },
   );

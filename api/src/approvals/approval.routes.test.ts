@@ -23,15 +23,16 @@ describe('approval routes', () => {
     const [owner, accountant, member, colleague] = [await api.signedIn('subscriber'), await api.signedIn('subscriber'), await api.signedIn('subscriber'), await api.signedIn('subscriber')];
     const names: Array<[Caller, string]> = [[owner, 'Olivia'], [accountant, 'Alex'], [member, 'Mia'], [colleague, 'Cole']];
     for (const [caller, username] of names) await api.runtime.db.update(schema.users).set({ username }).where(eq(schema.users.id, caller.userId!));
-    const id = await teamWorkspace(api.runtime.db, {
-      owner: owner.userId!,
-      name: 'Acme',
-      members: [
+    const id = await teamWorkspace(
+      api.runtime.db,
+      owner.userId!,
+      [
         { userId: accountant.userId!, role: 'accountant' },
         { userId: member.userId!, role: 'member' },
         { userId: colleague.userId!, role: 'member' },
       ],
-    });
+      'Acme',
+    );
     for (const caller of [owner, accountant, member, colleague]) expect((await caller.put('/api/workspaces/current', { workspaceId: id })).status).toBe(200);
     return { id, owner, accountant, member, colleague };
   }
@@ -100,11 +101,12 @@ describe('approval routes', () => {
     expect((await team.member.post('/api/notifications/read', {})).status).toBe(204);
     expect((await team.member.get('/api/notifications')).body).toMatchObject({ unread: 0, items: [{ read: true }] });
 
-    const audit = await api.runtime.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.workspaceId, team.id), eq(schema.auditEvents.subject, id)));
-    expect(audit.map((e) => [e.action, e.actorId])).toEqual(
+    // An act on a receipt names its upload, as every receipt's act in the trail does.
+    const audit = await api.runtime.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.workspaceId, team.id), eq(schema.auditEvents.subject, submitted.body.uploadId)));
+    expect(audit.map((e) => [e.action, e.actorId, e.detail])).toEqual(
       expect.arrayContaining([
-        ['receipt.submitted', team.member.userId],
-        ['receipt.approved', team.accountant.userId],
+        ['receipt.submitted', team.member.userId, { filename: 'receipt.png', reportId: null }],
+        ['receipt.approved', team.accountant.userId, { filename: 'receipt.png', reportId: null, comment: 'Thanks' }],
       ]),
     );
   });

@@ -6,6 +6,7 @@ import { createSubscriber } from '../../../tests/support/accounts.js';
 import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink.js';
 import { extracted, openUploadStack, pngFile, type UploadStack } from '../../../tests/support/upload-stack.js';
 import { teamWorkspace } from '../../../tests/support/workspaces.js';
+import { AuditService } from '../audit/audit.service.js';
 import { ExportService } from '../export/export.service.js';
 import { HttpError } from '../http-error.js';
 import type { Owner } from '../session.js';
@@ -30,9 +31,12 @@ describe('approval service: guarded moves', () => {
     const mailer = createMailer({ smtpUrl: smtp.url, from: 'receipts@example.test', dataDir: stack.storage, log: stack.log });
     const receipts = new ReceiptRepository(db);
     const exports = new ExportService(receipts, new WorkspaceRepository(db), new CategoryRepository(db), stack.files, stack.log);
-    service = new ApprovalService(new ApprovalRepository(db), receipts, exports, new AuditRepository(db), new UserRepository(db), mailer, stack.log);
+    service = new ApprovalService(new ApprovalRepository(db), receipts, exports, new AuditService(new AuditRepository(db)), new UserRepository(db), mailer, stack.log);
     const [owner, accountant, member] = [await createSubscriber(db), await createSubscriber(db), await createSubscriber(db)];
-    workspaceId = await teamWorkspace(db, { owner: owner.userId, members: [{ userId: accountant.userId, role: 'accountant' }, { userId: member.userId, role: 'member' }] });
+    workspaceId = await teamWorkspace(db, owner.userId, [
+      { userId: accountant.userId, role: 'accountant' },
+      { userId: member.userId, role: 'member' },
+    ]);
     people = { owner: actingAs(owner.userId, 'owner'), accountant: actingAs(accountant.userId, 'accountant'), member: actingAs(member.userId, 'member') };
   }, 120_000);
 
@@ -105,7 +109,7 @@ describe('approval service: guarded moves', () => {
     const decisions = await db
       .select()
       .from(schema.auditEvents)
-      .where(and(eq(schema.auditEvents.subject, id), inArray(schema.auditEvents.action, ['receipt.approved', 'receipt.rejected'])));
+      .where(and(eq(schema.auditEvents.subject, uploadId), inArray(schema.auditEvents.action, ['receipt.approved', 'receipt.rejected'])));
     expect(decisions.map((d) => d.action)).toEqual([`receipt.${won}`]);
     // The decision's mail is handed to the server before the decision answers.
     const [member] = await db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.id, people.member.userId!));

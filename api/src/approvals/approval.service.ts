@@ -18,7 +18,8 @@ import {
   type ReportView,
   type WorkspaceScope,
 } from '@receipts/common';
-import type { Actor, ApprovalRepository, ApprovalTarget, AuditRepository, LibraryRow, Logger, Mailer, MoveRefusal, ReceiptRepository, ReportRow, UserRepository } from '@receipts/infra';
+import type { Actor, ApprovalRepository, ApprovalTarget, LibraryRow, Logger, Mailer, MoveRefusal, ReceiptRepository, ReportRow, UserRepository } from '@receipts/infra';
+import type { AuditService } from '../audit/audit.service.js';
 import type { ExportService, PreparedExport } from '../export/export.service.js';
 import { HttpError, notFound } from '../http-error.js';
 import { toLibraryReceipt } from '../library/receipt-library.service.js';
@@ -74,7 +75,7 @@ export class ApprovalService {
     private readonly approvals: ApprovalRepository,
     private readonly receipts: ReceiptRepository,
     private readonly exports: Pick<ExportService, 'reportWorkbook'>,
-    private readonly audit: Pick<AuditRepository, 'record'>,
+    private readonly audit: Pick<AuditService, 'record'>,
     private readonly users: Pick<UserRepository, 'byId'>,
     private readonly mailer: Mailer,
     private readonly log: Logger,
@@ -157,7 +158,8 @@ export class ApprovalService {
     const { actor } = this.actor(owner);
     const report = await this.detail(actor.workspaceId, reportId);
     const name = fileNamePart(report.name, 'report');
-    await this.audit.record({ workspaceId: actor.workspaceId, actorId: actor.userId, action: 'export.downloaded', subject: reportId, detail: { report: report.name, format } });
+    const detail = { format, preset: 'generic' as const, receipts: report.items.length, report: report.name };
+    await this.audit.record(owner, 'export.downloaded', detail, reportId);
     if (format === 'xlsx') return this.exports.reportWorkbook(this.receipts.reportScope(actor.workspaceId, reportId), name);
     const { workspace } = await this.approvals.names(actor.workspaceId, actor.userId);
     const withIssues = report.items.filter((i) => !i.valid).length;

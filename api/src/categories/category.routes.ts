@@ -1,7 +1,7 @@
 import { categoryCreateSchema, categoryListSchema, categoryNameSchema, categoryUpdateSchema, categoryViewSchema } from '@receipts/common';
 import { Router } from 'express';
 import { z } from 'zod';
-import { requireUser, workspaceOf } from '../owner.middleware.js';
+import { actingOf, requireUser, workspaceOf } from '../owner.middleware.js';
 import { route } from '../route-spec.js';
 import type { CategoryService } from './category.service.js';
 
@@ -43,7 +43,7 @@ export function categoryRoutes(service: CategoryService): Router {
     }),
     async (req, res) => {
       const { name, datevAccount } = req.body;
-      res.status(201).json(await service.add(workspaceOf(req).id, name, datevAccount ?? null));
+      res.status(201).json(await service.add(actingOf(req), name, datevAccount ?? null));
     },
   );
 
@@ -62,7 +62,7 @@ export function categoryRoutes(service: CategoryService): Router {
       errors: { 404: ['NOT_FOUND'], 409: ['CONFLICT'] },
     }),
     async (req, res) => {
-      res.json(await service.update(workspaceOf(req).id, req.params.name, req.body));
+      res.json(await service.update(actingOf(req), req.params.name, req.body));
     },
   );
 
@@ -80,7 +80,7 @@ export function categoryRoutes(service: CategoryService): Router {
       errors: { 404: ['NOT_FOUND'] },
     }),
     async (req, res) => {
-      await service.remove(workspaceOf(req).id, req.params.name);
+      await service.remove(actingOf(req), req.params.name);
       res.status(204).end();
     },
   );

@@ -30,6 +30,9 @@ describe('categories of one’s own and tags', () => {
     await stack?.close();
   });
 
+  /** The owner acting in its own workspace. */
+  const acting = (owner: Owner) => ({ workspaceId: owner.userId!, actorId: owner.userId });
+
   async function user(): Promise<Owner> {
     const row = (await users.insert({ email: `categories-${randomUUID()}@example.test`, username: 'c', passwordHash: 'x' }))!;
     return { userId: row.id, anonId: null, clientIp: null };
@@ -53,7 +56,7 @@ describe('categories of one’s own and tags', () => {
   it('lists the six built in and the user’s own after them, each with its receipts', async () => {
     const owner = await user();
     await stored(owner, { category: 'grocery' });
-    expect(await categories.add(owner.userId!, 'Office supplies', '4930')).toEqual({ name: 'Office supplies', builtIn: false, datevAccount: '4930', receipts: 0 });
+    expect(await categories.add(acting(owner), 'Office supplies', '4930')).toEqual({ name: 'Office supplies', builtIn: false, datevAccount: '4930', receipts: 0 });
     const listed = await categories.list(owner.userId!);
     expect(listed.map((c) => [c.name, c.builtIn, c.receipts])).toEqual([
       ['grocery', true, 1],
@@ -68,20 +71,20 @@ describe('categories of one’s own and tags', () => {
 
   it('refuses a name taken whatever its case, a built-in one changed, and an account of the wrong length', async () => {
     const owner = await user();
-    await categories.add(owner.userId!, 'Travel', null);
-    expect(await refusal(categories.add(owner.userId!, 'TRAVEL', null))).toEqual({ status: 409, code: 'CONFLICT', message: 'There is a category named Travel already.' });
-    expect(await refusal(categories.add(owner.userId!, 'Gas', null))).toMatchObject({ status: 409, message: 'There is a category named gas already.' });
-    expect(await refusal(categories.remove(owner.userId!, 'grocery'))).toMatchObject({ status: 400, message: 'The built-in categories cannot be renamed or deleted.' });
-    expect(await refusal(categories.update(owner.userId!, 'Nope', { name: 'Yes' }))).toMatchObject({ status: 404 });
+    await categories.add(acting(owner), 'Travel', null);
+    expect(await refusal(categories.add(acting(owner), 'TRAVEL', null))).toEqual({ status: 409, code: 'CONFLICT', message: 'There is a category named Travel already.' });
+    expect(await refusal(categories.add(acting(owner), 'Gas', null))).toMatchObject({ status: 409, message: 'There is a category named gas already.' });
+    expect(await refusal(categories.remove(acting(owner), 'grocery'))).toMatchObject({ status: 400, message: 'The built-in categories cannot be renamed or deleted.' });
+    expect(await refusal(categories.update(acting(owner), 'Nope', { name: 'Yes' }))).toMatchObject({ status: 404 });
     // The default settings' accounts have 4 digits.
-    expect(await refusal(categories.add(owner.userId!, 'Tools', '49300'))).toMatchObject({ status: 400, message: 'Every account must have 4 digits (the Sachkontenlänge)' });
+    expect(await refusal(categories.add(acting(owner), 'Tools', '49300'))).toMatchObject({ status: 400, message: 'Every account must have 4 digits (the Sachkontenlänge)' });
     // Another user's names are theirs.
-    expect((await categories.add((await user()).userId!, 'Travel', null)).name).toBe('Travel');
+    expect((await categories.add(acting(await user()), 'Travel', null)).name).toBe('Travel');
   });
 
   it('files a receipt under one’s own category and tags it; both filter the library; the merchant’s next receipts follow', async () => {
     const owner = await user();
-    await categories.add(owner.userId!, 'Office supplies', null);
+    await categories.add(acting(owner), 'Office supplies', null);
     const id = await stored(owner, { merchantName: 'Paper World', merchantRead: 'Paper World', category: 'retail' });
     await stored(owner, { merchantName: 'Elsewhere', category: 'retail' });
 
@@ -105,11 +108,11 @@ describe('categories of one’s own and tags', () => {
     const ruleService = new MerchantRuleService(rules, categories);
     const learned = await ruleService.list(owner.userId!);
     const [categoryRule, tagRule] = [learned.find((r) => r.kind === 'category')!, learned.find((r) => r.kind === 'tags')!];
-    expect((await ruleService.update(owner.userId!, categoryRule.id, 'OFFICE supplies')).value).toBe('Office supplies');
-    expect(await refusal(ruleService.update(owner.userId!, categoryRule.id, 'Toys'))).toMatchObject({ status: 400 });
-    expect((await ruleService.update(owner.userId!, tagRule.id, ' car ,Car, travel ')).value).toBe('car, travel');
-    expect(await refusal(ruleService.update(owner.userId!, tagRule.id, ' , '))).toMatchObject({ status: 400, message: 'List the tags, separated by commas.' });
-    expect(await refusal(ruleService.update(owner.userId!, tagRule.id, 'a'.repeat(31)))).toMatchObject({ status: 400, message: 'A tag is at most 30 characters.' });
+    expect((await ruleService.update(acting(owner), categoryRule.id, 'OFFICE supplies')).value).toBe('Office supplies');
+    expect(await refusal(ruleService.update(acting(owner), categoryRule.id, 'Toys'))).toMatchObject({ status: 400 });
+    expect((await ruleService.update(acting(owner), tagRule.id, ' car ,Car, travel ')).value).toBe('car, travel');
+    expect(await refusal(ruleService.update(acting(owner), tagRule.id, ' , '))).toMatchObject({ status: 400, message: 'List the tags, separated by commas.' });
+    expect(await refusal(ruleService.update(acting(owner), tagRule.id, 'a'.repeat(31)))).toMatchObject({ status: 400, message: 'A tag is at most 30 characters.' });
 
     // A category nobody made is refused, naming the choices.
     expect(await refusal(library.correct(owner, id, { category: 'Toys' }))).toMatchObject({
@@ -125,21 +128,21 @@ describe('categories of one’s own and tags', () => {
 
   it('renames a category with its receipts and rules, and deletes one into other, forgetting its rules', async () => {
     const owner = await user();
-    await categories.add(owner.userId!, 'Travel', null);
+    await categories.add(acting(owner), 'Travel', null);
     const id = await stored(owner, { merchantName: 'Rail Co', category: 'other' });
     await library.correct(owner, id, { category: 'Travel' });
 
-    const renamed = await categories.update(owner.userId!, 'travel', { name: 'Trips', datevAccount: '4670' });
+    const renamed = await categories.update(acting(owner), 'travel', { name: 'Trips', datevAccount: '4670' });
     expect(renamed).toEqual({ name: 'Trips', builtIn: false, datevAccount: '4670', receipts: 1 });
     expect((await library.get(owner, id)).category).toBe('Trips');
     expect((await rules.forWorkspace(owner.userId!)).filter((r) => r.kind === 'category').map((r) => r.value)).toEqual(['Trips']);
     // Another user's receipt filed under a category of the same name stays where it is.
     const other = await user();
-    await categories.add(other.userId!, 'Trips', null);
+    await categories.add(acting(other), 'Trips', null);
     const theirs = await stored(other, { category: 'other' });
     await library.correct(other, theirs, { category: 'Trips' });
 
-    await categories.remove(owner.userId!, 'Trips');
+    await categories.remove(acting(owner), 'Trips');
     expect((await library.get(owner, id)).category).toBe('other');
     expect((await rules.forWorkspace(owner.userId!)).filter((r) => r.kind === 'category')).toEqual([]);
     expect((await categories.list(owner.userId!)).map((c) => c.name)).not.toContain('Trips');

@@ -7,7 +7,7 @@ import {
   isBuiltInCategory,
   type CategoryView,
 } from '@receipts/common';
-import type { CategoryRepository, UserCategoryRow, WorkspaceRepository } from '@receipts/infra';
+import type { Acting, CategoryRepository, UserCategoryRow, WorkspaceRepository } from '@receipts/infra';
 import { HttpError, notFound } from '../http-error.js';
 
 /**
@@ -36,34 +36,37 @@ export class CategoryService {
     return found;
   }
 
-  async add(workspaceId: string, name: string, datevAccount: string | null): Promise<CategoryView> {
+  /** Adds one of the workspace's own; `acting` is who the trail records. */
+  async add(acting: Acting, name: string, datevAccount: string | null): Promise<CategoryView> {
+    const { workspaceId } = acting;
     const own = await this.categories.list(workspaceId);
     const taken = categoryNameTaken(name, own.map((r) => r.name));
     if (taken) throw new HttpError(409, 'CONFLICT', taken);
     if (own.length >= CUSTOM_CATEGORIES_MAX) throw new HttpError(400, 'VALIDATION_FAILED', `You can have at most ${CUSTOM_CATEGORIES_MAX} categories of your own.`);
     if (datevAccount) await this.checkAccount(workspaceId, datevAccount);
-    const row = await this.categories.add(workspaceId, name, datevAccount);
+    const row = await this.categories.add(acting, name, datevAccount);
     // Another request made the same name in between.
     if (!row) throw new HttpError(409, 'CONFLICT', `There is a category named ${name} already.`);
     return this.view(row, 0);
   }
 
-  async update(workspaceId: string, name: string, change: { name?: string; datevAccount?: string | null }): Promise<CategoryView> {
+  async update(acting: Acting, name: string, change: { name?: string; datevAccount?: string | null }): Promise<CategoryView> {
+    const { workspaceId } = acting;
     const own = await this.ownNamed(workspaceId, name);
     if (change.name !== undefined && change.name.toLowerCase() !== own.name.toLowerCase()) {
       const taken = categoryNameTaken(change.name, (await this.categories.list(workspaceId)).map((r) => r.name));
       if (taken) throw new HttpError(409, 'CONFLICT', taken);
     }
     if (change.datevAccount) await this.checkAccount(workspaceId, change.datevAccount);
-    const row = await this.categories.update(workspaceId, own.name, change);
+    const row = await this.categories.update(acting, own.name, change);
     if (!row) throw notFound('Category not found');
     return this.view(row, (await this.categories.counts(workspaceId)).get(row.name) ?? 0);
   }
 
   /** Deletes one of the user's own; its receipts go to `other`. */
-  async remove(workspaceId: string, name: string): Promise<void> {
-    const own = await this.ownNamed(workspaceId, name);
-    if (!(await this.categories.delete(workspaceId, own.name))) throw notFound('Category not found');
+  async remove(acting: Acting, name: string): Promise<void> {
+    const own = await this.ownNamed(acting.workspaceId, name);
+    if (!(await this.categories.delete(acting, own.name))) throw notFound('Category not found');
   }
 
   /** The user's own category of that name (whatever its case); a built-in one cannot be changed. */

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { IDEMPOTENCY_ERRORS, IDEMPOTENCY_KEY_DESCRIPTION, idempotencyKey } from '../idempotency.middleware.js';
 import { requestFingerprint, type IdempotencyService } from '../idempotency.service.js';
 import { route } from '../route-spec.js';
+import type { AuditService } from '../audit/audit.service.js';
 import type { ExportService, PreparedExport } from './export.service.js';
 
 const sampleQuerySchema = z.object({ currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'currency must be a three-letter code').default('USD') });
@@ -31,7 +32,7 @@ export function attachment(filename: string): string {
  * A POST with an Idempotency-Key is written whole and kept first, so a repeat of the same body
  * gets the very same file (and headers) for 24 hours, whatever changed in between.
  */
-export function exportRoutes(service: ExportService, idempotency: IdempotencyService, log: Logger): Router {
+export function exportRoutes(service: ExportService, idempotency: IdempotencyService, audit: Pick<AuditService, 'record'>, log: Logger): Router {
   const router = Router();
 
   const deliver = async (res: Response, prepared: PreparedExport, request: Pick<ExportRequest, 'format' | 'preset'>) => {
@@ -55,8 +56,19 @@ export function exportRoutes(service: ExportService, idempotency: IdempotencySer
     }
   };
 
+  /**
+   * The workspace's trail records an export once it is made, before it streams: past that point
+   * nothing refuses it. A repeat answered from an Idempotency-Key is the same export, not another.
+   */
+  const made = async (req: Request, request: ExportRequest, prepared: PreparedExport) => {
+    // A workbook holds the receipts with issues too, on a sheet of their own.
+    const receipts = request.format === 'xlsx' ? prepared.rows + prepared.withIssues : prepared.rows;
+    await audit.record(req.owner, 'export.downloaded', { format: request.format, preset: request.preset, receipts });
+    return prepared;
+  };
+
   const send = async (req: Request, res: Response, request: ExportRequest) => {
-    await deliver(res, await service.prepare(req.owner, request), request);
+    await deliver(res, await made(req, request, await service.prepare(req.owner, request)), request);
   };
 
   /** The home page's sample result (?currency= for the demo rate): the same workbook a visitor's receipts make. */
@@ -80,7 +92,7 @@ export function exportRoutes(service: ExportService, idempotency: IdempotencySer
     const request = req.body;
     if (!req.idempotencyKey) return send(req, res, request);
     const { answer, replayed } = await idempotency.run(req.owner, req.idempotencyKey, requestFingerprint('POST /api/export', request), async () => ({
-      export: await service.keep(await service.prepare(req.owner, request)),
+      export: await service.keep(await made(req, request, await service.prepare(req.owner, request))),
     }));
     if (replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
     await deliver(res, await service.kept(answer.export), request);

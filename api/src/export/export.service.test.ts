@@ -112,7 +112,7 @@ describe('export service: import files and the export pack', () => {
 
   it('puts only approved receipts and those needing no approval into a team’s import files; its workbook shows every one with its approval', async () => {
     const [boss, staff] = [await subscriber(), await subscriber()];
-    const team = await teamWorkspace(stack.database.db, { owner: boss.userId!, members: [{ userId: staff.userId!, role: 'member' }] });
+    const team = await teamWorkspace(stack.database.db, boss.userId!, [{ userId: staff.userId!, role: 'member' }]);
     const owner: Owner = { ...boss, workspace: { id: team, role: 'owner', personal: false } };
     const member: Owner = { ...staff, workspace: { id: team, role: 'member', personal: false } };
     await stored(owner, { merchantName: 'Owner lunch', total: 10 });
@@ -151,7 +151,7 @@ describe('export service: import files and the export pack', () => {
 
     // Nothing approved yet: the refusal says why, rather than blaming validation.
     const [alone, helper] = [await subscriber(), await subscriber()];
-    const waiting = await teamWorkspace(stack.database.db, { owner: alone.userId!, members: [{ userId: helper.userId!, role: 'member' }] });
+    const waiting = await teamWorkspace(stack.database.db, alone.userId!, [{ userId: helper.userId!, role: 'member' }]);
     await stored({ ...helper, workspace: { id: waiting, role: 'member', personal: false } }, { total: 4 });
     expect(await refusal(download({ ...alone, workspace: { id: waiting, role: 'owner', personal: false } }, { format: 'csv', preset: 'quickbooks' }))).toEqual({
       status: 400,
@@ -238,7 +238,7 @@ describe('export service: import files and the export pack', () => {
   it('writes DATEV with the user’s own numbers and accounts, and refuses what one batch cannot hold', async () => {
     const owner = await subscriber();
     await stored(owner, { merchantName: 'Tankstelle', date: '2024-02-10', total: 59.5, tax: 9.5, category: 'gas', paymentMethod: 'card' });
-    await workspaces.saveDatevSettings(owner.userId!, {
+    await workspaces.saveDatevSettings({ workspaceId: owner.userId!, actorId: owner.userId }, {
       consultantNumber: 29098,
       clientNumber: 55003,
       fiscalYearStartMonth: 1,

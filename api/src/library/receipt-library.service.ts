@@ -15,6 +15,9 @@ import {
   receiptIssues,
   renderIssue,
   sameFlag,
+  type AuditAction,
+  type AuditDetail,
+  type EditableField,
   type EngineName,
   type FlagKindAccepted,
   type IssueAcceptance,
@@ -29,11 +32,13 @@ import {
   workspaceAllows,
 } from '@receipts/common';
 import {
+  actedBy,
   receiptColumns,
   StoredFileMissingError,
   toApprovalView,
   toDuplicateOf,
   toReceiptView,
+  type AuditEntry,
   type FileStore,
   type LibraryRow,
   type Logger,
@@ -74,6 +79,12 @@ function refuseIfLocked(owner: Owner, { upload }: LibraryRow): void {
   const workspace = actingWorkspace(owner);
   if (!workspace || workspaceAllows(workspace.role, 'receipts:approve', workspace)) return;
   if (LOCKED_APPROVALS.includes(upload.approvalStatus)) throw new HttpError(409, 'CONFLICT', APPROVAL_MESSAGES.locked);
+}
+
+/** An act on a receipt for its workspace's trail, its subject the upload's id; none for an anonymous visitor's receipt. */
+function actOn<A extends AuditAction>(owner: Owner, uploadId: string, action: A, detail: AuditDetail<A>): AuditEntry<A> | null {
+  const workspace = actingWorkspace(owner);
+  return workspace ? actedBy({ workspaceId: workspace.id, actorId: owner.userId }, action, detail, uploadId) : null;
 }
 
 /** Originals a browser shows as they are: the picture of a receipt read before page pictures were kept. */
@@ -160,7 +171,7 @@ export class ReceiptLibraryService {
    * accepted already keeps the first acceptance.
    */
   async acceptIssue(owner: Owner, id: string, issue: string): Promise<ReceiptDetail> {
-    await this.find(owner, id);
+    const { upload } = await this.find(owner, id);
     let unknown = false;
     const outcome = await this.receipts.correct(id, (current) => {
       // The flag arrives as the message the receipt shows: the receipt's own flag of that message.
@@ -171,7 +182,11 @@ export class ReceiptLibraryService {
       }
       if (current.acceptedIssues.some((a) => sameFlag(a.flag, flag))) return null;
       const accepted: IssueAcceptance[] = [...current.acceptedIssues, { flag, userId: owner.userId, at: new Date().toISOString() }];
-      return { columns: { acceptedIssues: accepted, valid: isExportValid(current, current.issues, accepted) }, changes: {} };
+      return {
+        columns: { acceptedIssues: accepted, valid: isExportValid(current, current.issues, accepted) },
+        changes: {},
+        audit: actOn(owner, upload.id, 'receipt.accepted', { filename: upload.filename, flags: [issue] }),
+      };
     });
     if (unknown) throw new HttpError(400, 'VALIDATION_FAILED', 'This receipt is not flagged with that issue any more. Reload it and look again.');
     return this.decided(owner, id, outcome);
@@ -197,7 +212,11 @@ export class ReceiptLibraryService {
         if (flags.length === 0) return null;
         const at = new Date().toISOString();
         const acceptedIssues: IssueAcceptance[] = [...current.acceptedIssues, ...flags.map((flag) => ({ flag, userId: owner.userId, at }))];
-        return { columns: { acceptedIssues, valid: isExportValid(current, current.issues, acceptedIssues) }, changes: {} };
+        return {
+          columns: { acceptedIssues, valid: isExportValid(current, current.issues, acceptedIssues) },
+          changes: {},
+          audit: actOn(owner, candidate.uploadId, 'receipt.accepted', { filename: candidate.filename, flags: flags.map(renderIssue) }),
+        };
       });
       if (outcome === 'changed') accepted += 1;
     }
@@ -206,11 +225,15 @@ export class ReceiptLibraryService {
 
   /** Takes an acceptance back: the flag keeps the receipt off the Receipts sheet again. */
   async reopenIssue(owner: Owner, id: string, issue: string): Promise<ReceiptDetail> {
-    await this.find(owner, id);
+    const { upload } = await this.find(owner, id);
     const outcome = await this.receipts.correct(id, (current) => {
       const accepted = current.acceptedIssues.filter((a) => renderIssue(a.flag) !== issue);
       if (accepted.length === current.acceptedIssues.length) return null;
-      return { columns: { acceptedIssues: accepted, valid: isExportValid(current, current.issues, accepted) }, changes: {} };
+      return {
+        columns: { acceptedIssues: accepted, valid: isExportValid(current, current.issues, accepted) },
+        changes: {},
+        audit: actOn(owner, upload.id, 'receipt.reopened', { filename: upload.filename, flag: issue }),
+      };
     });
     return this.decided(owner, id, outcome);
   }
@@ -248,9 +271,12 @@ export class ReceiptLibraryService {
       const issues = receiptIssues(after, doubtsAfterEdit(current.issues, new Set(Object.keys(changes)), after), new Date());
       // What a person accepted stays accepted while the receipt still carries that flag.
       const acceptedIssues = keptAcceptances(current.acceptedIssues, after, issues);
+      const fields = Object.keys(changes) as EditableField[];
       return {
         columns: { ...receiptColumns(after), issues, acceptedIssues, valid: isExportValid(after, issues, acceptedIssues), ...(movedSources ? { fieldLines } : {}) },
         changes,
+        // Which fields, not their values: the receipt's history keeps those.
+        audit: fields.length > 0 ? actOn(owner, upload.id, 'receipt.corrected', { filename: upload.filename, fields }) : null,
       };
     });
     if (outcome === 'not-found') throw notFound('Receipt not found');

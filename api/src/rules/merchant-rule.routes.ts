@@ -1,6 +1,6 @@
 import { merchantRuleListSchema, merchantRulePatchSchema, merchantRuleViewSchema } from '@receipts/common';
 import { Router } from 'express';
-import { requireUser, workspaceOf } from '../owner.middleware.js';
+import { actingOf, requireUser, workspaceOf } from '../owner.middleware.js';
 import { route } from '../route-spec.js';
 import { idParams } from '../validate.middleware.js';
 import type { MerchantRuleService } from './merchant-rule.service.js';
@@ -39,7 +39,7 @@ export function merchantRuleRoutes(service: MerchantRuleService): Router {
       errors: { 404: ['NOT_FOUND'] },
     }),
     async (req, res) => {
-      res.json(await service.update(workspaceOf(req).id, req.params.id, req.body.value));
+      res.json(await service.update(actingOf(req), req.params.id, req.body.value));
     },
   );
 
@@ -47,7 +47,7 @@ export function merchantRuleRoutes(service: MerchantRuleService): Router {
     '/rules/:id',
     route({ summary: 'Forget a rule', tag: 'rules', scope: 'receipts:write', caller: 'account', workspace: 'settings:change', params: idParams, answers: { 204: null }, errors: { 404: ['NOT_FOUND'] } }),
     async (req, res) => {
-      await service.remove(workspaceOf(req).id, req.params.id);
+      await service.remove(actingOf(req), req.params.id);
       res.status(204).end();
     },
   );

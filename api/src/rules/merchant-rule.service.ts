@@ -1,5 +1,5 @@
 import { tagsSchema, type MerchantRuleView } from '@receipts/common';
-import type { MerchantRuleRepository, MerchantRuleRow } from '@receipts/infra';
+import type { Acting, MerchantRuleRepository, MerchantRuleRow } from '@receipts/infra';
 import type { CategoryService } from '../categories/category.service.js';
 import { HttpError, notFound } from '../http-error.js';
 
@@ -23,7 +23,8 @@ export class MerchantRuleService {
   }
 
   /** A new name for a merchant rule, a new category (one of the user's) for a category rule, or new tags (comma-separated). */
-  async update(workspaceId: string, id: string, value: string): Promise<MerchantRuleView> {
+  async update(acting: Acting, id: string, value: string): Promise<MerchantRuleView> {
+    const { workspaceId } = acting;
     const kind = await this.rules.kindOf(workspaceId, id);
     if (!kind) throw notFound('Rule not found');
     let stored = value;
@@ -33,12 +34,12 @@ export class MerchantRuleService {
       if (!tags.success || tags.data.length === 0) throw new HttpError(400, 'VALIDATION_FAILED', tags.error?.issues[0]?.message ?? 'List the tags, separated by commas.');
       stored = tags.data.join(', ');
     }
-    const row = await this.rules.update(workspaceId, id, stored);
+    const row = await this.rules.update(acting, id, stored);
     if (!row) throw notFound('Rule not found');
     return toView(row);
   }
 
-  async remove(workspaceId: string, id: string): Promise<void> {
-    if (!(await this.rules.delete(workspaceId, id))) throw notFound('Rule not found');
+  async remove(acting: Acting, id: string): Promise<void> {
+    if (!(await this.rules.delete(acting, id))) throw notFound('Rule not found');
   }
 }

@@ -38,7 +38,7 @@ export class WorkspaceService {
   }
 
   async rename(userId: string, workspaceId: string, name: string): Promise<WorkspaceView> {
-    await this.workspaces.rename(workspaceId, name);
+    await this.workspaces.rename({ workspaceId, actorId: userId }, name);
     const rows = await this.workspaces.listFor(userId);
     const row = rows.find((r) => r.workspace.id === workspaceId);
     if (!row) throw notFound(WORKSPACE_MESSAGES.notFound);

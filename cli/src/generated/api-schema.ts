@@ -1419,6 +1419,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/current/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s audit trail, newest first
+         * @description Who uploaded, corrected, accepted, deleted, exported or changed a setting, and when. Pass `next` as `cursor` for the page after; filter by `action` and by `actor` (a member’s id, from `actors`). In a team workspace: owner, admin.
+         */
+        get: operations["getWorkspacesCurrentAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -12971,6 +12991,123 @@ export interface operations {
             };
         };
     };
+    getWorkspacesCurrentAudit: {
+        parameters: {
+            query?: {
+                action?: "receipt.uploaded" | "receipt.corrected" | "receipt.accepted" | "receipt.reopened" | "receipt.deleted" | "receipt.submitted" | "receipt.approved" | "receipt.rejected" | "report.submitted" | "report.approved" | "report.rejected" | "export.downloaded" | "workspace.created" | "workspace.renamed" | "settings.changed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.removed" | "member.left" | "member.role-changed" | "ownership.transferred";
+                actor?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            id: string;
+                            /** @enum {string} */
+                            action: "receipt.uploaded" | "receipt.corrected" | "receipt.accepted" | "receipt.reopened" | "receipt.deleted" | "receipt.submitted" | "receipt.approved" | "receipt.rejected" | "report.submitted" | "report.approved" | "report.rejected" | "export.downloaded" | "workspace.created" | "workspace.renamed" | "settings.changed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.removed" | "member.left" | "member.role-changed" | "ownership.transferred";
+                            actor: string | null;
+                            subject: string | null;
+                            detail: {
+                                [key: string]: unknown;
+                            };
+                            at: string;
+                        }[];
+                        next: string | null;
+                        actors: {
+                            id: string;
+                            email: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     "getOpenapi.json": {
         parameters: {
             query?: never;
@@ -13849,6 +13986,14 @@ export const pathsApiNotificationsReadPostResponses403ContentApplicationJsonErro
 export const pathsApiNotificationsReadPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications/read"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
 export const pathsApiNotificationsReadPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications/read"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiNotificationsReadPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications/read"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiWorkspacesCurrentAuditGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/audit"]["get"]["parameters"]["query"]["action"]> = ["receipt.uploaded", "receipt.corrected", "receipt.accepted", "receipt.reopened", "receipt.deleted", "receipt.submitted", "receipt.approved", "receipt.rejected", "report.submitted", "report.approved", "report.rejected", "export.downloaded", "workspace.created", "workspace.renamed", "settings.changed", "member.invited", "invitation.revoked", "member.joined", "member.removed", "member.left", "member.role-changed", "ownership.transferred"];
+export const pathsApiWorkspacesCurrentAuditGetResponses200ContentApplicationJsonEventsActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/audit"]["get"]["responses"]["200"]["content"]["application/json"]["events"]["action"]> = ["receipt.uploaded", "receipt.corrected", "receipt.accepted", "receipt.reopened", "receipt.deleted", "receipt.submitted", "receipt.approved", "receipt.rejected", "report.submitted", "report.approved", "report.rejected", "export.downloaded", "workspace.created", "workspace.renamed", "settings.changed", "member.invited", "invitation.revoked", "member.joined", "member.removed", "member.left", "member.role-changed", "ownership.transferred"];
+export const pathsApiWorkspacesCurrentAuditGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/audit"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiWorkspacesCurrentAuditGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/audit"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiWorkspacesCurrentAuditGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/audit"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiWorkspacesCurrentAuditGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/audit"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiWorkspacesCurrentAuditGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/audit"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiWorkspacesCurrentAuditGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/audit"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiOpenapiJsonGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiOpenapiJsonGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiOpenapiJsonGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/openapi.json"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];

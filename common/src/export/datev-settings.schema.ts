@@ -38,6 +38,35 @@ export const datevSettingsSchema = z
   });
 export type DatevSettings = z.infer<typeof datevSettingsSchema>;
 
+/** What each of the DATEV settings is called where people read which changed (the audit trail). */
+export const DATEV_SETTING_LABELS: Record<keyof DatevSettings, string> = {
+  consultantNumber: 'Beraternummer',
+  clientNumber: 'Mandantennummer',
+  fiscalYearStartMonth: 'fiscal year start',
+  accountLength: 'Sachkontenlänge',
+  chartOfAccounts: 'chart of accounts',
+  cashAccount: 'Kasse',
+  bankAccount: 'Bank',
+  expenseAccounts: 'expense accounts',
+  taxKeys: 'BU-Schlüssel',
+};
+
+/** A value as text with its objects' keys in order: stored settings (jsonb) come back with their keys reordered. */
+const canonical = (value: unknown): string =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? `{${Object.keys(value)
+        .sort()
+        .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+        .join(',')}}`
+    : Array.isArray(value)
+      ? `[${value.map(canonical).join(',')}]`
+      : JSON.stringify(value);
+
+/** The settings that differ between two versions, in the settings' order. */
+export function changedDatevSettings(before: DatevSettings, after: DatevSettings): Array<keyof DatevSettings> {
+  return (Object.keys(DATEV_SETTING_LABELS) as Array<keyof DatevSettings>).filter((key) => canonical(before[key]) !== canonical(after[key]));
+}
+
 /** GET and PUT /api/user/datev-settings: the settings in use, and whether they are the user's own (false: the defaults below). */
 export const datevSettingsViewSchema = z.object({ settings: datevSettingsSchema, saved: z.boolean() });
 export type DatevSettingsView = z.infer<typeof datevSettingsViewSchema>;

@@ -2,6 +2,8 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useLogout, useProfile } from '../hooks/use-account.js';
+import { useWorkspaceAllows } from '../hooks/use-current-workspace.js';
+import { AUDIT_PAGE_PATH } from '../lib/audit-api.js';
 import { NAV_LINKS, PRODUCT_NAME } from '../lib/site.js';
 import { ApprovalsLink } from './approvals-link.js';
 import { NotificationsMenu } from './notifications-menu.js';
@@ -17,6 +19,7 @@ export function NavBar() {
   const { logout, pending } = useLogout();
   const [open, setOpen] = useState(false);
   const isAdmin = profile?.userType === 'admin';
+  const readsAudit = useWorkspaceAllows('audit:read');
   const close = () => setOpen(false);
   const toggle = useRef<HTMLButtonElement>(null);
 
@@ -84,6 +87,11 @@ export function NavBar() {
                     <DropdownMenu.Item asChild className="menu-item">
                       <Link to="/billing">Billing</Link>
                     </DropdownMenu.Item>
+                    {readsAudit && (
+                      <DropdownMenu.Item asChild className="menu-item">
+                        <Link to={AUDIT_PAGE_PATH}>Audit trail</Link>
+                      </DropdownMenu.Item>
+                    )}
                     {isAdmin && (
                       <DropdownMenu.Item asChild className="menu-item">
                         <Link to="/admin">Admin Panel</Link>
@@ -159,6 +167,11 @@ export function NavBar() {
               <Link to="/billing" onClick={close}>
                 Billing
               </Link>
+              {readsAudit && (
+                <Link to={AUDIT_PAGE_PATH} onClick={close}>
+                  Audit trail
+                </Link>
+              )}
               {isAdmin && (
                 <Link to="/admin" onClick={close}>
                   Admin Panel

@@ -9,8 +9,6 @@ export const approvalQueueKey = ['/api/approvals'] as const;
 export const myReportsKey = ['/api/reports'] as const;
 /** The caller's notifications, for the nav's bell. */
 export const notificationsKey = ['/api/notifications'] as const;
-/** The caller's workspaces and the one requests act in: its role there says what the screens offer. */
-export const workspacesKey = ['/api/workspaces'] as const;
 
 /** Every read the approval step changes, to read again after a move. */
 const APPROVAL_READS = ['/api/approvals', '/api/reports', '/api/notifications', '/api/receipts'];

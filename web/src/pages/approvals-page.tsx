@@ -4,7 +4,7 @@ import { ApprovalBadge, ApprovalComment, ReportBadge } from '../components/appro
 import { DecisionControls } from '../components/decision-controls.js';
 import { reportTotals } from '../components/my-reports.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
-import { useCurrentWorkspace } from '../hooks/use-workspace.js';
+import { useCurrentWorkspace, useWorkspaceAllows } from '../hooks/use-current-workspace.js';
 import { messageOf } from '../lib/api.js';
 import { approvalQueueKey, decide, isApprovalQuery, reportExportUrl } from '../lib/approvals-api.js';
 import { toast } from '../lib/toast.js';
@@ -82,7 +82,8 @@ function ReportCard({ report, busy, onDecide }: { report: ReportDetail; busy: bo
 export function ApprovalsPage() {
   usePageTitle('Approvals');
   const client = useQueryClient();
-  const { workspace, canApprove } = useCurrentWorkspace();
+  const { workspace } = useCurrentWorkspace();
+  const canApprove = useWorkspaceAllows('receipts:approve');
   const queue = useQuery<ApprovalQueue>({ queryKey: approvalQueueKey, enabled: canApprove });
   const decision = useMutation({
     mutationFn: (d: Decision) => decide(d.what, d.id, d.decision, d.comment || undefined),

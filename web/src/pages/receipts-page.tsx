@@ -10,7 +10,7 @@ import { Pager } from '../components/pager.js';
 import { ReceiptDetailsModal } from '../components/receipt-details-modal.js';
 import { SpendingPanel } from '../components/spending-panel.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
-import { useCurrentWorkspace } from '../hooks/use-workspace.js';
+import { useCurrentWorkspace, useWorkspaceAllows } from '../hooks/use-current-workspace.js';
 import { messageOf } from '../lib/api.js';
 import { isApprovalQuery, submitReceipt } from '../lib/approvals-api.js';
 import { configKey } from '../lib/config-api.js';
@@ -37,7 +37,8 @@ export function ReceiptsPage() {
   });
   const refresh = () => client.invalidateQueries({ predicate: (q) => isReceiptsQuery(q.queryKey) });
   // A team's member submits receipts for approval; a team's receipts can be filtered by it.
-  const { workspace, canSubmit } = useCurrentWorkspace();
+  const { workspace } = useCurrentWorkspace();
+  const canSubmit = useWorkspaceAllows('receipts:submit');
   const submit = useMutation({
     mutationFn: submitReceipt,
     onSuccess: () => {
