@@ -4,7 +4,9 @@ import path from 'node:path';
 import { availableEngines, webhookAttempts } from '@receipts/common';
 import {
   ApiTokenRepository,
+  ApprovalRepository,
   AuditRepository,
+  NotificationRepository,
   BillingRepository,
   MerchantRuleRepository,
   CategoryRepository,
@@ -39,6 +41,8 @@ import { adminRoutes, queueDashboard, requireAdmin } from './admin/admin.routes.
 import { auditRoutes } from './audit/audit.routes.js';
 import { AuditService } from './audit/audit.service.js';
 import { AdminService } from './admin/admin.service.js';
+import { approvalRoutes } from './approvals/approval.routes.js';
+import { ApprovalService } from './approvals/approval.service.js';
 import { AccountService } from './auth/account.service.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { ProfileService } from './auth/profile.service.js';
@@ -60,6 +64,8 @@ import { spendingRoutes } from './library/spending.routes.js';
 import { SpendingService } from './library/spending.service.js';
 import { linkBase } from './link-base.js';
 import { requireUser, resolveOwner, sessionUnlessToken } from './owner.middleware.js';
+import { notificationRoutes } from './notifications/notification.routes.js';
+import { NotificationService } from './notifications/notification.service.js';
 import { merchantRuleRoutes } from './rules/merchant-rule.routes.js';
 import { categoryRoutes } from './categories/category.routes.js';
 import { CategoryService } from './categories/category.service.js';
@@ -290,6 +296,7 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
   const settings = new AccountSettingsService(s.users, s.accounts);
   const admin = new AdminService(s.users, s.uploadRows, s.uploadReads, s.jobs, config.ADMIN_EMAILS);
   const library = new ReceiptLibraryService(s.receipts, s.duplicates, s.uploads, runtime.files, s.merchantRules, s.categories, s.webhooks, log);
+  const approvals = new ApprovalService(new ApprovalRepository(runtime.db), s.receipts, s.exports, s.audit, s.users, runtime.mailer, log);
   return [
     // First of the api's routes: an upload, the busiest request, walks past no other router.
     { path: '', router: uploadRoutes(s.uploads, s.idempotency, s.waiters, config.WAIT_TIMEOUT_MS) },
@@ -310,6 +317,8 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
     { path: '/workspaces', router: workspaceRoutes(new WorkspaceService(s.workspaces, s.accounts), s.users) },
     { path: '/workspaces', router: workspaceUsageRoutes(new WorkspaceUsageService(s.quota)) },
     { path: '/workspaces', router: spendingReportRoutes(new SpendingReportService(s.receipts, s.workspaces)) },
+    { path: '', router: approvalRoutes(approvals, links, log) },
+    { path: '/notifications', router: notificationRoutes(new NotificationService(new NotificationRepository(runtime.db))) },
     { path: '/workspaces', router: auditRoutes(s.audit) },
   ];
 }

@@ -45,5 +45,8 @@ export * from './webhook.schema.js';
 export * from './workspace-policy.rule.js';
 export * from './workspace.schema.js';
 export * from './workspace-usage.schema.js';
+export * from './approval.rule.js';
+export * from './approval.schema.js';
+export * from './notification.schema.js';
 export * from './webhook-address.rule.js';
 export * from './webhook-delivery.rules.js';

@@ -34,6 +34,7 @@ const BlogPostPage = lazyPage('blog post', () => import('./pages/blog-post-page.
 const AdminPage = lazyPage('admin', () => import('./pages/admin-page.js'));
 const ReviewPage = lazyPage('review', () => import('./pages/review-page.js'));
 const ReportsPage = lazyPage('reports', () => import('./pages/reports-page.js'));
+const ApprovalsPage = lazyPage('approvals', () => import('./pages/approvals-page.js'));
 const AuditPage = lazyPage('audit trail', () => import('./pages/audit-page.js'));
 
 /** A new page starts at its top, or at the element its #hash names. */
@@ -77,6 +78,7 @@ export function App() {
           <Route path="/receipts" element={<ReceiptsPage />} />
           <Route path="/review" element={<ReviewPage />} />
           <Route path={REPORTS_PAGE_PATH} element={<ReportsPage />} />
+          <Route path="/approvals" element={<ApprovalsPage />} />
           <Route path="/account" element={<AccountPage />} />
           <Route path="/billing" element={<BillingPage />} />
           <Route path="/blog" element={<BlogPage />} />

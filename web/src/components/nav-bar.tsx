@@ -6,6 +6,8 @@ import { useWorkspaceAllows } from '../hooks/use-current-workspace.js';
 import { AUDIT_PAGE_PATH } from '../lib/audit-api.js';
 import { REPORTS_PAGE_PATH } from '../lib/workspace-plan-api.js';
 import { NAV_LINKS, PRODUCT_NAME } from '../lib/site.js';
+import { ApprovalsLink } from './approvals-link.js';
+import { NotificationsMenu } from './notifications-menu.js';
 import { ReviewLink } from './review-link.js';
 import './nav-bar.css';
 
@@ -59,6 +61,8 @@ export function NavBar() {
           ) : profile ? (
             <>
               <ReviewLink className="nav-review" />
+              <ApprovalsLink className="nav-review" />
+              <NotificationsMenu />
               <DropdownMenu.Root>
                 <DropdownMenu.Trigger className="user-trigger" aria-label={`Account menu for ${profile.username}`}>
                   <span className="avatar" aria-hidden="true">
@@ -163,6 +167,7 @@ export function NavBar() {
                 My Receipts
               </Link>
               <ReviewLink onClick={close} />
+              <ApprovalsLink onClick={close} />
               <Link to="/account" onClick={close}>
                 Account
               </Link>
