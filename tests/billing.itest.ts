@@ -1,5 +1,6 @@
 import { USER_MESSAGES, type SubscriptionView, type QuotaView } from '@receipts/common';
 import { parseConfig } from '@receipts/infra';
+import pg from 'pg';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from './support/accounts.js';
@@ -11,7 +12,7 @@ import { uniqueIp, Visitor } from './support/visitor.js';
 const WEBHOOK_SECRET = 'whsec_test_secret';
 const PRICES = { STRIPE_PRICE_STARTER: 'price_s', STRIPE_PRICE_PROFESSIONAL: 'price_p', STRIPE_PRICE_BUSINESS: 'price_b', STRIPE_PRICE_ENTERPRISE: 'price_e' };
 
-const json = (body: unknown) => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown, method = 'POST') => ({ method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 let users = 0;
 /** A signed-in account; its address confirmed unless `confirm` is false. */
 async function signedIn(baseUrl: string, smtp: SmtpSink, confirm = true): Promise<{ visitor: Visitor; email: string; token: string }> {
@@ -107,6 +108,66 @@ describe('billing with Stripe (stand-in)', () => {
     const cancelled = await visitor.json<{ cancelAtPeriodEnd: boolean }>('/api/billing/cancel', json({}));
     expect(cancelled.body.cancelAtPeriodEnd).toBe(true);
     expect(stand.requests.at(-1)).toMatchObject({ path: `/v1/subscriptions/${subId}` });
+  });
+
+  it('bills a team workspace to its owner and brings Stripe’s events back to the workspace, whose members share the plan', async () => {
+    const owner = await signedIn(deployment.baseUrl, smtp);
+    const member = await signedIn(deployment.baseUrl, smtp);
+    const client = new pg.Client({ connectionString: deployment.services.databaseUrl });
+    await client.connect();
+    let team: string;
+    let ownerId: string;
+    try {
+      const idOf = async (email: string) => (await client.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email])).rows[0]!.id;
+      ownerId = await idOf(owner.email);
+      const memberId = await idOf(member.email);
+      team = (await client.query<{ id: string }>(`INSERT INTO workspaces (name) VALUES ('Team') RETURNING id`)).rows[0]!.id;
+      await client.query(`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'owner'), ($1, $3, 'member')`, [team, ownerId, memberId]);
+    } finally {
+      await client.end();
+    }
+    for (const { visitor } of [owner, member]) expect((await visitor.json('/api/workspaces/current', json({ workspaceId: team }, 'PUT'))).status).toBe(200);
+
+    const created = await owner.visitor.json<{ clientSecret: string }>('/api/create-subscription', json({ planId: 'business', stripePriceId: 'price_b' }));
+    expect(created.status).toBe(200);
+    const call = stand.requests.filter((r) => r.path === '/v1/subscriptions').at(-1)!;
+    // The owner is the customer; the workspace is named in the subscription.
+    expect(stand.requests.find((r) => r.path === '/v1/customers' && r.form.get('email') === owner.email)).toBeDefined();
+    expect(call.form.get('metadata[workspaceId]')).toBe(team);
+    const customer = call.form.get('customer')!;
+    const subId = /^pi_(sub_\d+)_secret/.exec(created.body.clientSecret)![1]!;
+
+    const active = stand.subscription(subId, customer, 'price_b', 'active', false, { workspaceId: team });
+    expect((await deliver(subscriptionEvent(`evt_team_active_${subId}`, 'customer.subscription.updated', active))).status).toBe(200);
+    expect((await member.visitor.json<SubscriptionView>('/api/user/subscription')).body).toMatchObject({ planName: 'Business', isActive: true });
+    expect((await member.visitor.json<QuotaView>('/api/user/quota')).body).toMatchObject({ limit: 1000 });
+
+    const invoice = {
+      id: `in_team_${subId}`,
+      object: 'invoice',
+      customer,
+      amount_paid: 1495,
+      currency: 'usd',
+      status: 'paid',
+      billing_reason: 'subscription_create',
+      hosted_invoice_url: 'https://invoice.stripe.test/team',
+      period_end: Math.floor(Date.now() / 1000),
+      parent: { type: 'subscription_details', subscription_details: { subscription: subId, metadata: { workspaceId: team } } },
+    };
+    await deliver({ id: `evt_team_paid_${subId}`, object: 'event', type: 'invoice.paid', data: { object: invoice } });
+    expect((await owner.visitor.json<{ invoices: Array<{ id: string }> }>('/api/billing')).body.invoices).toEqual([expect.objectContaining({ id: invoice.id })]);
+    // The confirmation goes to the owner, who pays.
+    expect((await smtp.mailsTo(owner.email, 2))[1]?.decoded).toContain('Business plan');
+
+    // An event without the metadata finds the workspace by the subscription it is about.
+    const pastDue = stand.subscription(subId, customer, 'price_b', 'past_due');
+    await deliver(subscriptionEvent(`evt_team_pastdue_${subId}`, 'customer.subscription.updated', pastDue));
+    expect((await member.visitor.json<SubscriptionView>('/api/user/subscription')).body).toMatchObject({ status: 'past_due', isActive: false });
+
+    // A member may not touch the workspace's billing; the owner's own workspace has no plan and no invoice.
+    expect((await member.visitor.json('/api/billing')).status).toBe(403);
+    expect((await owner.visitor.json('/api/workspaces/current', json({ workspaceId: ownerId }, 'PUT'))).status).toBe(200);
+    expect((await owner.visitor.json('/api/billing')).body).toMatchObject({ plan: null, status: 'free', invoices: [] });
   });
 
   it('changes nothing for a webhook with a bad signature', async () => {

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { availableEngines, webhookAttempts } from '@receipts/common';
 import {
   ApiTokenRepository,
+  ApprovalRepository,
   AuditRepository,
+  NotificationRepository,
   BillingRepository,
   MerchantRuleRepository,
   CategoryRepository,
@@ -41,6 +43,8 @@ import { adminRoutes, queueDashboard, requireAdmin } from './admin/admin.routes.
 import { auditRoutes } from './audit/audit.routes.js';
 import { AuditService } from './audit/audit.service.js';
 import { AdminService } from './admin/admin.service.js';
+import { approvalRoutes } from './approvals/approval.routes.js';
+import { ApprovalService } from './approvals/approval.service.js';
 import { AccountService } from './auth/account.service.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { ProfileService } from './auth/profile.service.js';
@@ -62,6 +66,8 @@ import { spendingRoutes } from './library/spending.routes.js';
 import { SpendingService } from './library/spending.service.js';
 import { linkBase } from './link-base.js';
 import { requireUser, resolveOwner, sessionUnlessToken } from './owner.middleware.js';
+import { notificationRoutes } from './notifications/notification.routes.js';
+import { NotificationService } from './notifications/notification.service.js';
 import { merchantRuleRoutes } from './rules/merchant-rule.routes.js';
 import { categoryRoutes } from './categories/category.routes.js';
 import { CategoryService } from './categories/category.service.js';
@@ -84,6 +90,10 @@ import { invitationLinkRoutes, invitationRoutes } from './invitations/invitation
 import { InvitationService } from './invitations/invitation.service.js';
 import { memberRoutes } from './members/member.routes.js';
 import { MemberService } from './members/member.service.js';
+import { workspaceUsageRoutes } from './workspaces/workspace-usage.routes.js';
+import { WorkspaceUsageService } from './workspaces/workspace-usage.service.js';
+import { spendingReportRoutes } from './spending-reports/spending-report.routes.js';
+import { SpendingReportService } from './spending-reports/spending-report.service.js';
 import { routeUploadEvents } from './upload-events.router.js';
 import { uploadRoutes } from './uploads/upload.routes.js';
 import { UploadService } from './uploads/upload.service.js';
@@ -298,6 +308,7 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
   const settings = new AccountSettingsService(s.users, s.accounts);
   const admin = new AdminService(s.users, s.uploadRows, s.uploadReads, s.jobs, config.ADMIN_EMAILS);
   const library = new ReceiptLibraryService(s.receipts, s.duplicates, s.uploads, runtime.files, s.merchantRules, s.categories, s.webhooks, log);
+  const approvals = new ApprovalService(new ApprovalRepository(runtime.db), s.receipts, s.exports, s.audit, s.users, runtime.mailer, log);
   return [
     // First of the api's routes: an upload, the busiest request, walks past no other router.
     { path: '', router: uploadRoutes(s.uploads, s.idempotency, s.waiters, config.WAIT_TIMEOUT_MS) },
@@ -316,6 +327,10 @@ function apiMounts(runtime: Runtime, producer: Redis, s: ApiServices): GuardedMo
     { path: '', router: exportRoutes(s.exports, s.idempotency, s.audit, log) },
     { path: '/user', router: webhookRoutes(s.webhookService, s.users) },
     ...workspaceMounts(runtime, s, links),
+    { path: '/workspaces', router: workspaceUsageRoutes(new WorkspaceUsageService(s.quota)) },
+    { path: '/workspaces', router: spendingReportRoutes(new SpendingReportService(s.receipts, s.workspaces)) },
+    { path: '', router: approvalRoutes(approvals, links, log) },
+    { path: '/notifications', router: notificationRoutes(new NotificationService(new NotificationRepository(runtime.db))) },
     { path: '/workspaces', router: auditRoutes(s.audit) },
   ];
 }

@@ -31,6 +31,17 @@ describe('auditSummary', () => {
     expect(about('ownership.transferred', { userId: 'u1', formerRole: 'admin' })).toBe('Handed the workspace to mia@example.test');
   });
 
+  it('says what each step of submit → approve did', () => {
+    expect(said('receipt.submitted', { filename: 'Taxi.pdf', reportId: null })).toBe('Submitted Taxi.pdf for approval');
+    expect(said('receipt.submitted', { filename: 'Taxi.pdf', reportId: '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' })).toBe('Submitted Taxi.pdf for approval in a report');
+    expect(said('receipt.approved', { filename: 'Taxi.pdf', reportId: null, comment: null })).toBe('Approved Taxi.pdf');
+    expect(said('receipt.rejected', { filename: 'Taxi.pdf', reportId: null, comment: 'The total is 8' })).toBe('Rejected Taxi.pdf: “The total is 8”');
+    expect(said('report.submitted', { name: 'March', receipts: 3 })).toBe('Submitted the report “March” (3 receipts)');
+    expect(said('report.approved', { name: 'March', receipts: 1, comment: null })).toBe('Approved the report “March” (1 receipt)');
+    expect(said('report.rejected', { name: 'March', receipts: 2, comment: 'Split the hotel' })).toBe('Rejected the report “March” (2 receipts): “Split the hotel”');
+    expect(said('export.downloaded', { format: 'pdf', preset: 'generic', receipts: 2, report: 'March' })).toBe('Exported 2 receipts of the report “March” (PDF)');
+  });
+
   it('says which setting changed, and how', () => {
     expect(said('settings.changed', { setting: 'datev', fields: ['consultantNumber', 'cashAccount', 'taxKeys'] })).toBe('Changed the DATEV settings: Beraternummer, Kasse and BU-Schlüssel');
     expect(said('settings.changed', { setting: 'datev', fields: [] })).toBe('Changed the DATEV settings: saved as they were');

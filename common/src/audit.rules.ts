@@ -3,6 +3,7 @@ import { EXPORT_PRESET_LABELS, type ExportPreset } from './export/accounting-pre
 import { DATEV_SETTING_LABELS, type DatevSettings } from './export/datev-settings.schema.js';
 import type { ExportFormat } from './export/export-request.schema.js';
 import { WORKSPACE_ROLE_NAMES } from './membership.schema.js';
+import type { REPORT_EXPORT_FORMATS } from './approval.schema.js';
 import type { MerchantRuleKind } from './merchant-rules.rule.js';
 import { EDITABLE_FIELD_LABELS, type EditableField } from './receipt-edit.rule.js';
 import type { AssignableRole, WorkspaceRole } from './workspace-policy.rule.js';
@@ -29,7 +30,16 @@ export interface AuditDetails {
   'receipt.accepted': { filename: string; flags: string[] };
   'receipt.reopened': { filename: string; flag: string };
   'receipt.deleted': { filename: string };
-  'export.downloaded': { format: ExportFormat; preset: ExportPreset; receipts: number };
+  /** `report`: an expense report's PDF or workbook (its name), not a selection of the library. */
+  'export.downloaded': { format: ExportFormat | (typeof REPORT_EXPORT_FORMATS)[number]; preset: ExportPreset; receipts: number; report?: string };
+  /** The report it went in (null: alone); a decision's comment. */
+  'receipt.submitted': { filename: string; reportId: string | null };
+  'receipt.approved': { filename: string; reportId: string | null; comment: string | null };
+  'receipt.rejected': { filename: string; reportId: string | null; comment: string | null };
+  /** The subject of an act on a report is its id. */
+  'report.submitted': { name: string; receipts: number };
+  'report.approved': { name: string; receipts: number; comment: string | null };
+  'report.rejected': { name: string; receipts: number; comment: string | null };
   'workspace.created': { name: string };
   'workspace.renamed': { from: string; to: string };
   'settings.changed': SettingsChange;
@@ -51,6 +61,10 @@ const RULE_NAMES: Record<MerchantRuleKind, string> = { merchant: 'merchant-name'
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const texts = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const quoted = (value: unknown) => `“${text(value)}”`;
+const receiptCount = (value: unknown) => {
+  const n = typeof value === 'number' ? value : 0;
+  return `${n} receipt${n === 1 ? '' : 's'}`;
+};
 /** "a", "a and b", "a, b and c". */
 const listed = (items: readonly string[]) => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
@@ -99,8 +113,19 @@ export function auditSummary(event: Pick<AuditEventView, 'action' | 'detail'> & 
       case 'export.downloaded': {
         const n = typeof detail.receipts === 'number' ? detail.receipts : 0;
         const preset = detail.preset === 'generic' ? '' : ` for ${EXPORT_PRESET_LABELS[detail.preset as ExportPreset] ?? text(detail.preset)}`;
-        return `Exported ${n} receipt${n === 1 ? '' : 's'}${preset} (${text(detail.format).toUpperCase()})`;
+        const report = detail.report ? ` of the report ${quoted(detail.report)}` : '';
+        return `Exported ${n} receipt${n === 1 ? '' : 's'}${report}${preset} (${text(detail.format).toUpperCase()})`;
       }
+      case 'receipt.submitted':
+        return `Submitted ${file} for approval${detail.reportId ? ' in a report' : ''}`;
+      case 'receipt.approved':
+      case 'receipt.rejected':
+        return `${event.action === 'receipt.approved' ? 'Approved' : 'Rejected'} ${file}${detail.comment ? `: ${quoted(detail.comment)}` : ''}`;
+      case 'report.submitted':
+        return `Submitted the report ${quoted(detail.name)} (${receiptCount(detail.receipts)})`;
+      case 'report.approved':
+      case 'report.rejected':
+        return `${event.action === 'report.approved' ? 'Approved' : 'Rejected'} the report ${quoted(detail.name)} (${receiptCount(detail.receipts)})${detail.comment ? `: ${quoted(detail.comment)}` : ''}`;
       case 'workspace.created':
         return `Created the workspace ${quoted(detail.name)}`;
       case 'workspace.renamed':

@@ -54,14 +54,19 @@ describe('quotaTerms', () => {
   const account = (subscription: QuotaAccount['subscription'], confirmed: boolean): QuotaAccount => ({ subscription, confirmed });
   const anonymous = { userId: null, anonId: 'a1', clientIp: '192.0.2.1' };
   const signedIn = { userId: 'u1', anonId: null, clientIp: '192.0.2.1' };
+  const inTeam = { ...signedIn, workspace: { id: 't1', role: 'member' as const, personal: false } };
   it.each([
     ['an anonymous visitor: per session and per address, daily', anonymous, null, ['anon:a1', 'ip:192.0.2.1'], 5, day, false],
     ['an anonymous visitor without a known address: per session', { ...anonymous, clientIp: null }, null, ['anon:a1'], 5, day, false],
     ['a confirmed free account: per account, daily', signedIn, account(null, true), ['user:u1'], 5, day, false],
     ['an unconfirmed account: shares its address\'s allowance', signedIn, account(null, false), ['user:u1', 'ip:192.0.2.1'], 5, day, false],
     ['an account that is gone: as unconfirmed', signedIn, null, ['user:u1', 'ip:192.0.2.1'], 5, day, false],
-    ['a subscriber: the plan over the billing period', signedIn, account(plan('active'), true), ['user:u1'], 500, billingPeriod(start, end), true],
-    ['a subscriber with an unconfirmed address: the plan all the same', signedIn, account(plan('trialing'), false), ['user:u1'], 500, billingPeriod(start, end), true],
+    ['a subscriber: the plan over the billing period, counted under their own workspace', signedIn, account(plan('active'), true), ['workspace:u1'], 500, billingPeriod(start, end), true],
+    ['a subscriber with an unconfirmed address: the plan all the same', signedIn, account(plan('trialing'), false), ['workspace:u1'], 500, billingPeriod(start, end), true],
+    ['a member of a subscribed workspace: the workspace\'s count', inTeam, account(plan('active'), true), ['workspace:t1'], 500, billingPeriod(start, end), true],
+    ['an unconfirmed member of a subscribed workspace: the workspace\'s count all the same', inTeam, account(plan('active'), false), ['workspace:t1'], 500, billingPeriod(start, end), true],
+    ['a member of a workspace without a plan: their own free allowance', inTeam, account(null, true), ['user:u1'], 5, day, false],
+    ['a member of a workspace whose plan lapsed: their own free allowance', inTeam, account(plan('canceled'), false), ['user:u1', 'ip:192.0.2.1'], 5, day, false],
     ['a lapsed subscription: the free allowance', signedIn, account(plan('past_due'), true), ['user:u1'], 5, day, false],
     ['an ended period: the free allowance', signedIn, account(plan('active', new Date('2026-11-22T11:00:00Z')), false), ['user:u1', 'ip:192.0.2.1'], 5, day, false],
   ])('%s', (_case, asker, acct, subjects, limit, period, subscriptionActive) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { WorkspaceScope } from './workspace-policy.rule.js';
+import { actingWorkspace, type WorkspaceScope } from './workspace-policy.rule.js';
 
 export const FREE_DAILY_LIMIT = 5;
 
@@ -60,13 +60,16 @@ export interface QuotaAsker {
   workspace?: WorkspaceScope | null;
 }
 
-/** What an account brings to its quota: its subscription, if any, and whether its address is confirmed. */
+/**
+ * What an account brings to its quota: the plan of the workspace it acts in, if any (a
+ * workspace's plan is shared by its members), and whether its address is confirmed.
+ */
 export interface QuotaAccount {
   subscription: { status: string; currentPeriodStart: Date; currentPeriodEnd: Date; receiptLimit: number } | null;
   confirmed: boolean;
 }
 
-/** The quota that holds for an asker: every subject must have room, `limit` units each in `period`. */
+/** The quota terms that hold for an asker: every subject must have room, `limit` units each in `period`. */
 export interface QuotaTerms {
   subjects: string[];
   limit: number;
@@ -76,23 +79,29 @@ export interface QuotaTerms {
 
 const ADDRESS_SUBJECT = 'ip:';
 
+/** The subject a subscribed workspace's units are counted under: one count for all its members. */
+export const workspaceSubject = (workspaceId: string): string => `workspace:${workspaceId}`;
+
 /**
- * The quota an asker gets. A paid plan holds whatever the address's state (only checkout needs a
- * confirmed one). Otherwise the free daily allowance, counted per account or session and, for an
- * anonymous visitor or an account whose address is unconfirmed, also per client address: throwaway
- * accounts and sessions share the address's allowance and add no receipts. `account` is null for
- * an anonymous visitor (and for an account that is gone).
+ * The quota an asker gets. A workspace with a paid plan: every member's uploads there draw from
+ * the workspace's one monthly count, whatever their address's state (only checkout needs a
+ * confirmed one). Otherwise the free daily allowance, counted per account (the same five a day
+ * in every workspace it acts in) or session and, for an anonymous visitor or an account whose
+ * address is unconfirmed, also per client address: throwaway accounts and sessions share the
+ * address's allowance and add no receipts. `account` is null for an anonymous visitor (and for an
+ * account that is gone).
  */
 export function quotaTerms(asker: QuotaAsker, account: QuotaAccount | null, now: Date): QuotaTerms {
   const address = asker.clientIp ? [`${ADDRESS_SUBJECT}${asker.clientIp}`] : [];
   const free = (subjects: string[]): QuotaTerms => ({ subjects, limit: FREE_DAILY_LIMIT, period: dailyPeriod(now), subscriptionActive: false });
-  if (!asker.userId) return free([`anon:${asker.anonId}`, ...address]);
-  const own = `user:${asker.userId}`;
+  const workspace = actingWorkspace(asker);
+  if (!asker.userId || !workspace) return free([`anon:${asker.anonId}`, ...address]);
   const subscription = account?.subscription;
   if (subscription && isSubscriptionActive(subscription, now)) {
-    return { subjects: [own], limit: subscription.receiptLimit, period: billingPeriod(subscription.currentPeriodStart, subscription.currentPeriodEnd), subscriptionActive: true };
+    const period = billingPeriod(subscription.currentPeriodStart, subscription.currentPeriodEnd);
+    return { subjects: [workspaceSubject(workspace.id)], limit: subscription.receiptLimit, period, subscriptionActive: true };
   }
-  return free([own, ...(account?.confirmed ? [] : address)]);
+  return free([`user:${asker.userId}`, ...(account?.confirmed ? [] : address)]);
 }
 
 /** The client address a unit was counted under (anonymous or unconfirmed), from the subjects it was charged to. */

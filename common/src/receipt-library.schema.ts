@@ -8,6 +8,7 @@ import { duplicateOfSchema } from './duplicate.schema.js';
 import { engineNameSchema } from './ocr-engine.rules.js';
 import { SOURCED_FIELDS, type SourcedField } from './extraction/extract-receipt.js';
 import { uploadAcceptedSchema, uploadStatusSchema } from './upload.schema.js';
+import { approvalStatusSchema, approvalViewSchema } from './approval.rule.js';
 
 export const RECEIPT_EDIT_KINDS = ['correction', 'reextraction'] as const;
 export type ReceiptEditKind = (typeof RECEIPT_EDIT_KINDS)[number];
@@ -36,6 +37,8 @@ export const libraryReceiptSchema = receiptViewSchema.extend({
   /** The original file is still stored (it is deleted after 90 days), so it can be re-extracted. */
   originalAvailable: z.boolean(),
   duplicateOf: duplicateOfSchema.optional(),
+  /** Where it stands in the submit → approve step (`not-required` where there is none). */
+  approval: approvalViewSchema,
 });
 export type LibraryReceipt = z.infer<typeof libraryReceiptSchema>;
 
@@ -87,6 +90,8 @@ export const RECEIPT_PAGE_SIZE_MAX = 200;
 export const receiptListQuerySchema = receiptFilterSchema.extend({
   valid: flag.optional(),
   duplicate: flag.optional(),
+  /** Receipts in this approval status. */
+  approval: approvalStatusSchema.optional(),
   sort: z.enum(RECEIPT_SORTS).default('uploadedAt'),
   order: z.enum(['asc', 'desc']).default('desc'),
   page: z.coerce.number().int().min(1).default(1),

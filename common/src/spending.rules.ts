@@ -1,3 +1,4 @@
+import type { MemberSpending, SpendingReport } from './spending-report.schema.js';
 import type { CurrencySpending, Spending } from './spending.schema.js';
 
 /** How many merchants a currency's chart names; the rest are one "other" bar. */
@@ -8,14 +9,15 @@ export const SPENDING_MAX_FILLED_MONTHS = 60;
 
 /**
  * One group of the spending query: a currency's total (`set: 'currency'`), its total in a
- * month, a category or a merchant (`key`: the month, the category, the merchant's normalized
- * name or null for "other"), or the count of receipts nothing counts (`set: 'all'`).
+ * month, a category, a merchant or of a member (`key`: the month, the category, the merchant's
+ * normalized name or null for "other", the member's account id or null once it is gone), or the
+ * count of receipts nothing counts (`set: 'all'`).
  */
 export interface SpendingRow {
-  set: 'currency' | 'month' | 'category' | 'merchant' | 'all';
+  set: 'currency' | 'month' | 'category' | 'merchant' | 'member' | 'all';
   currency: string | null;
   key: string | null;
-  /** The merchant's name as most of its receipts spell it. */
+  /** The merchant's name as most of its receipts spell it; the member's address. */
   label: string | null;
   total: number | null;
   receipts: number;
@@ -61,7 +63,7 @@ export function spendingSummary(rows: readonly SpendingRow[]): Spending {
     if (row.set === 'currency') Object.assign(entry, amount);
     else if (row.set === 'month') entry.months.push({ month: row.key!, ...amount });
     else if (row.set === 'category') entry.categories.push({ category: row.key!, ...amount });
-    else entry.merchants.push({ merchant: row.key === null ? null : (row.label ?? row.key), ...amount });
+    else if (row.set === 'merchant') entry.merchants.push({ merchant: row.key === null ? null : (row.label ?? row.key), ...amount });
   }
   const list = [...currencies.values()].map((c) => ({
     ...c,
@@ -72,4 +74,23 @@ export function spendingSummary(rows: readonly SpendingRow[]): Spending {
   }));
   list.sort((a, b) => b.receipts - a.receipts || a.currency.localeCompare(b.currency));
   return { currencies: list, notCounted };
+}
+
+/**
+ * A workspace's spending report from the query's groups (with its members'): the spending
+ * summary, and in each currency the total of each member who uploaded, largest first.
+ */
+export function spendingReport(rows: readonly SpendingRow[]): Pick<SpendingReport, 'currencies' | 'notCounted'> {
+  const summary = spendingSummary(rows);
+  const members = new Map<string, MemberSpending[]>();
+  for (const row of rows) {
+    if (row.set !== 'member') continue;
+    const list = members.get(row.currency!) ?? [];
+    list.push({ userId: row.key, email: row.label, total: row.total ?? 0, receipts: row.receipts });
+    members.set(row.currency!, list);
+  }
+  return {
+    ...summary,
+    currencies: summary.currencies.map((c) => ({ ...c, members: (members.get(c.currency) ?? []).sort((a, b) => byTotal(a, b) || (a.email ?? '').localeCompare(b.email ?? '')) })),
+  };
 }

@@ -3,6 +3,7 @@ import { duplicateOfSchema } from './duplicate.schema.js';
 import { laneSchema } from './lane.js';
 import { pipelineStepSchema } from './progress.js';
 import { receiptViewSchema } from './receipt.schema.js';
+import { uploadApprovalSchema } from './approval.rule.js';
 
 export const UPLOAD_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export const uploadStatusSchema = z.enum(UPLOAD_STATUSES);
@@ -28,6 +29,8 @@ export const uploadViewSchema = z.object({
   receipt: receiptViewSchema.optional(),
   /** Set when this upload probably repeats an earlier one of the same owner (kept, never dropped). */
   duplicateOf: duplicateOfSchema.optional(),
+  /** An account's upload: where its receipt stands in the submit → approve step. */
+  approval: uploadApprovalSchema.optional(),
 });
 export type UploadView = z.infer<typeof uploadViewSchema>;
 

@@ -1,42 +1,58 @@
 import { desc, eq } from 'drizzle-orm';
 import type { Database } from './db/database.js';
-import { invoices, stripeEvents, subscriptions, users, type SubscriptionRow, type UserRow } from './db/schema.js';
+import { invoices, stripeEvents, subscriptions, users, workspaces, type SubscriptionRow, type UserRow } from './db/schema.js';
 
 export type SubscriptionValues = Omit<typeof subscriptions.$inferInsert, 'createdAt' | 'updatedAt'>;
 export type InvoiceValues = Omit<typeof invoices.$inferInsert, 'createdAt'>;
 export type InvoiceRow = typeof invoices.$inferSelect;
 
-/** Subscriptions, invoices, Stripe customers and the Stripe events already applied. */
+/** Workspaces' subscriptions and invoices, the Stripe customers (accounts that pay) and the Stripe events already applied. */
 export class BillingRepository {
   /** `db` may be a transaction: `applyEventOnce` hands one to its callback. */
   constructor(private readonly db: Database) {}
 
-  async subscription(userId: string): Promise<SubscriptionRow | null> {
-    const [row] = await this.db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+  /** The workspace's subscription; null without one. */
+  async subscription(workspaceId: string): Promise<SubscriptionRow | null> {
+    const [row] = await this.db.select().from(subscriptions).where(eq(subscriptions.workspaceId, workspaceId));
     return row ?? null;
   }
 
-  /** The account's e-mail with its subscription's state, for mail only subscribers get; null without one. */
-  async subscriber(userId: string): Promise<{ email: string; status: string; currentPeriodEnd: Date } | null> {
+  /** The subscription Stripe knows by this id; null when none of ours is. */
+  async subscriptionByStripeId(stripeSubscriptionId: string): Promise<SubscriptionRow | null> {
+    const [row] = await this.db.select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId));
+    return row ?? null;
+  }
+
+  /** Whether the workspace still exists (a Stripe event may name one deleted since). */
+  async workspaceExists(workspaceId: string): Promise<boolean> {
+    const [row] = await this.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId));
+    return Boolean(row);
+  }
+
+  /**
+   * The account's e-mail with the state of the workspace's subscription, for mail only those on
+   * a paid plan get; null when the workspace has none.
+   */
+  async subscriber(userId: string, workspaceId: string): Promise<{ email: string; status: string; currentPeriodEnd: Date } | null> {
     const [row] = await this.db
       .select({ email: users.email, status: subscriptions.status, currentPeriodEnd: subscriptions.currentPeriodEnd })
       .from(users)
-      .innerJoin(subscriptions, eq(subscriptions.userId, users.id))
+      .innerJoin(subscriptions, eq(subscriptions.workspaceId, workspaceId))
       .where(eq(users.id, userId));
     return row ?? null;
   }
 
-  /** Creates or replaces the user's one subscription. */
+  /** Creates or replaces the workspace's one subscription. */
   async saveSubscription(values: SubscriptionValues): Promise<void> {
-    const { userId: _key, ...update } = values;
+    const { workspaceId: _key, ...update } = values;
     await this.db
       .insert(subscriptions)
       .values(values)
-      .onConflictDoUpdate({ target: subscriptions.userId, set: { ...update, updatedAt: new Date() } });
+      .onConflictDoUpdate({ target: subscriptions.workspaceId, set: { ...update, updatedAt: new Date() } });
   }
 
-  async cancelAtPeriodEnd(userId: string): Promise<void> {
-    await this.db.update(subscriptions).set({ cancelAtPeriodEnd: true, updatedAt: new Date() }).where(eq(subscriptions.userId, userId));
+  async cancelAtPeriodEnd(workspaceId: string): Promise<void> {
+    await this.db.update(subscriptions).set({ cancelAtPeriodEnd: true, updatedAt: new Date() }).where(eq(subscriptions.workspaceId, workspaceId));
   }
 
   async userByStripeCustomer(customerId: string): Promise<UserRow | null> {
@@ -48,9 +64,9 @@ export class BillingRepository {
     await this.db.update(users).set({ stripeCustomerId: customerId, updatedAt: new Date() }).where(eq(users.id, userId));
   }
 
-  /** The user's latest invoices, newest first. */
-  invoices(userId: string, limit: number): Promise<InvoiceRow[]> {
-    return this.db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.createdAt)).limit(limit);
+  /** The workspace's latest invoices, newest first. */
+  invoices(workspaceId: string, limit: number): Promise<InvoiceRow[]> {
+    return this.db.select().from(invoices).where(eq(invoices.workspaceId, workspaceId)).orderBy(desc(invoices.createdAt)).limit(limit);
   }
 
   /** Keeps an invoice; one seen again updates its status and amount. */

@@ -2,7 +2,9 @@ export * from './config.js';
 export * from './db/database.js';
 export * as schema from './db/schema.js';
 export type {
+  ExpenseReportRow,
   IdempotencyKeyRow,
+  NotificationRow,
   IdempotentAnswer,
   KeptExport,
   MerchantRuleRow,
@@ -45,6 +47,8 @@ export * from './workspace.repository.js';
 export * from './member.repository.js';
 export * from './invitation.repository.js';
 export * from './audit.repository.js';
+export * from './approval.repository.js';
+export * from './notification.repository.js';
 export * from './retention.js';
 export * from './idempotency-key.repository.js';
 export * from './metrics.js';

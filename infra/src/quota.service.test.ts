@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { FREE_DAILY_LIMIT, planById } from '@receipts/common';
+import { FREE_DAILY_LIMIT, laneFor, planById, type WorkspaceScope } from '@receipts/common';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../tests/support/database.js';
-import { createSubscriber } from '../../tests/support/accounts.js';
+import { createSubscriber, subscribeWorkspace } from '../../tests/support/accounts.js';
+import { teamWorkspace, teamScope } from '../../tests/support/workspaces.js';
 import { BillingRepository } from './billing.repository.js';
 import { users } from './db/schema.js';
 import { QuotaService } from './quota.service.js';
@@ -26,7 +27,7 @@ describe('quota service', { timeout: 60_000 }, () => {
     await database?.close();
   });
 
-  const upload = (owner: { userId: string | null; anonId: string | null }) => ({
+  const upload = (owner: { userId: string | null; anonId: string | null; workspace?: WorkspaceScope | null }) => ({
     id: randomUUID(),
     owner,
     filename: 'r.jpg',
@@ -37,17 +38,19 @@ describe('quota service', { timeout: 60_000 }, () => {
     lane: 'standard' as const,
   });
 
-  it('gives an active subscriber the plan\'s limit over the billing period, and the express lane', async () => {
+  it('gives an active subscriber the plan\'s limit over the billing period, counted under their own workspace, and the express lane', async () => {
     const { userId } = await createSubscriber(database.db, 'starter');
     const policy = await quota.policy({ userId, anonId: null });
-    expect(policy).toMatchObject({ subjects: [`user:${userId}`], limit: planById('starter')!.receiptLimit, signedIn: true, subscriptionActive: true });
+    expect(policy).toMatchObject({ subjects: [`workspace:${userId}`], limit: planById('starter')!.receiptLimit, signedIn: true, subscriptionActive: true });
     expect(policy.period.key).toMatch(/^month:/);
+    expect(laneFor(policy)).toBe('express');
   });
 
   it('falls back to the free daily limit once the subscription has lapsed', async () => {
     const { userId } = await createSubscriber(database.db, 'starter');
     const billing = new BillingRepository(database.db);
     const sub = (await billing.subscription(userId))!;
+    expect(sub.workspaceId).toBe(userId);
     await billing.saveSubscription({ ...sub, status: 'past_due' });
     const policy = await quota.policy({ userId, anonId: null });
     expect(policy).toMatchObject({ limit: FREE_DAILY_LIMIT, subscriptionActive: false });
@@ -114,5 +117,92 @@ describe('quota service', { timeout: 60_000 }, () => {
     const elder = await account({ email: 'elder@example.test', createdBeforeVerification: true });
     expect((await strict.policy({ userId: plain, anonId: null, clientIp })).subjects).toEqual([`user:${plain}`]);
     expect((await strict.policy({ userId: elder, anonId: null, clientIp })).subjects).toEqual([`user:${elder}`, `ip:${clientIp}`]);
+  });
+  /** An account with its own workspace, written straight to the database; its address confirmed unless told. */
+  const person = async (confirmed = true) => {
+    const userId = await account();
+    if (confirmed) await database.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, userId));
+    return userId;
+  };
+
+  it('lets every member of a subscribed workspace draw from its one monthly count, on the express lane', async () => {
+    const [owner, accountant, member] = [await person(), await person(), await person(false)];
+    const team = await teamWorkspace(database.db, owner, [
+      { userId: accountant, role: 'accountant' },
+      { userId: member, role: 'member' },
+    ]);
+    await subscribeWorkspace(database.db, team, 'starter');
+    const inTeam = (userId: string, role: WorkspaceScope['role']) => ({ userId, anonId: null, clientIp: '198.51.100.20', workspace: teamScope(team, role) });
+    const limit = planById('starter')!.receiptLimit;
+    for (const [userId, role] of [[owner, 'owner'], [accountant, 'accountant'], [member, 'member']] as const) {
+      const policy = await quota.policy(inTeam(userId, role));
+      // An unconfirmed member too: the plan is the workspace's, not the address's.
+      expect(policy).toMatchObject({ subjects: [`workspace:${team}`], limit, subscriptionActive: true, signedIn: true });
+      expect(laneFor(policy)).toBe('express');
+    }
+    await uploads.create(upload(inTeam(owner, 'owner')), await quota.policy(inTeam(owner, 'owner')));
+    for (let i = 0; i < 2; i++) await uploads.create(upload(inTeam(member, 'member')), await quota.policy(inTeam(member, 'member')));
+    expect((await quota.views([inTeam(owner, 'owner'), inTeam(accountant, 'accountant'), inTeam(member, 'member')])).map((v) => [v.used, v.limit])).toEqual([
+      [3, limit],
+      [3, limit],
+      [3, limit],
+    ]);
+    // In their own workspaces, without a plan, the same people are on their free daily allowance, untouched.
+    expect(await quota.view({ userId: member, anonId: null })).toMatchObject({ used: 0, limit: FREE_DAILY_LIMIT });
+    expect(laneFor(await quota.policy({ userId: member, anonId: null }))).toBe('standard');
+  });
+
+  it('stops every member once the workspace\'s count is used up', async () => {
+    const [owner, member] = [await person(), await person()];
+    const team = await teamWorkspace(database.db, owner, [{ userId: member, role: 'member' }]);
+    await subscribeWorkspace(database.db, team, 'starter');
+    const ownerIn = { userId: owner, anonId: null, workspace: teamScope(team, 'owner') };
+    const memberIn = { userId: member, anonId: null, workspace: teamScope(team, 'member') };
+    const tight = async (who: typeof ownerIn) => ({ ...(await quota.policy(who)), limit: 2 });
+    expect(await uploads.create(upload(ownerIn), await tight(ownerIn))).not.toBeNull();
+    expect(await uploads.create(upload(memberIn), await tight(memberIn))).not.toBeNull();
+    expect(await uploads.create(upload(ownerIn), await tight(ownerIn))).toBeNull();
+    expect(await uploads.create(upload(memberIn), await tight(memberIn))).toBeNull();
+  });
+
+  it('keeps each member of a workspace without a plan on their own free five a day, in every workspace they act in', async () => {
+    const [owner, first, second] = [await person(), await person(), await person()];
+    const team = await teamWorkspace(database.db, owner, [
+      { userId: first, role: 'member' },
+      { userId: second, role: 'member' },
+    ]);
+    const firstIn = { userId: first, anonId: null, workspace: teamScope(team, 'member') };
+    const secondIn = { userId: second, anonId: null, workspace: teamScope(team, 'member') };
+    expect(await quota.policy(firstIn)).toMatchObject({ subjects: [`user:${first}`], limit: FREE_DAILY_LIMIT, subscriptionActive: false });
+    expect(laneFor(await quota.policy(firstIn))).toBe('standard');
+    for (let i = 0; i < 3; i++) await uploads.create(upload(firstIn), await quota.policy(firstIn));
+    for (let i = 0; i < 2; i++) await uploads.create(upload({ userId: first, anonId: null }), await quota.policy({ userId: first, anonId: null }));
+    // Five of the first member's, in the team and in their own workspace: they are done for the day.
+    expect(await uploads.create(upload(firstIn), await quota.policy(firstIn))).toBeNull();
+    expect(await quota.view(firstIn)).toMatchObject({ used: 5, canProcess: false });
+    // The second member has their own five.
+    expect(await quota.view(secondIn)).toMatchObject({ used: 0, limit: FREE_DAILY_LIMIT, canProcess: true });
+    expect(await uploads.create(upload(secondIn), await quota.policy(secondIn))).not.toBeNull();
+  });
+
+  it('counts a member\'s uploads of this period per uploader, a unit given back not counted', async () => {
+    const [owner, member] = [await person(), await person()];
+    const team = await teamWorkspace(database.db, owner, [{ userId: member, role: 'member' }]);
+    await subscribeWorkspace(database.db, team, 'starter');
+    const ownerIn = { userId: owner, anonId: null, workspace: teamScope(team, 'owner') };
+    const memberIn = { userId: member, anonId: null, workspace: teamScope(team, 'member') };
+    const policy = await quota.policy(ownerIn);
+    await uploads.create(upload(ownerIn), policy);
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push((await uploads.create(upload(memberIn), await quota.policy(memberIn)))!);
+    await uploads.cancel(memberIn, made[0]!.id);
+    // The member's uploads in their own workspace are not the team's.
+    await uploads.create(upload({ userId: member, anonId: null }), await quota.policy({ userId: member, anonId: null }));
+    const use = await quota.useByMember(team, policy.period.key);
+    expect(use.map((m) => [m.userId, m.role, m.units])).toEqual([
+      [owner, 'owner', 1],
+      [member, 'member', 2],
+    ]);
+    expect(await quota.view(ownerIn)).toMatchObject({ used: 3 });
   });
 });

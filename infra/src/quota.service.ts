@@ -1,9 +1,20 @@
-import { chargedAddress, isEmailVerified, quotaTerms, quotaUsed, quotaView, type QuotaAsker, type QuotaTerms, type QuotaView } from '@receipts/common';
+import {
+  actingWorkspace,
+  chargedAddress,
+  isEmailVerified,
+  quotaTerms,
+  quotaUsed,
+  quotaView,
+  type MemberUse,
+  type QuotaAsker,
+  type QuotaTerms,
+  type QuotaView,
+} from '@receipts/common';
 import { and, eq, gt, sql, type Placeholder } from 'drizzle-orm';
 import type { Database, Executor } from './db/database.js';
 import { hasSqlState } from './error-chain.js';
 import { ownerRoom, type UploadEventBus } from './upload-event-bus.js';
-import { quotaUsage, subscriptions, users, type QuotaCharge, type SubscriptionRow } from './db/schema.js';
+import { quotaUsage, subscriptions, uploads, users, workspaceMembers, type QuotaCharge, type SubscriptionRow } from './db/schema.js';
 
 /** Who is asking: an account, or an anonymous session seen from a client address. */
 export type QuotaOwner = QuotaAsker;
@@ -28,12 +39,14 @@ export class QuotaService {
     private readonly adminEmails: readonly string[],
   ) {}
 
+  /** The terms of an owner: an account's are decided by the plan of the workspace it acts in, and its address. */
   async policy(owner: QuotaOwner, now = new Date()): Promise<QuotaPolicy> {
-    if (!owner.userId) return { ...quotaTerms(owner, null, now), signedIn: false, subscription: null };
+    const workspace = actingWorkspace(owner);
+    if (!owner.userId || !workspace) return { ...quotaTerms(owner, null, now), signedIn: false, subscription: null };
     const [row] = await this.db
       .select({ user: users, subscription: subscriptions })
       .from(users)
-      .leftJoin(subscriptions, eq(subscriptions.userId, users.id))
+      .leftJoin(subscriptions, eq(subscriptions.workspaceId, workspace.id))
       .where(eq(users.id, owner.userId));
     const subscription = row?.subscription ?? null;
     const account = row ? { subscription, confirmed: isEmailVerified(row.user, this.adminEmails) } : null;
@@ -54,6 +67,32 @@ export class QuotaService {
       const most = quotaUsed(policy.subjects.map((subject) => used.get(`${subject}\n${policy.period.key}`) ?? 0));
       return quotaView(most, policy.limit, policy.period.resetsAt);
     });
+  }
+
+  /**
+   * The units a workspace's uploads took in the quota period `periodKey`, per uploader: every
+   * member (none used: 0), owner first, then by when they joined, and after them anyone who
+   * uploaded there in the period and has left since (`role` null; `userId` null too when the
+   * account is gone). A unit given back (a cancelled or failed upload) is not counted.
+   */
+  async useByMember(workspaceId: string, periodKey: string): Promise<MemberUse[]> {
+    const inPeriod = JSON.stringify([{ period: periodKey }]);
+    const result = await this.db.execute(sql`
+      WITH used AS (
+        SELECT ${uploads.userId} AS user_id, count(*)::int AS units FROM ${uploads}
+        WHERE ${uploads.workspaceId} = ${workspaceId} AND NOT ${uploads.quotaRefunded} AND ${uploads.quotaCharges} @> ${inPeriod}::jsonb
+        GROUP BY ${uploads.userId}
+      ),
+      members AS (
+        SELECT ${workspaceMembers.userId} AS user_id, ${workspaceMembers.role} AS role, ${workspaceMembers.createdAt} AS joined
+        FROM ${workspaceMembers} WHERE ${workspaceMembers.workspaceId} = ${workspaceId}
+      )
+      SELECT coalesce(members.user_id, used.user_id) AS "userId", ${users.email} AS "email", ${users.username} AS "username",
+             members.role AS "role", coalesce(used.units, 0)::int AS "units"
+      FROM members FULL JOIN used ON used.user_id = members.user_id
+      LEFT JOIN ${users} ON ${users.id} = coalesce(members.user_id, used.user_id)
+      ORDER BY members.role IS NULL, members.role <> 'owner', members.joined, ${users.email}`);
+    return (result as unknown as { rows: MemberUse[] }).rows;
   }
 
   /** The units used of any (subject, period) pairs, given as JSON: prepared once, it runs after every upload. */
@@ -137,9 +176,15 @@ export async function releaseQuota(tx: Executor, charges: readonly QuotaCharge[]
   }
 }
 
-/** The quota owner of an upload, with the client address its charge was counted under (anonymous or unconfirmed). */
-export function quotaOwnerOfUpload(upload: { userId: string | null; anonId: string | null; quotaCharges: QuotaCharge[] }): QuotaOwner {
-  return { userId: upload.userId, anonId: upload.anonId, clientIp: chargedAddress(upload.quotaCharges.map((c) => c.subject)) };
+/**
+ * The quota owner of an upload: its uploader in the upload's workspace (whose plan decides the
+ * quota), with the client address its charge was counted under (anonymous or unconfirmed). The
+ * role is the least one: no quota depends on it.
+ */
+export function quotaOwnerOfUpload(upload: { userId: string | null; anonId: string | null; workspaceId: string | null; quotaCharges: QuotaCharge[] }): QuotaOwner {
+  const clientIp = chargedAddress(upload.quotaCharges.map((c) => c.subject));
+  const workspace = upload.userId && upload.workspaceId ? { id: upload.workspaceId, role: 'member' as const, personal: upload.workspaceId === upload.userId } : null;
+  return { userId: upload.userId, anonId: upload.anonId, clientIp, workspace };
 }
 
 /** How long announcements gather before their figures are read together. */
@@ -197,7 +242,7 @@ export class QuotaAnnouncer {
 export async function notifyQuota(
   quota: QuotaService,
   bus: UploadEventBus,
-  upload: { userId: string | null; anonId: string | null; quotaCharges: QuotaCharge[] },
+  upload: { userId: string | null; anonId: string | null; workspaceId: string | null; quotaCharges: QuotaCharge[] },
 ): Promise<void> {
   await bus.publish(ownerRoom(upload), 'quota:updated', await quota.view(quotaOwnerOfUpload(upload)));
 }

@@ -1,8 +1,9 @@
-import { isFinal, merchantKey, SPENDING_TOP_MERCHANTS, type ReceiptFilter, type ReceiptListQuery, type SpendingQuery, type SpendingRow } from '@receipts/common';
+import { CLEARED_APPROVALS, isFinal, merchantKey, SPENDING_TOP_MERCHANTS, type ApprovalStatus, type ReceiptFilter, type ReceiptListQuery, type SpendingQuery, type SpendingRow } from '@receipts/common';
 import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
 import { recordAudit, type AuditEntry } from './audit.repository.js';
-import { receiptEdits, receipts, uploads, type ReceiptEditRow, type ReceiptRow, type UploadRow } from './db/schema.js';
+import { receiptEdits, receipts, uploads, users, type ReceiptEditRow, type ReceiptRow, type UploadRow } from './db/schema.js';
+import { alias } from 'drizzle-orm/pg-core';
 import type { QuotaOwner } from './quota.service.js';
 import { duplicateOriginal, ownedBy } from './upload-scope.js';
 import type { ReceiptFields } from './upload-view.js';
@@ -31,35 +32,55 @@ const SORT_COLUMNS = {
 /** A receipt the QuickBooks and Xero files can carry: a real-looking day and a total. */
 const importable = and(isNotNull(receipts.total), sql`${receipts.date} ~ '^\\d{4}-\\d{2}-\\d{2}$'`)!;
 
+/** A receipt the workspace counts: approved, or one that needs no approval. Only these go into import files. */
+const cleared = inArray(uploads.approvalStatus, [...CLEARED_APPROVALS]);
+/** What an import file carries: valid and cleared receipts. */
+const carriable = and(receipts.valid, cleared)!;
+
+/** Who took an upload's latest approval decision, and who uploaded it. */
+const decider = alias(users, 'decider');
+const uploader = alias(users, 'uploader');
+
+/** Which receipts of a workspace the approval step shows: others' waiting outside any report (the queue), or reports'. */
+export type ApprovalPick = { awaitingFor: string } | { reportIds: readonly string[] };
+
 /** A library receipt with its upload (recognized text cut to the preview). */
 export interface LibraryRow {
   receipt: ReceiptRow;
   upload: UploadRow;
   originalFilename: string | null;
   edited: boolean;
+  /** The name of who took the latest approval decision. */
+  decidedBy: string | null;
+  /** The name of who uploaded it; null once that account is gone. */
+  uploadedBy: string | null;
 }
 
 /** A receipt's view fields, its file name, and where an export page stopped (the upload's creation time as text keeps its microseconds). */
 /**
- * Which of a scope's receipts an export page holds: the valid ones (or the others, or all), the
- * importable ones among them; or those an import file carrying `valid` or `importable` receipts
- * leaves out.
+ * Which of a scope's receipts an export page holds: all of them (the workbook), those an import
+ * file carrying `valid` or `importable` receipts carries (valid and cleared, and importable), or
+ * those it leaves out.
  */
-export type ExportPick = { valid: boolean | 'both'; importableOnly?: boolean } | { leftOutOf: 'valid' | 'importable' };
+export type ExportPick = { all: true } | { carried: 'valid' | 'importable' } | { leftOutOf: 'valid' | 'importable' };
 
 /** The condition an export page's pick puts on the scope's receipts (none for all of them). */
 function picked(pick: ExportPick): SQL | undefined {
-  if ('leftOutOf' in pick) return not(pick.leftOutOf === 'importable' ? and(receipts.valid, importable)! : receipts.valid);
-  return and(pick.valid === 'both' ? undefined : eq(receipts.valid, pick.valid), pick.importableOnly ? importable : undefined);
+  if ('all' in pick) return undefined;
+  const carried = (what: 'valid' | 'importable') => (what === 'importable' ? and(carriable, importable)! : carriable);
+  return 'leftOutOf' in pick ? not(carried(pick.leftOutOf)) : carried(pick.carried);
 }
 
-export type ExportRow = ReceiptFields & { filename: string; at: string; uploadId: string };
+export type ExportRow = ReceiptFields & { filename: string; at: string; uploadId: string; approvalStatus: ApprovalStatus; approvalComment: string | null };
 
 export interface ExportCounts {
   total: number;
   valid: number;
+  /** Valid receipts an import file may carry: approved, or needing no approval. */
+  carried: number;
+  /** Carried ones with what an accounting import needs (a day and a total). */
   importable: number;
-  validCurrencies: string[];
+  carriedCurrencies: string[];
   importableCurrencies: string[];
   from: string | null;
   to: string | null;
@@ -101,6 +122,11 @@ export class ReceiptRepository {
    * The owner's receipts matching the library filters (and, for an export of a selection, its
    * ids): the one definition the library list and the export share.
    */
+  /** A report's receipts in its workspace: what its workbook holds. */
+  reportScope(workspaceId: string, reportId: string): ReceiptScope {
+    return and(eq(uploads.workspaceId, workspaceId), eq(uploads.reportId, reportId)) as ReceiptScope;
+  }
+
   scope(owner: QuotaOwner, filter: ReceiptFilter, ids?: readonly string[]): ReceiptScope {
     const conditions: Array<SQL | undefined> = [ownedBy(owner)];
     if (filter.q) conditions.push(or(ilike(receipts.merchantName, containing(filter.q)), ilike(receipts.rawText, containing(filter.q))));
@@ -121,10 +147,14 @@ export class ReceiptRepository {
         upload: uploads,
         originalFilename: duplicateOriginal.filename,
         edited: corrected.mapWith(Boolean),
+        decidedBy: decider.username,
+        uploadedBy: uploader.username,
       })
       .from(receipts)
       .innerJoin(uploads, eq(uploads.id, receipts.uploadId))
-      .leftJoin(duplicateOriginal, eq(duplicateOriginal.id, uploads.duplicateOf));
+      .leftJoin(duplicateOriginal, eq(duplicateOriginal.id, uploads.duplicateOf))
+      .leftJoin(decider, eq(decider.id, uploads.approvalDecidedBy))
+      .leftJoin(uploader, eq(uploader.id, uploads.userId));
   }
 
   /** A page of the owner's receipts as the library lists them, with how many match in all. */
@@ -133,6 +163,7 @@ export class ReceiptRepository {
       this.scope(owner, query),
       query.valid === undefined ? undefined : eq(receipts.valid, query.valid),
       query.duplicate === undefined ? undefined : query.duplicate ? isNotNull(uploads.duplicateOf) : isNull(uploads.duplicateOf),
+      query.approval === undefined ? undefined : eq(uploads.approvalStatus, query.approval),
     );
     const direction = query.order === 'asc' ? asc : desc;
     const sortColumn = SORT_COLUMNS[query.sort];
@@ -146,6 +177,22 @@ export class ReceiptRepository {
       this.db.select({ n: count() }).from(receipts).innerJoin(uploads, eq(uploads.id, receipts.uploadId)).where(where),
     ]);
     return { rows, total: counted!.n };
+  }
+
+  /**
+   * A workspace's receipts in the approval step: those waiting for `awaitingFor`'s decision
+   * outside any report (never their own), or those of the reports. Oldest submission first.
+   */
+  async forApproval(workspaceId: string, pick: ApprovalPick, limit: number): Promise<LibraryRow[]> {
+    if ('reportIds' in pick && pick.reportIds.length === 0) return [];
+    const which =
+      'awaitingFor' in pick
+        ? and(eq(uploads.approvalStatus, 'submitted'), isNull(uploads.reportId), sql`${uploads.userId} IS DISTINCT FROM ${pick.awaitingFor}`)
+        : inArray(uploads.reportId, [...pick.reportIds]);
+    return this.library()
+      .where(and(eq(uploads.workspaceId, workspaceId), which))
+      .orderBy(asc(uploads.approvalSubmittedAt), asc(uploads.createdAt), asc(uploads.id))
+      .limit(limit);
   }
 
   /** The owner's receipts that need a person (not valid for export), with what flags them, in upload order. */
@@ -212,18 +259,19 @@ export class ReceiptRepository {
   }
 
   /**
-   * How many receipts the scope holds: all, valid, and valid with what an accounting import
-   * needs; the currencies of the valid and of the importable ones, and the days the importable
-   * ones run from and to.
+   * How many receipts the scope holds: all, valid, valid and cleared (what an import file may
+   * carry), and those with what an accounting import needs; the currencies of the carried and
+   * of the importable ones, and the days the importable ones run from and to.
    */
   async exportCounts(scope: ReceiptScope): Promise<ExportCounts> {
-    const both = and(receipts.valid, importable);
+    const both = and(carriable, importable);
     const [counts] = await this.db
       .select({
         total: count(),
         valid: sql<number>`count(*) FILTER (WHERE ${receipts.valid})`.mapWith(Number),
+        carried: sql<number>`count(*) FILTER (WHERE ${carriable})`.mapWith(Number),
         importable: sql<number>`count(*) FILTER (WHERE ${both})`.mapWith(Number),
-        validCurrencies: sql<string[]>`coalesce(array_agg(DISTINCT ${receipts.currency}) FILTER (WHERE ${receipts.valid}), '{}')`,
+        carriedCurrencies: sql<string[]>`coalesce(array_agg(DISTINCT ${receipts.currency}) FILTER (WHERE ${carriable}), '{}')`,
         importableCurrencies: sql<string[]>`coalesce(array_agg(DISTINCT ${receipts.currency}) FILTER (WHERE ${both}), '{}')`,
         from: sql<string | null>`min(${receipts.date}) FILTER (WHERE ${both})`,
         to: sql<string | null>`max(${receipts.date}) FILTER (WHERE ${both})`,
@@ -237,15 +285,24 @@ export class ReceiptRepository {
   /**
    * Spending of the owner's receipts that match the library's filters, in ONE statement: each
    * currency's total and its totals by month, by category and by merchant (the
-   * `SPENDING_TOP_MERCHANTS` largest, the rest as one "other" group), as grouping sets of the
+   * `SPENDING_TOP_MERCHANTS` largest, the rest as one "other" group), and with `byMember` by the
+   * member who uploaded them (`member`: only that member's receipts), as grouping sets of the
    * same rows; never a sum across currencies. A receipt counts when it has a total and is not
    * flagged as a possible duplicate (it would count the same purchase twice); the rest are
    * counted as `notCounted`. Its month is the receipt's date, or the upload's (UTC) when the
    * receipt has none. Merchants are grouped by their stored key (as duplicates are
-   * matched), and named as most of their receipts spell them.
+   * matched), and named as most of their receipts spell them; members by their account, named by
+   * its address (none once the account is gone).
    */
-  async spending(owner: QuotaOwner, query: SpendingQuery): Promise<SpendingRow[]> {
-    const where = and(this.scope(owner, query), query.valid === undefined ? undefined : eq(receipts.valid, query.valid));
+  async spending(owner: QuotaOwner, query: SpendingQuery, options: { byMember?: boolean; member?: string } = {}): Promise<SpendingRow[]> {
+    const where = and(
+      this.scope(owner, query),
+      query.valid === undefined ? undefined : eq(receipts.valid, query.valid),
+      options.member === undefined ? undefined : eq(uploads.userId, options.member),
+    );
+    // Without `byMember` no member is read: its grouping set is one row per currency, ignored.
+    const member = options.byMember ? sql`${uploads.userId}::text AS member, ${users.email} AS member_email` : sql`NULL::text AS member, NULL::text AS member_email`;
+    const memberJoin = options.byMember ? sql`LEFT JOIN ${users} ON ${users.id} = ${uploads.userId}` : sql``;
     const result = await this.db.execute(sql`
       WITH base AS (
         SELECT ${receipts.currency} AS currency,
@@ -254,9 +311,11 @@ export class ReceiptRepository {
                ${receipts.category} AS category,
                nullif(btrim(${receipts.merchantName}), '') AS merchant,
                nullif(${receipts.merchantKey}, '') AS merchant_key,
+               ${member},
                ${receipts.total} AS total,
                (${receipts.total} IS NOT NULL AND ${uploads.duplicateOf} IS NULL) AS counted
         FROM ${receipts} INNER JOIN ${uploads} ON ${uploads.id} = ${receipts.uploadId}
+             ${memberJoin}
         WHERE ${where}
       ),
       ranked AS (
@@ -269,16 +328,17 @@ export class ReceiptRepository {
         SELECT base.*, CASE WHEN ranked.rank <= ${SPENDING_TOP_MERCHANTS} THEN ranked.merchant_key END AS bucket
         FROM base LEFT JOIN ranked ON ranked.currency = base.currency AND ranked.merchant_key = base.merchant_key
       )
-      SELECT CASE GROUPING(currency, month, category, bucket)
-               WHEN 7 THEN 'currency' WHEN 3 THEN 'month' WHEN 5 THEN 'category' WHEN 6 THEN 'merchant' ELSE 'all' END AS "set",
+      SELECT CASE GROUPING(currency, month, category, bucket, member)
+               WHEN 15 THEN 'currency' WHEN 7 THEN 'month' WHEN 11 THEN 'category' WHEN 13 THEN 'merchant' WHEN 14 THEN 'member' ELSE 'all' END AS "set",
              currency,
-             coalesce(month, category, bucket) AS "key",
-             CASE WHEN GROUPING(bucket) = 0 THEN mode() WITHIN GROUP (ORDER BY merchant) END AS "label",
+             coalesce(month, category, bucket, member) AS "key",
+             CASE WHEN GROUPING(bucket) = 0 THEN mode() WITHIN GROUP (ORDER BY merchant)
+                  WHEN GROUPING(member) = 0 THEN min(member_email) END AS "label",
              CASE WHEN GROUPING(currency) = 0 THEN (sum(total) FILTER (WHERE counted))::float8 END AS "total",
              (count(*) FILTER (WHERE counted))::int AS "receipts",
              (count(*) FILTER (WHERE NOT counted))::int AS "notCounted"
       FROM bucketed
-      GROUP BY GROUPING SETS ((currency), (currency, month), (currency, category), (currency, bucket), ())
+      GROUP BY GROUPING SETS ((currency), (currency, month), (currency, category), (currency, bucket), (currency, member), ())
       HAVING GROUPING(currency) = 1 OR count(*) FILTER (WHERE counted) > 0`);
     return (result as unknown as { rows: SpendingRow[] }).rows;
   }
@@ -334,7 +394,8 @@ export class ReceiptRepository {
              ${receipts.receiptNumber} AS "receiptNumber", ${receipts.tin} AS "tin", ${receipts.quality} AS "quality",
              ${receipts.items} AS "items", ${receipts.taxRates} AS "taxRates", to_jsonb(${receipts.tags}) AS "tags", left(${receipts.rawText}, 201) AS "rawText", ${receipts.issues} AS "issues",
              ${receipts.acceptedIssues} AS "acceptedIssues", ${receipts.valid} AS "valid", ${uploads.filename} AS "filename",
-             ${uploads.createdAt}::text AS "at", ${uploads.id} AS "uploadId"
+             ${uploads.createdAt}::text AS "at", ${uploads.id} AS "uploadId",
+             ${uploads.approvalStatus} AS "approvalStatus", ${uploads.approvalComment} AS "approvalComment"
       FROM ${receipts} INNER JOIN ${uploads} ON ${uploads.id} = ${receipts.uploadId}
       WHERE ${where}
       ORDER BY ${uploads.createdAt}, ${uploads.id}

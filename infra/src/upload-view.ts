@@ -1,4 +1,4 @@
-import { renderIssue, shownIssues, taxRatesThatHold, type DuplicateOf, type ReceiptRecord, type ReceiptView, type UploadView } from '@receipts/common';
+import { renderIssue, shownIssues, taxRatesThatHold, type ApprovalView, type DuplicateOf, type ReceiptRecord, type ReceiptView, type UploadApproval, type UploadView } from '@receipts/common';
 import type { ReceiptRow, UploadRow } from './db/schema.js';
 
 const RAW_TEXT_PREVIEW = 200;
@@ -82,6 +82,24 @@ export function toUploadView(row: UploadRow, receipt?: ReceiptRow | null, duplic
     updatedAt: row.updatedAt.toISOString(),
     receipt: receipt ? toReceiptView(receipt) : undefined,
     duplicateOf,
+    // An anonymous visitor's upload is in no workspace: no approval step to show.
+    approval: row.workspaceId ? toUploadApproval(row) : undefined,
+  };
+}
+
+/** An upload's approval as the upload views show it. */
+export function toUploadApproval(row: Pick<UploadRow, 'approvalStatus' | 'approvalComment'>): UploadApproval {
+  return { status: row.approvalStatus, comment: row.approvalComment };
+}
+
+/** An upload's approval as the library and the queue show it, given the decider's name. */
+export function toApprovalView(row: UploadRow, decidedBy: string | null): ApprovalView {
+  return {
+    ...toUploadApproval(row),
+    decidedBy,
+    decidedAt: row.approvalDecidedAt?.toISOString() ?? null,
+    submittedAt: row.approvalSubmittedAt?.toISOString() ?? null,
+    reportId: row.reportId,
   };
 }
 

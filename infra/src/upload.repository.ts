@@ -1,5 +1,6 @@
 import {
   COMPLETED_PROGRESS,
+  initialApproval,
   isExportValid,
   keptAcceptances,
   merchantKey,
@@ -144,6 +145,8 @@ export class UploadRepository {
         sha256: upload.sha256,
         currencyCode: upload.currencyCode,
         lane: upload.lane,
+        // A member's receipt in a team workspace waits for an approver; anyone else's counts as it is.
+        approvalStatus: workspace ? initialApproval(workspace.role, workspace.personal) : 'not-required',
       });
       return inserted!;
     } catch (err) {
@@ -198,6 +201,7 @@ export class UploadRepository {
           sha256: p('sha256'),
           currencyCode: p('currencyCode'),
           lane: p('lane'),
+          approvalStatus: p('approvalStatus'),
           quotaCharges: charges,
           duplicateOf: sql`(select id from ${sameFile})`,
           duplicateReason: sql`(select 'same-file' from ${sameFile})`,

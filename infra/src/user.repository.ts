@@ -1,4 +1,4 @@
-import { dailyPeriod } from '@receipts/common';
+import { dailyPeriod, workspaceSubject } from '@receipts/common';
 import { and, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './db/database.js';
 import { hasSqlState } from './error-chain.js';
@@ -71,10 +71,11 @@ export class UserRepository {
         uploads: sql<number>`(SELECT count(*)::int FROM ${uploads} WHERE ${uploads.userId} = ${users.id})`,
         failed: sql<number>`(SELECT count(*)::int FROM ${uploads} WHERE ${uploads.userId} = ${users.id} AND ${uploads.status} = 'failed')`,
         usedToday: sql<number>`coalesce((SELECT ${quotaUsage.used} FROM ${quotaUsage} WHERE ${quotaUsage.subject} = 'user:' || ${users.id} AND ${quotaUsage.period} = ${today}), 0)`,
-        usedThisPeriod: sql<number>`coalesce((SELECT ${quotaUsage.used} FROM ${quotaUsage} WHERE ${quotaUsage.subject} = 'user:' || ${users.id} AND ${quotaUsage.period} = 'month:' || to_char(${subscriptions.currentPeriodStart} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), 0)`,
+        // The plan of the account's own workspace (whose id is the account's), counted under that workspace.
+        usedThisPeriod: sql<number>`coalesce((SELECT ${quotaUsage.used} FROM ${quotaUsage} WHERE ${quotaUsage.subject} = 'workspace:' || ${users.id} AND ${quotaUsage.period} = 'month:' || to_char(${subscriptions.currentPeriodStart} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), 0)`,
       })
       .from(users)
-      .leftJoin(subscriptions, eq(subscriptions.userId, users.id))
+      .leftJoin(subscriptions, eq(subscriptions.workspaceId, users.id))
       .where(filter)
       .orderBy(desc(users.createdAt))
       .limit(pageSize)
@@ -91,10 +92,10 @@ export class UserRepository {
     return this.db.transaction(async (tx) => {
       const ownedWorkspaces = tx.select({ id: workspaceMembers.workspaceId }).from(workspaceMembers).where(and(eq(workspaceMembers.userId, userId), eq(workspaceMembers.role, 'owner')));
       const owned = await tx.select({ id: uploads.id }).from(uploads).where(inArray(uploads.workspaceId, ownedWorkspaces));
-      await tx.delete(workspaces).where(inArray(workspaces.id, ownedWorkspaces));
+      const gone = await tx.delete(workspaces).where(inArray(workspaces.id, ownedWorkspaces)).returning({ id: workspaces.id });
       await tx.delete(users).where(eq(users.id, userId));
       await tx.delete(sessions).where(sessionsOf(userId));
-      await tx.delete(quotaUsage).where(eq(quotaUsage.subject, `user:${userId}`));
+      await tx.delete(quotaUsage).where(or(eq(quotaUsage.subject, `user:${userId}`), inArray(quotaUsage.subject, gone.map((w) => workspaceSubject(w.id))))!);
       return owned.map((u) => u.id);
     });
   }

@@ -51,15 +51,15 @@ export async function signUpUnconfirmed(visitor: Visitor, databaseUrl: string, e
 }
 
 /**
- * Gives an existing account an active subscription, straight in the database (test set-up). Its
- * address counts as confirmed from then on, as checkout asks.
+ * Gives an existing account's own workspace an active subscription, straight in the database
+ * (test set-up). Its address counts as confirmed from then on, as checkout asks.
  */
 export async function activateSubscription(databaseUrl: string, email: string, planId: PlanId = 'business'): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const now = Date.now();
   await client.query(
-    `INSERT INTO subscriptions (user_id, plan_id, status, current_period_start, current_period_end, receipt_limit)
+    `INSERT INTO subscriptions (workspace_id, plan_id, status, current_period_start, current_period_end, receipt_limit)
      SELECT id, $2, 'active', $3, $4, $5 FROM users WHERE email = $1`,
     [email, planId, new Date(now - 24 * 3600_000), new Date(now + 29 * 24 * 3600_000), planById(planId)!.receiptLimit],
   );
@@ -67,7 +67,20 @@ export async function activateSubscription(databaseUrl: string, email: string, p
   await client.end();
 }
 
-/** A confirmed account with an active subscription, written straight to the database (test set-up). */
+/** Gives a workspace an active subscription to `planId`, its period begun a day ago, straight in the database (test set-up). */
+export async function subscribeWorkspace(db: Database, workspaceId: string, planId: PlanId = 'business'): Promise<void> {
+  const now = Date.now();
+  await db.insert(schema.subscriptions).values({
+    workspaceId,
+    planId,
+    status: 'active',
+    currentPeriodStart: new Date(now - 24 * 3600_000),
+    currentPeriodEnd: new Date(now + 29 * 24 * 3600_000),
+    receiptLimit: planById(planId)!.receiptLimit,
+  });
+}
+
+/** A confirmed account whose own workspace has an active subscription, written straight to the database (test set-up). */
 export async function createSubscriber(db: Database, planId: PlanId = 'business'): Promise<{ userId: string; email: string }> {
   const email = `subscriber-${randomUUID()}@example.test`;
   const [user] = await db
@@ -75,15 +88,7 @@ export async function createSubscriber(db: Database, planId: PlanId = 'business'
     .values({ email, username: email.split('@')[0]!, passwordHash: 'not-used', emailVerifiedAt: new Date() })
     .returning({ id: schema.users.id, username: schema.users.username });
   await createPersonalWorkspace(db, user!);
-  const now = Date.now();
-  await db.insert(schema.subscriptions).values({
-    userId: user!.id,
-    planId,
-    status: 'active',
-    currentPeriodStart: new Date(now - 24 * 3600_000),
-    currentPeriodEnd: new Date(now + 29 * 24 * 3600_000),
-    receiptLimit: planById(planId)!.receiptLimit,
-  });
+  await subscribeWorkspace(db, user!.id, planId);
   return { userId: user!.id, email };
 }
 

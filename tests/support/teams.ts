@@ -1,6 +1,6 @@
 import type { AssignableRole } from '@receipts/common';
-import { schema } from '@receipts/infra';
 import type { Caller, RouteApi } from './route-api.js';
+import { addMember } from './workspaces.js';
 
 /** A team workspace of the route tests: its id, its owner, and a signed-in caller in each other role asked for. */
 export interface Team {
@@ -28,7 +28,7 @@ export async function openTeam(api: RouteApi, name = 'Corner Bakery'): Promise<T
   const member = {} as Record<AssignableRole, Caller>;
   for (const role of ['admin', 'accountant', 'member'] as const) {
     const caller = await api.signedIn();
-    await api.runtime.db.insert(schema.workspaceMembers).values({ workspaceId: id, userId: caller.userId!, role });
+    await addMember(api.runtime.db, id, caller.userId!, role);
     await switchTo(caller, id);
     member[role] = caller;
   }

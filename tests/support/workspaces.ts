@@ -1,4 +1,4 @@
-import type { AssignableRole } from '@receipts/common';
+import type { AssignableRole, WorkspaceScope } from '@receipts/common';
 import { schema, type Database } from '@receipts/infra';
 
 /** Someone's membership written straight to the database (test set-up, no invitation). */
@@ -16,3 +16,6 @@ export async function teamWorkspace(db: Database, owner: string, members: Readon
   for (const { userId, role } of members) await addMember(db, workspace!.id, userId, role);
   return workspace!.id;
 }
+
+/** A member's scope in a team workspace, as resolveOwner makes it for their requests. */
+export const teamScope = (id: string, role: WorkspaceScope['role']): WorkspaceScope => ({ id, role, personal: false });

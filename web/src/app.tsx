@@ -9,6 +9,7 @@ import { VerifyEmailBanner } from './components/verify-email-banner.js';
 import { useProfile } from './hooks/use-account.js';
 import { useLiveUploads } from './hooks/use-live-uploads.js';
 import { AUDIT_PAGE_PATH } from './lib/audit-api.js';
+import { REPORTS_PAGE_PATH } from './lib/workspace-plan-api.js';
 import { AboutPage } from './pages/about-page.js';
 import { ContactPage } from './pages/contact-page.js';
 import { DashboardPage } from './pages/dashboard-page.js';
@@ -34,6 +35,8 @@ const BlogPostPage = lazyPage('blog post', () => import('./pages/blog-post-page.
 const AdminPage = lazyPage('admin', () => import('./pages/admin-page.js'));
 const ReviewPage = lazyPage('review', () => import('./pages/review-page.js'));
 const MembersPage = lazyPage('members', () => import('./pages/members-page.js'));
+const ReportsPage = lazyPage('reports', () => import('./pages/reports-page.js'));
+const ApprovalsPage = lazyPage('approvals', () => import('./pages/approvals-page.js'));
 const AuditPage = lazyPage('audit trail', () => import('./pages/audit-page.js'));
 
 /** A new page starts at its top, or at the element its #hash names. */
@@ -76,6 +79,8 @@ export function App() {
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/receipts" element={<ReceiptsPage />} />
           <Route path="/review" element={<ReviewPage />} />
+          <Route path={REPORTS_PAGE_PATH} element={<ReportsPage />} />
+          <Route path="/approvals" element={<ApprovalsPage />} />
           <Route path="/account" element={<AccountPage />} />
           <Route path="/billing" element={<BillingPage />} />
           <Route path="/blog" element={<BlogPage />} />

@@ -38,8 +38,8 @@ describe('receipt processor', { timeout: 60_000 }, () => {
       pipeline,
       log,
       jobTimeoutMs: 30_000,
-      notifyBatchDone: (userId) =>
-        notifyIfBatchDone({ billing: new BillingRepository(db), uploadReads: stack.uploadReads, mailer, redis: stack.producer, prefix: services.prefix, publicUrl: 'http://localhost', log }, userId),
+      notifyBatchDone: (upload) =>
+        notifyIfBatchDone({ billing: new BillingRepository(db), uploadReads: stack.uploadReads, mailer, redis: stack.producer, prefix: services.prefix, publicUrl: 'http://localhost', log }, upload),
     };
   }, 120_000);
 

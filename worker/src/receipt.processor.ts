@@ -12,6 +12,7 @@ import {
   type UploadDuplicateRepository,
   type UploadFailureDeps,
   type UploadReadRepository,
+  type UploadRow,
 } from '@receipts/infra';
 import { failureOutcome, outcomeOfError } from './job/failure-outcome.rule.js';
 import { announce, claim, complete, readOriginal, runPipeline, storePictures } from './job/receipt-job.steps.js';
@@ -27,8 +28,8 @@ export interface ProcessorDeps extends UploadFailureDeps {
   /** Runs the pipeline with the upload's engine: the one a re-extraction asked for, else the configured default. */
   pipeline: PipelineRunner;
   log: Logger;
-  /** Sends the subscriber's "receipts ready" e-mail when a batch is done. */
-  notifyBatchDone: (userId: string | null) => Promise<void>;
+  /** Sends the "receipts ready" e-mail to a member of a workspace with a paid plan when their batch is done. */
+  notifyBatchDone: (upload: Pick<UploadRow, 'userId' | 'workspaceId'>) => Promise<void>;
   /**
    * The most one run of a job may take. Every step has its own bound; this one catches what no
    * step foresaw, so no upload stays "processing" while its lock is kept alive.

@@ -105,8 +105,8 @@ export async function startReceiptWorker(deps: ReceiptWorkerDeps, options: Recei
     bus,
     log,
     jobTimeoutMs: config.JOB_TIMEOUT_MS,
-    notifyBatchDone: (userId) =>
-      notifyIfBatchDone({ billing: new BillingRepository(db), uploadReads, mailer, redis: publisher, prefix: config.QUEUE_PREFIX, publicUrl: config.publicUrl, log }, userId),
+    notifyBatchDone: (upload) =>
+      notifyIfBatchDone({ billing: new BillingRepository(db), uploadReads, mailer, redis: publisher, prefix: config.QUEUE_PREFIX, publicUrl: config.publicUrl, log }, upload),
   });
   const consumer = await startReceiptConsumer({
     redisUrl: config.REDIS_URL,

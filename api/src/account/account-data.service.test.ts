@@ -80,7 +80,7 @@ describe('AccountDataService: "Download my data" (real PostgreSQL)', () => {
     await billing.setStripeCustomer(user.id, 'cus_KeeperSecretish');
     const periodEnd = new Date(Date.now() + 20 * 24 * 3600_000);
     await billing.saveSubscription({
-      userId: user.id,
+      workspaceId: user.id,
       planId: 'professional',
       status: 'active',
       stripeSubscriptionId: 'sub_KeeperSecretish',

@@ -51,7 +51,7 @@ export function accountRoutes(deps: {
     route({ summary: 'The signed-in account’s profile', tag: 'account', scope: null, caller: 'account', answers: { 200: userProfileSchema } }),
     signedIn,
     async (req, res) => {
-      res.json(await profiles.profile(req.user!));
+      res.json(await profiles.profile(req.user!, workspaceOf(req).id));
     },
   );
 
@@ -59,7 +59,8 @@ export function accountRoutes(deps: {
     '/quota',
     route({
       summary: 'The caller’s receipt quota',
-      description: 'The signed-in account’s, or the anonymous visitor’s: used, limit, and when it resets.',
+      description:
+        'In a workspace with a paid plan, the workspace’s monthly quota that all its members share; else the signed-in account’s own daily one, or the anonymous visitor’s: used, limit, and when it resets.',
       tag: 'account',
       // What a script may still upload today is a read of the account's own receipts.
       scope: 'receipts:read',
@@ -73,10 +74,17 @@ export function accountRoutes(deps: {
 
   router.get(
     '/subscription',
-    route({ summary: 'The signed-in account’s plan', tag: 'account', scope: null, caller: 'account', answers: { 200: subscriptionViewSchema } }),
+    route({
+      summary: 'The plan of the workspace the account acts in',
+      description: 'Every member sees it: their uploads there share its quota and lane.',
+      tag: 'account',
+      scope: null,
+      caller: 'account',
+      answers: { 200: subscriptionViewSchema },
+    }),
     requireUser,
     async (req, res) => {
-      res.json(await profiles.subscription(req.owner.userId!));
+      res.json(await profiles.subscription(workspaceOf(req).id));
     },
   );
 

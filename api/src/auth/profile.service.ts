@@ -15,8 +15,9 @@ export class ProfileService {
     private readonly accounts: AccountService,
   ) {}
 
-  async profile(user: UserRow): Promise<UserProfile> {
-    const sub = await this.billing.subscription(user.id);
+  /** The account, with the state of the plan of the workspace it acts in (its own unless told). */
+  async profile(user: UserRow, workspaceId = user.id): Promise<UserProfile> {
+    const sub = await this.billing.subscription(workspaceId);
     return {
       username: user.username,
       email: user.email,
@@ -26,8 +27,9 @@ export class ProfileService {
     };
   }
 
-  async subscription(userId: string, now = new Date()): Promise<SubscriptionView> {
-    const sub = await this.billing.subscription(userId);
+  /** The plan of a workspace, as every member sees it (a member's uploads there share it). */
+  async subscription(workspaceId: string, now = new Date()): Promise<SubscriptionView> {
+    const sub = await this.billing.subscription(workspaceId);
     if (!sub) return { planName: 'Free', status: 'free', isActive: false, currentPeriodEnd: null, receiptLimit: FREE_DAILY_LIMIT };
     const active = isSubscriptionActive(sub, now);
     return {

@@ -11,7 +11,7 @@ import type { UserRepository } from '@receipts/infra';
 import express, { Router } from 'express';
 import type { AccountService } from '../auth/account.service.js';
 import { HttpError } from '../http-error.js';
-import { currentUser, requireUser } from '../owner.middleware.js';
+import { currentUser, requireUser, workspaceOf } from '../owner.middleware.js';
 import { route } from '../route-spec.js';
 import type { BillingService } from './billing.service.js';
 
@@ -39,6 +39,10 @@ export function stripeWebhookRoute(billing: BillingService): Router {
   return router;
 }
 
+/**
+ * The plans, and the plan of the workspace a request acts in: its owner subscribes (and pays),
+ * reads its invoices, cancels it and reaches Stripe's portal (`billing:manage`).
+ */
 export function billingRoutes(billing: BillingService, users: UserRepository, accounts: AccountService): Router {
   const router = Router();
   const signedIn = currentUser(users);
@@ -54,11 +58,13 @@ export function billingRoutes(billing: BillingService, users: UserRepository, ac
   router.post(
     '/create-subscription',
     route({
-      summary: 'Subscribe to a plan',
-      description: 'For an account whose address is confirmed. Answers the secret Stripe’s payment form confirms the first invoice with; in test mode the plan is active at once.',
+      summary: 'Subscribe the workspace to a plan',
+      description:
+        'By the workspace’s owner, whose address is confirmed and who pays; every member’s uploads there then share the plan’s monthly quota and the express lane. Answers the secret Stripe’s payment form confirms the first invoice with; in test mode the plan is active at once.',
       tag: 'billing',
       scope: null,
       caller: 'account',
+      workspace: 'billing:manage',
       receive: [signedIn],
       body: createSubscriptionSchema,
       answers: { 200: subscriptionSetupSchema },
@@ -68,33 +74,42 @@ export function billingRoutes(billing: BillingService, users: UserRepository, ac
       const { planId, stripePriceId } = req.body;
       // A plan belongs to a confirmed address: an unconfirmed one may be someone else's.
       if (!accounts.isEmailVerified(req.user!)) throw new HttpError(403, 'EMAIL_NOT_VERIFIED', USER_MESSAGES.confirmBeforeSubscribing);
-      res.json(await billing.createSubscription(req.user!, planId, stripePriceId));
+      res.json(await billing.createSubscription(req.user!, workspaceOf(req).id, planId, stripePriceId));
     },
   );
 
   router.get(
     '/billing',
-    route({ summary: 'The plan, its next charge and the invoices', tag: 'billing', scope: null, caller: 'account', answers: { 200: billingOverviewSchema } }),
+    route({
+      summary: 'The workspace’s plan, its next charge and the invoices',
+      tag: 'billing',
+      scope: null,
+      caller: 'account',
+      workspace: 'billing:manage',
+      answers: { 200: billingOverviewSchema },
+    }),
     requireUser,
     async (req, res) => {
-      res.json(await billing.overview(req.owner.userId!));
+      res.json(await billing.overview(workspaceOf(req).id));
     },
   );
 
   router.post(
     '/billing/cancel',
     route({
-      summary: 'Cancel the subscription at the end of its period',
+      summary: 'Cancel the workspace’s subscription at the end of its period',
       tag: 'billing',
       scope: null,
       caller: 'account',
+      workspace: 'billing:manage',
       answers: { 200: billingOverviewSchema },
       errors: { 404: ['NOT_FOUND'] },
     }),
     requireUser,
     async (req, res) => {
-      await billing.cancelAtPeriodEnd(req.owner.userId!);
-      res.json(await billing.overview(req.owner.userId!));
+      const { id } = workspaceOf(req);
+      await billing.cancelAtPeriodEnd(id);
+      res.json(await billing.overview(id));
     },
   );
 
@@ -102,10 +117,11 @@ export function billingRoutes(billing: BillingService, users: UserRepository, ac
     '/billing/portal',
     route({
       summary: 'A link to Stripe’s billing portal',
-      description: 'Where the customer manages payment methods and invoices.',
+      description: 'Where the paying account manages its payment methods and invoices.',
       tag: 'billing',
       scope: null,
       caller: 'account',
+      workspace: 'billing:manage',
       answers: { 200: billingPortalSchema },
       errors: { 404: ['NOT_FOUND'] },
     }),

@@ -8,7 +8,12 @@ const TEST_PERIOD_MS = 30 * 24 * 3600_000;
 const noStripe = () =>
   new HttpError(503, 'SERVICE_UNAVAILABLE', 'Payments are not available right now: billing is not configured. Please try again later.');
 
-/** Subscriptions through Stripe; with no keys and test mode allowed, plans are activated locally. */
+/**
+ * Workspaces' subscriptions through Stripe; with no keys and test mode allowed, plans are
+ * activated locally. The account that subscribes (the workspace's owner) is the Stripe customer
+ * and pays; the plan is the workspace's, named in the Stripe subscription's metadata, so Stripe's
+ * events find their way back to it.
+ */
 export class BillingService {
   readonly stripe: Stripe | null;
 
@@ -45,14 +50,15 @@ export class BillingService {
     };
   }
 
-  async createSubscription(user: UserRow, planId: string, stripePriceId: string): Promise<SubscriptionSetup> {
+  /** Subscribes `workspaceId` to a plan, `user` (its owner) paying. */
+  async createSubscription(user: UserRow, workspaceId: string, planId: string, stripePriceId: string): Promise<SubscriptionSetup> {
     const plan = planById(planId);
     if (!plan) throw new HttpError(400, 'BAD_REQUEST', `Unknown plan: ${planId}`);
     if (this.priceOf(plan) !== stripePriceId) throw new HttpError(400, 'BAD_REQUEST', 'That price does not belong to the chosen plan.');
     if (!this.stripe) {
       if (!this.config.billingTestMode) throw noStripe();
       const now = new Date();
-      await this.saveSubscription(user.id, plan.id, { status: 'active', start: now, end: new Date(now.getTime() + TEST_PERIOD_MS), cancelAtPeriodEnd: false });
+      await this.saveSubscription(workspaceId, plan.id, { status: 'active', start: now, end: new Date(now.getTime() + TEST_PERIOD_MS), cancelAtPeriodEnd: false });
       await this.sendConfirmation(user.email, plan);
       return { testMode: true, message: `Test mode: the ${plan.name} plan is active for 30 days, no payment taken.` };
     }
@@ -62,10 +68,10 @@ export class BillingService {
       items: [{ price: stripePriceId }],
       payment_behavior: 'default_incomplete',
       payment_settings: { save_default_payment_method: 'on_subscription' },
-      metadata: { userId: user.id, planId: plan.id },
+      metadata: { workspaceId, userId: user.id, planId: plan.id },
       expand: ['latest_invoice.confirmation_secret'],
     });
-    await this.applySubscription(subscription);
+    await this.applySubscription(subscription, this.billing, workspaceId);
     const invoice = subscription.latest_invoice as Stripe.Invoice | null;
     const clientSecret = invoice?.confirmation_secret?.client_secret;
     if (!clientSecret) throw new HttpError(502, 'SERVICE_UNAVAILABLE', USER_MESSAGES.noClientSecret);
@@ -79,13 +85,13 @@ export class BillingService {
   }
 
   private async saveSubscription(
-    userId: string,
+    workspaceId: string,
     planId: PlanId,
     state: { status: string; start: Date; end: Date; cancelAtPeriodEnd: boolean; stripeSubscriptionId?: string },
     billing: BillingRepository = this.billing,
   ): Promise<void> {
     await billing.saveSubscription({
-      userId,
+      workspaceId,
       planId,
       status: state.status,
       stripeSubscriptionId: state.stripeSubscriptionId ?? null,
@@ -96,12 +102,29 @@ export class BillingService {
     });
   }
 
-  /** Our row follows Stripe's subscription: status, plan (by price), period, cancel flag. */
-  private async applySubscription(sub: Stripe.Subscription, billing: BillingRepository = this.billing): Promise<void> {
-    const customerId = typeof sub.customer === 'string' ? sub.customer : sub.customer.id;
-    const user = await billing.userByStripeCustomer(customerId);
-    if (!user) {
-      this.log.warn({ customerId, subscription: sub.id }, 'subscription for an unknown customer ignored');
+  /**
+   * The workspace a Stripe subscription pays for: the one its metadata names, else the one our
+   * row of it belongs to, else (a subscription from before plans were workspaces', naming only
+   * the account) the paying account's own workspace. Null when none of those exists any more.
+   */
+  private async workspaceOf(
+    sub: { id?: string; metadata?: Stripe.Metadata | null; customer: string | { id: string } | null },
+    billing: BillingRepository,
+  ): Promise<string | null> {
+    const named = sub.metadata?.workspaceId;
+    if (named) return (await billing.workspaceExists(named)) ? named : null;
+    const known = sub.id ? await billing.subscriptionByStripeId(sub.id) : null;
+    if (known) return known.workspaceId;
+    const customerId = typeof sub.customer === 'string' ? sub.customer : sub.customer?.id;
+    const payer = customerId ? await billing.userByStripeCustomer(customerId) : null;
+    return payer?.id ?? null;
+  }
+
+  /** Our row follows Stripe's subscription: status, plan (by price), period, cancel flag. `workspaceId`: known when we just made it. */
+  private async applySubscription(sub: Stripe.Subscription, billing: BillingRepository = this.billing, workspaceId?: string): Promise<void> {
+    const workspace = workspaceId ?? (await this.workspaceOf(sub, billing));
+    if (!workspace) {
+      this.log.warn({ subscription: sub.id }, 'subscription for an unknown workspace ignored');
       return;
     }
     const item = sub.items.data[0];
@@ -111,7 +134,7 @@ export class BillingService {
       return;
     }
     await this.saveSubscription(
-      user.id,
+      workspace,
       plan.id,
       {
         status: sub.status,
@@ -155,15 +178,20 @@ export class BillingService {
     return applied;
   }
 
-  /** Keeps the invoice for the billing page; a first successful payment earns the confirmation e-mail. */
+  /**
+   * Keeps the invoice for its workspace's billing page; a first successful payment earns the
+   * paying account the confirmation e-mail.
+   */
   private async recordInvoice(invoice: Stripe.Invoice, billing: BillingRepository, failed: boolean) {
     const customerId = typeof invoice.customer === 'string' ? invoice.customer : invoice.customer?.id;
     if (!customerId || !invoice.id) return null;
-    const user = await billing.userByStripeCustomer(customerId);
-    if (!user) return null;
+    const details = invoice.parent?.subscription_details;
+    const subscriptionId = typeof details?.subscription === 'string' ? details.subscription : details?.subscription?.id;
+    const workspaceId = await this.workspaceOf({ id: subscriptionId, metadata: details?.metadata, customer: customerId }, billing);
+    if (!workspaceId) return null;
     await billing.saveInvoice({
       id: invoice.id,
-      userId: user.id,
+      workspaceId,
       amountPaid: invoice.amount_paid,
       currency: invoice.currency,
       status: failed ? 'payment_failed' : (invoice.status ?? 'paid'),
@@ -171,9 +199,9 @@ export class BillingService {
       periodEnd: invoice.period_end ? new Date(invoice.period_end * 1000) : null,
     });
     if (failed || invoice.billing_reason !== 'subscription_create') return null;
-    const sub = await billing.subscription(user.id);
+    const [payer, sub] = await Promise.all([billing.userByStripeCustomer(customerId), billing.subscription(workspaceId)]);
     const plan = sub ? planById(sub.planId) : undefined;
-    return plan ? { email: user.email, plan } : null;
+    return payer && plan ? { email: payer.email, plan } : null;
   }
 
   private async sendConfirmation(email: string, plan: Plan): Promise<void> {
@@ -184,9 +212,9 @@ export class BillingService {
     });
   }
 
-  /** The /billing page: plan, status, next charge, invoices. */
-  async overview(userId: string): Promise<BillingOverview> {
-    const [sub, list] = await Promise.all([this.billing.subscription(userId), this.billing.invoices(userId, 24)]);
+  /** The /billing page of a workspace: plan, status, next charge, invoices. */
+  async overview(workspaceId: string): Promise<BillingOverview> {
+    const [sub, list] = await Promise.all([this.billing.subscription(workspaceId), this.billing.invoices(workspaceId, 24)]);
     const plan = sub ? planById(sub.planId) : undefined;
     return {
       plan: plan ? { id: plan.id, name: plan.name, price: plan.price, receiptLimit: plan.receiptLimit } : null,
@@ -206,15 +234,15 @@ export class BillingService {
     };
   }
 
-  async cancelAtPeriodEnd(userId: string): Promise<void> {
-    const sub = await this.billing.subscription(userId);
-    if (!sub) throw new HttpError(404, 'NOT_FOUND', 'You have no subscription to cancel.');
+  async cancelAtPeriodEnd(workspaceId: string): Promise<void> {
+    const sub = await this.billing.subscription(workspaceId);
+    if (!sub) throw new HttpError(404, 'NOT_FOUND', 'This workspace has no subscription to cancel.');
     if (this.stripe && sub.stripeSubscriptionId) {
       await this.stripe.subscriptions.update(sub.stripeSubscriptionId, { cancel_at_period_end: true });
     } else if (!this.config.billingTestMode) {
       throw noStripe();
     }
-    await this.billing.cancelAtPeriodEnd(userId);
+    await this.billing.cancelAtPeriodEnd(workspaceId);
   }
 
   /**

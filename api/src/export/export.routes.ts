@@ -21,7 +21,7 @@ const EXPORT = { tag: 'export', caller: 'anyone', scope: 'export', workspace: 'e
 const EXPORT_ERRORS_BY_STATUS = { 400: ['NOTHING_TO_EXPORT'], 404: ['NOT_FOUND'] } as const;
 
 /** `attachment` with an ASCII name for old clients and the exact UTF-8 name (RFC 6266) for the rest. */
-function attachment(filename: string): string {
+export function attachment(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }

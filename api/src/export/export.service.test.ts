@@ -1,11 +1,13 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { EXPORT_ERRORS, exportRequestSchema, issueFlag, parseEcbRates, type ExportRequest } from '@receipts/common';
-import { CategoryRepository, LocalFileStore, ReceiptRepository, type FileStore, WorkspaceRepository, type ExtractedReceipt } from '@receipts/infra';
+import { awaitingApproval, EXPORT_ERRORS, exportRequestSchema, issueFlag, parseEcbRates, type ExportRequest } from '@receipts/common';
+import { CategoryRepository, LocalFileStore, ReceiptRepository, schema, type FileStore, WorkspaceRepository, type ExtractedReceipt } from '@receipts/infra';
+import { eq } from 'drizzle-orm';
 import { parse as parseCsv } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubscriber } from '../../../tests/support/accounts.js';
 import { unzip } from '../../../tests/support/unzip.js';
+import { teamWorkspace } from '../../../tests/support/workspaces.js';
 import { extracted, openUploadStack, pngFile, type UploadStack } from '../../../tests/support/upload-stack.js';
 import { HttpError } from '../http-error.js';
 import type { Owner } from '../session.js';
@@ -106,6 +108,60 @@ describe('export service: import files and the export pack', () => {
     expect(await refusal(exports.prepare(owner, exportRequestSchema.parse({ format: 'xlsx', convertTo: 'GBP' }) as ExportRequest))).toEqual({ status: 400, message: EXPORT_ERRORS.noRates });
     expect(await refusal(converting.prepare(owner, exportRequestSchema.parse({ format: 'xlsx', convertTo: 'SGD' }) as ExportRequest))).toEqual({ status: 400, message: EXPORT_ERRORS.ratesLack('SGD') });
     expect(await refusal(converting.prepare(owner, exportRequestSchema.parse({ preset: 'ynab', convertTo: 'GBP' }) as ExportRequest))).toEqual({ status: 400, message: EXPORT_ERRORS.convertInWorkbook });
+  });
+
+  it('puts only approved receipts and those needing no approval into a team’s import files; its workbook shows every one with its approval', async () => {
+    const [boss, staff] = [await subscriber(), await subscriber()];
+    const team = await teamWorkspace(stack.database.db, boss.userId!, [{ userId: staff.userId!, role: 'member' }]);
+    const owner: Owner = { ...boss, workspace: { id: team, role: 'owner', personal: false } };
+    const member: Owner = { ...staff, workspace: { id: team, role: 'member', personal: false } };
+    await stored(owner, { merchantName: 'Owner lunch', total: 10 });
+    const uploads: Record<string, string> = {};
+    for (const merchantName of ['Draft', 'Submitted', 'Approved', 'Rejected']) uploads[merchantName] = (await stored(member, { merchantName, total: 1 })).uploadId;
+    const decided = { Submitted: 'submitted', Approved: 'approved', Rejected: 'rejected' } as const;
+    for (const [name, status] of Object.entries(decided)) {
+      await stack.database.db.update(schema.uploads).set({ approvalStatus: status, approvalComment: status === 'rejected' ? 'Not ours' : null }).where(eq(schema.uploads.id, uploads[name]!));
+    }
+
+    const csv = await download(owner, { format: 'csv', preset: 'xero' });
+    expect(csv.rows).toBe(2);
+    expect((parseCsv(csv.bytes, { columns: true }) as Array<Record<string, string>>).map((r) => r.Payee).toSorted()).toEqual(['Approved', 'Owner lunch']);
+    const pack = await unzip((await download(owner, { format: 'zip', preset: 'xero' })).bytes);
+    const note = pack.get('left-out-of-import.txt')!.toString('utf8');
+    expect(note).toContain('3 receipts are not in the Xero file');
+    expect(note).toContain('Rejected): not approved (rejected).');
+
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await download(owner, { format: 'xlsx' })).bytes as unknown as ExcelJS.Buffer);
+    const sheet = workbook.getWorksheet('Receipts')!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header.slice(-2)).toEqual(['approval', 'approval_comment']);
+    const approvals = new Map<string, unknown[]>();
+    sheet.eachRow((row, n) => {
+      const cell = (column: string) => row.getCell(header.indexOf(column) + 1).value;
+      if (n > 1) approvals.set(String(cell('merchantName')), [cell('approval'), cell('approval_comment')]);
+    });
+    expect(Object.fromEntries(approvals)).toEqual({
+      'Owner lunch': ['No approval needed', null],
+      Draft: ['Draft', null],
+      Submitted: ['Submitted', null],
+      Approved: ['Approved', null],
+      Rejected: ['Rejected', 'Not ours'],
+    });
+
+    // Nothing approved yet: the refusal says why, rather than blaming validation.
+    const [alone, helper] = [await subscriber(), await subscriber()];
+    const waiting = await teamWorkspace(stack.database.db, alone.userId!, [{ userId: helper.userId!, role: 'member' }]);
+    await stored({ ...helper, workspace: { id: waiting, role: 'member', personal: false } }, { total: 4 });
+    expect(await refusal(download({ ...alone, workspace: { id: waiting, role: 'owner', personal: false } }, { format: 'csv', preset: 'quickbooks' }))).toEqual({
+      status: 400,
+      message: `No approved receipts with a date and a total for QuickBooks to export: ${awaitingApproval(1)}`,
+    });
+    // A personal workspace's workbook has no Approval column.
+    await stored(alone, { total: 2 });
+    const personal = new ExcelJS.Workbook();
+    await personal.xlsx.load((await download(alone, { format: 'xlsx' })).bytes as unknown as ExcelJS.Buffer);
+    expect((personal.getWorksheet('Receipts')!.getRow(1).values as unknown[]).includes('approval')).toBe(false);
   });
 
   it('packs the workbook, the preset file and every original of a date range, the workbook linking to them', async () => {

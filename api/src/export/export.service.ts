@@ -13,6 +13,7 @@ import {
   EXPORT_ERRORS,
   EXPORT_FILES,
   EXPORT_PRESET_LABELS,
+  awaitingApproval,
   LARGE_EXPORT_WARNING,
   PACK_LEFT_OUT_NOTE,
   currencyFileName,
@@ -113,7 +114,9 @@ export class ExportService {
     const withIssues = total - valid;
     const sheets = sheetNamesOf(request);
     const home = this.homeCurrency(request);
-    const workbook = (out: Writable, linkOf?: OriginalLink) => writeWorkbook(out, sheets, this.pages(scope, { valid: 'both', importableOnly: false }), linkOf, home);
+    // A team workspace's workbook says where each receipt stands in the approval step.
+    const approval = actingWorkspace(owner)?.personal === false;
+    const workbook = (out: Writable, linkOf?: OriginalLink) => writeWorkbook(out, sheets, this.pages(scope, { all: true }), { linkOf, home, approval });
 
     if (request.format === 'xlsx' || request.format === 'zip') {
       if (valid > XLSX_MAX_ROWS || withIssues > XLSX_MAX_ROWS) throw new HttpError(400, 'VALIDATION_FAILED', 'Range exceeds format limit');
@@ -126,10 +129,10 @@ export class ExportService {
     const label = EXPORT_PRESET_LABELS[request.preset];
     const planned = await this.plan(owner, request, scope, counts);
     // The workbook and the originals are what a person needs to review receipts: a pack is never refused for lack of importable ones.
-    if (planned.length === 0 && request.format !== 'zip') throw nothingValid(total, file.carries === 'valid' ? undefined : label);
+    if (planned.length === 0 && request.format !== 'zip') throw nothingValid(counts, file.carries === 'valid' ? undefined : label);
     const carried = planned.reduce((sum, p) => sum + p.rows, 0);
-    const skipped = file.carries === 'valid' ? 0 : counts.valid - counts.importable;
-    const writeFile = (p: PlannedFile) => (out: Writable) => writeImportFile(out, p, this.pages(p.scope, { valid: true, importableOnly: p.file.carries === 'importable' }));
+    const skipped = file.carries === 'valid' ? 0 : counts.carried - counts.importable;
+    const writeFile = (p: PlannedFile) => (out: Writable) => writeImportFile(out, p, this.pages(p.scope, { carried: p.file.carries }));
     const entryOf = (p: PlannedFile): GeneratedEntry => ({ name: p.name, store: false, write: writeFile(p) });
     const split = planned.length > 1 ? { currencies: planned.map((p) => p.context.currency) } : {};
     if (request.format !== 'zip') {
@@ -233,6 +236,20 @@ export class ExportService {
     return { currency: request.convertTo, rates: this.rates };
   }
 
+  /** A report's receipts (GET /api/reports/:id/export): the workbook of all of them, each with its approval. */
+  async reportWorkbook(scope: ReceiptScope, name: string): Promise<PreparedExport> {
+    const { total, valid } = await this.receipts.exportCounts(scope);
+    const sheets = [DEFAULT_SHEET_NAMES.receipts, DEFAULT_SHEET_NAMES.issues, DEFAULT_SHEET_NAMES.summary] as const;
+    return {
+      filename: `${name}.xlsx`,
+      contentType: CONTENT_TYPES.xlsx,
+      rows: valid,
+      withIssues: total - valid,
+      skipped: 0,
+      write: (out) => writeWorkbook(out, sheets, this.pages(scope, { all: true }), { approval: true }),
+    };
+  }
+
   /** The home page's sample result as a workbook, in `currency` at the demo rates: no account or receipts needed. */
   sample(currency: string): PreparedExport {
     const sources = sampleExport(currency);
@@ -266,8 +283,8 @@ export class ExportService {
   private async plan(owner: Owner, request: ExportRequest, scope: ReceiptScope, counts: ExportCounts): Promise<PlannedFile[]> {
     const file = EXPORT_FILES[request.preset];
     const byValidity = file.carries === 'valid';
-    if ((byValidity ? counts.valid : counts.importable) === 0) return [];
-    const currencies = (byValidity ? counts.validCurrencies : counts.importableCurrencies).toSorted();
+    if ((byValidity ? counts.carried : counts.importable) === 0) return [];
+    const currencies = (byValidity ? counts.carriedCurrencies : counts.importableCurrencies).toSorted();
     if (file.currencies === 'EUR' && currencies.some((c) => c !== 'EUR')) {
       throw new HttpError(
         400,
@@ -287,7 +304,7 @@ export class ExportService {
       file,
       scope: fileScope,
       name,
-      rows: byValidity ? fileCounts.valid : fileCounts.importable,
+      rows: byValidity ? fileCounts.carried : fileCounts.importable,
       context: { currency, from: fileCounts.from, to: fileCounts.to, dateFormat: request.dateFormat ?? file.defaultDateFormat, now, datev, categoryAccounts },
     });
     if (file.currencies !== 'single' || currencies.length <= 1) return [planned(scope, counts, currencies[0] ?? 'USD', `${request.name}.${file.extension}`)];
@@ -312,7 +329,7 @@ export class ExportService {
       const last = rows.at(-1)!;
       const more = rows.length === PAGE_SIZE;
       if (more) pending = this.receipts.exportPage(scope, pick, { at: last.at, id: last.uploadId }, PAGE_SIZE);
-      const sources = rows.map((r) => ({ filename: r.filename, receipt: toReceiptView(r) }));
+      const sources = rows.map((r) => ({ filename: r.filename, receipt: toReceiptView(r), approval: { status: r.approvalStatus, comment: r.approvalComment } }));
       // Only the views stay alive while the page is written.
       rows.length = 0;
       yield sources;
@@ -337,8 +354,12 @@ export class ExportService {
 /** A zip of import files alone holds no originals. */
 async function* noOriginals(): AsyncGenerator<OriginalRow[]> {}
 
-function nothingValid(total: number, product?: string): HttpError {
+function nothingValid(counts: ExportCounts, product?: string): HttpError {
   const target = product ? ` with a date and a total for ${product}` : '';
+  // Valid receipts that wait for an approver are not in an import file: say so rather than blame validation.
+  const awaiting = counts.valid - counts.carried;
+  if (awaiting > 0) return new HttpError(400, 'NOTHING_TO_EXPORT', `No approved receipts${target} to export: ${awaitingApproval(awaiting)}`);
+  const { total } = counts;
   return new HttpError(
     400,
     'NOTHING_TO_EXPORT',

@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import {
+  APPROVAL_COLUMNS,
+  approvalValues,
   CONVERSION_COLUMNS,
   conversionValues,
   EXPORT_COLUMNS,
@@ -92,15 +94,19 @@ function layoutOf(columns: readonly string[], percent: readonly string[]): Sheet
   };
 }
 
-const RECEIPTS = layoutOf(EXPORT_COLUMNS, ['quality']);
-const RECEIPTS_CONVERTED = layoutOf([...EXPORT_COLUMNS, ...CONVERSION_COLUMNS], ['quality']);
 const ISSUES = layoutOf(ISSUE_COLUMNS, []);
+const ISSUES_WITH_APPROVAL = layoutOf([...ISSUE_COLUMNS, ...APPROVAL_COLUMNS], []);
 const SUMMARY = layoutOf(SUMMARY_COLUMNS, []);
+
+/** The Receipts sheet's columns: the export row, then the conversion's and the approval's when asked for. */
+const receiptsLayout = (home: boolean, approval: boolean) =>
+  layoutOf([...EXPORT_COLUMNS, ...(home ? CONVERSION_COLUMNS : []), ...(approval ? APPROVAL_COLUMNS : [])], ['quality']);
 
 function widthOf(column: string): number {
   if (column === 'rawText') return 60;
   if (column === 'filename' || column === 'merchantName' || column === 'issues' || column.endsWith('_desc')) return 28;
-  if (column === 'converted_currency' || column === 'converted_total') return 16;
+  if (column === 'converted_currency' || column === 'converted_total' || column === 'approval') return 16;
+  if (column === 'approval_comment') return 40;
   return 12;
 }
 
@@ -170,25 +176,33 @@ function writeRow(sheet: XlsxSheet, styles: Styles, layout: SheetLayout, row: re
   sheet.addRow(values, ids);
 }
 
+/** What a workbook adds to the spec's: links to the originals, a home currency, the Approval columns (a team workspace's). */
+export interface WorkbookOptions {
+  linkOf?: OriginalLink;
+  home?: HomeCurrency;
+  approval?: boolean;
+}
+
 /**
  * Streams the spec §7 workbook to `out`: the valid receipts, then the ones with issues, then
  * the summary of exactly those rows. The receipts are read once: the ones with issues are set
  * aside (IssueSpool) while the first sheet is written, since the zip holds one open entry at a
  * time. Each page waits for room in `out`, so memory stays flat whatever the number of receipts.
  */
-export async function writeWorkbook(
-  out: Writable,
-  sheetNames: readonly [string, string, string],
-  pages: ReceiptPages,
-  linkOf?: OriginalLink,
-  home?: HomeCurrency,
-): Promise<void> {
+export async function writeWorkbook(out: Writable, sheetNames: readonly [string, string, string], pages: ReceiptPages, options: WorkbookOptions = {}): Promise<void> {
+  const { linkOf, home, approval = false } = options;
   const workbook = new XlsxWriter(out, 'Receipts to Excel');
   const styles = new Styles(workbook);
   const tally = emptyTally();
   const spool = new IssueSpool();
-  const receipts = home ? RECEIPTS_CONVERTED : RECEIPTS;
-  const valuesOfReceipt = (source: ExportSource) => (home ? [...exportRowValues(source), ...conversionValues(source, home.currency, home.rates)] : exportRowValues(source));
+  const receipts = receiptsLayout(Boolean(home), approval);
+  const issues = approval ? ISSUES_WITH_APPROVAL : ISSUES;
+  const valuesOfReceipt = (source: ExportSource) => [
+    ...exportRowValues(source),
+    ...(home ? conversionValues(source, home.currency, home.rates) : []),
+    ...(approval ? approvalValues(source) : []),
+  ];
+  const valuesOfIssue = (source: ExportSource) => [...valuesOf(ISSUES, issueRow(source)), ...(approval ? approvalValues(source) : [])];
   try {
     const receiptsSheet = addSheet(workbook, styles, sheetNames[0], receipts);
     for await (const page of pages) {
@@ -202,10 +216,10 @@ export async function writeWorkbook(
     }
     await receiptsSheet.end();
 
-    const issuesSheet = addSheet(workbook, styles, sheetNames[1], ISSUES);
+    const issuesSheet = addSheet(workbook, styles, sheetNames[1], issues);
     for await (const page of spool.pages(SPOOL_PAGE)) {
       for (const source of drain(page)) {
-        writeRow(issuesSheet, styles, ISSUES, valuesOf(ISSUES, issueRow(source)), source.receipt.currency ?? 'USD', linkOf?.(source));
+        writeRow(issuesSheet, styles, issues, valuesOfIssue(source), source.receipt.currency ?? 'USD', linkOf?.(source));
       }
       await issuesSheet.caughtUp();
       await roomIn(out);

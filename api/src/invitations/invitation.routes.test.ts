@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { invitationTokenIn, mailsInFolder } from '../../../tests/support/mail-folder.js';
 import { invalid, withRouteApi, type Caller } from '../../../tests/support/route-api.js';
 import { openTeam, type Team } from '../../../tests/support/teams.js';
+import { addMember } from '../../../tests/support/workspaces.js';
 
 const unauthenticated = { status: 401, body: { error: 'UNAUTHENTICATED', message: 'Authentication required' } };
 const roleForbids = { status: 403, body: { error: 'FORBIDDEN', message: WORKSPACE_MESSAGES.roleForbids } };
@@ -143,7 +144,7 @@ describe('invitation routes', () => {
     const team = await openTeam(api);
     const invitee = await api.signedIn();
     await invite(team.owner, invitee.email!, 'admin');
-    await api.runtime.db.insert(schema.workspaceMembers).values({ workspaceId: team.id, userId: invitee.userId!, role: 'member' });
+    await addMember(api.runtime.db, team.id, invitee.userId!, 'member');
     expect(await invitee.post(`/api/invitations/${await latestToken(invitee.email!)}/accept`)).toMatchObject({ status: 409, body: { error: 'CONFLICT', message: MEMBERSHIP_MESSAGES.youAreMember } });
     expect((await rolesOf(team))[invitee.userId!]).toBe('member');
   });

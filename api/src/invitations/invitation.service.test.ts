@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../tests/support/database.js';
 import { invitationTokenIn, mailsInFolder } from '../../../tests/support/mail-folder.js';
+import { addMember } from '../../../tests/support/workspaces.js';
 import { HttpError } from '../http-error.js';
 import { InvitationService } from './invitation.service.js';
 
@@ -79,7 +80,7 @@ describe('InvitationService (real PostgreSQL, mail written to files)', () => {
   it('shows no inviter once their account is gone, and the link dies with the workspace', async () => {
     const [owner, admin, invitee] = [await account(), await account(), await account()];
     const workspace = await team(owner);
-    await database.db.insert(schema.workspaceMembers).values({ workspaceId: workspace.id, userId: admin.id, role: 'admin' });
+    await addMember(database.db, workspace.id, admin.id, 'admin');
     await service.invite(admin, workspace, { email: invitee.email, role: 'accountant' }, 'http://receipts.test');
     const token = await linkTo(invitee.email);
     await users.deleteWithData(admin.id);

@@ -1,5 +1,6 @@
 import {
   actingWorkspace,
+  APPROVAL_MESSAGES,
   applyPatch,
   doubtsAfterEdit,
   flagKind,
@@ -7,6 +8,7 @@ import {
   isExportValid,
   keptAcceptances,
   learnedRules,
+  LOCKED_APPROVALS,
   openFlags,
   receiptChanges,
   reviewFlags,
@@ -27,11 +29,13 @@ import {
   type ReceiptChanges,
   type ReceiptPatch,
   type ReextractAccepted,
+  workspaceAllows,
 } from '@receipts/common';
 import {
   actedBy,
   receiptColumns,
   StoredFileMissingError,
+  toApprovalView,
   toDuplicateOf,
   toReceiptView,
   type AuditEntry,
@@ -49,7 +53,8 @@ import { HttpError, notFound } from '../http-error.js';
 import type { Owner } from '../session.js';
 import type { UploadService } from '../uploads/upload.service.js';
 
-function toLibraryReceipt(row: LibraryRow): LibraryReceipt {
+/** A receipt as the library lists it (and the approval queue, beside who uploaded it). */
+export function toLibraryReceipt(row: LibraryRow): LibraryReceipt {
   const { receipt, upload } = row;
   return {
     ...toReceiptView(receipt),
@@ -62,7 +67,18 @@ function toLibraryReceipt(row: LibraryRow): LibraryReceipt {
     edited: row.edited,
     originalAvailable: upload.originalDeletedAt === null,
     duplicateOf: toDuplicateOf(upload, row.originalFilename),
+    approval: toApprovalView(upload, row.decidedBy),
   };
+}
+
+/**
+ * A member may not change what waits for, or has, an approver's decision (what was approved is
+ * what is exported); an approver reviewing it may.
+ */
+function refuseIfLocked(owner: Owner, { upload }: LibraryRow): void {
+  const workspace = actingWorkspace(owner);
+  if (!workspace || workspaceAllows(workspace.role, 'receipts:approve', workspace)) return;
+  if (LOCKED_APPROVALS.includes(upload.approvalStatus)) throw new HttpError(409, 'CONFLICT', APPROVAL_MESSAGES.locked);
 }
 
 /** An act on a receipt for its workspace's trail, its subject the upload's id; none for an anonymous visitor's receipt. */
@@ -235,7 +251,9 @@ export class ReceiptLibraryService {
    * new merchant name or category becomes a rule for their next receipts.
    */
   async correct(owner: Owner, id: string, patch: ReceiptPatch): Promise<ReceiptDetail> {
-    const { upload } = await this.find(owner, id);
+    const row = await this.find(owner, id);
+    refuseIfLocked(owner, row);
+    const { upload } = row;
     // A category is one of the owner's, spelled as they named it.
     if (patch.category !== undefined) patch = { ...patch, category: await this.categories.resolve(actingWorkspace(owner)?.id ?? null, patch.category) };
     let learned: Array<Pick<MerchantRule, 'kind' | 'match' | 'value'>> = [];
@@ -290,7 +308,9 @@ export class ReceiptLibraryService {
   }
 
   async reextract(owner: Owner, id: string, engine?: EngineName): Promise<ReextractAccepted> {
-    const { upload, receipt } = await this.find(owner, id);
+    const row = await this.find(owner, id);
+    refuseIfLocked(owner, row);
+    const { upload, receipt } = row;
     const queued = await this.uploads.reextract(owner, upload.id, engine);
     return { id: queued.id, receiptId: receipt.id, status: 'queued' as const, lane: queued.lane };
   }

@@ -3,6 +3,7 @@ import { AuditRepository, IntakeRepository, MemberRepository, schema, UserReposi
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../tests/support/database.js';
+import { addMember } from '../../../tests/support/workspaces.js';
 import { HttpError } from '../http-error.js';
 import { MemberService } from './member.service.js';
 
@@ -32,7 +33,7 @@ describe('MemberService (real PostgreSQL)', () => {
     const others: UserRow[] = [];
     for (const role of roles) {
       const user = await account();
-      await database.db.insert(schema.workspaceMembers).values({ workspaceId: id, userId: user.id, role });
+      await addMember(database.db, id, user.id, role);
       others.push(user);
     }
     return { id, owner, others };

@@ -328,7 +328,7 @@ export interface paths {
         };
         /**
          * The caller’s receipt quota
-         * @description The signed-in account’s, or the anonymous visitor’s: used, limit, and when it resets.
+         * @description In a workspace with a paid plan, the workspace’s monthly quota that all its members share; else the signed-in account’s own daily one, or the anonymous visitor’s: used, limit, and when it resets.
          */
         get: operations["getUserQuota"];
         put?: never;
@@ -346,7 +346,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in account’s plan */
+        /**
+         * The plan of the workspace the account acts in
+         * @description Every member sees it: their uploads there share its quota and lane.
+         */
         get: operations["getUserSubscription"];
         put?: never;
         post?: never;
@@ -654,8 +657,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Subscribe to a plan
-         * @description For an account whose address is confirmed. Answers the secret Stripe’s payment form confirms the first invoice with; in test mode the plan is active at once.
+         * Subscribe the workspace to a plan
+         * @description By the workspace’s owner, whose address is confirmed and who pays; every member’s uploads there then share the plan’s monthly quota and the express lane. Answers the secret Stripe’s payment form confirms the first invoice with; in test mode the plan is active at once. In a team workspace: owner.
          */
         post: operations["postCreateSubscription"];
         delete?: never;
@@ -671,7 +674,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The plan, its next charge and the invoices */
+        /**
+         * The workspace’s plan, its next charge and the invoices
+         * @description In a team workspace: owner.
+         */
         get: operations["getBilling"];
         put?: never;
         post?: never;
@@ -690,7 +696,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel the subscription at the end of its period */
+        /**
+         * Cancel the workspace’s subscription at the end of its period
+         * @description In a team workspace: owner.
+         */
         post: operations["postBillingCancel"];
         delete?: never;
         options?: never;
@@ -709,7 +718,7 @@ export interface paths {
         put?: never;
         /**
          * A link to Stripe’s billing portal
-         * @description Where the customer manages payment methods and invoices.
+         * @description Where the paying account manages its payment methods and invoices. In a team workspace: owner.
          */
         post: operations["postBillingPortal"];
         delete?: never;
@@ -1390,6 +1399,264 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/current/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s quota and what each member used of it this period
+         * @description Owners, admins and accountants see every member’s use; a member sees their own. In a team workspace: owner, admin, accountant, member.
+         */
+        get: operations["getWorkspacesCurrentUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/current/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s spending per member, category, merchant and month
+         * @description Over a period of receipt dates (`from`, `to`), optionally one category, currency or member; money is never added across currencies. In a team workspace: owner, admin, accountant.
+         */
+        get: operations["getWorkspacesCurrentReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/receipts/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit your draft or corrected receipt for approval
+         * @description In a team workspace: member.
+         */
+        post: operations["postReceiptsIdSubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your expense reports, newest first
+         * @description In a team workspace: member.
+         */
+        get: operations["getReports"];
+        put?: never;
+        /**
+         * Make an expense report of your receipts and submit it
+         * @description With receiptIds, those of your draft or rejected receipts (all or nothing); without, every draft whose day is in the period. In a team workspace: member.
+         */
+        post: operations["postReports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An expense report with its receipts (its submitter’s, or an approver’s)
+         * @description In a team workspace: owner, admin, accountant, member.
+         */
+        get: operations["getReportsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Receipts and reports waiting for your decision
+         * @description In a team workspace: owner, admin, accountant.
+         */
+        get: operations["getApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/receipts/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a submitted receipt
+         * @description In a team workspace: owner, admin, accountant.
+         */
+        post: operations["postReceiptsIdApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a submitted expense report as a whole
+         * @description In a team workspace: owner, admin, accountant.
+         */
+        post: operations["postReportsIdApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/receipts/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject (with a comment) a submitted receipt
+         * @description In a team workspace: owner, admin, accountant.
+         */
+        post: operations["postReceiptsIdReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject (with a comment) a submitted expense report as a whole
+         * @description In a team workspace: owner, admin, accountant.
+         */
+        post: operations["postReportsIdReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An expense report as a PDF or a workbook
+         * @description In a team workspace: owner, admin, accountant.
+         */
+        get: operations["getReportsIdExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your latest notifications, and how many are unread */
+        get: operations["getNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark notifications read (without ids: all of them) */
+        post: operations["postNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workspaces/current/audit": {
         parameters: {
             query?: never;
@@ -1629,6 +1896,11 @@ export interface operations {
                             filename: string;
                             /** @enum {string} */
                             reason: "same-file" | "same-receipt";
+                        };
+                        approval?: {
+                            /** @enum {string} */
+                            status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                            comment: string | null;
                         };
                     };
                 };
@@ -1880,6 +2152,11 @@ export interface operations {
                             filename: string;
                             /** @enum {string} */
                             reason: "same-file" | "same-receipt";
+                        };
+                        approval?: {
+                            /** @enum {string} */
+                            status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                            comment: string | null;
                         };
                     }[];
                 };
@@ -2290,6 +2567,11 @@ export interface operations {
                             /** @enum {string} */
                             reason: "same-file" | "same-receipt";
                         };
+                        approval?: {
+                            /** @enum {string} */
+                            status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                            comment: string | null;
+                        };
                     };
                 };
             };
@@ -2576,6 +2858,11 @@ export interface operations {
                             /** @enum {string} */
                             reason: "same-file" | "same-receipt";
                         };
+                        approval?: {
+                            /** @enum {string} */
+                            status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                            comment: string | null;
+                        };
                     };
                 };
             };
@@ -2766,6 +3053,11 @@ export interface operations {
                             filename: string;
                             /** @enum {string} */
                             reason: "same-file" | "same-receipt";
+                        };
+                        approval?: {
+                            /** @enum {string} */
+                            status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                            comment: string | null;
                         };
                     };
                 };
@@ -6074,7 +6366,10 @@ export interface operations {
     postCreateSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6191,7 +6486,10 @@ export interface operations {
     getBilling: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6308,7 +6606,10 @@ export interface operations {
     postBillingCancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6425,7 +6726,10 @@ export interface operations {
     postBillingPortal: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7495,6 +7799,7 @@ export interface operations {
                 currency?: string;
                 valid?: "true" | "false";
                 duplicate?: "true" | "false";
+                approval?: "not-required" | "draft" | "submitted" | "approved" | "rejected";
                 sort?: "uploadedAt" | "date" | "total" | "merchantName";
                 order?: "asc" | "desc";
                 page?: number;
@@ -7579,6 +7884,15 @@ export interface operations {
                                 filename: string;
                                 /** @enum {string} */
                                 reason: "same-file" | "same-receipt";
+                            };
+                            approval: {
+                                /** @enum {string} */
+                                status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                                comment: string | null;
+                                decidedBy: string | null;
+                                decidedAt: string | null;
+                                submittedAt: string | null;
+                                reportId: string | null;
                             };
                         }[];
                         total: number;
@@ -7872,6 +8186,15 @@ export interface operations {
                             filename: string;
                             /** @enum {string} */
                             reason: "same-file" | "same-receipt";
+                        };
+                        approval: {
+                            /** @enum {string} */
+                            status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                            comment: string | null;
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            submittedAt: string | null;
+                            reportId: string | null;
                         };
                         fullText: string;
                         edits: {
@@ -8223,6 +8546,15 @@ export interface operations {
                             /** @enum {string} */
                             reason: "same-file" | "same-receipt";
                         };
+                        approval: {
+                            /** @enum {string} */
+                            status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                            comment: string | null;
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            submittedAt: string | null;
+                            reportId: string | null;
+                        };
                         fullText: string;
                         edits: {
                             /** Format: uuid */
@@ -8558,6 +8890,15 @@ export interface operations {
                             /** @enum {string} */
                             reason: "same-file" | "same-receipt";
                         };
+                        approval: {
+                            /** @enum {string} */
+                            status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                            comment: string | null;
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            submittedAt: string | null;
+                            reportId: string | null;
+                        };
                         fullText: string;
                         edits: {
                             /** Format: uuid */
@@ -8779,6 +9120,15 @@ export interface operations {
                             filename: string;
                             /** @enum {string} */
                             reason: "same-file" | "same-receipt";
+                        };
+                        approval: {
+                            /** @enum {string} */
+                            status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                            comment: string | null;
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            submittedAt: string | null;
+                            reportId: string | null;
                         };
                         fullText: string;
                         edits: {
@@ -12104,6 +12454,2399 @@ export interface operations {
             };
         };
     };
+    getWorkspacesCurrentUsage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        quota: {
+                            used: number;
+                            limit: number;
+                            percentage: number;
+                            canProcess: boolean;
+                            resetDate: string;
+                        };
+                        shared: boolean;
+                        everyone: boolean;
+                        members: {
+                            userId: string | null;
+                            email: string | null;
+                            username: string | null;
+                            role: ("owner" | "admin" | "accountant" | "member") | null;
+                            units: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getWorkspacesCurrentReports: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                category?: string;
+                currency?: string;
+                member?: string;
+            };
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currencies: {
+                            currency: string;
+                            total: number;
+                            receipts: number;
+                            months: {
+                                month: string;
+                                total: number;
+                                receipts: number;
+                            }[];
+                            categories: {
+                                category: string;
+                                total: number;
+                                receipts: number;
+                            }[];
+                            merchants: {
+                                merchant: string | null;
+                                total: number;
+                                receipts: number;
+                            }[];
+                            members: {
+                                userId: string | null;
+                                email: string | null;
+                                total: number;
+                                receipts: number;
+                            }[];
+                        }[];
+                        notCounted: number;
+                        roster: {
+                            userId: string;
+                            email: string;
+                            username: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "accountant" | "member";
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postReceiptsIdSubmit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        merchantName?: string;
+                        date?: string;
+                        time?: string;
+                        currency?: string;
+                        subtotal?: number | null;
+                        tax?: number | null;
+                        tip?: number | null;
+                        discount?: number | null;
+                        total?: number | null;
+                        paymentMethod?: string;
+                        category: string;
+                        receiptNumber?: string;
+                        tin?: string;
+                        quality: number;
+                        items: {
+                            description: string;
+                            qty?: number | null;
+                            unitPrice?: number | null;
+                            amount?: number | null;
+                        }[];
+                        taxRates?: {
+                            rate: number | null;
+                            net: number;
+                            tax: number;
+                            gross: number;
+                        }[];
+                        rawText: string;
+                        tags?: string[];
+                        /** Format: uuid */
+                        id: string;
+                        issues: string[];
+                        flags: {
+                            /** @enum {string} */
+                            code: "missingKeyFields" | "totalMismatch" | "invalidDate" | "dateOutOfRange" | "nonPositiveTotal" | "largeTotal" | "suspiciousTaxRate" | "itemsDontAddUp" | "totalNotFound" | "totalUnconfirmed" | "totalHandwritten" | "dateNotFound" | "dateEitherWay" | "dateFarFromOthers" | "merchantNotFound" | "merchantBelowHeader" | "merchantUnconfirmed" | "merchantMayContinue" | "currencyAssumed" | "currencyDefault" | "currencyWeak" | "lowQuality" | "legacy";
+                            values: {
+                                [key: string]: string;
+                            };
+                            field: ("merchantName" | "date" | "total" | "subtotal" | "tax" | "currency" | "items") | null;
+                            message: string;
+                        }[];
+                        acceptedIssues?: {
+                            issue: string;
+                            userId: string | null;
+                            at: string;
+                        }[];
+                        valid: boolean;
+                        /** Format: uuid */
+                        uploadId: string;
+                        filename: string;
+                        /** @enum {string} */
+                        uploadStatus: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                        uploadError?: string;
+                        uploadedAt: string;
+                        updatedAt: string;
+                        edited: boolean;
+                        originalAvailable: boolean;
+                        duplicateOf?: {
+                            /** Format: uuid */
+                            uploadId: string;
+                            filename: string;
+                            /** @enum {string} */
+                            reason: "same-file" | "same-receipt";
+                        };
+                        approval: {
+                            /** @enum {string} */
+                            status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                            comment: string | null;
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            submittedAt: string | null;
+                            reportId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getReports: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        reports: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            from: string;
+                            to: string;
+                            /** @enum {string} */
+                            status: "submitted" | "approved" | "rejected" | "partly-approved";
+                            submitter: string | null;
+                            comment: string | null;
+                            decidedBy: string | null;
+                            receipts: number;
+                            totals: {
+                                currency: string;
+                                total: number;
+                            }[];
+                            createdAt: string;
+                            submittedAt: string;
+                            decidedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postReports: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    from: string;
+                    to: string;
+                    receiptIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        from: string;
+                        to: string;
+                        /** @enum {string} */
+                        status: "submitted" | "approved" | "rejected" | "partly-approved";
+                        submitter: string | null;
+                        comment: string | null;
+                        decidedBy: string | null;
+                        receipts: number;
+                        totals: {
+                            currency: string;
+                            total: number;
+                        }[];
+                        createdAt: string;
+                        submittedAt: string;
+                        decidedAt: string | null;
+                        items: {
+                            merchantName?: string;
+                            date?: string;
+                            time?: string;
+                            currency?: string;
+                            subtotal?: number | null;
+                            tax?: number | null;
+                            tip?: number | null;
+                            discount?: number | null;
+                            total?: number | null;
+                            paymentMethod?: string;
+                            category: string;
+                            receiptNumber?: string;
+                            tin?: string;
+                            quality: number;
+                            items: {
+                                description: string;
+                                qty?: number | null;
+                                unitPrice?: number | null;
+                                amount?: number | null;
+                            }[];
+                            taxRates?: {
+                                rate: number | null;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            }[];
+                            rawText: string;
+                            tags?: string[];
+                            /** Format: uuid */
+                            id: string;
+                            issues: string[];
+                            flags: {
+                                /** @enum {string} */
+                                code: "missingKeyFields" | "totalMismatch" | "invalidDate" | "dateOutOfRange" | "nonPositiveTotal" | "largeTotal" | "suspiciousTaxRate" | "itemsDontAddUp" | "totalNotFound" | "totalUnconfirmed" | "totalHandwritten" | "dateNotFound" | "dateEitherWay" | "dateFarFromOthers" | "merchantNotFound" | "merchantBelowHeader" | "merchantUnconfirmed" | "merchantMayContinue" | "currencyAssumed" | "currencyDefault" | "currencyWeak" | "lowQuality" | "legacy";
+                                values: {
+                                    [key: string]: string;
+                                };
+                                field: ("merchantName" | "date" | "total" | "subtotal" | "tax" | "currency" | "items") | null;
+                                message: string;
+                            }[];
+                            acceptedIssues?: {
+                                issue: string;
+                                userId: string | null;
+                                at: string;
+                            }[];
+                            valid: boolean;
+                            /** Format: uuid */
+                            uploadId: string;
+                            filename: string;
+                            /** @enum {string} */
+                            uploadStatus: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                            uploadError?: string;
+                            uploadedAt: string;
+                            updatedAt: string;
+                            edited: boolean;
+                            originalAvailable: boolean;
+                            duplicateOf?: {
+                                /** Format: uuid */
+                                uploadId: string;
+                                filename: string;
+                                /** @enum {string} */
+                                reason: "same-file" | "same-receipt";
+                            };
+                            approval: {
+                                /** @enum {string} */
+                                status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                                comment: string | null;
+                                decidedBy: string | null;
+                                decidedAt: string | null;
+                                submittedAt: string | null;
+                                reportId: string | null;
+                            };
+                            submitter: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getReportsId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        from: string;
+                        to: string;
+                        /** @enum {string} */
+                        status: "submitted" | "approved" | "rejected" | "partly-approved";
+                        submitter: string | null;
+                        comment: string | null;
+                        decidedBy: string | null;
+                        receipts: number;
+                        totals: {
+                            currency: string;
+                            total: number;
+                        }[];
+                        createdAt: string;
+                        submittedAt: string;
+                        decidedAt: string | null;
+                        items: {
+                            merchantName?: string;
+                            date?: string;
+                            time?: string;
+                            currency?: string;
+                            subtotal?: number | null;
+                            tax?: number | null;
+                            tip?: number | null;
+                            discount?: number | null;
+                            total?: number | null;
+                            paymentMethod?: string;
+                            category: string;
+                            receiptNumber?: string;
+                            tin?: string;
+                            quality: number;
+                            items: {
+                                description: string;
+                                qty?: number | null;
+                                unitPrice?: number | null;
+                                amount?: number | null;
+                            }[];
+                            taxRates?: {
+                                rate: number | null;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            }[];
+                            rawText: string;
+                            tags?: string[];
+                            /** Format: uuid */
+                            id: string;
+                            issues: string[];
+                            flags: {
+                                /** @enum {string} */
+                                code: "missingKeyFields" | "totalMismatch" | "invalidDate" | "dateOutOfRange" | "nonPositiveTotal" | "largeTotal" | "suspiciousTaxRate" | "itemsDontAddUp" | "totalNotFound" | "totalUnconfirmed" | "totalHandwritten" | "dateNotFound" | "dateEitherWay" | "dateFarFromOthers" | "merchantNotFound" | "merchantBelowHeader" | "merchantUnconfirmed" | "merchantMayContinue" | "currencyAssumed" | "currencyDefault" | "currencyWeak" | "lowQuality" | "legacy";
+                                values: {
+                                    [key: string]: string;
+                                };
+                                field: ("merchantName" | "date" | "total" | "subtotal" | "tax" | "currency" | "items") | null;
+                                message: string;
+                            }[];
+                            acceptedIssues?: {
+                                issue: string;
+                                userId: string | null;
+                                at: string;
+                            }[];
+                            valid: boolean;
+                            /** Format: uuid */
+                            uploadId: string;
+                            filename: string;
+                            /** @enum {string} */
+                            uploadStatus: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                            uploadError?: string;
+                            uploadedAt: string;
+                            updatedAt: string;
+                            edited: boolean;
+                            originalAvailable: boolean;
+                            duplicateOf?: {
+                                /** Format: uuid */
+                                uploadId: string;
+                                filename: string;
+                                /** @enum {string} */
+                                reason: "same-file" | "same-receipt";
+                            };
+                            approval: {
+                                /** @enum {string} */
+                                status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                                comment: string | null;
+                                decidedBy: string | null;
+                                decidedAt: string | null;
+                                submittedAt: string | null;
+                                reportId: string | null;
+                            };
+                            submitter: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getApprovals: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        receipts: {
+                            merchantName?: string;
+                            date?: string;
+                            time?: string;
+                            currency?: string;
+                            subtotal?: number | null;
+                            tax?: number | null;
+                            tip?: number | null;
+                            discount?: number | null;
+                            total?: number | null;
+                            paymentMethod?: string;
+                            category: string;
+                            receiptNumber?: string;
+                            tin?: string;
+                            quality: number;
+                            items: {
+                                description: string;
+                                qty?: number | null;
+                                unitPrice?: number | null;
+                                amount?: number | null;
+                            }[];
+                            taxRates?: {
+                                rate: number | null;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            }[];
+                            rawText: string;
+                            tags?: string[];
+                            /** Format: uuid */
+                            id: string;
+                            issues: string[];
+                            flags: {
+                                /** @enum {string} */
+                                code: "missingKeyFields" | "totalMismatch" | "invalidDate" | "dateOutOfRange" | "nonPositiveTotal" | "largeTotal" | "suspiciousTaxRate" | "itemsDontAddUp" | "totalNotFound" | "totalUnconfirmed" | "totalHandwritten" | "dateNotFound" | "dateEitherWay" | "dateFarFromOthers" | "merchantNotFound" | "merchantBelowHeader" | "merchantUnconfirmed" | "merchantMayContinue" | "currencyAssumed" | "currencyDefault" | "currencyWeak" | "lowQuality" | "legacy";
+                                values: {
+                                    [key: string]: string;
+                                };
+                                field: ("merchantName" | "date" | "total" | "subtotal" | "tax" | "currency" | "items") | null;
+                                message: string;
+                            }[];
+                            acceptedIssues?: {
+                                issue: string;
+                                userId: string | null;
+                                at: string;
+                            }[];
+                            valid: boolean;
+                            /** Format: uuid */
+                            uploadId: string;
+                            filename: string;
+                            /** @enum {string} */
+                            uploadStatus: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                            uploadError?: string;
+                            uploadedAt: string;
+                            updatedAt: string;
+                            edited: boolean;
+                            originalAvailable: boolean;
+                            duplicateOf?: {
+                                /** Format: uuid */
+                                uploadId: string;
+                                filename: string;
+                                /** @enum {string} */
+                                reason: "same-file" | "same-receipt";
+                            };
+                            approval: {
+                                /** @enum {string} */
+                                status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                                comment: string | null;
+                                decidedBy: string | null;
+                                decidedAt: string | null;
+                                submittedAt: string | null;
+                                reportId: string | null;
+                            };
+                            submitter: string | null;
+                        }[];
+                        reports: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            from: string;
+                            to: string;
+                            /** @enum {string} */
+                            status: "submitted" | "approved" | "rejected" | "partly-approved";
+                            submitter: string | null;
+                            comment: string | null;
+                            decidedBy: string | null;
+                            receipts: number;
+                            totals: {
+                                currency: string;
+                                total: number;
+                            }[];
+                            createdAt: string;
+                            submittedAt: string;
+                            decidedAt: string | null;
+                            items: {
+                                merchantName?: string;
+                                date?: string;
+                                time?: string;
+                                currency?: string;
+                                subtotal?: number | null;
+                                tax?: number | null;
+                                tip?: number | null;
+                                discount?: number | null;
+                                total?: number | null;
+                                paymentMethod?: string;
+                                category: string;
+                                receiptNumber?: string;
+                                tin?: string;
+                                quality: number;
+                                items: {
+                                    description: string;
+                                    qty?: number | null;
+                                    unitPrice?: number | null;
+                                    amount?: number | null;
+                                }[];
+                                taxRates?: {
+                                    rate: number | null;
+                                    net: number;
+                                    tax: number;
+                                    gross: number;
+                                }[];
+                                rawText: string;
+                                tags?: string[];
+                                /** Format: uuid */
+                                id: string;
+                                issues: string[];
+                                flags: {
+                                    /** @enum {string} */
+                                    code: "missingKeyFields" | "totalMismatch" | "invalidDate" | "dateOutOfRange" | "nonPositiveTotal" | "largeTotal" | "suspiciousTaxRate" | "itemsDontAddUp" | "totalNotFound" | "totalUnconfirmed" | "totalHandwritten" | "dateNotFound" | "dateEitherWay" | "dateFarFromOthers" | "merchantNotFound" | "merchantBelowHeader" | "merchantUnconfirmed" | "merchantMayContinue" | "currencyAssumed" | "currencyDefault" | "currencyWeak" | "lowQuality" | "legacy";
+                                    values: {
+                                        [key: string]: string;
+                                    };
+                                    field: ("merchantName" | "date" | "total" | "subtotal" | "tax" | "currency" | "items") | null;
+                                    message: string;
+                                }[];
+                                acceptedIssues?: {
+                                    issue: string;
+                                    userId: string | null;
+                                    at: string;
+                                }[];
+                                valid: boolean;
+                                /** Format: uuid */
+                                uploadId: string;
+                                filename: string;
+                                /** @enum {string} */
+                                uploadStatus: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                                uploadError?: string;
+                                uploadedAt: string;
+                                updatedAt: string;
+                                edited: boolean;
+                                originalAvailable: boolean;
+                                duplicateOf?: {
+                                    /** Format: uuid */
+                                    uploadId: string;
+                                    filename: string;
+                                    /** @enum {string} */
+                                    reason: "same-file" | "same-receipt";
+                                };
+                                approval: {
+                                    /** @enum {string} */
+                                    status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                                    comment: string | null;
+                                    decidedBy: string | null;
+                                    decidedAt: string | null;
+                                    submittedAt: string | null;
+                                    reportId: string | null;
+                                };
+                                submitter: string | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postReceiptsIdApprove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        merchantName?: string;
+                        date?: string;
+                        time?: string;
+                        currency?: string;
+                        subtotal?: number | null;
+                        tax?: number | null;
+                        tip?: number | null;
+                        discount?: number | null;
+                        total?: number | null;
+                        paymentMethod?: string;
+                        category: string;
+                        receiptNumber?: string;
+                        tin?: string;
+                        quality: number;
+                        items: {
+                            description: string;
+                            qty?: number | null;
+                            unitPrice?: number | null;
+                            amount?: number | null;
+                        }[];
+                        taxRates?: {
+                            rate: number | null;
+                            net: number;
+                            tax: number;
+                            gross: number;
+                        }[];
+                        rawText: string;
+                        tags?: string[];
+                        /** Format: uuid */
+                        id: string;
+                        issues: string[];
+                        flags: {
+                            /** @enum {string} */
+                            code: "missingKeyFields" | "totalMismatch" | "invalidDate" | "dateOutOfRange" | "nonPositiveTotal" | "largeTotal" | "suspiciousTaxRate" | "itemsDontAddUp" | "totalNotFound" | "totalUnconfirmed" | "totalHandwritten" | "dateNotFound" | "dateEitherWay" | "dateFarFromOthers" | "merchantNotFound" | "merchantBelowHeader" | "merchantUnconfirmed" | "merchantMayContinue" | "currencyAssumed" | "currencyDefault" | "currencyWeak" | "lowQuality" | "legacy";
+                            values: {
+                                [key: string]: string;
+                            };
+                            field: ("merchantName" | "date" | "total" | "subtotal" | "tax" | "currency" | "items") | null;
+                            message: string;
+                        }[];
+                        acceptedIssues?: {
+                            issue: string;
+                            userId: string | null;
+                            at: string;
+                        }[];
+                        valid: boolean;
+                        /** Format: uuid */
+                        uploadId: string;
+                        filename: string;
+                        /** @enum {string} */
+                        uploadStatus: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                        uploadError?: string;
+                        uploadedAt: string;
+                        updatedAt: string;
+                        edited: boolean;
+                        originalAvailable: boolean;
+                        duplicateOf?: {
+                            /** Format: uuid */
+                            uploadId: string;
+                            filename: string;
+                            /** @enum {string} */
+                            reason: "same-file" | "same-receipt";
+                        };
+                        approval: {
+                            /** @enum {string} */
+                            status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                            comment: string | null;
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            submittedAt: string | null;
+                            reportId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postReportsIdApprove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        from: string;
+                        to: string;
+                        /** @enum {string} */
+                        status: "submitted" | "approved" | "rejected" | "partly-approved";
+                        submitter: string | null;
+                        comment: string | null;
+                        decidedBy: string | null;
+                        receipts: number;
+                        totals: {
+                            currency: string;
+                            total: number;
+                        }[];
+                        createdAt: string;
+                        submittedAt: string;
+                        decidedAt: string | null;
+                        items: {
+                            merchantName?: string;
+                            date?: string;
+                            time?: string;
+                            currency?: string;
+                            subtotal?: number | null;
+                            tax?: number | null;
+                            tip?: number | null;
+                            discount?: number | null;
+                            total?: number | null;
+                            paymentMethod?: string;
+                            category: string;
+                            receiptNumber?: string;
+                            tin?: string;
+                            quality: number;
+                            items: {
+                                description: string;
+                                qty?: number | null;
+                                unitPrice?: number | null;
+                                amount?: number | null;
+                            }[];
+                            taxRates?: {
+                                rate: number | null;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            }[];
+                            rawText: string;
+                            tags?: string[];
+                            /** Format: uuid */
+                            id: string;
+                            issues: string[];
+                            flags: {
+                                /** @enum {string} */
+                                code: "missingKeyFields" | "totalMismatch" | "invalidDate" | "dateOutOfRange" | "nonPositiveTotal" | "largeTotal" | "suspiciousTaxRate" | "itemsDontAddUp" | "totalNotFound" | "totalUnconfirmed" | "totalHandwritten" | "dateNotFound" | "dateEitherWay" | "dateFarFromOthers" | "merchantNotFound" | "merchantBelowHeader" | "merchantUnconfirmed" | "merchantMayContinue" | "currencyAssumed" | "currencyDefault" | "currencyWeak" | "lowQuality" | "legacy";
+                                values: {
+                                    [key: string]: string;
+                                };
+                                field: ("merchantName" | "date" | "total" | "subtotal" | "tax" | "currency" | "items") | null;
+                                message: string;
+                            }[];
+                            acceptedIssues?: {
+                                issue: string;
+                                userId: string | null;
+                                at: string;
+                            }[];
+                            valid: boolean;
+                            /** Format: uuid */
+                            uploadId: string;
+                            filename: string;
+                            /** @enum {string} */
+                            uploadStatus: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                            uploadError?: string;
+                            uploadedAt: string;
+                            updatedAt: string;
+                            edited: boolean;
+                            originalAvailable: boolean;
+                            duplicateOf?: {
+                                /** Format: uuid */
+                                uploadId: string;
+                                filename: string;
+                                /** @enum {string} */
+                                reason: "same-file" | "same-receipt";
+                            };
+                            approval: {
+                                /** @enum {string} */
+                                status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                                comment: string | null;
+                                decidedBy: string | null;
+                                decidedAt: string | null;
+                                submittedAt: string | null;
+                                reportId: string | null;
+                            };
+                            submitter: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postReceiptsIdReject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        merchantName?: string;
+                        date?: string;
+                        time?: string;
+                        currency?: string;
+                        subtotal?: number | null;
+                        tax?: number | null;
+                        tip?: number | null;
+                        discount?: number | null;
+                        total?: number | null;
+                        paymentMethod?: string;
+                        category: string;
+                        receiptNumber?: string;
+                        tin?: string;
+                        quality: number;
+                        items: {
+                            description: string;
+                            qty?: number | null;
+                            unitPrice?: number | null;
+                            amount?: number | null;
+                        }[];
+                        taxRates?: {
+                            rate: number | null;
+                            net: number;
+                            tax: number;
+                            gross: number;
+                        }[];
+                        rawText: string;
+                        tags?: string[];
+                        /** Format: uuid */
+                        id: string;
+                        issues: string[];
+                        flags: {
+                            /** @enum {string} */
+                            code: "missingKeyFields" | "totalMismatch" | "invalidDate" | "dateOutOfRange" | "nonPositiveTotal" | "largeTotal" | "suspiciousTaxRate" | "itemsDontAddUp" | "totalNotFound" | "totalUnconfirmed" | "totalHandwritten" | "dateNotFound" | "dateEitherWay" | "dateFarFromOthers" | "merchantNotFound" | "merchantBelowHeader" | "merchantUnconfirmed" | "merchantMayContinue" | "currencyAssumed" | "currencyDefault" | "currencyWeak" | "lowQuality" | "legacy";
+                            values: {
+                                [key: string]: string;
+                            };
+                            field: ("merchantName" | "date" | "total" | "subtotal" | "tax" | "currency" | "items") | null;
+                            message: string;
+                        }[];
+                        acceptedIssues?: {
+                            issue: string;
+                            userId: string | null;
+                            at: string;
+                        }[];
+                        valid: boolean;
+                        /** Format: uuid */
+                        uploadId: string;
+                        filename: string;
+                        /** @enum {string} */
+                        uploadStatus: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                        uploadError?: string;
+                        uploadedAt: string;
+                        updatedAt: string;
+                        edited: boolean;
+                        originalAvailable: boolean;
+                        duplicateOf?: {
+                            /** Format: uuid */
+                            uploadId: string;
+                            filename: string;
+                            /** @enum {string} */
+                            reason: "same-file" | "same-receipt";
+                        };
+                        approval: {
+                            /** @enum {string} */
+                            status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                            comment: string | null;
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            submittedAt: string | null;
+                            reportId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postReportsIdReject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        from: string;
+                        to: string;
+                        /** @enum {string} */
+                        status: "submitted" | "approved" | "rejected" | "partly-approved";
+                        submitter: string | null;
+                        comment: string | null;
+                        decidedBy: string | null;
+                        receipts: number;
+                        totals: {
+                            currency: string;
+                            total: number;
+                        }[];
+                        createdAt: string;
+                        submittedAt: string;
+                        decidedAt: string | null;
+                        items: {
+                            merchantName?: string;
+                            date?: string;
+                            time?: string;
+                            currency?: string;
+                            subtotal?: number | null;
+                            tax?: number | null;
+                            tip?: number | null;
+                            discount?: number | null;
+                            total?: number | null;
+                            paymentMethod?: string;
+                            category: string;
+                            receiptNumber?: string;
+                            tin?: string;
+                            quality: number;
+                            items: {
+                                description: string;
+                                qty?: number | null;
+                                unitPrice?: number | null;
+                                amount?: number | null;
+                            }[];
+                            taxRates?: {
+                                rate: number | null;
+                                net: number;
+                                tax: number;
+                                gross: number;
+                            }[];
+                            rawText: string;
+                            tags?: string[];
+                            /** Format: uuid */
+                            id: string;
+                            issues: string[];
+                            flags: {
+                                /** @enum {string} */
+                                code: "missingKeyFields" | "totalMismatch" | "invalidDate" | "dateOutOfRange" | "nonPositiveTotal" | "largeTotal" | "suspiciousTaxRate" | "itemsDontAddUp" | "totalNotFound" | "totalUnconfirmed" | "totalHandwritten" | "dateNotFound" | "dateEitherWay" | "dateFarFromOthers" | "merchantNotFound" | "merchantBelowHeader" | "merchantUnconfirmed" | "merchantMayContinue" | "currencyAssumed" | "currencyDefault" | "currencyWeak" | "lowQuality" | "legacy";
+                                values: {
+                                    [key: string]: string;
+                                };
+                                field: ("merchantName" | "date" | "total" | "subtotal" | "tax" | "currency" | "items") | null;
+                                message: string;
+                            }[];
+                            acceptedIssues?: {
+                                issue: string;
+                                userId: string | null;
+                                at: string;
+                            }[];
+                            valid: boolean;
+                            /** Format: uuid */
+                            uploadId: string;
+                            filename: string;
+                            /** @enum {string} */
+                            uploadStatus: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                            uploadError?: string;
+                            uploadedAt: string;
+                            updatedAt: string;
+                            edited: boolean;
+                            originalAvailable: boolean;
+                            duplicateOf?: {
+                                /** Format: uuid */
+                                uploadId: string;
+                                filename: string;
+                                /** @enum {string} */
+                                reason: "same-file" | "same-receipt";
+                            };
+                            approval: {
+                                /** @enum {string} */
+                                status: "not-required" | "draft" | "submitted" | "approved" | "rejected";
+                                comment: string | null;
+                                decidedBy: string | null;
+                                decidedAt: string | null;
+                                submittedAt: string | null;
+                                reportId: string | null;
+                            };
+                            submitter: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getReportsIdExport: {
+        parameters: {
+            query?: {
+                format?: "pdf" | "xlsx";
+            };
+            header?: {
+                /** @description The workspace the request acts in (an id from GET /api/workspaces); without it, the one the session switched to, else your own. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "receipt.approved" | "receipt.rejected" | "report.approved" | "report.rejected";
+                            subject: string | null;
+                            /** Format: uuid */
+                            workspaceId: string;
+                            text: string;
+                            read: boolean;
+                            at: string;
+                        }[];
+                        unread: number;
+                    };
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    postNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: VALIDATION_FAILED, BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_FAILED" | "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     getWorkspacesCurrentAudit: {
         parameters: {
             query?: {
@@ -12345,6 +15088,7 @@ export const pathsApiOcrPostResponses200ContentApplicationJsonLaneValues: Readon
 export const pathsApiOcrPostResponses200ContentApplicationJsonReceiptFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
 export const pathsApiOcrPostResponses200ContentApplicationJsonReceiptFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
 export const pathsApiOcrPostResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiOcrPostResponses200ContentApplicationJsonApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["200"]["content"]["application/json"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
 export const pathsApiOcrPostResponses202ContentApplicationJsonLaneValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["202"]["content"]["application/json"]["lane"]> = ["express", "standard"];
 export const pathsApiOcrPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["FILE_MISSING", "FILE_EMPTY", "VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiOcrPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
@@ -12362,6 +15106,7 @@ export const pathsApiUploadsGetResponses200ContentApplicationJsonLaneValues: Rea
 export const pathsApiUploadsGetResponses200ContentApplicationJsonReceiptFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
 export const pathsApiUploadsGetResponses200ContentApplicationJsonReceiptFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
 export const pathsApiUploadsGetResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiUploadsGetResponses200ContentApplicationJsonApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["200"]["content"]["application/json"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
 export const pathsApiUploadsGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
 export const pathsApiUploadsGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUploadsGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
@@ -12390,6 +15135,7 @@ export const pathsApiUploadsIdGetResponses200ContentApplicationJsonLaneValues: R
 export const pathsApiUploadsIdGetResponses200ContentApplicationJsonReceiptFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
 export const pathsApiUploadsIdGetResponses200ContentApplicationJsonReceiptFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
 export const pathsApiUploadsIdGetResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiUploadsIdGetResponses200ContentApplicationJsonApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
 export const pathsApiUploadsIdGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiUploadsIdGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUploadsIdGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
@@ -12410,6 +15156,7 @@ export const pathsApiOcrCancelIdPostResponses200ContentApplicationJsonLaneValues
 export const pathsApiOcrCancelIdPostResponses200ContentApplicationJsonReceiptFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
 export const pathsApiOcrCancelIdPostResponses200ContentApplicationJsonReceiptFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
 export const pathsApiOcrCancelIdPostResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiOcrCancelIdPostResponses200ContentApplicationJsonApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["200"]["content"]["application/json"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
 export const pathsApiOcrCancelIdPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiOcrCancelIdPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiOcrCancelIdPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/ocr/cancel/{id}"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
@@ -12424,6 +15171,7 @@ export const pathsApiUploadsIdKeepPostResponses200ContentApplicationJsonLaneValu
 export const pathsApiUploadsIdKeepPostResponses200ContentApplicationJsonReceiptFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
 export const pathsApiUploadsIdKeepPostResponses200ContentApplicationJsonReceiptFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["200"]["content"]["application/json"]["receipt"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
 export const pathsApiUploadsIdKeepPostResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiUploadsIdKeepPostResponses200ContentApplicationJsonApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["200"]["content"]["application/json"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
 export const pathsApiUploadsIdKeepPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiUploadsIdKeepPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiUploadsIdKeepPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/{id}/keep"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
@@ -12733,12 +15481,14 @@ export const pathsApiReceiptsSpendingGetResponses500ContentApplicationJsonErrorV
 export const pathsApiReceiptsSpendingGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/spending"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiReceiptsGetParametersQueryValidValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["parameters"]["query"]["valid"]> = ["true", "false"];
 export const pathsApiReceiptsGetParametersQueryDuplicateValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["parameters"]["query"]["duplicate"]> = ["true", "false"];
+export const pathsApiReceiptsGetParametersQueryApprovalValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["parameters"]["query"]["approval"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
 export const pathsApiReceiptsGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["parameters"]["query"]["sort"]> = ["uploadedAt", "date", "total", "merchantName"];
 export const pathsApiReceiptsGetParametersQueryOrderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["parameters"]["query"]["order"]> = ["asc", "desc"];
 export const pathsApiReceiptsGetResponses200ContentApplicationJsonItemsFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
 export const pathsApiReceiptsGetResponses200ContentApplicationJsonItemsFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
 export const pathsApiReceiptsGetResponses200ContentApplicationJsonItemsUploadStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["uploadStatus"]> = ["queued", "processing", "completed", "failed", "cancelled"];
 export const pathsApiReceiptsGetResponses200ContentApplicationJsonItemsDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiReceiptsGetResponses200ContentApplicationJsonItemsApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
 export const pathsApiReceiptsGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiReceiptsGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
 export const pathsApiReceiptsGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
@@ -12757,6 +15507,7 @@ export const pathsApiReceiptsIdGetResponses200ContentApplicationJsonFlagsCodeVal
 export const pathsApiReceiptsIdGetResponses200ContentApplicationJsonFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
 export const pathsApiReceiptsIdGetResponses200ContentApplicationJsonUploadStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["uploadStatus"]> = ["queued", "processing", "completed", "failed", "cancelled"];
 export const pathsApiReceiptsIdGetResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiReceiptsIdGetResponses200ContentApplicationJsonApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
 export const pathsApiReceiptsIdGetResponses200ContentApplicationJsonEditsKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["edits"]["kind"]> = ["correction", "reextraction"];
 export const pathsApiReceiptsIdGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiReceiptsIdGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
@@ -12776,6 +15527,7 @@ export const pathsApiReceiptsIdPatchResponses200ContentApplicationJsonFlagsCodeV
 export const pathsApiReceiptsIdPatchResponses200ContentApplicationJsonFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
 export const pathsApiReceiptsIdPatchResponses200ContentApplicationJsonUploadStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["uploadStatus"]> = ["queued", "processing", "completed", "failed", "cancelled"];
 export const pathsApiReceiptsIdPatchResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiReceiptsIdPatchResponses200ContentApplicationJsonApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
 export const pathsApiReceiptsIdPatchResponses200ContentApplicationJsonEditsKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["edits"]["kind"]> = ["correction", "reextraction"];
 export const pathsApiReceiptsIdPatchResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}"]["patch"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiReceiptsIdPatchResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}"]["patch"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
@@ -12796,6 +15548,7 @@ export const pathsApiReceiptsIdIssuesAcceptPostResponses200ContentApplicationJso
 export const pathsApiReceiptsIdIssuesAcceptPostResponses200ContentApplicationJsonFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/issues/accept"]["post"]["responses"]["200"]["content"]["application/json"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
 export const pathsApiReceiptsIdIssuesAcceptPostResponses200ContentApplicationJsonUploadStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/issues/accept"]["post"]["responses"]["200"]["content"]["application/json"]["uploadStatus"]> = ["queued", "processing", "completed", "failed", "cancelled"];
 export const pathsApiReceiptsIdIssuesAcceptPostResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/issues/accept"]["post"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiReceiptsIdIssuesAcceptPostResponses200ContentApplicationJsonApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/issues/accept"]["post"]["responses"]["200"]["content"]["application/json"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
 export const pathsApiReceiptsIdIssuesAcceptPostResponses200ContentApplicationJsonEditsKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/issues/accept"]["post"]["responses"]["200"]["content"]["application/json"]["edits"]["kind"]> = ["correction", "reextraction"];
 export const pathsApiReceiptsIdIssuesAcceptPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/issues/accept"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiReceiptsIdIssuesAcceptPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/issues/accept"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
@@ -12809,6 +15562,7 @@ export const pathsApiReceiptsIdIssuesReopenPostResponses200ContentApplicationJso
 export const pathsApiReceiptsIdIssuesReopenPostResponses200ContentApplicationJsonFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/issues/reopen"]["post"]["responses"]["200"]["content"]["application/json"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
 export const pathsApiReceiptsIdIssuesReopenPostResponses200ContentApplicationJsonUploadStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/issues/reopen"]["post"]["responses"]["200"]["content"]["application/json"]["uploadStatus"]> = ["queued", "processing", "completed", "failed", "cancelled"];
 export const pathsApiReceiptsIdIssuesReopenPostResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/issues/reopen"]["post"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiReceiptsIdIssuesReopenPostResponses200ContentApplicationJsonApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/issues/reopen"]["post"]["responses"]["200"]["content"]["application/json"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
 export const pathsApiReceiptsIdIssuesReopenPostResponses200ContentApplicationJsonEditsKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/issues/reopen"]["post"]["responses"]["200"]["content"]["application/json"]["edits"]["kind"]> = ["correction", "reextraction"];
 export const pathsApiReceiptsIdIssuesReopenPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/issues/reopen"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
 export const pathsApiReceiptsIdIssuesReopenPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/issues/reopen"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
@@ -13042,6 +15796,158 @@ export const pathsApiInvitationsTokenAcceptPostResponses409ContentApplicationJso
 export const pathsApiInvitationsTokenAcceptPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/invitations/{token}/accept"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
 export const pathsApiInvitationsTokenAcceptPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/invitations/{token}/accept"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
 export const pathsApiInvitationsTokenAcceptPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/invitations/{token}/accept"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiWorkspacesCurrentUsageGetResponses200ContentApplicationJsonMembersRoleAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["200"]["content"]["application/json"]["members"]["role"]> = ["owner", "admin", "accountant", "member"];
+export const pathsApiWorkspacesCurrentUsageGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
+export const pathsApiWorkspacesCurrentUsageGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiWorkspacesCurrentUsageGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiWorkspacesCurrentUsageGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiWorkspacesCurrentUsageGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiWorkspacesCurrentUsageGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiWorkspacesCurrentUsageGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/usage"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiWorkspacesCurrentReportsGetResponses200ContentApplicationJsonRosterRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["200"]["content"]["application/json"]["roster"]["role"]> = ["owner", "admin", "accountant", "member"];
+export const pathsApiWorkspacesCurrentReportsGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiWorkspacesCurrentReportsGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiWorkspacesCurrentReportsGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiWorkspacesCurrentReportsGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiWorkspacesCurrentReportsGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiWorkspacesCurrentReportsGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiWorkspacesCurrentReportsGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/reports"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiReceiptsIdSubmitPostResponses200ContentApplicationJsonFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/submit"]["post"]["responses"]["200"]["content"]["application/json"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
+export const pathsApiReceiptsIdSubmitPostResponses200ContentApplicationJsonFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/submit"]["post"]["responses"]["200"]["content"]["application/json"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
+export const pathsApiReceiptsIdSubmitPostResponses200ContentApplicationJsonUploadStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/submit"]["post"]["responses"]["200"]["content"]["application/json"]["uploadStatus"]> = ["queued", "processing", "completed", "failed", "cancelled"];
+export const pathsApiReceiptsIdSubmitPostResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/submit"]["post"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiReceiptsIdSubmitPostResponses200ContentApplicationJsonApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/submit"]["post"]["responses"]["200"]["content"]["application/json"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
+export const pathsApiReceiptsIdSubmitPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/submit"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiReceiptsIdSubmitPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/submit"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiReceiptsIdSubmitPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/submit"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiReceiptsIdSubmitPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/submit"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiReceiptsIdSubmitPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/submit"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
+export const pathsApiReceiptsIdSubmitPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/submit"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiReceiptsIdSubmitPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/submit"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiReceiptsIdSubmitPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/submit"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiReportsGetResponses200ContentApplicationJsonReportsStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["get"]["responses"]["200"]["content"]["application/json"]["reports"]["status"]> = ["submitted", "approved", "rejected", "partly-approved"];
+export const pathsApiReportsGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
+export const pathsApiReportsGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiReportsGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiReportsGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiReportsGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiReportsGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiReportsGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiReportsPostResponses201ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["post"]["responses"]["201"]["content"]["application/json"]["status"]> = ["submitted", "approved", "rejected", "partly-approved"];
+export const pathsApiReportsPostResponses201ContentApplicationJsonItemsFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["post"]["responses"]["201"]["content"]["application/json"]["items"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
+export const pathsApiReportsPostResponses201ContentApplicationJsonItemsFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["post"]["responses"]["201"]["content"]["application/json"]["items"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
+export const pathsApiReportsPostResponses201ContentApplicationJsonItemsUploadStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["post"]["responses"]["201"]["content"]["application/json"]["items"]["uploadStatus"]> = ["queued", "processing", "completed", "failed", "cancelled"];
+export const pathsApiReportsPostResponses201ContentApplicationJsonItemsDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["post"]["responses"]["201"]["content"]["application/json"]["items"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiReportsPostResponses201ContentApplicationJsonItemsApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["post"]["responses"]["201"]["content"]["application/json"]["items"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
+export const pathsApiReportsPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiReportsPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiReportsPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiReportsPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiReportsPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
+export const pathsApiReportsPostResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["post"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiReportsPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiReportsPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiReportsIdGetResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["status"]> = ["submitted", "approved", "rejected", "partly-approved"];
+export const pathsApiReportsIdGetResponses200ContentApplicationJsonItemsFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
+export const pathsApiReportsIdGetResponses200ContentApplicationJsonItemsFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
+export const pathsApiReportsIdGetResponses200ContentApplicationJsonItemsUploadStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["uploadStatus"]> = ["queued", "processing", "completed", "failed", "cancelled"];
+export const pathsApiReportsIdGetResponses200ContentApplicationJsonItemsDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiReportsIdGetResponses200ContentApplicationJsonItemsApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
+export const pathsApiReportsIdGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiReportsIdGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiReportsIdGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiReportsIdGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiReportsIdGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiReportsIdGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiReportsIdGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiApprovalsGetResponses200ContentApplicationJsonReceiptsFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["200"]["content"]["application/json"]["receipts"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
+export const pathsApiApprovalsGetResponses200ContentApplicationJsonReceiptsFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["200"]["content"]["application/json"]["receipts"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
+export const pathsApiApprovalsGetResponses200ContentApplicationJsonReceiptsUploadStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["200"]["content"]["application/json"]["receipts"]["uploadStatus"]> = ["queued", "processing", "completed", "failed", "cancelled"];
+export const pathsApiApprovalsGetResponses200ContentApplicationJsonReceiptsDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["200"]["content"]["application/json"]["receipts"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiApprovalsGetResponses200ContentApplicationJsonReceiptsApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["200"]["content"]["application/json"]["receipts"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
+export const pathsApiApprovalsGetResponses200ContentApplicationJsonReportsStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["200"]["content"]["application/json"]["reports"]["status"]> = ["submitted", "approved", "rejected", "partly-approved"];
+export const pathsApiApprovalsGetResponses200ContentApplicationJsonReportsItemsFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["200"]["content"]["application/json"]["reports"]["items"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
+export const pathsApiApprovalsGetResponses200ContentApplicationJsonReportsItemsFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["200"]["content"]["application/json"]["reports"]["items"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
+export const pathsApiApprovalsGetResponses200ContentApplicationJsonReportsItemsUploadStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["200"]["content"]["application/json"]["reports"]["items"]["uploadStatus"]> = ["queued", "processing", "completed", "failed", "cancelled"];
+export const pathsApiApprovalsGetResponses200ContentApplicationJsonReportsItemsDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["200"]["content"]["application/json"]["reports"]["items"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiApprovalsGetResponses200ContentApplicationJsonReportsItemsApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["200"]["content"]["application/json"]["reports"]["items"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
+export const pathsApiApprovalsGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
+export const pathsApiApprovalsGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiApprovalsGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiApprovalsGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiApprovalsGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiApprovalsGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/approvals"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiReceiptsIdApprovePostResponses200ContentApplicationJsonFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/approve"]["post"]["responses"]["200"]["content"]["application/json"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
+export const pathsApiReceiptsIdApprovePostResponses200ContentApplicationJsonFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/approve"]["post"]["responses"]["200"]["content"]["application/json"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
+export const pathsApiReceiptsIdApprovePostResponses200ContentApplicationJsonUploadStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/approve"]["post"]["responses"]["200"]["content"]["application/json"]["uploadStatus"]> = ["queued", "processing", "completed", "failed", "cancelled"];
+export const pathsApiReceiptsIdApprovePostResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/approve"]["post"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiReceiptsIdApprovePostResponses200ContentApplicationJsonApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/approve"]["post"]["responses"]["200"]["content"]["application/json"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
+export const pathsApiReceiptsIdApprovePostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/approve"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiReceiptsIdApprovePostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/approve"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiReceiptsIdApprovePostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/approve"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiReceiptsIdApprovePostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/approve"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiReceiptsIdApprovePostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/approve"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
+export const pathsApiReceiptsIdApprovePostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/approve"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiReceiptsIdApprovePostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/approve"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiReportsIdApprovePostResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/approve"]["post"]["responses"]["200"]["content"]["application/json"]["status"]> = ["submitted", "approved", "rejected", "partly-approved"];
+export const pathsApiReportsIdApprovePostResponses200ContentApplicationJsonItemsFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/approve"]["post"]["responses"]["200"]["content"]["application/json"]["items"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
+export const pathsApiReportsIdApprovePostResponses200ContentApplicationJsonItemsFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/approve"]["post"]["responses"]["200"]["content"]["application/json"]["items"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
+export const pathsApiReportsIdApprovePostResponses200ContentApplicationJsonItemsUploadStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/approve"]["post"]["responses"]["200"]["content"]["application/json"]["items"]["uploadStatus"]> = ["queued", "processing", "completed", "failed", "cancelled"];
+export const pathsApiReportsIdApprovePostResponses200ContentApplicationJsonItemsDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/approve"]["post"]["responses"]["200"]["content"]["application/json"]["items"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiReportsIdApprovePostResponses200ContentApplicationJsonItemsApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/approve"]["post"]["responses"]["200"]["content"]["application/json"]["items"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
+export const pathsApiReportsIdApprovePostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/approve"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiReportsIdApprovePostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/approve"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiReportsIdApprovePostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/approve"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiReportsIdApprovePostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/approve"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiReportsIdApprovePostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/approve"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
+export const pathsApiReportsIdApprovePostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/approve"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiReportsIdApprovePostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/approve"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiReceiptsIdRejectPostResponses200ContentApplicationJsonFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/reject"]["post"]["responses"]["200"]["content"]["application/json"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
+export const pathsApiReceiptsIdRejectPostResponses200ContentApplicationJsonFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/reject"]["post"]["responses"]["200"]["content"]["application/json"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
+export const pathsApiReceiptsIdRejectPostResponses200ContentApplicationJsonUploadStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/reject"]["post"]["responses"]["200"]["content"]["application/json"]["uploadStatus"]> = ["queued", "processing", "completed", "failed", "cancelled"];
+export const pathsApiReceiptsIdRejectPostResponses200ContentApplicationJsonDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/reject"]["post"]["responses"]["200"]["content"]["application/json"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiReceiptsIdRejectPostResponses200ContentApplicationJsonApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/reject"]["post"]["responses"]["200"]["content"]["application/json"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
+export const pathsApiReceiptsIdRejectPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/reject"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiReceiptsIdRejectPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/reject"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiReceiptsIdRejectPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/reject"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiReceiptsIdRejectPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/reject"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiReceiptsIdRejectPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/reject"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
+export const pathsApiReceiptsIdRejectPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/reject"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiReceiptsIdRejectPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/receipts/{id}/reject"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiReportsIdRejectPostResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/reject"]["post"]["responses"]["200"]["content"]["application/json"]["status"]> = ["submitted", "approved", "rejected", "partly-approved"];
+export const pathsApiReportsIdRejectPostResponses200ContentApplicationJsonItemsFlagsCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/reject"]["post"]["responses"]["200"]["content"]["application/json"]["items"]["flags"]["code"]> = ["missingKeyFields", "totalMismatch", "invalidDate", "dateOutOfRange", "nonPositiveTotal", "largeTotal", "suspiciousTaxRate", "itemsDontAddUp", "totalNotFound", "totalUnconfirmed", "totalHandwritten", "dateNotFound", "dateEitherWay", "dateFarFromOthers", "merchantNotFound", "merchantBelowHeader", "merchantUnconfirmed", "merchantMayContinue", "currencyAssumed", "currencyDefault", "currencyWeak", "lowQuality", "legacy"];
+export const pathsApiReportsIdRejectPostResponses200ContentApplicationJsonItemsFlagsFieldAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/reject"]["post"]["responses"]["200"]["content"]["application/json"]["items"]["flags"]["field"]> = ["merchantName", "date", "total", "subtotal", "tax", "currency", "items"];
+export const pathsApiReportsIdRejectPostResponses200ContentApplicationJsonItemsUploadStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/reject"]["post"]["responses"]["200"]["content"]["application/json"]["items"]["uploadStatus"]> = ["queued", "processing", "completed", "failed", "cancelled"];
+export const pathsApiReportsIdRejectPostResponses200ContentApplicationJsonItemsDuplicateOfReasonValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/reject"]["post"]["responses"]["200"]["content"]["application/json"]["items"]["duplicateOf"]["reason"]> = ["same-file", "same-receipt"];
+export const pathsApiReportsIdRejectPostResponses200ContentApplicationJsonItemsApprovalStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/reject"]["post"]["responses"]["200"]["content"]["application/json"]["items"]["approval"]["status"]> = ["not-required", "draft", "submitted", "approved", "rejected"];
+export const pathsApiReportsIdRejectPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/reject"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiReportsIdRejectPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/reject"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiReportsIdRejectPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/reject"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiReportsIdRejectPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/reject"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiReportsIdRejectPostResponses409ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/reject"]["post"]["responses"]["409"]["content"]["application/json"]["error"]> = ["CONFLICT"];
+export const pathsApiReportsIdRejectPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/reject"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiReportsIdRejectPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/reject"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiReportsIdExportGetParametersQueryFormatValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/export"]["get"]["parameters"]["query"]["format"]> = ["pdf", "xlsx"];
+export const pathsApiReportsIdExportGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/export"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiReportsIdExportGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/export"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiReportsIdExportGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/export"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiReportsIdExportGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/export"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiReportsIdExportGetResponses429ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/export"]["get"]["responses"]["429"]["content"]["application/json"]["error"]> = ["RATE_LIMITED"];
+export const pathsApiReportsIdExportGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/export"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiReportsIdExportGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/reports/{id}/export"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiNotificationsGetResponses200ContentApplicationJsonItemsKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["kind"]> = ["receipt.approved", "receipt.rejected", "report.approved", "report.rejected"];
+export const pathsApiNotificationsGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["BAD_REQUEST"];
+export const pathsApiNotificationsGetResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications"]["get"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiNotificationsGetResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications"]["get"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiNotificationsGetResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications"]["get"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiNotificationsGetResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications"]["get"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiNotificationsGetResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications"]["get"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsApiNotificationsReadPostResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications/read"]["post"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];
+export const pathsApiNotificationsReadPostResponses401ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications/read"]["post"]["responses"]["401"]["content"]["application/json"]["error"]> = ["UNAUTHENTICATED"];
+export const pathsApiNotificationsReadPostResponses403ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications/read"]["post"]["responses"]["403"]["content"]["application/json"]["error"]> = ["FORBIDDEN"];
+export const pathsApiNotificationsReadPostResponses404ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications/read"]["post"]["responses"]["404"]["content"]["application/json"]["error"]> = ["NOT_FOUND"];
+export const pathsApiNotificationsReadPostResponses500ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications/read"]["post"]["responses"]["500"]["content"]["application/json"]["error"]> = ["INTERNAL"];
+export const pathsApiNotificationsReadPostResponses503ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/notifications/read"]["post"]["responses"]["503"]["content"]["application/json"]["error"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsApiWorkspacesCurrentAuditGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/audit"]["get"]["parameters"]["query"]["action"]> = ["receipt.uploaded", "receipt.corrected", "receipt.accepted", "receipt.reopened", "receipt.deleted", "receipt.submitted", "receipt.approved", "receipt.rejected", "report.submitted", "report.approved", "report.rejected", "export.downloaded", "workspace.created", "workspace.renamed", "settings.changed", "member.invited", "invitation.revoked", "member.joined", "member.removed", "member.left", "member.role-changed", "ownership.transferred"];
 export const pathsApiWorkspacesCurrentAuditGetResponses200ContentApplicationJsonEventsActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/audit"]["get"]["responses"]["200"]["content"]["application/json"]["events"]["action"]> = ["receipt.uploaded", "receipt.corrected", "receipt.accepted", "receipt.reopened", "receipt.deleted", "receipt.submitted", "receipt.approved", "receipt.rejected", "report.submitted", "report.approved", "report.rejected", "export.downloaded", "workspace.created", "workspace.renamed", "settings.changed", "member.invited", "invitation.revoked", "member.joined", "member.removed", "member.left", "member.role-changed", "ownership.transferred"];
 export const pathsApiWorkspacesCurrentAuditGetResponses400ContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/workspaces/current/audit"]["get"]["responses"]["400"]["content"]["application/json"]["error"]> = ["VALIDATION_FAILED", "BAD_REQUEST"];

@@ -2,6 +2,7 @@ import { renderIssue } from '../extraction/issue-codes.rules.js';
 import { LOW_QUALITY_FLAG, openFlagsOfView } from '../extraction/validation.rules.js';
 import { RECEIPT_DETAIL_FIELDS, type ReceiptView } from '../receipt.schema.js';
 import { convertAmount, type ExchangeRates } from './exchange-rates.rules.js';
+import { APPROVAL_LABELS, type UploadApproval } from '../approval.rule.js';
 
 export const MAX_ITEM_SLOTS = 20;
 
@@ -38,10 +39,19 @@ export const SUMMARY_COLUMNS = ['metric', 'value'] as const;
 export type CellValue = string | number | null;
 export type ExportRow = Record<string, CellValue>;
 
-/** A stored receipt with the file it came from. */
+/** A stored receipt with the file it came from, and where it stands in the approval step. */
 export interface ExportSource {
   filename: string | null;
   receipt: ReceiptView;
+  approval?: UploadApproval;
+}
+
+/** The Approval columns a team workspace's workbook adds to its sheets: the status and the decision's comment. */
+export const APPROVAL_COLUMNS = ['approval', 'approval_comment'] as const;
+
+/** A receipt's Approval columns, in APPROVAL_COLUMNS order. */
+export function approvalValues({ approval }: ExportSource): CellValue[] {
+  return approval ? [APPROVAL_LABELS[approval.status], approval.comment] : [null, null];
 }
 
 const MONEY_COLUMNS = new Set(['subtotal', 'tax', 'tip', 'discount', 'total']);

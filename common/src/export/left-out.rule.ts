@@ -1,5 +1,6 @@
 import { renderIssue } from '../extraction/issue-codes.rules.js';
 import { openFlagsOfView } from '../extraction/validation.rules.js';
+import { APPROVAL_LABELS, CLEARED_APPROVALS } from '../approval.rule.js';
 import type { ExportSource } from './export-rows.js';
 
 /** The note of an export pack naming the receipts its import file left out (the workbook holds them all). */
@@ -17,14 +18,15 @@ export function leftOutHeading(count: number, label: string): string {
 
 /**
  * Why one receipt is not in the import file, on a line of its own: it needs review (its flags),
- * or it is ready but lacks the date or total an accounting import needs.
+ * it is not approved, or it is ready but lacks the date or total an accounting import needs.
  */
-export function leftOutLine({ filename, receipt }: ExportSource): string {
+export function leftOutLine({ filename, receipt, approval }: ExportSource): string {
   const what = `${oneLine(filename ?? 'unknown file')} (${receipt.date ?? 'no date'}, ${oneLine(receipt.merchantName ?? 'unknown merchant')})`;
   if (!receipt.valid) {
     const open = openFlagsOfView(receipt).map(renderIssue);
     return `${what}: needs review${open.length ? ` (${open.map(oneLine).join('; ')})` : ''}.\r\n`;
   }
+  if (approval && !CLEARED_APPROVALS.includes(approval.status)) return `${what}: not approved (${APPROVAL_LABELS[approval.status].toLowerCase()}).\r\n`;
   const lacks = [receipt.date ? null : 'date', receipt.total == null ? 'total' : null].filter(Boolean);
   return `${what}: no ${lacks.length ? lacks.join(' and no ') : 'date in a form the import reads'}.\r\n`;
 }

@@ -40,6 +40,10 @@ import type {
   WorkspaceRole,
   AuditAction,
   AssignableRole,
+  ApprovalStatus,
+  NotificationDetail,
+  NotificationKind,
+  ReportStatus,
 } from '@receipts/common';
 
 const timestamps = {
@@ -163,11 +167,15 @@ export const workspaceInvitations = pgTable(
   (t) => [uniqueIndex('workspace_invitations_open_idx').on(t.workspaceId, t.email).where(sql`${t.acceptedAt} IS NULL AND ${t.revokedAt} IS NULL`)],
 );
 
-/** A user's paid plan; Stripe's webhooks keep it current. One per user. */
+/**
+ * A workspace's paid plan, shared by its members; Stripe's webhooks keep it current. One per
+ * workspace. The Stripe customer is the account that pays (users.stripeCustomerId); the Stripe
+ * subscription names the workspace in its metadata.
+ */
 export const subscriptions = pgTable('subscriptions', {
-  userId: uuid('user_id')
+  workspaceId: uuid('workspace_id')
     .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
   planId: text('plan_id').$type<PlanId>().notNull(),
   /** Stripe's subscription status: incomplete, trialing, active, past_due, canceled, unpaid, … */
   status: text('status').notNull(),
@@ -179,7 +187,7 @@ export const subscriptions = pgTable('subscriptions', {
   ...timestamps,
 });
 
-/** Units used per quota subject (an account, an anonymous session, a client address) and period. */
+/** Units used per quota subject (a subscribed workspace, an account, an anonymous session, a client address) and period. */
 export const quotaUsage = pgTable(
   'quota_usage',
   {
@@ -219,13 +227,14 @@ export const stripeEvents = pgTable('stripe_events', {
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** The invoices of a workspace's subscription, for its billing page. */
 export const invoices = pgTable(
   'invoices',
   {
     id: text('id').primaryKey(),
-    userId: uuid('user_id')
+    workspaceId: uuid('workspace_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     amountPaid: integer('amount_paid').notNull(),
     currency: text('currency').notNull(),
     status: text('status').notNull(),
@@ -233,7 +242,7 @@ export const invoices = pgTable(
     periodEnd: timestamp('period_end', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('invoices_user_idx').on(t.userId, t.createdAt)],
+  (t) => [index('invoices_workspace_idx').on(t.workspaceId, t.createdAt)],
 );
 
 /** A quota unit an upload took, so a cancel or failure returns exactly that unit. */
@@ -274,6 +283,18 @@ export const uploads = pgTable(
     duplicateReason: text('duplicate_reason').$type<DuplicateReason>(),
     /** The owner chose to keep it: it is not flagged again. */
     duplicateKept: boolean('duplicate_kept').notNull().default(false),
+    /**
+     * Where its receipt stands in the submit → approve step (approval.repository.ts moves it):
+     * set from the uploader's role when it is made. The columns after it are the latest
+     * submission's and decision's.
+     */
+    approvalStatus: text('approval_status').$type<ApprovalStatus>().notNull().default('not-required'),
+    approvalComment: text('approval_comment'),
+    approvalDecidedBy: uuid('approval_decided_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    approvalDecidedAt: timestamp('approval_decided_at', { withTimezone: true }),
+    approvalSubmittedAt: timestamp('approval_submitted_at', { withTimezone: true }),
+    /** The report it was last submitted in; null: alone, or never submitted. */
+    reportId: uuid('report_id').references((): AnyPgColumn => expenseReports.id, { onDelete: 'set null' }),
     /** When the retention job deleted the original file (the extracted data stays). */
     originalDeletedAt: timestamp('original_deleted_at', { withTimezone: true }),
     startedAt: timestamp('started_at', { withTimezone: true }),
@@ -291,7 +312,57 @@ export const uploads = pgTable(
     index('uploads_anon_sha256_idx').on(t.anonId, t.sha256),
     index('uploads_duplicate_of_idx').on(t.duplicateOf),
     index('uploads_originals_due_idx').on(t.createdAt).where(sql`${t.originalDeletedAt} IS NULL`),
+    index('uploads_report_idx').on(t.reportId),
+    // The approval queue: what waits for a decision in a workspace.
+    index('uploads_workspace_submitted_idx').on(t.workspaceId, t.approvalSubmittedAt).where(sql`${t.approvalStatus} = 'submitted'`),
   ],
+);
+
+/**
+ * A member's expense report: a named batch of their receipts for a period, submitted at once
+ * (the receipts point at it, `uploads.report_id`). Its status follows its receipts' (see
+ * REPORT_STATUSES); the comment and decider are those of a decision on the whole report.
+ */
+export const expenseReports = pgTable(
+  'expense_reports',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    submitterId: uuid('submitter_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    periodStart: text('period_start').notNull(),
+    periodEnd: text('period_end').notNull(),
+    status: text('status').$type<ReportStatus>().notNull().default('submitted'),
+    comment: text('comment'),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [index('expense_reports_workspace_idx').on(t.workspaceId, t.status, t.submittedAt), index('expense_reports_submitter_idx').on(t.submitterId, t.createdAt)],
+);
+
+/** What a person is told in the app (the nav's list), one row per event; e-mailed beside. */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<NotificationKind>().notNull(),
+    /** The receipt's or report's id. */
+    subject: text('subject'),
+    detail: jsonb('detail').$type<NotificationDetail>().notNull(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('notifications_user_idx').on(t.userId, t.createdAt), index('notifications_unread_idx').on(t.userId).where(sql`${t.readAt} IS NULL`)],
 );
 
 const money = (name: string) => numeric(name, { precision: 14, scale: 2, mode: 'number' });
@@ -413,6 +484,8 @@ export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type WorkspaceMemberRow = typeof workspaceMembers.$inferSelect;
 export type AuditEventRow = typeof auditEvents.$inferSelect;
 export type WorkspaceInvitationRow = typeof workspaceInvitations.$inferSelect;
+export type ExpenseReportRow = typeof expenseReports.$inferSelect;
+export type NotificationRow = typeof notifications.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type ReceiptRow = typeof receipts.$inferSelect;
 export type ReceiptEditRow = typeof receiptEdits.$inferSelect;

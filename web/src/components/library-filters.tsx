@@ -1,4 +1,4 @@
-import { currencyOption } from '@receipts/common';
+import { APPROVAL_LABELS, APPROVAL_STATUSES, currencyOption } from '@receipts/common';
 import type { FormEvent } from 'react';
 import type { LibraryQuery } from '../lib/receipts-api.js';
 import { CategorySelect } from './category-select.js';
@@ -8,15 +8,35 @@ export type LibraryFilter = Omit<LibraryQuery, 'page' | 'pageSize'>;
 
 /**
  * The library's search form; applying it hands the filled-in filters over (blank ones left out).
- * The currency filter offers the currencies the owner's receipts are in (and the one chosen).
+ * The currency filter offers the currencies the owner's receipts are in (and the one chosen); a
+ * team workspace's (`approvals`) filters by approval too.
  */
-export function LibraryFilters({ query, currencies, onApply }: { query: LibraryFilter; currencies: readonly string[]; onApply: (filter: LibraryFilter) => void }) {
+export function LibraryFilters({
+  query,
+  currencies,
+  approvals = false,
+  onApply,
+}: {
+  query: LibraryFilter;
+  currencies: readonly string[];
+  approvals?: boolean;
+  onApply: (filter: LibraryFilter) => void;
+}) {
   const choices = [...new Set([...currencies, ...(query.currency ? [query.currency] : [])])].sort();
   const apply = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const text = (k: string) => String(f.get(k) ?? '').trim() || undefined;
-    onApply({ q: text('q'), from: text('from'), to: text('to'), category: text('category'), tag: text('tag'), currency: text('currency'), valid: text('valid') as LibraryQuery['valid'] });
+    onApply({
+      q: text('q'),
+      from: text('from'),
+      to: text('to'),
+      category: text('category'),
+      tag: text('tag'),
+      currency: text('currency'),
+      valid: text('valid') as LibraryQuery['valid'],
+      approval: text('approval') as LibraryQuery['approval'],
+    });
   };
   return (
     <form className="card filters" onSubmit={apply} role="search" aria-label="Filter receipts">
@@ -56,6 +76,19 @@ export function LibraryFilters({ query, currencies, onApply }: { query: LibraryF
           <option value="false">Needs review</option>
         </select>
       </div>
+      {approvals && (
+        <div className="form-field">
+          <label htmlFor="lib-approval">Approval</label>
+          <select id="lib-approval" name="approval" defaultValue={query.approval ?? ''}>
+            <option value="">All</option>
+            {APPROVAL_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {APPROVAL_LABELS[status]}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <button type="submit" className="btn btn-primary">
         Apply
       </button>

@@ -1,4 +1,5 @@
-import { formatMoney, type LibraryReceipt } from '@receipts/common';
+import { formatMoney, LOCKED_APPROVALS, mayApprovalMove, type LibraryReceipt } from '@receipts/common';
+import { ApprovalBadge, ApprovalComment } from './approval-badge.js';
 import { DataTable, type TableColumn } from './data-table.js';
 import './library-table.css';
 
@@ -12,6 +13,9 @@ interface LibraryProps {
   onReextract: (id: string) => void;
   reextracting: boolean;
   onDelete: (receipt: LibraryReceipt) => void;
+  /** A team member's: submits a draft, or a rejected receipt again once corrected. */
+  onSubmit?: (id: string) => void;
+  submitting?: boolean;
 }
 
 const totalOf = (r: LibraryReceipt) => (r.total != null ? formatMoney(r.total, r.currency ?? 'USD') : '—');
@@ -28,21 +32,30 @@ function StatusTags({ receipt: r }: { receipt: LibraryReceipt }) {
       )}
       {r.duplicateOf && <span className="tag tag-info">Duplicate?</span>}
       {r.edited && <span className="tag">Edited</span>}
+      <ApprovalBadge status={r.approval.status} />
+      {r.approval.status === 'rejected' && <ApprovalComment comment={r.approval.comment} by={r.approval.decidedBy} />}
     </>
   );
 }
 
-function RowActions({ receipt: r, onOpen, onReextract, reextracting, onDelete }: Omit<LibraryProps, 'receipts' | 'selected' | 'onToggle'> & { receipt: LibraryReceipt }) {
+function RowActions({ receipt: r, onOpen, onReextract, reextracting, onDelete, onSubmit, submitting }: Omit<LibraryProps, 'receipts' | 'selected' | 'onToggle'> & { receipt: LibraryReceipt }) {
+  // A submitter's receipt waiting for or past an approver's decision is not theirs to read again.
+  const locked = Boolean(onSubmit) && LOCKED_APPROVALS.includes(r.approval.status);
   return (
     <>
+      {onSubmit && mayApprovalMove('submit', r.approval.status) && (
+        <button type="button" className="btn btn-primary btn-sm" disabled={submitting || isRereading(r)} onClick={() => onSubmit(r.id)}>
+          {r.approval.status === 'rejected' ? 'Resubmit' : 'Submit'}
+        </button>
+      )}
       <button type="button" className="btn btn-outline btn-sm" onClick={() => onOpen(r.id)}>
         Details
       </button>
       <button
         type="button"
         className="btn btn-ghost btn-sm"
-        disabled={!r.originalAvailable || reextracting}
-        title={r.originalAvailable ? undefined : 'The original file is no longer stored'}
+        disabled={!r.originalAvailable || reextracting || locked}
+        title={locked ? 'Submitted for approval: it changes only if an approver rejects it' : r.originalAvailable ? undefined : 'The original file is no longer stored'}
         onClick={() => onReextract(r.id)}
       >
         Re-extract

@@ -4,7 +4,10 @@ import { Link, NavLink } from 'react-router-dom';
 import { useLogout, useProfile } from '../hooks/use-account.js';
 import { useWorkspaceAllows } from '../hooks/use-current-workspace.js';
 import { AUDIT_PAGE_PATH } from '../lib/audit-api.js';
+import { REPORTS_PAGE_PATH } from '../lib/workspace-plan-api.js';
 import { NAV_LINKS, PRODUCT_NAME } from '../lib/site.js';
+import { ApprovalsLink } from './approvals-link.js';
+import { NotificationsMenu } from './notifications-menu.js';
 import { ReviewLink } from './review-link.js';
 import { WorkspaceSwitcher } from './workspace-switcher.js';
 import './nav-bar.css';
@@ -19,6 +22,7 @@ export function NavBar() {
   const [open, setOpen] = useState(false);
   const isAdmin = profile?.userType === 'admin';
   const readsAudit = useWorkspaceAllows('audit:read');
+  const readsReports = useWorkspaceAllows('reports:read');
   const close = () => setOpen(false);
   const toggle = useRef<HTMLButtonElement>(null);
 
@@ -59,6 +63,8 @@ export function NavBar() {
             <>
               <WorkspaceSwitcher />
               <ReviewLink className="nav-review" />
+              <ApprovalsLink className="nav-review" />
+              <NotificationsMenu />
               <DropdownMenu.Root>
                 <DropdownMenu.Trigger className="user-trigger" aria-label={`Account menu for ${profile.username}`}>
                   <span className="avatar" aria-hidden="true">
@@ -85,6 +91,11 @@ export function NavBar() {
                     <DropdownMenu.Item asChild className="menu-item">
                       <Link to="/billing">Billing</Link>
                     </DropdownMenu.Item>
+                    {readsReports && (
+                      <DropdownMenu.Item asChild className="menu-item">
+                        <Link to={REPORTS_PAGE_PATH}>Spending reports</Link>
+                      </DropdownMenu.Item>
+                    )}
                     {readsAudit && (
                       <DropdownMenu.Item asChild className="menu-item">
                         <Link to={AUDIT_PAGE_PATH}>Audit trail</Link>
@@ -158,12 +169,18 @@ export function NavBar() {
                 My Receipts
               </Link>
               <ReviewLink onClick={close} />
+              <ApprovalsLink onClick={close} />
               <Link to="/account" onClick={close}>
                 Account
               </Link>
               <Link to="/billing" onClick={close}>
                 Billing
               </Link>
+              {readsReports && (
+                <Link to={REPORTS_PAGE_PATH} onClick={close}>
+                  Spending reports
+                </Link>
+              )}
               {readsAudit && (
                 <Link to={AUDIT_PAGE_PATH} onClick={close}>
                   Audit trail

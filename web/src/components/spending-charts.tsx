@@ -1,4 +1,4 @@
-import { formatMoney, type CurrencySpending, type Spending } from '@receipts/common';
+import { formatMoney, memberLabel, type CurrencySpending, type ReportCurrency, type ReportMember, type Spending } from '@receipts/common';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, Pie, PieChart, Tooltip, XAxis, YAxis } from 'recharts';
@@ -84,7 +84,8 @@ function ChartFigure({ title, column, summary, rows, showTable, children }: { ti
 
 const list = (rows: Row[]) => rows.map((r) => `${r.label} ${formatMoney(r.total, r.currency)}`).join(', ');
 
-function CurrencyCharts({ spending, all, showTable }: { spending: CurrencySpending; all: CurrencySpending[]; showTable: boolean }) {
+/** One currency's charts: per month, category, merchant, and the receipts per currency beside it (the dashboard's and the reports page's). */
+export function CurrencyCharts({ spending, all, showTable }: { spending: CurrencySpending; all: CurrencySpending[]; showTable: boolean }) {
   const { currency } = spending;
   const money = (value: unknown) => formatMoney(Number(value), currency);
   const row = (label: string, amount: { total: number; receipts: number }, code = currency): Row => ({ label, total: amount.total, receipts: amount.receipts, currency: code });
@@ -175,6 +176,37 @@ function CurrencyCharts({ spending, all, showTable }: { spending: CurrencySpendi
         </BarChart>
       </ChartFigure>
     </div>
+  );
+}
+
+/** A workspace report's spending per member in one currency, largest first, named as the workspace's members are (`roster`). */
+export function MemberSpendingChart({ spending, roster, showTable }: { spending: ReportCurrency; roster: readonly ReportMember[]; showTable: boolean }) {
+  const { currency } = spending;
+  const names = new Map(roster.map((m) => [m.userId, m]));
+  const members = spending.members.map((m): Row => ({
+    label: memberLabel(m.userId ? (names.get(m.userId) ?? m) : m),
+    total: m.total,
+    receipts: m.receipts,
+    currency,
+  }));
+  const axis = { fontSize: 12 };
+  return (
+    <ChartFigure title="Spending per member" column="Member" rows={members} showTable={showTable} summary={`Spending per member in ${currency}, largest first: ${list(members)}.`}>
+      <BarChart
+        responsive
+        layout="vertical"
+        style={{ width: '100%', height: 40 + 34 * members.length }}
+        data={members}
+        margin={{ top: 0, right: 16, bottom: 0, left: 0 }}
+        accessibilityLayer={false}
+      >
+        <CartesianGrid horizontal={false} stroke="#e4e8f0" />
+        <XAxis type="number" tick={axis} tickFormatter={(v: number) => compact.format(v)} />
+        <YAxis type="category" dataKey="label" tick={axis} width={140} tickFormatter={(v: string) => shorten(v, 22)} />
+        <Tooltip formatter={(value) => formatMoney(Number(value), currency)} />
+        <Bar dataKey="total" name="Total" fill={COLORS[3]} radius={[0, 4, 4, 0]} isAnimationActive={animate} />
+      </BarChart>
+    </ChartFigure>
   );
 }
 

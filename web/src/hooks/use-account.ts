@@ -1,8 +1,9 @@
-import { CATEGORIES, FREE_DAILY_LIMIT, type CategoryList, type QuotaView, type SubscriptionView, type UserProfile } from '@receipts/common';
+import { CATEGORIES, FREE_DAILY_LIMIT, type CategoryList, type QuotaView, type SubscriptionView, type UserProfile, type WorkspaceUsage } from '@receipts/common';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { accountKeys } from '../lib/account-api.js';
 import { signOut } from '../lib/auth-api.js';
+import { workspacePlanKeys } from '../lib/workspace-plan-api.js';
 
 /** The signed-in user, or null for an anonymous visitor (a failed profile call means anonymous). */
 export function useProfile() {
@@ -34,7 +35,13 @@ export function useSubscription(enabled: boolean) {
   return { subscription: query.data ?? null, loading: enabled && query.isPending };
 }
 
-const ACCOUNT_KEYS = [accountKeys.profile, accountKeys.subscription, accountKeys.quota];
+/** The workspace's quota and its use per member this period, with the caller's role there; refetched with the quota. */
+export function useWorkspaceUsage(enabled: boolean) {
+  const query = useQuery<WorkspaceUsage | null>({ queryKey: workspacePlanKeys.usage, enabled, refetchInterval: QUOTA_REFETCH_MS, meta: { silent: true } });
+  return { usage: query.data ?? null };
+}
+
+const ACCOUNT_KEYS = [accountKeys.profile, accountKeys.subscription, accountKeys.quota, workspacePlanKeys.usage];
 
 /**
  * After signing in or out the account reads start over. A read still unanswered was sent with the

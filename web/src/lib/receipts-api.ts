@@ -1,4 +1,4 @@
-import type { EngineName, FlagKindAccepted, Lane, ReceiptDetail, ReceiptPatch } from '@receipts/common';
+import type { ApprovalStatus, EngineName, FlagKindAccepted, Lane, ReceiptDetail, ReceiptPatch } from '@receipts/common';
 import { apiJson } from './api.js';
 
 /** The read of one receipt with its lines, where each field was read and its pages: its url is its key. */
@@ -33,6 +33,8 @@ export interface LibraryQuery {
   /** Three-letter code: an import file books in one currency. */
   currency?: string;
   valid?: 'true' | 'false';
+  /** A team workspace's receipts in this approval status. */
+  approval?: ApprovalStatus;
   page: number;
   pageSize: number;
 }

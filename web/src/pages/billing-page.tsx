@@ -22,7 +22,8 @@ export default function BillingPage() {
   usePageTitle('Billing');
   const { profile, loading } = useProfile();
   const client = useQueryClient();
-  const billing = useQuery<BillingOverview | null>({ queryKey: billingKeys.billing, enabled: Boolean(profile) });
+  // A failure is said in place (a member of a team workspace hears that billing is its owner's).
+  const billing = useQuery<BillingOverview | null>({ queryKey: billingKeys.billing, enabled: Boolean(profile), meta: { silent: true } });
   const cancel = useMutation({
     mutationFn: cancelSubscription,
     onSuccess: (data) => {
@@ -46,7 +47,7 @@ export default function BillingPage() {
     <div className="container page-narrow">
       <h1>Billing</h1>
       {!data ? (
-        <p className="muted">{billing.isError ? 'Billing details could not be loaded.' : 'Loading billing...'}</p>
+        <p className="muted">{billing.isError ? messageOf(billing.error, 'Billing details could not be loaded.') : 'Loading billing...'}</p>
       ) : (
         <>
           <section className="card" aria-labelledby="plan-title">

@@ -1,16 +1,22 @@
-import { FREE_DAILY_LIMIT, LANE_LABELS } from '@receipts/common';
+import { FREE_DAILY_LIMIT, LANE_LABELS, workspaceAllows, type WorkspaceAction, type WorkspaceView } from '@receipts/common';
 import { useEffect, useRef } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { IntakeAddressCard } from '../components/intake-address-card.js';
+import { MemberUsagePanel } from '../components/member-usage-panel.js';
 import { QuotaPanel } from '../components/quota-panel.js';
 import { SpendingPanel } from '../components/spending-panel.js';
-import { useLogout, useProfile, useQuota, useSubscription } from '../hooks/use-account.js';
+import { useLogout, useProfile, useQuota, useSubscription, useWorkspaceUsage } from '../hooks/use-account.js';
+import { useCurrentWorkspace } from '../hooks/use-current-workspace.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
 import { useLaneSpeed } from '../hooks/use-processing-times.js';
 import { greetedAccounts } from '../lib/browser-storage.js';
 import { resetLabel } from '../lib/quota-levels.js';
 import { SUPPORT_EMAIL } from '../lib/site.js';
+import { REPORTS_PAGE_PATH } from '../lib/workspace-plan-api.js';
 import './dashboard-page.css';
+
+/** Whether the account's role in the workspace it acts in allows `action`; until that is read, as in its own workspace. */
+const allows = (workspace: WorkspaceView | null, action: WorkspaceAction) => !workspace || workspaceAllows(workspace.role, action, { personal: workspace.personal });
 
 const dateText = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' }) : '—');
 
@@ -19,6 +25,9 @@ export function DashboardPage() {
   const { profile, loading } = useProfile();
   const { quota } = useQuota();
   const { subscription } = useSubscription(Boolean(profile));
+  const { workspace } = useCurrentWorkspace();
+  // A team's use per member; one's own workspace has one member.
+  const { usage } = useWorkspaceUsage(Boolean(workspace && !workspace.personal));
   const { logout, pending } = useLogout();
   const speedOf = useLaneSpeed();
   // Read once per account, before this visit is remembered: a first visit is greeted, not welcomed back.
@@ -93,6 +102,7 @@ export function DashboardPage() {
 
       <div className="dashboard-grid">
         <QuotaPanel quota={quota} subscribed={active} />
+        {usage && workspace && !workspace.personal && <MemberUsagePanel usage={usage} />}
         <section className="card" aria-labelledby="sub-title">
           <h2 id="sub-title">Subscription</h2>
           {active ? (
@@ -111,21 +121,29 @@ export function DashboardPage() {
                   <dd>{subscription!.receiptLimit.toLocaleString('en-US')}</dd>
                 </div>
               </dl>
-              <div className="button-row">
-                <Link to="/pricing" className="btn btn-outline">
-                  Change Plan
-                </Link>
-                <Link to="/billing" className="btn btn-primary">
-                  Manage Billing
-                </Link>
-              </div>
+              {allows(workspace, 'billing:manage') ? (
+                <div className="button-row">
+                  <Link to="/pricing" className="btn btn-outline">
+                    Change Plan
+                  </Link>
+                  <Link to="/billing" className="btn btn-primary">
+                    Manage Billing
+                  </Link>
+                </div>
+              ) : (
+                <p className="muted">The workspace’s plan: its owner manages it.</p>
+              )}
             </>
           ) : (
             <>
               <p>You are on the free tier: {FREE_DAILY_LIMIT} receipts a day on the standard queue.</p>
-              <Link to="/pricing" className="btn btn-primary">
-                Upgrade to Premium
-              </Link>
+              {allows(workspace, 'billing:manage') ? (
+                <Link to="/pricing" className="btn btn-primary">
+                  Upgrade to Premium
+                </Link>
+              ) : (
+                <p className="muted">A plan for this workspace is its owner’s to choose: every member would share its monthly quota and the express lane.</p>
+              )}
             </>
           )}
         </section>
@@ -155,6 +173,11 @@ export function DashboardPage() {
             <Link to="/receipts" className="btn btn-outline">
               My Receipts
             </Link>
+            {workspace && allows(workspace, 'reports:read') && (
+              <Link to={REPORTS_PAGE_PATH} className="btn btn-outline">
+                Spending Reports
+              </Link>
+            )}
             <Link to="/pricing" className="btn btn-outline">
               View All Plans
             </Link>

@@ -13,6 +13,7 @@ const receipt: LibraryReceipt = {
   updatedAt: '2026-03-14T09:45:10.000Z',
   edited: false,
   originalAvailable: true,
+  approval: { status: 'not-required', comment: null, decidedBy: null, decidedAt: null, submittedAt: null, reportId: null },
   merchantName: 'Caffè Roma',
   date: '2026-03-14',
   total: 5,

@@ -4,11 +4,15 @@ import { useState } from 'react';
 import { ExportControls, runExport } from '../components/export-controls.js';
 import { LibraryFilters, type LibraryFilter } from '../components/library-filters.js';
 import { LibraryTable } from '../components/library-table.js';
+import { MyReports } from '../components/my-reports.js';
+import { ReportForm } from '../components/report-form.js';
 import { Pager } from '../components/pager.js';
 import { ReceiptDetailsModal } from '../components/receipt-details-modal.js';
 import { SpendingPanel } from '../components/spending-panel.js';
 import { usePageTitle } from '../hooks/use-page-title.js';
+import { useCurrentWorkspace, useWorkspaceAllows } from '../hooks/use-current-workspace.js';
 import { messageOf } from '../lib/api.js';
+import { isApprovalQuery, submitReceipt } from '../lib/approvals-api.js';
 import { configKey } from '../lib/config-api.js';
 import { deleteReceipt, isReceiptsQuery, libraryUrl, reextractReceipt, type LibraryQuery } from '../lib/receipts-api.js';
 import { toast } from '../lib/toast.js';
@@ -32,6 +36,17 @@ export function ReceiptsPage() {
     refetchInterval: (q) => (q.state.data?.items.some((r) => r.uploadStatus === 'queued' || r.uploadStatus === 'processing') ? 3000 : false),
   });
   const refresh = () => client.invalidateQueries({ predicate: (q) => isReceiptsQuery(q.queryKey) });
+  // A team's member submits receipts for approval; a team's receipts can be filtered by it.
+  const { workspace } = useCurrentWorkspace();
+  const canSubmit = useWorkspaceAllows('receipts:submit');
+  const submit = useMutation({
+    mutationFn: submitReceipt,
+    onSuccess: () => {
+      toast({ title: 'Submitted for approval' });
+      void client.invalidateQueries({ predicate: (q) => isApprovalQuery(q.queryKey) });
+    },
+    onError: (err) => toast({ title: 'Could not submit', description: messageOf(err, 'Please try again.'), variant: 'destructive' }),
+  });
 
   const remove = useMutation({
     mutationFn: (id: string) => deleteReceipt(id),
@@ -69,7 +84,7 @@ export function ReceiptsPage() {
   return (
     <div className="container library">
       <h1>My Receipts</h1>
-      <LibraryFilters query={query} currencies={list.data?.currencies ?? []} onApply={applyFilters} />
+      <LibraryFilters query={query} currencies={list.data?.currencies ?? []} approvals={workspace?.personal === false} onApply={applyFilters} />
 
       <div className="library-bar">
         <p className="muted" aria-live="polite">
@@ -96,6 +111,8 @@ export function ReceiptsPage() {
         />
       </div>
 
+      {canSubmit && <ReportForm selected={[...selected]} onDone={() => setSelected(new Set())} />}
+
       {list.isError ? (
         <p className="error-text" role="alert">
           {messageOf(list.error, 'Your receipts could not be loaded.')}
@@ -115,8 +132,12 @@ export function ReceiptsPage() {
           onDelete={(r) => {
             if (window.confirm(`Delete the receipt from ${r.merchantName ?? r.filename}?`)) remove.mutate(r.id);
           }}
+          onSubmit={canSubmit ? (id) => submit.mutate(id) : undefined}
+          submitting={submit.isPending}
         />
       )}
+
+      {canSubmit && <MyReports />}
 
       <Pager page={query.page} pages={pages} onPage={(page) => setQuery((q) => ({ ...q, page }))} />
 

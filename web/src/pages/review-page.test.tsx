@@ -14,6 +14,7 @@ const receipt = (n: number, fields: Partial<LibraryReceipt>): LibraryReceipt => 
   updatedAt: '2026-03-14T09:45:10.000Z',
   edited: false,
   originalAvailable: true,
+  approval: { status: 'not-required', comment: null, decidedBy: null, decidedAt: null, submittedAt: null, reportId: null },
   merchantName: `Shop ${n}`,
   date: '2019-03-14',
   total: 5,

@@ -121,7 +121,7 @@ function extractedReceipt(result: PipelineResult): ExtractedReceipt {
  * fails the job: the receipt is stored and the upload completed.
  */
 export async function announce(
-  deps: { duplicates: Pick<UploadDuplicateRepository, 'refreshDuplicateFlags'>; bus: UploadEventBus; pipeline: PipelineRunner; notifyBatchDone: (userId: string | null) => Promise<void> },
+  deps: { duplicates: Pick<UploadDuplicateRepository, 'refreshDuplicateFlags'>; bus: UploadEventBus; pipeline: PipelineRunner; notifyBatchDone: (upload: Pick<UploadRow, 'userId' | 'workspaceId'>) => Promise<void> },
   upload: UploadRow,
   stored: ReceiptRow,
   result: PipelineResult,
@@ -136,5 +136,5 @@ export async function announce(
     .catch((err: unknown) => log.warn({ err: (err as Error).message }, 'completion not published; clients see it on their next sync'));
   metrics.ocrDuration.observe({ engine: upload.engine ?? deps.pipeline.defaultEngine }, result.ocrMs / 1000);
   log.info({ ms: Date.now() - upload.startedAt!.getTime(), ocrMs: Math.round(result.ocrMs), rulesApplied: result.rulesApplied }, 'receipt stored');
-  await deps.notifyBatchDone(upload.userId).catch((err: unknown) => log.warn({ err }, 'batch notification failed'));
+  await deps.notifyBatchDone(upload).catch((err: unknown) => log.warn({ err }, 'batch notification failed'));
 }

@@ -3,17 +3,18 @@ import type { BillingRepository, Logger, Mailer, UploadReadRepository } from '@r
 import type { Redis } from 'ioredis';
 
 /**
- * Subscribers get an e-mail when their last queued upload is done (spec §6: premium has
- * e-mail notifications). A short Redis key keeps two workers finishing the last two uploads
+ * Members of a workspace with a paid plan get an e-mail when their last queued upload is done
+ * (spec §6: premium has e-mail notifications). A short Redis key keeps two workers finishing the last two uploads
  * at once from both sending it.
  */
 export async function notifyIfBatchDone(
   deps: { billing: BillingRepository; uploadReads: UploadReadRepository; mailer: Mailer; redis: Redis; prefix: string; publicUrl: string; log: Logger },
-  userId: string | null,
+  upload: { userId: string | null; workspaceId: string | null },
 ): Promise<void> {
-  if (!userId) return;
+  const { userId, workspaceId } = upload;
+  if (!userId || !workspaceId) return;
   const { billing, uploadReads, mailer, redis, prefix, publicUrl } = deps;
-  const subscriber = await billing.subscriber(userId);
+  const subscriber = await billing.subscriber(userId, workspaceId);
   if (!subscriber || !isSubscriptionActive(subscriber, new Date())) return;
   if ((await uploadReads.activeCount(userId)) > 0) return;
   const first = await redis.set(`${prefix}:batch-mail:${userId}`, '1', 'EX', 60, 'NX');
