@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { invalid, withRouteApi, type Caller } from '../../../tests/support/route-api.js';
 import { decodeMail } from '../../../tests/support/smtp-sink.js';
+import { subscribeWorkspace } from '../../../tests/support/accounts.js';
 import { teamWorkspace } from '../../../tests/support/workspaces.js';
 
 type Team = Record<'owner' | 'accountant' | 'member' | 'colleague', Caller> & { id: string };
@@ -33,6 +34,8 @@ describe('approval routes', () => {
       ],
       'Acme',
     );
+    // The plan is the workspace's: its members upload on it, not on their own.
+    await subscribeWorkspace(api.runtime.db, id);
     for (const caller of [owner, accountant, member, colleague]) expect((await caller.put('/api/workspaces/current', { workspaceId: id })).status).toBe(200);
     return { id, owner, accountant, member, colleague };
   }

@@ -2,7 +2,7 @@ import { APPROVAL_MESSAGES, APPROVAL_MOVES, APPROVAL_STATUSES, mayApprovalMove, 
 import { ApprovalRepository, AuditRepository, CategoryRepository, createMailer, ReceiptRepository, schema, UserRepository, WorkspaceRepository } from '@receipts/infra';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSubscriber } from '../../../tests/support/accounts.js';
+import { createSubscriber, subscribeWorkspace } from '../../../tests/support/accounts.js';
 import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink.js';
 import { extracted, openUploadStack, pngFile, type UploadStack } from '../../../tests/support/upload-stack.js';
 import { teamWorkspace } from '../../../tests/support/workspaces.js';
@@ -37,6 +37,8 @@ describe('approval service: guarded moves', () => {
       { userId: accountant.userId, role: 'accountant' },
       { userId: member.userId, role: 'member' },
     ]);
+    // The plan is the workspace's: its members upload on it, not on their own.
+    await subscribeWorkspace(db, workspaceId);
     people = { owner: actingAs(owner.userId, 'owner'), accountant: actingAs(accountant.userId, 'accountant'), member: actingAs(member.userId, 'member') };
   }, 120_000);
 
