@@ -93,7 +93,7 @@ async function account(injected: string, userId: string, ids: string[], inFlight
   const completed = rows.filter((r) => r.status === 'completed' && Number(r.receipts) === 1 && !r.refunded).length;
   const failedWithMessage = rows.filter((r) => r.status === 'failed' && Boolean(r.error) && r.refunded && Number(r.receipts) === 0).length;
   const charged = rows.filter((r) => !r.refunded).length;
-  const { rows: usage } = await db.query<{ used: number }>('SELECT used FROM quota_usage WHERE subject = $1', [`user:${userId}`]);
+  const { rows: usage } = await db.query<{ used: number }>('SELECT used FROM quota_usage WHERE subject = $1', [`workspace:${userId}`]);
   const used = usage.reduce((sum, u) => sum + u.used, 0);
   const { rows: all } = await db.query<{ n: string }>('SELECT count(*) AS n FROM uploads WHERE user_id = $1', [userId]);
   return {

@@ -63,7 +63,7 @@ export function NavBar() {
             <>
               <WorkspaceSwitcher />
               <ReviewLink className="nav-review" />
-              <ApprovalsLink className="nav-review" />
+              <ApprovalsLink className="nav-review nav-approvals" />
               <NotificationsMenu />
               <DropdownMenu.Root>
                 <DropdownMenu.Trigger className="user-trigger" aria-label={`Account menu for ${profile.username}`}>
